@@ -1,0 +1,125 @@
+/* rowbridge C API: Arrow record batches to Spark UnsafeRows.
+ *
+ * Conventions:
+ * - Every fallible function returns a status code (ROWBRIDGE_OK = 0, otherwise
+ *   an errno-style value) and, when `error` is not NULL, writes a
+ *   NUL-terminated message naming what is wrong and where into it.
+ * - Nothing crosses this API as a C++ exception or a signal.
+ * - The library never prints and never aborts. */
+#ifndef ROWBRIDGE_ROWBRIDGE_H
+#define ROWBRIDGE_ROWBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rowbridge/arrow_c_data.h"
+#include "rowbridge/export.h"
+#include "rowbridge/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes (the Linux errno values of the same names). */
+#define ROWBRIDGE_OK 0
+#define ROWBRIDGE_E2BIG 7        /* a row or chunk exceeds a size limit */
+#define ROWBRIDGE_EIO 5          /* internal failure (a bug: please report) */
+#define ROWBRIDGE_ENOMEM 12      /* an allocation failed */
+#define ROWBRIDGE_EINVAL 22      /* malformed input: schema, array or argument */
+#define ROWBRIDGE_EOVERFLOW 75   /* a value does not fit its Spark type */
+#define ROWBRIDGE_ENOTSUP 95     /* a type Spark rows cannot carry */
+
+/* A caller-owned buffer that receives an error message. */
+typedef struct RowbridgeError {
+  char message[1024];
+} RowbridgeError;
+
+/* Returns the library version as "MAJOR.MINOR.PATCH" (static storage). */
+ROWBRIDGE_EXPORT const char* rowbridge_version(void);
+
+/* Returns the library version as MAJOR * 10000 + MINOR * 100 + PATCH. */
+ROWBRIDGE_EXPORT int32_t rowbridge_version_number(void);
+
+/* How much of each batch is checked before conversion. */
+enum RowbridgeValidation {
+  /* Lengths, buffer and child counts, null counts, sizes: O(columns). */
+  ROWBRIDGE_VALIDATION_CHEAP = 0,
+  /* Also every offset, view, dictionary index and run end: O(values). Use for
+   * untrusted data. UTF-8 is never checked (as in Spark). */
+  ROWBRIDGE_VALIDATION_FULL = 1
+};
+
+typedef struct RowbridgeConverterOptions {
+  /* One of enum RowbridgeValidation. */
+  int32_t validation;
+  /* The most bytes of rows one output chunk holds; a larger batch is converted
+   * in several chunks. A single row larger than this is an error. */
+  int64_t max_chunk_bytes;
+} RowbridgeConverterOptions;
+
+/* Fills `options` with the defaults (cheap validation, 64 MiB chunks). */
+ROWBRIDGE_EXPORT void rowbridge_converter_options_init(RowbridgeConverterOptions* options);
+
+/* A view of converted rows. Row i occupies bytes
+ * [data + row_offsets[i], data + row_offsets[i + 1]) and is the UnsafeRow of
+ * batch row first_row + i. Owned by the converter: valid until the next
+ * convert, next_chunk or free call on the same converter. */
+typedef struct RowbridgeRowBatch {
+  const uint8_t* data;
+  const int64_t* row_offsets; /* num_rows + 1 entries; row_offsets[0] == 0 */
+  int64_t num_rows;
+  int64_t first_row;
+  int64_t data_size; /* == row_offsets[num_rows] */
+} RowbridgeRowBatch;
+
+/* An opaque converter: a compiled plan for one schema plus reused buffers.
+ * A converter is used by one thread at a time; distinct converters are
+ * independent. */
+typedef struct RowbridgeConverter RowbridgeConverter;
+
+/* Creates a converter for batches of `schema`, which must describe a struct
+ * (a record batch). Borrows `schema`: it is read during the call only and
+ * neither released nor retained. On success stores a new converter in `*out`,
+ * which the caller frees with rowbridge_converter_free. Unsupported types are
+ * rejected (ROWBRIDGE_ENOTSUP) with the column name and the type. */
+ROWBRIDGE_EXPORT int rowbridge_converter_new(const struct ArrowSchema* schema,
+                                             const RowbridgeConverterOptions* options,
+                                             RowbridgeConverter** out, RowbridgeError* error);
+
+/* Frees `converter` and every buffer it owns. NULL is accepted. */
+ROWBRIDGE_EXPORT void rowbridge_converter_free(RowbridgeConverter* converter);
+
+/* Converts the first chunk of `batch` into rows stored in `*out`.
+ * Borrows `batch` (and `batch_schema`): neither is released; both must stay
+ * alive and unchanged until the last chunk of this batch has been taken.
+ * `batch_schema` may be NULL; pass the batch's own schema when a column's
+ * encoding may change between batches (plain, dictionary, run-end). */
+ROWBRIDGE_EXPORT int rowbridge_converter_convert(RowbridgeConverter* converter,
+                                                 const struct ArrowArray* batch,
+                                                 const struct ArrowSchema* batch_schema,
+                                                 RowbridgeRowBatch* out, RowbridgeError* error);
+
+/* Converts the next chunk of the current batch into `*out`; stores a view
+ * with num_rows == 0 when every row of the batch has been returned. */
+ROWBRIDGE_EXPORT int rowbridge_converter_next_chunk(RowbridgeConverter* converter,
+                                                    RowbridgeRowBatch* out,
+                                                    RowbridgeError* error);
+
+/* Returns a converter-owned ArrowArray, shaped like the schema (a struct with
+ * one child per column, each with the buffer and child arrays its type
+ * needs), for callers that write buffer addresses once per batch instead of
+ * exporting a new ArrowArray: fill in length, null_count, offset and buffers,
+ * then pass it to rowbridge_converter_convert. Valid until the converter is
+ * freed; never release it. NULL when `converter` is NULL or out of memory. */
+ROWBRIDGE_EXPORT struct ArrowArray* rowbridge_converter_registered_batch(
+    RowbridgeConverter* converter);
+
+/* Returns the Spark schema of the rows, as Spark's StructType.catalogString
+ * (e.g. "struct<a:bigint,d:string>"). Owned by the converter. */
+ROWBRIDGE_EXPORT const char* rowbridge_converter_spark_schema(const RowbridgeConverter* converter);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROWBRIDGE_ROWBRIDGE_H */

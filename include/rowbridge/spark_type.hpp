@@ -1,0 +1,61 @@
+// SparkType: the Spark SQL data type a column's values take in an UnsafeRow.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rowbridge/export.h"
+
+namespace rowbridge {
+
+enum class SparkTypeId : uint8_t {
+  kNull,
+  kBoolean,
+  kByte,
+  kShort,
+  kInteger,
+  kLong,
+  kFloat,
+  kDouble,
+  kDecimal,
+  kString,
+  kBinary,
+  kDate,
+  kTimestamp,
+  kTimestampNtz,
+  kYearMonthInterval,
+  kDayTimeInterval,
+  kCalendarInterval,
+  kStruct,
+  kArray,
+  kMap,
+};
+
+struct SparkField;
+
+/// A Spark data type. Struct types list their fields; an array type has one
+/// field "element" (nullable = containsNull); a map type has the fields "key"
+/// and "value" (the value's nullable = valueContainsNull).
+struct SparkType {
+  SparkTypeId id = SparkTypeId::kNull;
+  int32_t precision = 0;  // decimals
+  int32_t scale = 0;      // decimals
+  std::vector<SparkField> fields;
+
+  /// Returns Spark's catalogString of this type, e.g. "decimal(38,10)" or
+  /// "struct<a:bigint,b:array<string>>".
+  ROWBRIDGE_EXPORT std::string ToString() const;
+};
+
+struct SparkField {
+  std::string name;
+  SparkType type;
+  bool nullable = true;
+};
+
+/// Returns the size in bytes of an element of `type` in an UnsafeArrayData:
+/// 1, 2, 4 or 8.
+ROWBRIDGE_EXPORT int32_t SparkArrayElementSize(const SparkType& type);
+
+}  // namespace rowbridge

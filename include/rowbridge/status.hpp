@@ -1,0 +1,63 @@
+// Status: the result of every fallible rowbridge operation.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "rowbridge/rowbridge.h"
+
+namespace rowbridge {
+
+/// Errno-style outcome codes, identical to the ROWBRIDGE_* codes of the C API.
+enum class StatusCode : int {
+  kOk = ROWBRIDGE_OK,
+  kInvalid = ROWBRIDGE_EINVAL,
+  kNotSupported = ROWBRIDGE_ENOTSUP,
+  kOutOfMemory = ROWBRIDGE_ENOMEM,
+  kOverflow = ROWBRIDGE_EOVERFLOW,
+  kCapacity = ROWBRIDGE_E2BIG,
+  kInternal = ROWBRIDGE_EIO,
+};
+
+/// A status code plus a human-readable message. The OK status carries no
+/// message and costs nothing to create or copy; an error owns its message.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Status Ok() { return Status(); }
+  static Status Invalid(std::string message) { return {StatusCode::kInvalid, std::move(message)}; }
+  static Status NotSupported(std::string message) {
+    return {StatusCode::kNotSupported, std::move(message)};
+  }
+  static Status Overflow(std::string message) { return {StatusCode::kOverflow, std::move(message)}; }
+  static Status Capacity(std::string message) { return {StatusCode::kCapacity, std::move(message)}; }
+  static Status OutOfMemory(std::string message) {
+    return {StatusCode::kOutOfMemory, std::move(message)};
+  }
+  static Status Internal(std::string message) { return {StatusCode::kInternal, std::move(message)}; }
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+  /// Returns a copy of this status whose message starts with `context`.
+  Status WithContext(const std::string& context) const {
+    if (ok()) return *this;
+    return Status(code_, context + ": " + message_);
+  }
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  std::string message_;
+};
+
+}  // namespace rowbridge
+
+/// Returns from the enclosing function when `expr` yields an error status.
+#define ROWBRIDGE_RETURN_NOT_OK(expr)                 \
+  do {                                                \
+    ::rowbridge::Status rowbridge_status_ = (expr);   \
+    if (!rowbridge_status_.ok()) return rowbridge_status_; \
+  } while (false)

@@ -1,0 +1,150 @@
+#include "arrow/array_checks.hpp"
+
+#include <cstring>
+
+namespace rowbridge {
+namespace {
+
+template <typename T>
+T LoadValue(const void* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename OffsetType>
+Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count, int64_t first_reported,
+                       const std::string& what) {
+  const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
+  int64_t physical = array.offset + begin;
+  int64_t previous = LoadValue<OffsetType>(offsets + physical * sizeof(OffsetType));
+  if (previous < 0) {
+    return Status::Invalid(what + " element " + std::to_string(first_reported) +
+                           ": negative offset " + std::to_string(previous));
+  }
+  for (int64_t i = 1; i <= count; ++i) {
+    int64_t current = LoadValue<OffsetType>(offsets + (physical + i) * sizeof(OffsetType));
+    if (current < previous) {
+      return Status::Invalid(what + " element " + std::to_string(first_reported + i - 1) +
+                             ": offsets decrease (" + std::to_string(previous) + " then " +
+                             std::to_string(current) + ")");
+    }
+    previous = current;
+  }
+  return Status::Ok();
+}
+
+Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count, int64_t first_reported,
+                     const std::string& what) {
+  const auto* views = static_cast<const uint8_t*>(array.buffers[1]);
+  const auto* validity = static_cast<const uint8_t*>(array.buffers[0]);
+  bool has_nulls = MayHaveNulls(array);
+  int64_t variadic_count = array.n_buffers - 3;
+  const auto* sizes = static_cast<const int64_t*>(array.buffers[array.n_buffers - 1]);
+  if (variadic_count > 0 && sizes == nullptr) {
+    return Status::Invalid(what + ": the variadic buffer sizes are missing");
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t physical = array.offset + begin + i;
+    if (has_nulls && ((validity[physical >> 3] >> (physical & 7)) & 1) == 0) continue;
+    const uint8_t* view = views + physical * 16;
+    int32_t length = LoadValue<int32_t>(view);
+    std::string element = what + " element " + std::to_string(first_reported + i);
+    if (length < 0) return Status::Invalid(element + ": negative view length");
+    if (length <= 12) continue;
+    int32_t buffer = LoadValue<int32_t>(view + 8);
+    int32_t offset = LoadValue<int32_t>(view + 12);
+    if (buffer < 0 || buffer >= variadic_count) {
+      return Status::Invalid(element + ": view refers to data buffer " + std::to_string(buffer) +
+                             " of " + std::to_string(variadic_count));
+    }
+    int64_t size = LoadValue<int64_t>(sizes + buffer);
+    if (offset < 0 || int64_t{offset} + length > size) {
+      return Status::Invalid(element + ": view [" + std::to_string(offset) + ", " +
+                             std::to_string(int64_t{offset} + length) + ") is outside data buffer " +
+                             std::to_string(buffer) + " of " + std::to_string(size) + " bytes");
+    }
+    if (array.buffers[2 + buffer] == nullptr) {
+      return Status::Invalid(element + ": data buffer " + std::to_string(buffer) + " is NULL");
+    }
+  }
+  return Status::Ok();
+}
+
+bool IsView(ArrowTypeId id) { return id == ArrowTypeId::kUtf8View || id == ArrowTypeId::kBinaryView; }
+
+}  // namespace
+
+Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t expected_children,
+                      int64_t required_length, const std::string& what) {
+  std::string type_name = ArrowTypeName(type);
+  if (array.release == nullptr) return Status::Invalid(what + ": the array is released");
+  if (array.length < 0 || array.offset < 0 || array.length > INT64_MAX - array.offset) {
+    return Status::Invalid(what + ": invalid length " + std::to_string(array.length) +
+                           " or offset " + std::to_string(array.offset));
+  }
+  if (array.length < required_length) {
+    return Status::Invalid(what + ": length " + std::to_string(array.length) +
+                           " is shorter than the " + std::to_string(required_length) +
+                           " elements the batch needs");
+  }
+  if (array.null_count < -1 || array.null_count > array.length) {
+    return Status::Invalid(what + ": null_count " + std::to_string(array.null_count) +
+                           " is outside [-1, length " + std::to_string(array.length) + "]");
+  }
+  int64_t expected_buffers = ExpectedBufferCount(type);
+  if (IsView(type.id) ? array.n_buffers < expected_buffers : array.n_buffers != expected_buffers) {
+    return Status::Invalid(what + ": " + std::to_string(array.n_buffers) + " buffers, but " +
+                           type_name + " needs " + std::to_string(expected_buffers));
+  }
+  if (array.n_children != expected_children) {
+    return Status::Invalid(what + ": " + std::to_string(array.n_children) + " children, but " +
+                           type_name + " needs " + std::to_string(expected_children));
+  }
+  if (array.n_buffers > 0 && array.buffers == nullptr) {
+    return Status::Invalid(what + ": the buffer list is NULL");
+  }
+  if (array.n_children > 0 && array.children == nullptr) {
+    return Status::Invalid(what + ": the child list is NULL");
+  }
+  for (int64_t i = 0; i < array.n_children; ++i) {
+    if (array.children[i] == nullptr) {
+      return Status::Invalid(what + ": child " + std::to_string(i) + " is NULL");
+    }
+  }
+  if (type.id == ArrowTypeId::kNull || type.id == ArrowTypeId::kRunEndEncoded) {
+    return Status::Ok();
+  }
+  if (array.null_count > 0 && array.buffers[0] == nullptr) {
+    return Status::Invalid(what + ": null_count is " + std::to_string(array.null_count) +
+                           " but the validity bitmap is NULL");
+  }
+  if (array.length > 0) {
+    int64_t data_buffers = IsView(type.id) ? 1 : expected_buffers - 1;
+    for (int64_t i = 1; i <= data_buffers; ++i) {
+      if (array.buffers[i] == nullptr) {
+        return Status::Invalid(what + ": buffer " + std::to_string(i) + " of " + type_name +
+                               " is NULL");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status ValidateValues(const ArrowArray& array, const ArrowType& type, int64_t begin, int64_t count,
+                      int64_t first_reported, const std::string& what) {
+  if (count <= 0) return Status::Ok();
+  switch (type.id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kBinary:
+      return ValidateOffsets<int32_t>(array, begin, count, first_reported, what);
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kLargeBinary:
+      return ValidateOffsets<int64_t>(array, begin, count, first_reported, what);
+    case ArrowTypeId::kUtf8View:
+    case ArrowTypeId::kBinaryView: return ValidateViews(array, begin, count, first_reported, what);
+    default: return Status::Ok();
+  }
+}
+
+}  // namespace rowbridge

@@ -1,0 +1,33 @@
+// Structural (cheap) and value (full) checks of ArrowArray nodes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "arrow/arrow_type.hpp"
+#include "rowbridge/arrow_c_data.h"
+#include "rowbridge/status.hpp"
+
+namespace rowbridge {
+
+/// Checks that `array` is a well-formed node of `type` (not released, sane
+/// length, offset and null count, the buffer and child counts the type
+/// requires, the buffers it reads present) whose logical length covers
+/// `required_length` elements. O(1). `what` names the node in errors.
+Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t expected_children,
+                      int64_t required_length, const std::string& what);
+
+/// Checks every value of `array` (of `type`) at logical indices
+/// [begin, begin + count) that conversion may read: offsets non-negative and
+/// non-decreasing, views pointing inside their variadic buffers. Errors name
+/// `what` and the element as `first_reported + (index - begin)`. Requires a
+/// node that passed CheckArrayNode.
+Status ValidateValues(const ArrowArray& array, const ArrowType& type, int64_t begin, int64_t count,
+                      int64_t first_reported, const std::string& what);
+
+/// Returns true when the node's validity bitmap must be consulted.
+inline bool MayHaveNulls(const ArrowArray& array) {
+  return array.null_count != 0 && array.n_buffers > 0 && array.buffers[0] != nullptr;
+}
+
+}  // namespace rowbridge

@@ -1,0 +1,48 @@
+// ArrowField: an owned, parsed copy of an ArrowSchema tree.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrow/arrow_type.hpp"
+#include "rowbridge/arrow_c_data.h"
+#include "rowbridge/status.hpp"
+
+namespace rowbridge {
+
+struct ArrowField {
+  std::string name;
+  std::string format;
+  ArrowType type;  // for a dictionary-encoded field: the index type
+  bool nullable = true;
+  bool map_keys_sorted = false;
+  std::vector<std::pair<std::string, std::string>> metadata;
+  std::vector<ArrowField> children;
+  /// Empty, or the one value field of a dictionary-encoded field.
+  std::vector<ArrowField> dictionary;
+
+  bool is_dictionary() const { return !dictionary.empty(); }
+};
+
+/// Copies and parses `schema` into `out`, recursively. Borrows `schema`: it is
+/// neither released nor retained, and must not already be released. Checks the
+/// structure (child counts each type requires, dictionary index types,
+/// run-end types, metadata encoding) and rejects malformed input with a message
+/// naming the path of the field. Types rowbridge cannot convert are accepted
+/// here; the row plan rejects them.
+Status ImportSchema(const ArrowSchema& schema, ArrowField* out);
+
+/// Decodes the C Data Interface metadata encoding (int32 count, then for each
+/// pair an int32 length and bytes). `metadata` may be NULL.
+Status DecodeMetadata(const char* metadata,
+                      std::vector<std::pair<std::string, std::string>>* out);
+
+/// Returns a readable type of `field`, e.g. "dictionary<int32, utf8>".
+std::string FieldTypeName(const ArrowField& field);
+
+/// Returns true when the two fields have the same physical layout: the same
+/// format strings and dictionary encoding, recursively (names are ignored).
+bool SameLayout(const ArrowField& a, const ArrowSchema& b);
+
+}  // namespace rowbridge

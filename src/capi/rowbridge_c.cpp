@@ -1,0 +1,129 @@
+// The C API: a thin shell over the C++ converter that never lets an
+// exception through.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "rowbridge/converter.hpp"
+#include "rowbridge/rowbridge.h"
+
+struct RowbridgeConverter {
+  std::unique_ptr<rowbridge::Converter> converter;
+  std::string spark_schema;
+};
+
+namespace {
+
+int Report(const rowbridge::Status& status, RowbridgeError* error) {
+  if (!status.ok() && error != nullptr) {
+    std::snprintf(error->message, sizeof(error->message), "%s", status.message().c_str());
+  }
+  return static_cast<int>(status.code());
+}
+
+int ReportException(RowbridgeError* error, const char* what) {
+  return Report(rowbridge::Status::Internal(std::string("unexpected exception: ") + what), error);
+}
+
+void CopyView(const rowbridge::RowBatchView& view, RowbridgeRowBatch* out) {
+  out->data = view.data;
+  out->row_offsets = view.row_offsets;
+  out->num_rows = view.num_rows;
+  out->first_row = view.first_row;
+  out->data_size = view.data_size;
+}
+
+/// Runs `body`, turning any exception into a status.
+template <typename Body>
+int Guard(RowbridgeError* error, Body&& body) {
+  try {
+    return Report(body(), error);
+  } catch (const std::bad_alloc&) {
+    return Report(rowbridge::Status::OutOfMemory("out of memory"), error);
+  } catch (const std::exception& e) {
+    return ReportException(error, e.what());
+  } catch (...) {
+    return ReportException(error, "unknown");
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* rowbridge_version(void) { return ROWBRIDGE_VERSION_STRING; }
+
+int32_t rowbridge_version_number(void) {
+  return ROWBRIDGE_VERSION_MAJOR * 10000 + ROWBRIDGE_VERSION_MINOR * 100 + ROWBRIDGE_VERSION_PATCH;
+}
+
+void rowbridge_converter_options_init(RowbridgeConverterOptions* options) {
+  if (options == nullptr) return;
+  rowbridge::ConverterOptions defaults;
+  options->validation = static_cast<int32_t>(defaults.validation);
+  options->max_chunk_bytes = defaults.max_chunk_bytes;
+}
+
+int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeConverterOptions* options,
+                            RowbridgeConverter** out, RowbridgeError* error) {
+  return Guard(error, [&]() -> rowbridge::Status {
+    if (schema == nullptr || out == nullptr) return rowbridge::Status::Invalid("schema and out must not be NULL");
+    *out = nullptr;
+    rowbridge::ConverterOptions cpp_options;
+    if (options != nullptr) {
+      cpp_options.validation = static_cast<rowbridge::Validation>(options->validation);
+      cpp_options.max_chunk_bytes = options->max_chunk_bytes;
+    }
+    auto handle = std::make_unique<RowbridgeConverter>();
+    ROWBRIDGE_RETURN_NOT_OK(rowbridge::Converter::Make(*schema, cpp_options, &handle->converter));
+    handle->spark_schema = handle->converter->plan().spark_schema().ToString();
+    *out = handle.release();
+    return rowbridge::Status::Ok();
+  });
+}
+
+void rowbridge_converter_free(RowbridgeConverter* converter) { delete converter; }
+
+int rowbridge_converter_convert(RowbridgeConverter* converter, const struct ArrowArray* batch,
+                                const struct ArrowSchema* batch_schema, RowbridgeRowBatch* out,
+                                RowbridgeError* error) {
+  return Guard(error, [&]() -> rowbridge::Status {
+    if (converter == nullptr || batch == nullptr || out == nullptr) {
+      return rowbridge::Status::Invalid("converter, batch and out must not be NULL");
+    }
+    rowbridge::RowBatchView view;
+    rowbridge::Status status = converter->converter->Convert(*batch, batch_schema, &view);
+    CopyView(view, out);
+    return status;
+  });
+}
+
+int rowbridge_converter_next_chunk(RowbridgeConverter* converter, RowbridgeRowBatch* out,
+                                   RowbridgeError* error) {
+  return Guard(error, [&]() -> rowbridge::Status {
+    if (converter == nullptr || out == nullptr) {
+      return rowbridge::Status::Invalid("converter and out must not be NULL");
+    }
+    rowbridge::RowBatchView view;
+    rowbridge::Status status = converter->converter->NextChunk(&view);
+    CopyView(view, out);
+    return status;
+  });
+}
+
+struct ArrowArray* rowbridge_converter_registered_batch(RowbridgeConverter* converter) {
+  if (converter == nullptr) return nullptr;
+  try {
+    return converter->converter->registered_batch();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+const char* rowbridge_converter_spark_schema(const RowbridgeConverter* converter) {
+  return converter == nullptr ? "" : converter->spark_schema.c_str();
+}
+
+}  // extern "C"

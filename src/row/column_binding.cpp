@@ -1,0 +1,244 @@
+#include "row/column_binding.hpp"
+
+#include <algorithm>
+
+#include "arrow/array_checks.hpp"
+#include "row/memory_access.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+std::string ColumnLabel(const ColumnPlan& plan) { return "column '" + plan.field.name + "'"; }
+
+/// Resolves the buffers of a plain node of the value type. Value index i of
+/// the node is element `offset + i` of its buffers.
+void BindValues(const ArrowArray& array, const ArrowType& type, ColumnInput* input) {
+  const auto* const* buffers = reinterpret_cast<const uint8_t* const*>(array.buffers);
+  input->offset = array.offset;
+  input->validity = MayHaveNulls(array) ? buffers[0] : nullptr;
+  input->validity_offset = array.offset;
+  input->values = array.n_buffers > 1 ? buffers[1] : nullptr;
+  input->data = nullptr;
+  input->variadic = nullptr;
+  input->variadic_count = 0;
+  input->fixed_size = type.fixed_size;
+  switch (type.id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kBinary:
+    case ArrowTypeId::kLargeBinary: input->data = buffers[2]; break;
+    case ArrowTypeId::kUtf8View:
+    case ArrowTypeId::kBinaryView:
+      input->variadic = buffers + 2;
+      input->variadic_count = array.n_buffers - 3;
+      break;
+    default: break;
+  }
+}
+
+template <typename IndexType>
+Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64_t batch_offset,
+                        int64_t num_rows, const ArrowArray& dictionary, ColumnScratch* scratch,
+                        bool* any_null) {
+  const auto* index_values = static_cast<const uint8_t*>(indices.buffers[1]);
+  const auto* index_validity = static_cast<const uint8_t*>(indices.buffers[0]);
+  const auto* value_validity =
+      dictionary.n_buffers > 0 ? static_cast<const uint8_t*>(dictionary.buffers[0]) : nullptr;
+  bool index_nulls = MayHaveNulls(indices);
+  bool value_nulls = dictionary.n_buffers > 0 && MayHaveNulls(dictionary);
+  int64_t first = indices.offset + batch_offset;
+  int64_t* gather = scratch->gather.data();
+  uint8_t* validity = scratch->validity.data();
+  std::fill(validity, validity + (num_rows + 7) / 8, uint8_t{0});
+  bool out_of_range = false;
+  bool nulls = false;
+  for (int64_t r = 0; r < num_rows; ++r) {
+    bool valid = !index_nulls || GetBit(index_validity, first + r);
+    int64_t index = static_cast<int64_t>(Load<IndexType>(index_values + (first + r) * sizeof(IndexType)));
+    bool in_range = static_cast<uint64_t>(index) < static_cast<uint64_t>(dictionary.length);
+    out_of_range |= valid & !in_range;
+    int64_t physical = dictionary.offset + ((valid & in_range) ? index : 0);
+    gather[r] = physical;
+    valid = valid && in_range && (!value_nulls || GetBit(value_validity, physical));
+    nulls |= !valid;
+    if (valid) SetBit(validity, r);
+  }
+  if (out_of_range) {
+    for (int64_t r = 0; r < num_rows; ++r) {
+      if (index_nulls && !GetBit(index_validity, first + r)) continue;
+      int64_t index = static_cast<int64_t>(Load<IndexType>(index_values + (first + r) * sizeof(IndexType)));
+      if (static_cast<uint64_t>(index) >= static_cast<uint64_t>(dictionary.length)) {
+        return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) + ": dictionary index " +
+                               std::to_string(index) + " is outside the dictionary of " +
+                               std::to_string(dictionary.length) + " values");
+      }
+    }
+  }
+  *any_null = nulls;
+  return Status::Ok();
+}
+
+Status BindDictionary(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                      int64_t num_rows, ColumnScratch* scratch, ColumnInput* input, bool* any_null) {
+  if (array.dictionary == nullptr) {
+    return Status::Invalid(ColumnLabel(plan) +
+                           ": the schema says dictionary-encoded but the array has no dictionary");
+  }
+  const ArrowArray& dictionary = *array.dictionary;
+  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(dictionary, plan.value_type, 0, 0,
+                                         ColumnLabel(plan) + " dictionary"));
+  BindValues(dictionary, plan.value_type, input);
+  switch (plan.index_type.id) {
+    case ArrowTypeId::kInt8:
+      return GatherDictionary<int8_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kUInt8:
+      return GatherDictionary<uint8_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kInt16:
+      return GatherDictionary<int16_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kUInt16:
+      return GatherDictionary<uint16_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kInt32:
+      return GatherDictionary<int32_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kUInt32:
+      return GatherDictionary<uint32_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kInt64:
+      return GatherDictionary<int64_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    case ArrowTypeId::kUInt64:
+      return GatherDictionary<uint64_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+    default: return Status::Internal(ColumnLabel(plan) + ": unexpected dictionary index type");
+  }
+}
+
+template <typename RunEndType>
+Status GatherRuns(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                  int64_t num_rows, Validation validation, ColumnScratch* scratch, bool* any_null) {
+  const ArrowArray& run_ends = *array.children[0];
+  const ArrowArray& values = *array.children[1];
+  const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
+  auto end_at = [&](int64_t run) { return static_cast<int64_t>(Load<RunEndType>(ends + run * sizeof(RunEndType))); };
+  int64_t runs = run_ends.length;
+  if (validation == Validation::kFull) {
+    int64_t previous = 0;
+    for (int64_t run = 0; run < runs; ++run) {
+      if (end_at(run) <= previous) {
+        return Status::Invalid(ColumnLabel(plan) + " run " + std::to_string(run) + ": run end " +
+                               std::to_string(end_at(run)) + " does not increase");
+      }
+      previous = end_at(run);
+    }
+  }
+  int64_t logical = array.offset + batch_offset;
+  // The first run whose end is past the first row; binary search over run ends.
+  int64_t low = 0;
+  int64_t high = runs;
+  while (low < high) {
+    int64_t mid = low + (high - low) / 2;
+    if (end_at(mid) <= logical) low = mid + 1;
+    else high = mid;
+  }
+  const auto* value_validity =
+      values.n_buffers > 0 ? static_cast<const uint8_t*>(values.buffers[0]) : nullptr;
+  bool value_nulls = values.n_buffers > 0 && MayHaveNulls(values);
+  int64_t* gather = scratch->gather.data();
+  uint8_t* validity = scratch->validity.data();
+  std::fill(validity, validity + (num_rows + 7) / 8, uint8_t{0});
+  bool nulls = false;
+  int64_t run = low;
+  for (int64_t r = 0; r < num_rows; ++r) {
+    while (run < runs && end_at(run) <= logical + r) ++run;
+    if (run >= runs) {
+      return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) +
+                             ": past the last run end (" + std::to_string(runs) + " runs)");
+    }
+    int64_t physical = values.offset + run;
+    gather[r] = physical;
+    bool valid = !value_nulls || GetBit(value_validity, physical);
+    nulls |= !valid;
+    if (valid) SetBit(validity, r);
+  }
+  *any_null = nulls;
+  return Status::Ok();
+}
+
+Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                  int64_t num_rows, Validation validation, ColumnScratch* scratch,
+                  ColumnInput* input, bool* any_null) {
+  const ArrowArray& run_ends = *array.children[0];
+  const ArrowArray& values = *array.children[1];
+  std::string label = ColumnLabel(plan);
+  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(run_ends, plan.index_type, 0, 0, label + " run ends"));
+  if (run_ends.null_count > 0) return Status::Invalid(label + ": run ends contain nulls");
+  ROWBRIDGE_RETURN_NOT_OK(
+      CheckArrayNode(values, plan.value_type, 0, run_ends.length, label + " run-end values"));
+  BindValues(values, plan.value_type, input);
+  switch (plan.index_type.id) {
+    case ArrowTypeId::kInt16:
+      return GatherRuns<int16_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
+    case ArrowTypeId::kInt32:
+      return GatherRuns<int32_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
+    case ArrowTypeId::kInt64:
+      return GatherRuns<int64_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
+    default: return Status::Internal(label + ": unexpected run end type");
+  }
+}
+
+}  // namespace
+
+Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                  int64_t num_rows, Validation validation, ColumnScratch* scratch,
+                  ColumnInput* input, bool* all_valid) {
+  switch (plan.encoding) {
+    case Encoding::kPlain: {
+      if (array.dictionary != nullptr) {
+        return Status::Invalid(ColumnLabel(plan) +
+                               ": the array is dictionary-encoded but the schema in force is " +
+                               FieldTypeName(plan.field) + "; pass the batch's schema");
+      }
+      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, plan.value_type, 0, batch_offset + num_rows,
+                                             ColumnLabel(plan)));
+      BindValues(array, plan.value_type, input);
+      input->offset = array.offset + batch_offset;
+      input->validity_offset = input->offset;
+      input->gather = nullptr;
+      *all_valid = input->validity == nullptr || plan.value_type.id == ArrowTypeId::kNull;
+      if (validation == Validation::kFull) {
+        ROWBRIDGE_RETURN_NOT_OK(ValidateValues(array, plan.value_type, batch_offset, num_rows, 0,
+                                               ColumnLabel(plan)));
+      }
+      return Status::Ok();
+    }
+    case Encoding::kDictionary:
+    case Encoding::kRunEnd: {
+      bool run_end = plan.encoding == Encoding::kRunEnd;
+      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, run_end ? plan.field.type : plan.index_type,
+                                             run_end ? 2 : 0, batch_offset + num_rows,
+                                             ColumnLabel(plan)));
+      if (run_end && array.null_count > 0) {
+        return Status::Invalid(ColumnLabel(plan) + ": a run-end encoded array has a null count");
+      }
+      if (scratch->gather.size() < static_cast<size_t>(num_rows)) {
+        scratch->gather.resize(static_cast<size_t>(num_rows));
+        scratch->validity.resize(static_cast<size_t>((num_rows + 7) / 8));
+      }
+      bool any_null = false;
+      Status status = run_end ? BindRunEnd(plan, array, batch_offset, num_rows, validation, scratch,
+                                           input, &any_null)
+                              : BindDictionary(plan, array, batch_offset, num_rows, scratch, input,
+                                               &any_null);
+      ROWBRIDGE_RETURN_NOT_OK(status);
+      if (validation == Validation::kFull) {
+        const ArrowArray& values = run_end ? *array.children[1] : *array.dictionary;
+        ROWBRIDGE_RETURN_NOT_OK(ValidateValues(values, plan.value_type, 0, values.length, 0,
+                                               ColumnLabel(plan) + " values"));
+      }
+      input->gather = scratch->gather.data();
+      input->validity = any_null ? scratch->validity.data() : nullptr;
+      input->validity_offset = 0;
+      *all_valid = !any_null || plan.value_type.id == ArrowTypeId::kNull;
+      return Status::Ok();
+    }
+  }
+  return Status::Internal("unknown encoding");
+}
+
+}  // namespace rowbridge::row

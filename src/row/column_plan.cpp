@@ -1,0 +1,84 @@
+#include "row/column_plan.hpp"
+
+#include "row/decimal_math.hpp"
+#include "row/memory_access.hpp"
+#include "row/type_mapping.hpp"
+#include "row/writer_families.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+bool IsBinaryLike(ArrowTypeId id) {
+  switch (id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kUtf8View:
+    case ArrowTypeId::kBinary:
+    case ArrowTypeId::kLargeBinary:
+    case ArrowTypeId::kBinaryView:
+    case ArrowTypeId::kFixedSizeBinary: return true;
+    default: return false;
+  }
+}
+
+Status ResolveWriters(const ArrowType& type, WriterSet* out) {
+  if (IsBinaryLike(type.id)) return BinaryWriters(type, out);
+  if (type.id == ArrowTypeId::kUInt64) return LargeDecimalWriters(type, out);
+  if (type.id == ArrowTypeId::kDecimal && type.precision > kMaxSmallDecimalDigits) {
+    return LargeDecimalWriters(type, out);
+  }
+  if (type.id == ArrowTypeId::kIntervalMonthDayNano || type.id == ArrowTypeId::kNull) {
+    return IntervalAndNullWriters(type, out);
+  }
+  return FixedWidthWriters(type, out);
+}
+
+bool SameSparkType(const SparkType& a, const SparkType& b) { return a.ToString() == b.ToString(); }
+
+}  // namespace
+
+Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
+                     const SparkField* expected, ColumnPlan* out) {
+  out->field = field;
+  ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field, field.name, &out->spark));
+  if (expected != nullptr && !SameSparkType(expected->type, out->spark.type)) {
+    return Status::Invalid("column '" + field.name + "' changed from Spark type " +
+                           expected->type.ToString() + " to " + out->spark.type.ToString() +
+                           " (" + FieldTypeName(field) + ")");
+  }
+  if (field.is_dictionary()) {
+    out->encoding = Encoding::kDictionary;
+    out->index_type = field.type;
+  } else if (field.type.id == ArrowTypeId::kRunEndEncoded) {
+    out->encoding = Encoding::kRunEnd;
+    out->index_type = field.children[0].type;
+  } else {
+    out->encoding = Encoding::kPlain;
+  }
+  out->value_type = ValueField(field).type;
+  SparkTypeId spark_id = out->spark.type.id;
+  if (spark_id == SparkTypeId::kStruct || spark_id == SparkTypeId::kArray ||
+      spark_id == SparkTypeId::kMap) {
+    return Status::NotSupported("column '" + field.name + "' has nested type " +
+                                FieldTypeName(field) + "; nested columns are not converted yet");
+  }
+  ROWBRIDGE_RETURN_NOT_OK(
+      ResolveWriters(out->value_type, &out->writers).WithContext("column '" + field.name + "'"));
+  out->variable_size = out->writers.size[0][0] != nullptr;
+
+  ColumnTarget& target = out->target;
+  target.slot_offset = static_cast<int32_t>(BitsetBytes(num_columns) + int64_t{8} * index);
+  target.null_word_offset = (index / 64) * 8;
+  target.null_mask = uint64_t{1} << (index % 64);
+  target.precision = out->spark.type.precision;
+  target.name = field.name;
+  target.type_name = FieldTypeName(field);
+  return Status::Ok();
+}
+
+std::string ColumnRowError(const ColumnTarget& target, int64_t row, const std::string& message) {
+  return "column '" + target.name + "' (" + target.type_name + ") row " + std::to_string(row) +
+         ": " + message;
+}
+
+}  // namespace rowbridge::row

@@ -1,0 +1,44 @@
+// ColumnPlan: how one top-level column is read and written, resolved once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "arrow/arrow_field.hpp"
+#include "row/column_writer.hpp"
+#include "rowbridge/converter.hpp"
+
+namespace rowbridge::row {
+
+enum class Encoding : uint8_t { kPlain, kDictionary, kRunEnd };
+
+struct ColumnPlan {
+  ArrowField field;       // the column as registered, encoding included
+  ArrowType value_type;   // the type of the values (after the encoding)
+  ArrowType index_type;   // dictionary indices or run ends; unused when plain
+  Encoding encoding = Encoding::kPlain;
+  SparkField spark;
+  ColumnTarget target;
+  WriterSet writers;
+  bool variable_size = false;  // contributes per-row variable bytes (strings)
+};
+
+/// Compiles column `index` of `num_columns` from `field`, keeping the Spark
+/// type `expected` when not null (a re-encoded column must keep its type).
+Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
+                     const SparkField* expected, ColumnPlan* out);
+
+}  // namespace rowbridge
+
+namespace rowbridge {
+
+struct RowPlan::Impl {
+  ArrowField schema;
+  SparkType spark_schema;
+  std::vector<row::ColumnPlan> columns;
+  int64_t fixed_row_bytes = 0;     // bitset + slots
+  int64_t constant_var_bytes = 0;  // 16 per large decimal and calendar interval
+  bool has_variable_size = false;
+};
+
+}  // namespace rowbridge

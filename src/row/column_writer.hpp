@@ -1,0 +1,78 @@
+// The interface between the converter and the per-type column writers.
+//
+// A column writer converts one column of a chunk of rows: it fills the
+// column's 8-byte slot in every row, sets the row's null bit for null values,
+// and appends variable-length data at the row's cursor. Writers are resolved
+// once per column when the plan is compiled (one function per type family,
+// encoding and "all valid" state) and called once per column per chunk.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "rowbridge/status.hpp"
+
+namespace rowbridge::row {
+
+/// Where the rows of the current chunk are written.
+struct RowSink {
+  uint8_t* base = nullptr;                // start of the chunk's row bytes
+  const int64_t* row_offsets = nullptr;   // start of output row k, relative to base
+  int64_t* cursors = nullptr;             // next free variable-region byte of row k, relative to the row
+};
+
+/// One column of the current batch resolved to raw pointers. Batch row r is
+/// value index `offset + r` in a plain column; in a gathered column (a
+/// dictionary or run-end encoded one) it is value index `gather[r]`.
+struct ColumnInput {
+  const uint8_t* validity = nullptr;  // nullptr when the column has no nulls
+  int64_t validity_offset = 0;        // bit of batch row 0 in `validity`
+  int64_t offset = 0;
+  const int64_t* gather = nullptr;
+  const uint8_t* values = nullptr;    // buffers[1]: values, offsets, views or a bool bitmap
+  const uint8_t* data = nullptr;      // buffers[2] of binary and utf8 types
+  const uint8_t* const* variadic = nullptr;  // data buffers of view types
+  int64_t variadic_count = 0;
+  int32_t fixed_size = 0;             // width of fixed_size_binary values
+};
+
+/// The fixed destination of one column within every row.
+struct ColumnTarget {
+  int32_t slot_offset = 0;        // byte offset of the column's slot in the row
+  int32_t null_word_offset = 0;   // byte offset of the bitset word holding its null bit
+  uint64_t null_mask = 0;         // the null bit within that word
+  int32_t precision = 0;          // decimal precision to enforce
+  std::string name;       // for error messages
+  std::string type_name;  // for error messages
+};
+
+/// Writes rows [row_begin, row_begin + num_rows) of `input` into output rows
+/// [0, num_rows) of `sink`. Returns an error naming the column and the row for
+/// a value its Spark type cannot hold.
+using WriteFn = Status (*)(const ColumnTarget& target, const ColumnInput& input,
+                           int64_t row_begin, int64_t num_rows, const RowSink& sink);
+
+/// Adds the variable-region bytes of batch rows [0, num_rows) to `sizes` and
+/// returns the first row whose length is negative (corrupt offsets), or -1.
+using SizeFn = int64_t (*)(const ColumnInput& input, int64_t num_rows, int64_t* sizes);
+
+/// The writers of one column, indexed by [gathered][all_valid].
+struct WriterSet {
+  WriteFn write[2][2] = {};
+  SizeFn size[2][2] = {};  // null for columns whose variable bytes are constant
+  int32_t constant_variable_bytes = 0;  // 16 for large decimals and calendar intervals
+};
+
+/// Formats "column 'NAME' (TYPE) row R: MESSAGE".
+std::string ColumnRowError(const ColumnTarget& target, int64_t row, const std::string& message);
+
+/// Sets the null bit of `target` in `row`.
+inline void SetNull(uint8_t* row, const ColumnTarget& target) {
+  uint64_t word;
+  std::memcpy(&word, row + target.null_word_offset, sizeof(word));
+  word |= target.null_mask;
+  std::memcpy(row + target.null_word_offset, &word, sizeof(word));
+}
+
+}  // namespace rowbridge::row

@@ -1,0 +1,260 @@
+// The batch driver: bind columns, size rows, then write them column by column.
+#include "rowbridge/converter.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "row/column_binding.hpp"
+#include "row/column_plan.hpp"
+#include "row/memory_access.hpp"
+#include "row/output_buffer.hpp"
+#include "row/registered_batch.hpp"
+
+namespace rowbridge {
+
+struct Converter::State {
+  std::shared_ptr<const RowPlan> plan;
+  ConverterOptions options;
+  /// The plan's columns, replaced individually when a batch re-encodes one.
+  std::vector<row::ColumnPlan> columns;
+  std::vector<row::ColumnScratch> scratch;
+  std::vector<row::ColumnInput> inputs;
+  std::vector<uint8_t> all_valid;
+  int64_t fixed_row_bytes = 0;     // bitset + slots + constant variable bytes
+  int64_t bitset_bytes = 0;
+  bool has_variable_size = false;
+  bool needs_cursors = false;
+
+  row::OutputBuffer rows;
+  std::vector<int64_t> row_offsets;
+  std::vector<int64_t> cursors;
+  std::vector<int64_t> sizes;  // per batch row, when rows differ in size
+
+  int64_t batch_rows = 0;
+  int64_t next_row = 0;
+  std::unique_ptr<row::RegisteredBatch> registered;
+
+  Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
+  Status Reencode(const ArrowSchema& batch_schema);
+  Status WriteChunk(RowBatchView* out);
+  void Abandon() { next_row = batch_rows; }
+};
+
+namespace {
+
+Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
+  if (batch.release == nullptr) return Status::Invalid("the batch array is released");
+  if (batch.length < 0 || batch.offset < 0 || batch.length > INT64_MAX - batch.offset) {
+    return Status::Invalid("the batch has an invalid length " + std::to_string(batch.length) +
+                           " or offset " + std::to_string(batch.offset));
+  }
+  if (batch.n_children != num_columns) {
+    return Status::Invalid("the batch has " + std::to_string(batch.n_children) +
+                           " columns, the schema " + std::to_string(num_columns));
+  }
+  if (num_columns > 0 && batch.children == nullptr) {
+    return Status::Invalid("the batch's child list is NULL");
+  }
+  if (batch.null_count > 0) {
+    return Status::Invalid("the batch struct has " + std::to_string(batch.null_count) +
+                           " null rows; a record batch has none");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
+  if (batch_schema.n_children != static_cast<int64_t>(columns.size()) ||
+      (batch_schema.n_children > 0 && batch_schema.children == nullptr)) {
+    return Status::Invalid("the batch schema has " + std::to_string(batch_schema.n_children) +
+                           " columns, the converter's " + std::to_string(columns.size()));
+  }
+  int32_t num_columns = static_cast<int32_t>(columns.size());
+  for (int32_t i = 0; i < num_columns; ++i) {
+    const ArrowSchema* child = batch_schema.children[i];
+    if (child == nullptr) return Status::Invalid("batch schema column " + std::to_string(i) + " is NULL");
+    row::ColumnPlan& column = columns[static_cast<size_t>(i)];
+    if (SameLayout(column.field, *child)) continue;
+    ArrowField field;
+    ROWBRIDGE_RETURN_NOT_OK(ImportSchema(*child, &field));
+    row::ColumnPlan replacement;
+    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(field, i, num_columns, &column.spark, &replacement));
+    if (replacement.writers.constant_variable_bytes != column.writers.constant_variable_bytes) {
+      return Status::Internal("column '" + field.name + "' changed its reserved bytes");
+    }
+    column = std::move(replacement);
+  }
+  has_variable_size = false;
+  for (const row::ColumnPlan& column : columns) has_variable_size |= column.variable_size;
+  return Status::Ok();
+}
+
+Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch_schema) {
+  batch_rows = 0;
+  next_row = 0;
+  size_t num_columns = columns.size();
+  ROWBRIDGE_RETURN_NOT_OK(CheckBatch(batch, static_cast<int64_t>(num_columns)));
+  if (batch_schema != nullptr) ROWBRIDGE_RETURN_NOT_OK(Reencode(*batch_schema));
+  int64_t num_rows = batch.length;
+  for (size_t i = 0; i < num_columns; ++i) {
+    const ArrowArray* child = batch.children[i];
+    if (child == nullptr) return Status::Invalid("batch column " + std::to_string(i) + " is NULL");
+    bool valid = false;
+    ROWBRIDGE_RETURN_NOT_OK(row::BindColumn(columns[i], *child, batch.offset, num_rows,
+                                            options.validation, &scratch[i], &inputs[i], &valid));
+    all_valid[i] = valid;
+  }
+  if (has_variable_size) {
+    if (sizes.size() < static_cast<size_t>(num_rows)) sizes.resize(static_cast<size_t>(num_rows));
+    std::fill(sizes.begin(), sizes.begin() + num_rows, fixed_row_bytes);
+    for (size_t i = 0; i < num_columns; ++i) {
+      const row::ColumnPlan& column = columns[i];
+      if (!column.variable_size) continue;
+      row::SizeFn size = column.writers.size[inputs[i].gather != nullptr][all_valid[i]];
+      int64_t bad_row = size(inputs[i], num_rows, sizes.data());
+      if (bad_row >= 0) {
+        return Status::Invalid("column '" + column.field.name + "' row " + std::to_string(bad_row) +
+                               ": offsets decrease (negative value length)");
+      }
+    }
+  }
+  batch_rows = num_rows;
+  return Status::Ok();
+}
+
+Status Converter::State::WriteChunk(RowBatchView* out) {
+  int64_t first = next_row;
+  int64_t remaining = batch_rows - first;
+  int64_t cap = options.max_chunk_bytes;
+  int64_t count = 0;
+  int64_t total = 0;
+  if (static_cast<int64_t>(row_offsets.size()) < remaining + 1) {
+    row_offsets.resize(static_cast<size_t>(remaining + 1));
+  }
+  int64_t* offsets = row_offsets.data();
+  auto too_large = [&](int64_t row, int64_t bytes) {
+    return Status::Capacity("row " + std::to_string(row) + " needs " + std::to_string(bytes) +
+                            " bytes, more than " +
+                            (bytes > kMaxRowBytes ? "Spark's row size limit of " + std::to_string(kMaxRowBytes)
+                                                  : "the chunk cap of " + std::to_string(cap)));
+  };
+  if (!has_variable_size) {
+    int64_t row_bytes = fixed_row_bytes;
+    if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes)) return too_large(first, row_bytes);
+    count = std::min(remaining, cap / row_bytes);
+    for (int64_t k = 0; k <= count; ++k) offsets[k] = k * row_bytes;
+    total = count * row_bytes;
+  } else {
+    const int64_t* row_sizes = sizes.data() + first;
+    offsets[0] = 0;
+    while (count < remaining) {
+      int64_t size = row_sizes[count];
+      if (total + size > cap) {
+        if (count == 0) return too_large(first, size);
+        break;
+      }
+      if (size > kMaxRowBytes) return too_large(first + count, size);
+      total += size;
+      offsets[++count] = total;
+    }
+  }
+  if (!rows.Reserve(std::max<int64_t>(total, 8))) {
+    return Status::OutOfMemory("cannot allocate " + std::to_string(total) + " bytes of rows");
+  }
+  if (static_cast<int64_t>(cursors.size()) < count) cursors.resize(static_cast<size_t>(count));
+  uint8_t* base = rows.data();
+  int64_t slots_end = bitset_bytes + 8 * static_cast<int64_t>(columns.size());
+  for (int64_t k = 0; k < count; ++k) {
+    std::memset(base + offsets[k], 0, static_cast<size_t>(bitset_bytes));
+  }
+  if (needs_cursors) std::fill(cursors.begin(), cursors.begin() + count, slots_end);
+  row::RowSink sink{base, offsets, cursors.data()};
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const row::ColumnPlan& column = columns[i];
+    row::WriteFn write = column.writers.write[inputs[i].gather != nullptr][all_valid[i]];
+    ROWBRIDGE_RETURN_NOT_OK(write(column.target, inputs[i], first, count, sink));
+  }
+  next_row = first + count;
+  out->data = base;
+  out->row_offsets = offsets;
+  out->num_rows = count;
+  out->first_row = first;
+  out->data_size = total;
+  return Status::Ok();
+}
+
+Converter::Converter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Converter::~Converter() = default;
+
+Status Converter::Make(const ArrowSchema& schema, const ConverterOptions& options,
+                       std::unique_ptr<Converter>* out) {
+  std::shared_ptr<const RowPlan> plan;
+  ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, &plan));
+  return Make(std::move(plan), options, out);
+}
+
+Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptions& options,
+                       std::unique_ptr<Converter>* out) {
+  if (plan == nullptr) return Status::Invalid("the plan is null");
+  if (options.max_chunk_bytes <= 0) return Status::Invalid("max_chunk_bytes must be positive");
+  if (options.validation != Validation::kCheap && options.validation != Validation::kFull) {
+    return Status::Invalid("unknown validation level " + std::to_string(static_cast<int>(options.validation)));
+  }
+  auto state = std::make_unique<State>();
+  const RowPlan::Impl& impl = plan->impl();
+  state->options = options;
+  state->columns = impl.columns;
+  state->scratch.resize(impl.columns.size());
+  state->inputs.resize(impl.columns.size());
+  state->all_valid.resize(impl.columns.size());
+  state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
+  state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
+  state->has_variable_size = impl.has_variable_size;
+  state->needs_cursors = impl.has_variable_size || impl.constant_var_bytes > 0;
+  state->plan = std::move(plan);
+  out->reset(new Converter(std::move(state)));
+  return Status::Ok();
+}
+
+Status Converter::Convert(const ArrowArray& batch, const ArrowSchema* batch_schema, RowBatchView* out) {
+  *out = RowBatchView();
+  try {
+    Status status = state_->Begin(batch, batch_schema);
+    if (status.ok()) status = state_->WriteChunk(out);
+    if (!status.ok()) state_->Abandon();
+    return status;
+  } catch (const std::bad_alloc&) {
+    state_->Abandon();
+    return Status::OutOfMemory("out of memory while converting a batch");
+  }
+}
+
+bool Converter::HasMoreChunks() const { return state_->next_row < state_->batch_rows; }
+
+Status Converter::NextChunk(RowBatchView* out) {
+  *out = RowBatchView();
+  if (!HasMoreChunks()) {
+    out->first_row = state_->batch_rows;
+    return Status::Ok();
+  }
+  try {
+    Status status = state_->WriteChunk(out);
+    if (!status.ok()) state_->Abandon();
+    return status;
+  } catch (const std::bad_alloc&) {
+    state_->Abandon();
+    return Status::OutOfMemory("out of memory while converting a batch");
+  }
+}
+
+ArrowArray* Converter::registered_batch() {
+  if (!state_->registered) {
+    state_->registered = std::make_unique<row::RegisteredBatch>(state_->plan->impl().schema);
+  }
+  return state_->registered->array();
+}
+
+const RowPlan& Converter::plan() const { return *state_->plan; }
+
+}  // namespace rowbridge

@@ -1,0 +1,65 @@
+// Writers for CalendarInterval (from interval[month_day_nano]) and NullType.
+#include "row/column_access.hpp"
+#include "row/writer_families.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+/// 16 variable-region bytes: int months, int days, long microseconds; a null
+/// interval keeps its 16 bytes, zeroed, and the same slot.
+struct CalendarIntervalKernel {
+  template <bool kGathered, bool kAllValid>
+  static Status Write(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink) {
+    for (int64_t k = 0; k < num_rows; ++k) {
+      int64_t r = row_begin + k;
+      uint8_t* row = sink.base + sink.row_offsets[k];
+      int64_t cursor = sink.cursors[k];
+      uint8_t* dst = row + cursor;
+      if (IsValid<kAllValid>(input, r)) {
+        const uint8_t* value = input.values + ValueIndex<kGathered>(input, r) * 16;
+        int64_t nanos = Load<int64_t>(value + 8);
+        int64_t micros = nanos / 1000 - ((nanos % 1000 != 0) & (nanos < 0));
+        std::memcpy(dst, value, 8);  // months and days, both int32
+        Store64(dst + 8, static_cast<uint64_t>(micros));
+      } else {
+        SetNull(row, target);
+        Store64(dst, 0);
+        Store64(dst + 8, 0);
+      }
+      Store64(row + target.slot_offset, (static_cast<uint64_t>(cursor) << 32) | 16);
+      sink.cursors[k] = cursor + 16;
+    }
+    return Status::Ok();
+  }
+};
+
+/// Every value is null: null bit set, slot zero.
+struct NullKernel {
+  template <bool kGathered, bool kAllValid>
+  static Status Write(const ColumnTarget& target, const ColumnInput&, int64_t, int64_t num_rows,
+                      const RowSink& sink) {
+    for (int64_t k = 0; k < num_rows; ++k) {
+      uint8_t* row = sink.base + sink.row_offsets[k];
+      SetNull(row, target);
+      Store64(row + target.slot_offset, 0);
+    }
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+Status IntervalAndNullWriters(const ArrowType& type, WriterSet* out) {
+  if (type.id == ArrowTypeId::kIntervalMonthDayNano) {
+    *out = MakeWriterSet<CalendarIntervalKernel, false>(16);
+    return Status::Ok();
+  }
+  if (type.id == ArrowTypeId::kNull) {
+    *out = MakeWriterSet<NullKernel, false>();
+    return Status::Ok();
+  }
+  return Status::NotSupported("no writer for " + ArrowTypeName(type));
+}
+
+}  // namespace rowbridge::row

@@ -1,0 +1,102 @@
+// Writers for decimals of precision 19..38 (and uint64 as decimal(20,0)):
+// Spark reserves 16 variable-region bytes for every such value, null or not,
+// and stores the minimal big-endian two's complement of the unscaled value.
+#include "row/column_access.hpp"
+#include "row/decimal_math.hpp"
+#include "row/writer_families.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+/// Reads an unscaled value of kBytes little-endian bytes as a 128-bit integer;
+/// returns false when it does not fit 128 bits.
+template <int kBytes>
+struct SignedSource {
+  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
+    const uint8_t* p = values + index * kBytes;
+    std::memcpy(out, p, 16);
+    if constexpr (kBytes == 32) {
+      uint64_t sign = *out < 0 ? ~uint64_t{0} : 0;
+      return Load<uint64_t>(p + 16) == sign && Load<uint64_t>(p + 24) == sign;
+    }
+    return true;
+  }
+  static std::string Describe(const uint8_t* values, int64_t index) {
+    return DecimalToString(values + index * kBytes, kBytes);
+  }
+};
+
+struct UInt64Source {
+  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
+    *out = static_cast<Int128>(Load<uint64_t>(values + index * 8));
+    return true;
+  }
+  static std::string Describe(const uint8_t* values, int64_t index) {
+    return std::to_string(Load<uint64_t>(values + index * 8));
+  }
+};
+
+template <typename Source>
+struct LargeDecimalKernel {
+  template <bool kGathered, bool kAllValid>
+  static Status Write(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink) {
+    bool ok = true;
+    for (int64_t k = 0; k < num_rows; ++k) {
+      int64_t r = row_begin + k;
+      uint8_t* row = sink.base + sink.row_offsets[k];
+      int64_t cursor = sink.cursors[k];
+      uint8_t* dst = row + cursor;
+      Store64(dst, 0);
+      Store64(dst + 8, 0);
+      uint64_t length = 0;
+      if (IsValid<kAllValid>(input, r)) {
+        Int128 v;
+        ok &= Source::Read(input.values, ValueIndex<kGathered>(input, r), &v);
+        ok &= FitsPrecision128(v, target.precision);
+        length = static_cast<uint64_t>(MinimalBigEndian(v, dst));
+      } else {
+        SetNull(row, target);
+      }
+      Store64(row + target.slot_offset, (static_cast<uint64_t>(cursor) << 32) | length);
+      sink.cursors[k] = cursor + 16;
+    }
+    if (ok) return Status::Ok();
+    for (int64_t k = 0; k < num_rows; ++k) {
+      int64_t r = row_begin + k;
+      if (!IsValid<kAllValid>(input, r)) continue;
+      Int128 v;
+      int64_t index = ValueIndex<kGathered>(input, r);
+      if (!Source::Read(input.values, index, &v) || !FitsPrecision128(v, target.precision)) {
+        return Status::Overflow(ColumnRowError(target, r,
+                                               "unscaled value " + Source::Describe(input.values, index) +
+                                                   " does not fit precision " +
+                                                   std::to_string(target.precision)));
+      }
+    }
+    return Status::Internal(ColumnRowError(target, row_begin, "value check failed without a row"));
+  }
+};
+
+}  // namespace
+
+Status LargeDecimalWriters(const ArrowType& type, WriterSet* out) {
+  constexpr int32_t kReserved = 16;
+  if (type.id == ArrowTypeId::kUInt64) {
+    *out = MakeWriterSet<LargeDecimalKernel<UInt64Source>, false>(kReserved);
+    return Status::Ok();
+  }
+  if (type.id == ArrowTypeId::kDecimal && type.precision > kMaxSmallDecimalDigits) {
+    if (type.bit_width == 128) {
+      *out = MakeWriterSet<LargeDecimalKernel<SignedSource<16>>, false>(kReserved);
+      return Status::Ok();
+    }
+    if (type.bit_width == 256) {
+      *out = MakeWriterSet<LargeDecimalKernel<SignedSource<32>>, false>(kReserved);
+      return Status::Ok();
+    }
+  }
+  return Status::NotSupported("no large decimal writer for " + ArrowTypeName(type));
+}
+
+}  // namespace rowbridge::row

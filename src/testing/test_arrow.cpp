@@ -1,0 +1,325 @@
+#include "testing/test_arrow.hpp"
+
+namespace rowbridge::testing {
+namespace {
+
+struct SchemaPrivate {
+  std::string format;
+  std::string name;
+  std::string metadata;
+  std::vector<ArrowSchema*> children;
+  ArrowSchema* dictionary = nullptr;
+};
+
+void ReleaseSchema(ArrowSchema* schema) {
+  auto* p = static_cast<SchemaPrivate*>(schema->private_data);
+  for (ArrowSchema* child : p->children) {
+    if (child->release != nullptr) child->release(child);
+    delete child;
+  }
+  if (p->dictionary != nullptr) {
+    if (p->dictionary->release != nullptr) p->dictionary->release(p->dictionary);
+    delete p->dictionary;
+  }
+  delete p;
+  schema->release = nullptr;
+}
+
+struct ArrayPrivate {
+  std::vector<std::unique_ptr<uint8_t[]>> storage;
+  std::vector<const void*> buffers;
+  std::vector<ArrowArray*> children;
+  ArrowArray* dictionary = nullptr;
+};
+
+void ReleaseArray(ArrowArray* array) {
+  auto* p = static_cast<ArrayPrivate*>(array->private_data);
+  for (ArrowArray* child : p->children) {
+    if (child->release != nullptr) child->release(child);
+    delete child;
+  }
+  if (p->dictionary != nullptr) {
+    if (p->dictionary->release != nullptr) p->dictionary->release(p->dictionary);
+    delete p->dictionary;
+  }
+  delete p;
+  array->release = nullptr;
+}
+
+void AppendInt32(Bytes* out, int32_t v) {
+  uint8_t b[4];
+  std::memcpy(b, &v, 4);
+  out->insert(out->end(), b, b + 4);
+}
+
+}  // namespace
+
+void ExportSchema(const TestArray& node, ArrowSchema* out) {
+  auto* p = new SchemaPrivate;
+  p->format = node.format;
+  p->name = node.name;
+  p->metadata = node.metadata;
+  for (const TestArray& child : node.children) {
+    auto* c = new ArrowSchema;
+    ExportSchema(child, c);
+    p->children.push_back(c);
+  }
+  if (node.dictionary) {
+    p->dictionary = new ArrowSchema;
+    ExportSchema(*node.dictionary, p->dictionary);
+  }
+  out->format = p->format.c_str();
+  out->name = p->name.c_str();
+  out->metadata = p->metadata.empty() ? nullptr : p->metadata.data();
+  out->flags = node.nullable ? ARROW_FLAG_NULLABLE : 0;
+  out->n_children = static_cast<int64_t>(p->children.size());
+  out->children = p->children.empty() ? nullptr : p->children.data();
+  out->dictionary = p->dictionary;
+  out->release = &ReleaseSchema;
+  out->private_data = p;
+}
+
+void ExportArray(const TestArray& node, ArrowArray* out) {
+  auto* p = new ArrayPrivate;
+  for (const auto& buffer : node.buffers) {
+    if (!buffer) {
+      p->buffers.push_back(nullptr);
+      continue;
+    }
+    // Exact size: a read past the end is a heap overflow under ASan.
+    std::unique_ptr<uint8_t[]> copy(new uint8_t[buffer->empty() ? 1 : buffer->size()]);
+    if (!buffer->empty()) std::memcpy(copy.get(), buffer->data(), buffer->size());
+    p->buffers.push_back(copy.get());
+    p->storage.push_back(std::move(copy));
+  }
+  for (const TestArray& child : node.children) {
+    auto* c = new ArrowArray;
+    ExportArray(child, c);
+    p->children.push_back(c);
+  }
+  if (node.dictionary) {
+    p->dictionary = new ArrowArray;
+    ExportArray(*node.dictionary, p->dictionary);
+  }
+  out->length = node.length;
+  out->null_count = node.null_count;
+  out->offset = node.offset;
+  out->n_buffers = static_cast<int64_t>(p->buffers.size());
+  out->n_children = static_cast<int64_t>(p->children.size());
+  out->buffers = p->buffers.empty() ? nullptr : p->buffers.data();
+  out->children = p->children.empty() ? nullptr : p->children.data();
+  out->dictionary = p->dictionary;
+  out->release = &ReleaseArray;
+  out->private_data = p;
+}
+
+std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  Bytes out;
+  AppendInt32(&out, static_cast<int32_t>(pairs.size()));
+  for (const auto& [key, value] : pairs) {
+    AppendInt32(&out, static_cast<int32_t>(key.size()));
+    out.insert(out.end(), key.begin(), key.end());
+    AppendInt32(&out, static_cast<int32_t>(value.size()));
+    out.insert(out.end(), value.begin(), value.end());
+  }
+  return std::string(out.begin(), out.end());
+}
+
+std::optional<Bytes> ValidityBitmap(const std::vector<bool>& valid) {
+  Bytes bitmap((valid.size() + 7) / 8, 0);
+  bool any_null = false;
+  for (size_t i = 0; i < valid.size(); ++i) {
+    if (valid[i]) bitmap[i / 8] = static_cast<uint8_t>(bitmap[i / 8] | (1u << (i % 8)));
+    else any_null = true;
+  }
+  if (!any_null) return std::nullopt;
+  return bitmap;
+}
+
+TestArray Bool(const std::string& name, const std::vector<std::optional<bool>>& values) {
+  TestArray a;
+  a.format = "b";
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  std::vector<bool> bits;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    bits.push_back(v.value_or(false));
+    if (!v) ++a.null_count;
+  }
+  Bytes data((values.size() + 7) / 8, 0);
+  for (size_t i = 0; i < bits.size(); ++i) {
+    if (bits[i]) data[i / 8] = static_cast<uint8_t>(data[i / 8] | (1u << (i % 8)));
+  }
+  a.buffers = {ValidityBitmap(valid), data};
+  return a;
+}
+
+TestArray Strings(const std::string& format, const std::string& name,
+                  const std::vector<std::optional<std::string>>& values) {
+  bool large = format == "U" || format == "Z";
+  TestArray a;
+  a.format = format;
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  std::vector<int64_t> offsets{0};
+  Bytes data;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    if (v) data.insert(data.end(), v->begin(), v->end());
+    else ++a.null_count;
+    offsets.push_back(static_cast<int64_t>(data.size()));
+  }
+  Bytes offset_bytes;
+  if (large) {
+    offset_bytes = ToBytes(offsets);
+  } else {
+    std::vector<int32_t> narrow(offsets.begin(), offsets.end());
+    offset_bytes = ToBytes(narrow);
+  }
+  a.buffers = {ValidityBitmap(valid), offset_bytes, data};
+  return a;
+}
+
+TestArray Views(const std::string& format, const std::string& name,
+                const std::vector<std::optional<std::string>>& values, size_t buffer_bytes) {
+  TestArray a;
+  a.format = format;
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  Bytes views;
+  std::vector<Bytes> data_buffers;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    uint8_t view[16] = {};
+    if (!v) ++a.null_count;
+    std::string s = v.value_or("");
+    int32_t length = static_cast<int32_t>(s.size());
+    std::memcpy(view, &length, 4);
+    if (s.size() <= 12) {
+      std::memcpy(view + 4, s.data(), s.size());
+    } else {
+      if (data_buffers.empty() || data_buffers.back().size() + s.size() > buffer_bytes) {
+        data_buffers.emplace_back();
+      }
+      int32_t buffer = static_cast<int32_t>(data_buffers.size() - 1);
+      int32_t offset = static_cast<int32_t>(data_buffers.back().size());
+      data_buffers.back().insert(data_buffers.back().end(), s.begin(), s.end());
+      std::memcpy(view + 4, s.data(), 4);
+      std::memcpy(view + 8, &buffer, 4);
+      std::memcpy(view + 12, &offset, 4);
+    }
+    views.insert(views.end(), view, view + 16);
+  }
+  a.buffers = {ValidityBitmap(valid), views};
+  std::vector<int64_t> sizes;
+  for (Bytes& buffer : data_buffers) {
+    sizes.push_back(static_cast<int64_t>(buffer.size()));
+    a.buffers.emplace_back(std::move(buffer));
+  }
+  a.buffers.emplace_back(ToBytes(sizes));
+  return a;
+}
+
+TestArray FixedSizeBinary(const std::string& name, int32_t width,
+                          const std::vector<std::optional<std::string>>& values) {
+  TestArray a;
+  a.format = "w:" + std::to_string(width);
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  Bytes data;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    std::string s = v.value_or(std::string(static_cast<size_t>(width), '\0'));
+    s.resize(static_cast<size_t>(width), '\0');
+    data.insert(data.end(), s.begin(), s.end());
+    if (!v) ++a.null_count;
+  }
+  a.buffers = {ValidityBitmap(valid), data};
+  return a;
+}
+
+TestArray Decimal(const std::string& name, int32_t bit_width, int32_t precision, int32_t scale,
+                  const std::vector<std::optional<Int128>>& values) {
+  TestArray a;
+  a.format = "d:" + std::to_string(precision) + "," + std::to_string(scale);
+  if (bit_width != 128) a.format += "," + std::to_string(bit_width);
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  Bytes data;
+  size_t width = static_cast<size_t>(bit_width / 8);
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    Int128 x = v.value_or(0);
+    uint8_t bytes[32];
+    std::memset(bytes, x < 0 ? 0xff : 0x00, sizeof(bytes));
+    std::memcpy(bytes, &x, 16);
+    data.insert(data.end(), bytes, bytes + width);
+    if (!v) ++a.null_count;
+  }
+  a.buffers = {ValidityBitmap(valid), data};
+  return a;
+}
+
+TestArray Nulls(const std::string& name, int64_t length) {
+  TestArray a;
+  a.format = "n";
+  a.name = name;
+  a.length = length;
+  a.null_count = length;
+  return a;
+}
+
+TestArray Dictionary(TestArray indices, TestArray values) {
+  values.name = "";
+  indices.dictionary = std::make_shared<TestArray>(std::move(values));
+  return indices;
+}
+
+TestArray RunEnd(const std::string& name, int64_t length, TestArray run_ends, TestArray values) {
+  TestArray a;
+  a.format = "+r";
+  a.name = name;
+  a.length = length;
+  run_ends.name = "run_ends";
+  run_ends.nullable = false;
+  values.name = "values";
+  a.children = {std::move(run_ends), std::move(values)};
+  return a;
+}
+
+TestArray Batch(std::vector<TestArray> columns) {
+  TestArray a;
+  a.format = "+s";
+  a.nullable = false;
+  a.length = columns.empty() ? 0 : columns[0].length;
+  a.buffers = {std::nullopt};
+  a.children = std::move(columns);
+  return a;
+}
+
+TestArray Slice(TestArray array, int64_t offset, int64_t length) {
+  array.offset += offset;
+  array.length = length;
+  if (array.null_count != 0 && array.format != "n") array.null_count = -1;
+  if (array.format == "n") array.null_count = length;
+  return array;
+}
+
+std::string Hex(const uint8_t* data, size_t size) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(size * 2);
+  for (size_t i = 0; i < size; ++i) {
+    out += kDigits[data[i] >> 4];
+    out += kDigits[data[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace rowbridge::testing

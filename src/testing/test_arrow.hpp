@@ -1,0 +1,132 @@
+// Test-only construction of Arrow C Data Interface arrays and schemas.
+//
+// A TestArray is an owned description of one Arrow array node (format, name,
+// buffers as exact-size byte vectors, children, dictionary). Export turns it
+// into C structs whose release callbacks free everything, exactly as a real
+// producer would. Buffers are allocated at their exact size so that
+// AddressSanitizer catches any read past them.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rowbridge/arrow_c_data.h"
+
+namespace rowbridge::testing {
+
+using Bytes = std::vector<uint8_t>;
+__extension__ typedef __int128 Int128;
+
+struct TestArray {
+  std::string format;
+  std::string name;
+  bool nullable = true;
+  std::string metadata;  // already in the C Data Interface encoding, or empty
+  int64_t length = 0;
+  int64_t null_count = 0;
+  int64_t offset = 0;
+  std::vector<std::optional<Bytes>> buffers;  // nullopt exports as a NULL buffer
+  std::vector<TestArray> children;
+  std::shared_ptr<TestArray> dictionary;
+};
+
+/// Owns an exported ArrowSchema and releases it on destruction.
+struct OwnedSchema {
+  ArrowSchema schema{};
+  OwnedSchema() = default;
+  OwnedSchema(const OwnedSchema&) = delete;
+  OwnedSchema& operator=(const OwnedSchema&) = delete;
+  ~OwnedSchema() {
+    if (schema.release != nullptr) schema.release(&schema);
+  }
+};
+
+/// Owns an exported ArrowArray and releases it on destruction.
+struct OwnedArray {
+  ArrowArray array{};
+  OwnedArray() = default;
+  OwnedArray(const OwnedArray&) = delete;
+  OwnedArray& operator=(const OwnedArray&) = delete;
+  ~OwnedArray() {
+    if (array.release != nullptr) array.release(&array);
+  }
+};
+
+/// Exports `node` (recursively) into `out`; the caller releases `out`.
+void ExportSchema(const TestArray& node, ArrowSchema* out);
+void ExportArray(const TestArray& node, ArrowArray* out);
+
+/// Encodes key/value pairs in the C Data Interface metadata format.
+std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>>& pairs);
+
+/// A validity bitmap for `valid` (exact size), or nullopt when all are valid.
+std::optional<Bytes> ValidityBitmap(const std::vector<bool>& valid);
+
+template <typename T>
+Bytes ToBytes(const std::vector<T>& values) {
+  Bytes bytes(values.size() * sizeof(T));
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+/// A primitive column of C type T with Arrow `format`; nullopt values are null.
+template <typename T>
+TestArray Primitive(const std::string& format, const std::string& name,
+                    const std::vector<std::optional<T>>& values) {
+  TestArray a;
+  a.format = format;
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  std::vector<T> data;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    data.push_back(v.value_or(T{}));
+    if (!v) ++a.null_count;
+  }
+  a.buffers = {a.null_count > 0 ? ValidityBitmap(valid) : std::nullopt, ToBytes(data)};
+  return a;
+}
+
+TestArray Bool(const std::string& name, const std::vector<std::optional<bool>>& values);
+
+/// utf8 ("u"), large_utf8 ("U"), binary ("z") or large_binary ("Z").
+TestArray Strings(const std::string& format, const std::string& name,
+                  const std::vector<std::optional<std::string>>& values);
+
+/// utf8_view ("vu") or binary_view ("vz"); long values go to data buffers of
+/// at most `buffer_bytes` bytes each.
+TestArray Views(const std::string& format, const std::string& name,
+                const std::vector<std::optional<std::string>>& values, size_t buffer_bytes = 64);
+
+TestArray FixedSizeBinary(const std::string& name, int32_t width,
+                          const std::vector<std::optional<std::string>>& values);
+
+/// A decimal of `bit_width` (32, 64, 128 or 256) whose unscaled values are
+/// given as little-endian two's complement 128-bit integers (sign-extended to
+/// 256 bits, truncated to 32/64).
+TestArray Decimal(const std::string& name, int32_t bit_width, int32_t precision, int32_t scale,
+                  const std::vector<std::optional<Int128>>& values);
+
+TestArray Nulls(const std::string& name, int64_t length);
+
+/// A dictionary-encoded column: `indices` (an integer column) over `values`.
+TestArray Dictionary(TestArray indices, TestArray values);
+
+/// A run-end encoded column of logical `length`.
+TestArray RunEnd(const std::string& name, int64_t length, TestArray run_ends, TestArray values);
+
+/// A struct (record batch) of `columns`, all of the same length.
+TestArray Batch(std::vector<TestArray> columns);
+
+/// Returns `array` viewed from `offset` for `length` elements (a slice).
+TestArray Slice(TestArray array, int64_t offset, int64_t length);
+
+/// Lower-case hexadecimal of `size` bytes.
+std::string Hex(const uint8_t* data, size_t size);
+
+}  // namespace rowbridge::testing
