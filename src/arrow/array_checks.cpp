@@ -75,60 +75,99 @@ bool IsView(ArrowTypeId id) { return id == ArrowTypeId::kUtf8View || id == Arrow
 
 }  // namespace
 
-Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t expected_children,
-                      int64_t required_length, const std::string& what) {
-  std::string type_name = ArrowTypeName(type);
-  if (array.release == nullptr) return Status::Invalid(what + ": the array is released");
+namespace {
+
+enum class Problem {
+  kNone,
+  kReleased,
+  kBadLengthOrOffset,
+  kTooShort,
+  kBadNullCount,
+  kBufferCount,
+  kChildCount,
+  kNullBufferList,
+  kNullChildList,
+  kNullChild,
+  kMissingValidity,
+  kNullBuffer,
+};
+
+/// Finds the first structural problem of `array` without allocating;
+/// `*index` receives the child or buffer index the problem concerns.
+Problem Diagnose(const ArrowArray& array, const ArrowType& type, int64_t expected_children,
+                 int64_t required_length, int64_t* index) {
+  if (array.release == nullptr) return Problem::kReleased;
   if (array.length < 0 || array.offset < 0 || array.length > INT64_MAX - array.offset) {
-    return Status::Invalid(what + ": invalid length " + std::to_string(array.length) +
-                           " or offset " + std::to_string(array.offset));
+    return Problem::kBadLengthOrOffset;
   }
-  if (array.length < required_length) {
-    return Status::Invalid(what + ": length " + std::to_string(array.length) +
-                           " is shorter than the " + std::to_string(required_length) +
-                           " elements the batch needs");
-  }
-  if (array.null_count < -1 || array.null_count > array.length) {
-    return Status::Invalid(what + ": null_count " + std::to_string(array.null_count) +
-                           " is outside [-1, length " + std::to_string(array.length) + "]");
-  }
+  if (array.length < required_length) return Problem::kTooShort;
+  if (array.null_count < -1 || array.null_count > array.length) return Problem::kBadNullCount;
   int64_t expected_buffers = ExpectedBufferCount(type);
   if (IsView(type.id) ? array.n_buffers < expected_buffers : array.n_buffers != expected_buffers) {
-    return Status::Invalid(what + ": " + std::to_string(array.n_buffers) + " buffers, but " +
-                           type_name + " needs " + std::to_string(expected_buffers));
+    return Problem::kBufferCount;
   }
-  if (array.n_children != expected_children) {
-    return Status::Invalid(what + ": " + std::to_string(array.n_children) + " children, but " +
-                           type_name + " needs " + std::to_string(expected_children));
-  }
-  if (array.n_buffers > 0 && array.buffers == nullptr) {
-    return Status::Invalid(what + ": the buffer list is NULL");
-  }
-  if (array.n_children > 0 && array.children == nullptr) {
-    return Status::Invalid(what + ": the child list is NULL");
-  }
+  if (array.n_children != expected_children) return Problem::kChildCount;
+  if (array.n_buffers > 0 && array.buffers == nullptr) return Problem::kNullBufferList;
+  if (array.n_children > 0 && array.children == nullptr) return Problem::kNullChildList;
   for (int64_t i = 0; i < array.n_children; ++i) {
-    if (array.children[i] == nullptr) {
-      return Status::Invalid(what + ": child " + std::to_string(i) + " is NULL");
-    }
+    *index = i;
+    if (array.children[i] == nullptr) return Problem::kNullChild;
   }
-  if (type.id == ArrowTypeId::kNull || type.id == ArrowTypeId::kRunEndEncoded) {
-    return Status::Ok();
-  }
-  if (array.null_count > 0 && array.buffers[0] == nullptr) {
-    return Status::Invalid(what + ": null_count is " + std::to_string(array.null_count) +
-                           " but the validity bitmap is NULL");
-  }
+  if (type.id == ArrowTypeId::kNull || type.id == ArrowTypeId::kRunEndEncoded) return Problem::kNone;
+  if (array.null_count > 0 && array.buffers[0] == nullptr) return Problem::kMissingValidity;
   if (array.length > 0) {
     int64_t data_buffers = IsView(type.id) ? 1 : expected_buffers - 1;
     for (int64_t i = 1; i <= data_buffers; ++i) {
-      if (array.buffers[i] == nullptr) {
-        return Status::Invalid(what + ": buffer " + std::to_string(i) + " of " + type_name +
-                               " is NULL");
-      }
+      *index = i;
+      if (array.buffers[i] == nullptr) return Problem::kNullBuffer;
     }
   }
-  return Status::Ok();
+  return Problem::kNone;
+}
+
+std::string Describe(Problem problem, const ArrowArray& array, const ArrowType& type,
+                     int64_t expected_children, int64_t required_length, int64_t index) {
+  std::string type_name = ArrowTypeName(type);
+  switch (problem) {
+    case Problem::kNone: return "no problem";
+    case Problem::kReleased: return "the array is released";
+    case Problem::kBadLengthOrOffset:
+      return "invalid length " + std::to_string(array.length) + " or offset " +
+             std::to_string(array.offset);
+    case Problem::kTooShort:
+      return "length " + std::to_string(array.length) + " is shorter than the " +
+             std::to_string(required_length) + " elements the batch needs";
+    case Problem::kBadNullCount:
+      return "null_count " + std::to_string(array.null_count) + " is outside [-1, length " +
+             std::to_string(array.length) + "]";
+    case Problem::kBufferCount:
+      return std::to_string(array.n_buffers) + " buffers, but " + type_name + " needs " +
+             std::to_string(ExpectedBufferCount(type));
+    case Problem::kChildCount:
+      return std::to_string(array.n_children) + " children, but " + type_name + " needs " +
+             std::to_string(expected_children);
+    case Problem::kNullBufferList: return "the buffer list is NULL";
+    case Problem::kNullChildList: return "the child list is NULL";
+    case Problem::kNullChild: return "child " + std::to_string(index) + " is NULL";
+    case Problem::kMissingValidity:
+      return "null_count is " + std::to_string(array.null_count) + " but the validity bitmap is NULL";
+    case Problem::kNullBuffer:
+      return "buffer " + std::to_string(index) + " of " + type_name + " is NULL";
+  }
+  return "unknown problem";
+}
+
+}  // namespace
+
+Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t expected_children,
+                      int64_t required_length, const std::string& column, const char* part) {
+  int64_t index = 0;
+  Problem problem = Diagnose(array, type, expected_children, required_length, &index);
+  if (problem == Problem::kNone) return Status::Ok();
+  std::string label = "column '" + column + "'";
+  if (part != nullptr && part[0] != '\0') label += std::string(" ") + part;
+  return Status::Invalid(label + ": " +
+                         Describe(problem, array, type, expected_children, required_length, index));
 }
 
 Status ValidateValues(const ArrowArray& array, const ArrowType& type, int64_t begin, int64_t count,

@@ -13,9 +13,11 @@ namespace rowbridge {
 /// Checks that `array` is a well-formed node of `type` (not released, sane
 /// length, offset and null count, the buffer and child counts the type
 /// requires, the buffers it reads present) whose logical length covers
-/// `required_length` elements. O(1). `what` names the node in errors.
+/// `required_length` elements. O(1), and allocation-free unless it fails.
+/// Errors name the node as "column '<column>'" followed by `part` (e.g.
+/// "dictionary"; may be empty).
 Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t expected_children,
-                      int64_t required_length, const std::string& what);
+                      int64_t required_length, const std::string& column, const char* part);
 
 /// Checks every value of `array` (of `type`) at logical indices
 /// [begin, begin + count) that conversion may read: offsets non-negative and

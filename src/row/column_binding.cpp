@@ -85,8 +85,8 @@ Status BindDictionary(const ColumnPlan& plan, const ArrowArray& array, int64_t b
                            ": the schema says dictionary-encoded but the array has no dictionary");
   }
   const ArrowArray& dictionary = *array.dictionary;
-  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(dictionary, plan.value_type, 0, 0,
-                                         ColumnLabel(plan) + " dictionary"));
+  ROWBRIDGE_RETURN_NOT_OK(
+      CheckArrayNode(dictionary, plan.value_type, 0, 0, plan.field.name, "dictionary"));
   BindValues(dictionary, plan.value_type, input);
   switch (plan.index_type.id) {
     case ArrowTypeId::kInt8:
@@ -165,11 +165,10 @@ Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
                   ColumnInput* input, bool* any_null) {
   const ArrowArray& run_ends = *array.children[0];
   const ArrowArray& values = *array.children[1];
-  std::string label = ColumnLabel(plan);
-  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(run_ends, plan.index_type, 0, 0, label + " run ends"));
-  if (run_ends.null_count > 0) return Status::Invalid(label + ": run ends contain nulls");
+  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(run_ends, plan.index_type, 0, 0, plan.field.name, "run ends"));
+  if (run_ends.null_count > 0) return Status::Invalid(ColumnLabel(plan) + ": run ends contain nulls");
   ROWBRIDGE_RETURN_NOT_OK(
-      CheckArrayNode(values, plan.value_type, 0, run_ends.length, label + " run-end values"));
+      CheckArrayNode(values, plan.value_type, 0, run_ends.length, plan.field.name, "run-end values"));
   BindValues(values, plan.value_type, input);
   switch (plan.index_type.id) {
     case ArrowTypeId::kInt16:
@@ -178,7 +177,7 @@ Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
       return GatherRuns<int32_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
     case ArrowTypeId::kInt64:
       return GatherRuns<int64_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
-    default: return Status::Internal(label + ": unexpected run end type");
+    default: return Status::Internal(ColumnLabel(plan) + ": unexpected run end type");
   }
 }
 
@@ -194,8 +193,8 @@ Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
                                ": the array is dictionary-encoded but the schema in force is " +
                                FieldTypeName(plan.field) + "; pass the batch's schema");
       }
-      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, plan.value_type, 0, batch_offset + num_rows,
-                                             ColumnLabel(plan)));
+      ROWBRIDGE_RETURN_NOT_OK(
+          CheckArrayNode(array, plan.value_type, 0, batch_offset + num_rows, plan.field.name, ""));
       BindValues(array, plan.value_type, input);
       input->offset = array.offset + batch_offset;
       input->validity_offset = input->offset;
@@ -212,7 +211,7 @@ Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
       bool run_end = plan.encoding == Encoding::kRunEnd;
       ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, run_end ? plan.field.type : plan.index_type,
                                              run_end ? 2 : 0, batch_offset + num_rows,
-                                             ColumnLabel(plan)));
+                                             plan.field.name, ""));
       if (run_end && array.null_count > 0) {
         return Status::Invalid(ColumnLabel(plan) + ": a run-end encoded array has a null count");
       }

@@ -1,6 +1,8 @@
 // Binding: resolving one column of a batch to a ColumnInput, per batch.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,5 +26,38 @@ struct ColumnScratch {
 Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
                   int64_t num_rows, Validation validation, ColumnScratch* scratch,
                   ColumnInput* input, bool* all_valid);
+
+/// Binds a plain fixed-width or offset-based column of a well-formed array in
+/// a few instructions and returns true, or returns false without side effects
+/// so that the caller falls back to BindColumn (which reports any problem).
+inline bool TryBindPlainFast(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                             int64_t num_rows, ColumnInput* input, bool* all_valid) {
+  if (plan.encoding != Encoding::kPlain || plan.plain_is_view || plan.plain_data_buffers == 0) {
+    return false;
+  }
+  int64_t needed = batch_offset + num_rows;
+  bool well_formed = (array.release != nullptr) & (array.dictionary == nullptr) &
+                     (array.n_children == 0) & (array.n_buffers == plan.plain_buffers) &
+                     (array.buffers != nullptr) & (array.offset >= 0) & (array.length >= needed) &
+                     (array.length <= INT64_MAX - array.offset) & (array.null_count >= -1) &
+                     (array.null_count <= array.length);
+  if (!well_formed) return false;
+  const auto* const* buffers = reinterpret_cast<const uint8_t* const*>(array.buffers);
+  bool has_validity = buffers[0] != nullptr;
+  if ((array.null_count > 0) & !has_validity) return false;
+  for (int64_t i = 1; i <= plan.plain_data_buffers; ++i) {
+    if (buffers[i] == nullptr && array.length > 0) return false;
+  }
+  bool may_have_nulls = (array.null_count != 0) & has_validity;
+  input->offset = array.offset + batch_offset;
+  input->validity = may_have_nulls ? buffers[0] : nullptr;
+  input->validity_offset = input->offset;
+  input->gather = nullptr;
+  input->values = buffers[1];
+  input->data = plan.plain_buffers > 2 ? buffers[2] : nullptr;
+  input->fixed_size = plan.value_type.fixed_size;
+  *all_valid = !may_have_nulls;
+  return true;
+}
 
 }  // namespace rowbridge::row

@@ -65,6 +65,11 @@ Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns
   ROWBRIDGE_RETURN_NOT_OK(
       ResolveWriters(out->value_type, &out->writers).WithContext("column '" + field.name + "'"));
   out->variable_size = out->writers.size[0][0] != nullptr;
+  out->plain_is_view = out->value_type.id == ArrowTypeId::kUtf8View ||
+                       out->value_type.id == ArrowTypeId::kBinaryView;
+  out->plain_buffers = ExpectedBufferCount(out->value_type);
+  out->plain_data_buffers =
+      out->value_type.id == ArrowTypeId::kNull ? 0 : (out->plain_is_view ? 1 : out->plain_buffers - 1);
 
   ColumnTarget& target = out->target;
   target.slot_offset = static_cast<int32_t>(BitsetBytes(num_columns) + int64_t{8} * index);

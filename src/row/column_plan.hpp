@@ -21,6 +21,11 @@ struct ColumnPlan {
   ColumnTarget target;
   WriterSet writers;
   bool variable_size = false;  // contributes per-row variable bytes (strings)
+  /// The buffers a plain array of the value type has (a minimum for views)
+  /// and how many after the validity bitmap must be non-NULL.
+  int64_t plain_buffers = 0;
+  int64_t plain_data_buffers = 0;
+  bool plain_is_view = false;
 };
 
 /// Compiles column `index` of `num_columns` from `field`, keeping the Spark

@@ -82,7 +82,11 @@ public final class DerivedCases {
         -62135596800000L));
     for (TimeUnit u : new TimeUnit[] {TimeUnit.SECOND, TimeUnit.MILLISECOND,
         TimeUnit.NANOSECOND}) {
-      String un = Enc.unit(u);
+      String un = switch (u) {
+        case SECOND -> "s";
+        case MILLISECOND -> "ms";
+        default -> "ns";
+      };
       cs.add(derived("timestamp_" + un + "_utc", ts(u, "UTC"), Col.tsUs("UTC"), toMicros(u),
           timeValues(u)));
       cs.add(derived("timestamp_" + un + "_ntz", ts(u, null), Col.tsUs(null), toMicros(u),

@@ -50,9 +50,18 @@ public final class Main {
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args.length > 0 ? args[0] : "../../tests/golden").toAbsolutePath()
         .normalize();
-    Files.createDirectories(out.resolve("flat"));
-    Files.createDirectories(out.resolve("nested"));
-    Files.createDirectories(out.resolve("derived"));
+    for (String d : List.of("flat", "nested", "derived")) {
+      Path dir = out.resolve(d);
+      Files.createDirectories(dir);
+      try (var files = Files.list(dir)) { // drop outputs of cases that no longer exist
+        for (Path p : files.toList()) {
+          String f = p.getFileName().toString();
+          if (f.endsWith(".json") || f.endsWith(".arrow")) {
+            Files.delete(p);
+          }
+        }
+      }
+    }
     List<Case> cases = new ArrayList<>();
     cases.addAll(FlatCases.all());
     cases.addAll(NestedCases.all());

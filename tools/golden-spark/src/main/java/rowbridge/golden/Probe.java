@@ -97,8 +97,9 @@ public final class Probe {
     probes.put("map<utf8,int32>", f(new ArrowType.Map(false),
         named("entries", ArrowType.Struct.INSTANCE, false,
             named("key", ArrowType.Utf8.INSTANCE, false), named("value", i32, true))));
+    // Arrow Java's Field of a dictionary-encoded column carries the index type
     probes.put("dictionary<int32,utf8>", new Field("x", new FieldType(true,
-        ArrowType.Utf8.INSTANCE, new DictionaryEncoding(0, false, (ArrowType.Int) i32)), null));
+        i32, new DictionaryEncoding(0, false, (ArrowType.Int) i32)), null));
     probes.put("run_end_encoded<int32,int64>", f(ArrowType.RunEndEncoded.INSTANCE,
         named("run_ends", i32, false), named("values", new ArrowType.Int(64, true), true)));
     probes.put("dense_union<int32>", f(new ArrowType.Union(UnionMode.Dense, new int[] {0}),
@@ -166,7 +167,8 @@ public final class Probe {
       } catch (Throwable t) {
         proj = err(t);
       }
-      return dt.catalogString() + " | " + proj + " | " + spec;
+      return dt.catalogString() + " (" + v.getClass().getSimpleName() + ") | " + proj + " | "
+          + spec;
     } finally {
       v.close();
     }
