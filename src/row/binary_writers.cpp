@@ -65,7 +65,8 @@ struct FixedSizeSource {
 template <typename Source>
 struct BinaryKernel {
   template <bool kGathered, bool kAllValid>
-  static int64_t Size(const ColumnInput& input, int64_t num_rows, int64_t* sizes) {
+  static int64_t Size(const ColumnInput& input_ref, int64_t num_rows, int64_t* sizes) {
+    const ColumnInput input = input_ref;
     int64_t sign_bits = 0;
     for (int64_t r = 0; r < num_rows; ++r) {
       int64_t length = 0;
@@ -83,14 +84,18 @@ struct BinaryKernel {
   }
 
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
-                      int64_t num_rows, const RowSink& sink) {
+  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink_ref) {
+    const ColumnInput input = input_ref;
+    const RowSink sink = sink_ref;
+    const int64_t slot_offset = target.slot_offset;
+    const NullBit null_bit = NullBitOf(target);
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
       if (!IsValid<kAllValid>(input, r)) {
-        SetNull(row, target);
-        Store64(row + target.slot_offset, 0);
+        SetNull(row, null_bit);
+        Store64(row + slot_offset, 0);
         continue;
       }
       int64_t index = ValueIndex<kGathered>(input, r);
@@ -99,7 +104,7 @@ struct BinaryKernel {
       uint8_t* dst = row + cursor;
       if (length & 7) Store64(dst + (length & ~int64_t{7}), 0);
       CopyBytes(dst, Source::Data(input, index), length);
-      Store64(row + target.slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(length));
+      Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(length));
       sink.cursors[k] = cursor + RoundUp8(length);
     }
     return Status::Ok();

@@ -48,7 +48,9 @@ struct ColumnTarget {
 };
 
 /// Writes rows [row_begin, row_begin + num_rows) of `input` into output rows
-/// [0, num_rows) of `sink`. Returns an error naming the column and the row for
+/// [0, num_rows) of `sink`. Implementations copy `input` and `sink` into
+/// locals first: stores into rows may alias anything, and locals whose
+/// address never escapes stay in registers across those stores. Returns an error naming the column and the row for
 /// a value its Spark type cannot hold.
 using WriteFn = Status (*)(const ColumnTarget& target, const ColumnInput& input,
                            int64_t row_begin, int64_t num_rows, const RowSink& sink);
@@ -67,12 +69,23 @@ struct WriterSet {
 /// Formats "column 'NAME' (TYPE) row R: MESSAGE".
 std::string ColumnRowError(const ColumnTarget& target, int64_t row, const std::string& message);
 
-/// Sets the null bit of `target` in `row`.
-inline void SetNull(uint8_t* row, const ColumnTarget& target) {
+/// The position of a column's null bit, copied out of its ColumnTarget so that
+/// write loops keep it in registers.
+struct NullBit {
+  int64_t word_offset;
+  uint64_t mask;
+};
+
+inline NullBit NullBitOf(const ColumnTarget& target) {
+  return NullBit{target.null_word_offset, target.null_mask};
+}
+
+/// Sets `bit` in `row`'s null bitset.
+inline void SetNull(uint8_t* row, NullBit bit) {
   uint64_t word;
-  std::memcpy(&word, row + target.null_word_offset, sizeof(word));
-  word |= target.null_mask;
-  std::memcpy(row + target.null_word_offset, &word, sizeof(word));
+  std::memcpy(&word, row + bit.word_offset, sizeof(word));
+  word |= bit.mask;
+  std::memcpy(row + bit.word_offset, &word, sizeof(word));
 }
 
 }  // namespace rowbridge::row

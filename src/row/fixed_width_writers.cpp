@@ -126,19 +126,24 @@ struct SmallDecimalOp {
 template <typename Op>
 struct FixedKernel {
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
-                      int64_t num_rows, const RowSink& sink) {
+  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink_ref) {
+    const ColumnInput input = input_ref;
+    const RowSink sink = sink_ref;
+    const int64_t slot_offset = target.slot_offset;
+    const NullBit null_bit = NullBitOf(target);
+    const int32_t precision = target.precision;
     bool ok = true;
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
       uint64_t slot = 0;
       if (IsValid<kAllValid>(input, r)) {
-        ok &= Op::Load(input, ValueIndex<kGathered>(input, r), target.precision, &slot);
+        ok &= Op::Load(input, ValueIndex<kGathered>(input, r), precision, &slot);
       } else {
-        SetNull(row, target);
+        SetNull(row, null_bit);
       }
-      Store64(row + target.slot_offset, slot);
+      Store64(row + slot_offset, slot);
     }
     if (ok) return Status::Ok();
     for (int64_t k = 0; k < num_rows; ++k) {

@@ -9,8 +9,12 @@ namespace {
 /// interval keeps its 16 bytes, zeroed, and the same slot.
 struct CalendarIntervalKernel {
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
-                      int64_t num_rows, const RowSink& sink) {
+  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink_ref) {
+    const ColumnInput input = input_ref;
+    const RowSink sink = sink_ref;
+    const int64_t slot_offset = target.slot_offset;
+    const NullBit null_bit = NullBitOf(target);
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
@@ -23,11 +27,11 @@ struct CalendarIntervalKernel {
         std::memcpy(dst, value, 8);  // months and days, both int32
         Store64(dst + 8, static_cast<uint64_t>(micros));
       } else {
-        SetNull(row, target);
+        SetNull(row, null_bit);
         Store64(dst, 0);
         Store64(dst + 8, 0);
       }
-      Store64(row + target.slot_offset, (static_cast<uint64_t>(cursor) << 32) | 16);
+      Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | 16);
       sink.cursors[k] = cursor + 16;
     }
     return Status::Ok();
@@ -38,11 +42,14 @@ struct CalendarIntervalKernel {
 struct NullKernel {
   template <bool kGathered, bool kAllValid>
   static Status Write(const ColumnTarget& target, const ColumnInput&, int64_t, int64_t num_rows,
-                      const RowSink& sink) {
+                      const RowSink& sink_ref) {
+    const RowSink sink = sink_ref;
+    const int64_t slot_offset = target.slot_offset;
+    const NullBit null_bit = NullBitOf(target);
     for (int64_t k = 0; k < num_rows; ++k) {
       uint8_t* row = sink.base + sink.row_offsets[k];
-      SetNull(row, target);
-      Store64(row + target.slot_offset, 0);
+      SetNull(row, null_bit);
+      Store64(row + slot_offset, 0);
     }
     return Status::Ok();
   }

@@ -39,8 +39,13 @@ struct UInt64Source {
 template <typename Source>
 struct LargeDecimalKernel {
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
-                      int64_t num_rows, const RowSink& sink) {
+  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink_ref) {
+    const ColumnInput input = input_ref;
+    const RowSink sink = sink_ref;
+    const int64_t slot_offset = target.slot_offset;
+    const NullBit null_bit = NullBitOf(target);
+    const int32_t precision = target.precision;
     bool ok = true;
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
@@ -53,12 +58,12 @@ struct LargeDecimalKernel {
       if (IsValid<kAllValid>(input, r)) {
         Int128 v;
         ok &= Source::Read(input.values, ValueIndex<kGathered>(input, r), &v);
-        ok &= FitsPrecision128(v, target.precision);
+        ok &= FitsPrecision128(v, precision);
         length = static_cast<uint64_t>(MinimalBigEndian(v, dst));
       } else {
-        SetNull(row, target);
+        SetNull(row, null_bit);
       }
-      Store64(row + target.slot_offset, (static_cast<uint64_t>(cursor) << 32) | length);
+      Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | length);
       sink.cursors[k] = cursor + 16;
     }
     if (ok) return Status::Ok();
