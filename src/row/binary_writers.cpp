@@ -83,7 +83,7 @@ struct BinaryKernel {
     return -1;
   }
 
-  template <bool kGathered, bool kAllValid>
+  template <bool kGathered, bool kAllValid, bool kAlone = false>
   static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
                       int64_t num_rows, const RowSink& sink_ref) {
     const ColumnInput input = input_ref;
@@ -100,12 +100,12 @@ struct BinaryKernel {
       }
       int64_t index = ValueIndex<kGathered>(input, r);
       int64_t length = Source::Length(input, index);
-      int64_t cursor = sink.cursors[k];
+      int64_t cursor = CursorOf<kAlone>(sink, k);
       uint8_t* dst = row + cursor;
       if (length & 7) Store64(dst + (length & ~int64_t{7}), 0);
       CopyBytes(dst, Source::Data(input, index), length);
       Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(length));
-      sink.cursors[k] = cursor + RoundUp8(length);
+      AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
     }
     return Status::Ok();
   }

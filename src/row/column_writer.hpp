@@ -20,6 +20,9 @@ struct RowSink {
   uint8_t* base = nullptr;                // start of the chunk's row bytes
   const int64_t* row_offsets = nullptr;   // start of output row k, relative to base
   int64_t* cursors = nullptr;             // next free variable-region byte of row k, relative to the row
+  /// The cursor of every row for a column that is the only one with
+  /// variable-region bytes (its write_alone writers ignore `cursors`).
+  int64_t fixed_cursor = 0;
 };
 
 /// One column of the current batch resolved to raw pointers. Batch row r is
@@ -62,6 +65,10 @@ using SizeFn = int64_t (*)(const ColumnInput& input, int64_t num_rows, int64_t* 
 /// The writers of one column, indexed by [gathered][all_valid].
 struct WriterSet {
   WriteFn write[2][2] = {};
+  /// For a column that is alone in writing variable-region bytes: the cursor
+  /// is RowSink::fixed_cursor and no cursor array is read or written. Null for
+  /// columns that write no variable-region bytes.
+  WriteFn write_alone[2][2] = {};
   SizeFn size[2][2] = {};  // null for columns whose variable bytes are constant
   int32_t constant_variable_bytes = 0;  // 16 for large decimals and calendar intervals
 };

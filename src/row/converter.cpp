@@ -23,6 +23,8 @@ struct Converter::State {
   int64_t fixed_row_bytes = 0;     // bitset + slots + constant variable bytes
   int64_t bitset_bytes = 0;
   bool has_variable_size = false;
+  /// More than one column writes variable-region bytes, so rows need cursors;
+  /// otherwise that one column (if any) uses its write_alone writers.
   bool needs_cursors = false;
 
   row::OutputBuffer rows;
@@ -37,6 +39,7 @@ struct Converter::State {
   Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
   Status Reencode(const ArrowSchema& batch_schema);
   Status WriteChunk(RowBatchView* out);
+  void UpdateLayout();
   void Abandon() { next_row = batch_rows; }
 };
 
@@ -100,9 +103,18 @@ Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
     }
     column = std::move(replacement);
   }
-  has_variable_size = false;
-  for (const row::ColumnPlan& column : columns) has_variable_size |= column.variable_size;
+  UpdateLayout();
   return Status::Ok();
+}
+
+void Converter::State::UpdateLayout() {
+  has_variable_size = false;
+  int64_t variable_writers = 0;
+  for (const row::ColumnPlan& column : columns) {
+    has_variable_size |= column.variable_size;
+    variable_writers += column.writers.write_alone[0][0] != nullptr;
+  }
+  needs_cursors = variable_writers > 1;
 }
 
 Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch_schema) {
@@ -173,6 +185,13 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
   } else {
     const int64_t* row_sizes = sizes.data() + first;
     offsets[0] = 0;
+    for (int64_t k = 0; k < remaining; ++k) offsets[k + 1] = offsets[k] + row_sizes[k];
+    if (offsets[remaining] <= cap && offsets[remaining] <= kMaxRowBytes) {
+      // The common case: the rest of the batch is one chunk and no row can
+      // exceed Spark's limit.
+      count = remaining;
+      total = offsets[remaining];
+    }
     while (count < remaining) {
       int64_t size = row_sizes[count];
       if (total + size > cap) {
@@ -196,17 +215,24 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
   for (int64_t tile = 0; tile < count; tile += kTileRows) {
     int64_t tile_rows = std::min(kTileRows, count - tile);
     const int64_t* tile_offsets = offsets + tile;
-    for (int64_t k = 0; k < tile_rows; ++k) {
-      for (int64_t word = 0; word < bitset_bytes; word += 8) {
-        row::Store64(base + tile_offsets[k] + word, 0);
+    if (bitset_bytes == 8) {
+      for (int64_t k = 0; k < tile_rows; ++k) row::Store64(base + tile_offsets[k], 0);
+    } else {
+      for (int64_t k = 0; k < tile_rows; ++k) {
+        for (int64_t word = 0; word < bitset_bytes; word += 8) {
+          row::Store64(base + tile_offsets[k] + word, 0);
+        }
       }
     }
     int64_t* tile_cursors = cursors.data() + tile;
     if (needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, slots_end);
-    row::RowSink sink{base, tile_offsets, tile_cursors};
+    row::RowSink sink{base, tile_offsets, tile_cursors, slots_end};
     for (size_t i = 0; i < columns.size(); ++i) {
       const row::ColumnPlan& column = columns[i];
-      row::WriteFn write = column.writers.write[inputs[i].gather != nullptr][all_valid[i]];
+      const auto& writers = needs_cursors || column.writers.write_alone[0][0] == nullptr
+                                ? column.writers.write
+                                : column.writers.write_alone;
+      row::WriteFn write = writers[inputs[i].gather != nullptr][all_valid[i]];
       ROWBRIDGE_RETURN_NOT_OK(write(column.target, inputs[i], first + tile, tile_rows, sink));
     }
   }
@@ -245,8 +271,7 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->all_valid.resize(impl.columns.size());
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
-  state->has_variable_size = impl.has_variable_size;
-  state->needs_cursors = impl.has_variable_size || impl.constant_var_bytes > 0;
+  state->UpdateLayout();
   state->plan = std::move(plan);
   out->reset(new Converter(std::move(state)));
   return Status::Ok();

@@ -8,7 +8,7 @@ namespace {
 /// 16 variable-region bytes: int months, int days, long microseconds; a null
 /// interval keeps its 16 bytes, zeroed, and the same slot.
 struct CalendarIntervalKernel {
-  template <bool kGathered, bool kAllValid>
+  template <bool kGathered, bool kAllValid, bool kAlone = false>
   static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
                       int64_t num_rows, const RowSink& sink_ref) {
     const ColumnInput input = input_ref;
@@ -18,7 +18,7 @@ struct CalendarIntervalKernel {
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
-      int64_t cursor = sink.cursors[k];
+      int64_t cursor = CursorOf<kAlone>(sink, k);
       uint8_t* dst = row + cursor;
       if (IsValid<kAllValid>(input, r)) {
         const uint8_t* value = input.values + ValueIndex<kGathered>(input, r) * 16;
@@ -32,7 +32,7 @@ struct CalendarIntervalKernel {
         Store64(dst + 8, 0);
       }
       Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | 16);
-      sink.cursors[k] = cursor + 16;
+      AdvanceCursor<kAlone>(sink, k, cursor + 16);
     }
     return Status::Ok();
   }
@@ -59,7 +59,7 @@ struct NullKernel {
 
 Status IntervalAndNullWriters(const ArrowType& type, WriterSet* out) {
   if (type.id == ArrowTypeId::kIntervalMonthDayNano) {
-    *out = MakeWriterSet<CalendarIntervalKernel, false>(16);
+    *out = MakeWriterSet<CalendarIntervalKernel, false, true>(16);
     return Status::Ok();
   }
   if (type.id == ArrowTypeId::kNull) {

@@ -38,7 +38,7 @@ struct UInt64Source {
 
 template <typename Source>
 struct LargeDecimalKernel {
-  template <bool kGathered, bool kAllValid>
+  template <bool kGathered, bool kAllValid, bool kAlone = false>
   static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
                       int64_t num_rows, const RowSink& sink_ref) {
     const ColumnInput input = input_ref;
@@ -50,7 +50,7 @@ struct LargeDecimalKernel {
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
-      int64_t cursor = sink.cursors[k];
+      int64_t cursor = CursorOf<kAlone>(sink, k);
       uint8_t* dst = row + cursor;
       Store64(dst, 0);
       Store64(dst + 8, 0);
@@ -64,7 +64,7 @@ struct LargeDecimalKernel {
         SetNull(row, null_bit);
       }
       Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | length);
-      sink.cursors[k] = cursor + 16;
+      AdvanceCursor<kAlone>(sink, k, cursor + 16);
     }
     if (ok) return Status::Ok();
     for (int64_t k = 0; k < num_rows; ++k) {
@@ -88,16 +88,16 @@ struct LargeDecimalKernel {
 Status LargeDecimalWriters(const ArrowType& type, WriterSet* out) {
   constexpr int32_t kReserved = 16;
   if (type.id == ArrowTypeId::kUInt64) {
-    *out = MakeWriterSet<LargeDecimalKernel<UInt64Source>, false>(kReserved);
+    *out = MakeWriterSet<LargeDecimalKernel<UInt64Source>, false, true>(kReserved);
     return Status::Ok();
   }
   if (type.id == ArrowTypeId::kDecimal && type.precision > kMaxSmallDecimalDigits) {
     if (type.bit_width == 128) {
-      *out = MakeWriterSet<LargeDecimalKernel<SignedSource<16>>, false>(kReserved);
+      *out = MakeWriterSet<LargeDecimalKernel<SignedSource<16>>, false, true>(kReserved);
       return Status::Ok();
     }
     if (type.bit_width == 256) {
-      *out = MakeWriterSet<LargeDecimalKernel<SignedSource<32>>, false>(kReserved);
+      *out = MakeWriterSet<LargeDecimalKernel<SignedSource<32>>, false, true>(kReserved);
       return Status::Ok();
     }
   }

@@ -1,0 +1,93 @@
+// Kernel benchmarks of the columnar -> row converter: one benchmark function
+// expanded over a matrix of schemas and batch sizes. Data generation happens
+// before the timed loop; each iteration converts every batch of the dataset.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+
+#include "cli/bench_data.hpp"
+#include "rowbridge/converter.hpp"
+
+namespace rowbridge {
+namespace {
+
+// Every dataset has this many rows, whatever its batch size.
+constexpr int64_t kRows = int64_t{1} << 16;
+
+void BM_Convert(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
+  const int64_t batch_rows = state.range(0);
+  std::unique_ptr<bench::Dataset> data =
+      bench::MakeDataset(make_spec(), kRows, batch_rows, bench::kDefaultSeed);
+  std::unique_ptr<Converter> converter;
+  Status status = Converter::Make(*data->schema, ConverterOptions{}, &converter);
+  if (!status.ok()) {
+    state.SkipWithError(status.message().c_str());
+    return;
+  }
+  auto convert_all = [&](int64_t* bytes) {
+    RowBatchView view;
+    for (const auto& batch : data->batches) {
+      Status s = converter->Convert(batch->array(), &view);
+      *bytes += view.data_size;
+      benchmark::DoNotOptimize(view.data);
+      while (s.ok() && converter->HasMoreChunks()) {
+        s = converter->NextChunk(&view);
+        *bytes += view.data_size;
+        benchmark::DoNotOptimize(view.data);
+      }
+      if (!s.ok()) return s;
+    }
+    benchmark::ClobberMemory();
+    return Status::Ok();
+  };
+  int64_t output_bytes = 0;
+  status = convert_all(&output_bytes);  // warm-up: sizes the output buffers
+  if (!status.ok()) {
+    state.SkipWithError(status.message().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    int64_t bytes = 0;
+    status = convert_all(&bytes);
+    if (!status.ok()) {
+      state.SkipWithError(status.message().c_str());
+      break;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kRows);
+  state.SetBytesProcessed(state.iterations() * output_bytes);
+  state.counters["bytes_per_row"] = static_cast<double>(output_bytes) / static_cast<double>(kRows);
+  state.counters["ns_per_row"] =
+      benchmark::Counter(static_cast<double>(kRows), benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+}
+
+bench::DatasetSpec FixedWidth5() { return bench::FixedWidthSpec(5); }
+bench::DatasetSpec FixedWidth10() { return bench::FixedWidthSpec(10); }
+bench::DatasetSpec FixedWidth20() { return bench::FixedWidthSpec(20); }
+bench::DatasetSpec SmallDecimals() { return bench::DecimalSpec(false); }
+bench::DatasetSpec LargeDecimals() { return bench::DecimalSpec(true); }
+
+/// Registers BM_Convert over `make_spec`'s schema at every batch size.
+#define ROWBRIDGE_CONVERT_BENCHMARK(label, make_spec) \
+  BENCHMARK_CAPTURE(BM_Convert, label, make_spec)     \
+      ->ArgName("batch_rows")                         \
+      ->Arg(32)                                       \
+      ->Arg(512)                                      \
+      ->Arg(8192)                                     \
+      ->Unit(benchmark::kMicrosecond)
+
+ROWBRIDGE_CONVERT_BENCHMARK(fixed_width_5, &FixedWidth5);
+ROWBRIDGE_CONVERT_BENCHMARK(fixed_width_10, &FixedWidth10);
+ROWBRIDGE_CONVERT_BENCHMARK(fixed_width_20, &FixedWidth20);
+ROWBRIDGE_CONVERT_BENCHMARK(record, &bench::RecordSpec);
+ROWBRIDGE_CONVERT_BENCHMARK(strings, &bench::StringsSpec);
+ROWBRIDGE_CONVERT_BENCHMARK(small_decimals, &SmallDecimals);
+ROWBRIDGE_CONVERT_BENCHMARK(large_decimals, &LargeDecimals);
+ROWBRIDGE_CONVERT_BENCHMARK(dictionary_strings, &bench::DictionaryStringsSpec);
+ROWBRIDGE_CONVERT_BENCHMARK(run_end_ints, &bench::RunEndSpec);
+ROWBRIDGE_CONVERT_BENCHMARK(wide_strings, &bench::WideStringsSpec);
+
+}  // namespace
+}  // namespace rowbridge
