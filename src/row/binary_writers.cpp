@@ -1,15 +1,31 @@
 // Writers for strings and binaries: bytes appended to the variable region,
 // zero-padded to 8, with (offset << 32) | size in the slot.
+#include <algorithm>
+#include <type_traits>
+
 #include "row/column_access.hpp"
 #include "row/writer_families.hpp"
 
 namespace rowbridge::row {
 namespace {
 
-/// Copies `length` bytes with a few possibly overlapping wide moves.
+/// Copies 16 bytes.
+inline void Copy16(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16); }
+
+/// Copies `length` bytes with a few possibly overlapping wide moves, calling
+/// memcpy only for values longer than 64 bytes.
 inline void CopyBytes(uint8_t* dst, const uint8_t* src, int64_t length) {
   if (length > 16) {
-    std::memcpy(dst, src, static_cast<size_t>(length));
+    if (length > 64) {
+      std::memcpy(dst, src, static_cast<size_t>(length));
+      return;
+    }
+    Copy16(dst, src);
+    if (length > 32) {
+      Copy16(dst + 16, src + 16);
+      Copy16(dst + length - 32, src + length - 32);
+    }
+    Copy16(dst + length - 16, src + length - 16);
   } else if (length >= 8) {
     uint64_t head = Load<uint64_t>(src);
     uint64_t tail = Load<uint64_t>(src + length - 8);
@@ -37,6 +53,14 @@ struct OffsetSource {
   static const uint8_t* Data(const ColumnInput& input, int64_t index) {
     return input.data + Load<OffsetType>(input.values + index * sizeof(OffsetType));
   }
+  /// Starts loading the first bytes of `num_rows` plain values.
+  static void PrefetchData(const ColumnInput& input, int64_t num_rows) {
+    constexpr int64_t kMaxLines = 16;
+    const uint8_t* begin = Data(input, input.offset);
+    int64_t bytes = num_rows > 0 ? Data(input, input.offset + num_rows) - begin : 0;
+    int64_t lines = std::min(kMaxLines, bytes / 64 + 1);
+    for (int64_t line = 0; line < lines; ++line) __builtin_prefetch(begin + line * 64);
+  }
 };
 
 /// Arrow's 16-byte views: int32 length, then up to 12 inline bytes, or a
@@ -62,11 +86,17 @@ struct FixedSizeSource {
   }
 };
 
+template <typename Source, typename = void>
+struct HasPrefetchData : std::false_type {};
+template <typename Source>
+struct HasPrefetchData<Source, std::void_t<decltype(&Source::PrefetchData)>> : std::true_type {};
+
 template <typename Source>
 struct BinaryKernel {
   template <bool kGathered, bool kAllValid>
   static int64_t Size(const ColumnInput& input_ref, int64_t num_rows, int64_t* sizes) {
     const ColumnInput input = input_ref;
+    if constexpr (!kGathered && HasPrefetchData<Source>::value) Source::PrefetchData(input, num_rows);
     int64_t sign_bits = 0;
     for (int64_t r = 0; r < num_rows; ++r) {
       int64_t length = 0;

@@ -1,5 +1,7 @@
 #include "row/column_plan.hpp"
 
+#include <algorithm>
+
 #include "row/decimal_math.hpp"
 #include "row/memory_access.hpp"
 #include "row/type_mapping.hpp"
@@ -68,6 +70,15 @@ Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns
   out->plain_is_view = out->value_type.id == ArrowTypeId::kUtf8View ||
                        out->value_type.id == ArrowTypeId::kBinaryView;
   out->plain_buffers = ExpectedBufferCount(out->value_type);
+  switch (out->value_type.id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kBinary: out->prefetch_bytes_per_value = 4; break;
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kLargeBinary: out->prefetch_bytes_per_value = 8; break;
+    case ArrowTypeId::kUtf8View:
+    case ArrowTypeId::kBinaryView: out->prefetch_bytes_per_value = 16; break;
+    default: out->prefetch_bytes_per_value = std::max(1, PrimitiveByteWidth(out->value_type));
+  }
   out->plain_data_buffers =
       out->value_type.id == ArrowTypeId::kNull ? 0 : (out->plain_is_view ? 1 : out->plain_buffers - 1);
 

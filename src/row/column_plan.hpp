@@ -26,6 +26,8 @@ struct ColumnPlan {
   int64_t plain_buffers = 0;
   int64_t plain_data_buffers = 0;
   bool plain_is_view = false;
+  /// Bytes of buffers[1] per value (offsets, views, values; 1 for bitmaps).
+  int32_t prefetch_bytes_per_value = 0;
 };
 
 /// Compiles column `index` of `num_columns` from `field`, keeping the Spark

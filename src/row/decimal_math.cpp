@@ -6,15 +6,6 @@
 namespace rowbridge::row {
 namespace {
 
-constexpr std::array<UInt128, 39> MakePowersOfTen() {
-  std::array<UInt128, 39> powers{};
-  powers[0] = 1;
-  for (size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
-  return powers;
-}
-
-constexpr std::array<UInt128, 39> kPowersOfTen = MakePowersOfTen();
-
 std::string UInt128ToString(UInt128 v) {
   if (v == 0) return "0";
   std::string digits;
@@ -27,23 +18,21 @@ std::string UInt128ToString(UInt128 v) {
 
 }  // namespace
 
-UInt128 PowerOfTen(int32_t digits) { return kPowersOfTen[static_cast<size_t>(digits)]; }
-
 int32_t MinimalBigEndian(Int128 v, uint8_t out[16]) {
-  // Drop leading bytes that only repeat the sign of the byte after them.
-  uint8_t little[16];
-  std::memcpy(little, &v, 16);
-  int32_t length = 16;
-  while (length > 1) {
-    uint8_t top = little[length - 1];
-    bool next_negative = (little[length - 2] & 0x80) != 0;
-    if ((top == 0x00 && !next_negative) || (top == 0xff && next_negative)) {
-      --length;
-    } else {
-      break;
-    }
-  }
-  for (int32_t i = 0; i < length; ++i) out[i] = little[length - 1 - i];
+  // The significant bits of the magnitude (of ~v for negatives), plus one
+  // sign bit, rounded up to bytes.
+  UInt128 magnitude = static_cast<UInt128>(v < 0 ? ~v : v);
+  uint64_t high = static_cast<uint64_t>(magnitude >> 64);
+  uint64_t low = static_cast<uint64_t>(magnitude);
+  int32_t bits = high != 0 ? 128 - __builtin_clzll(high) : (low != 0 ? 64 - __builtin_clzll(low) : 0);
+  int32_t length = bits / 8 + 1;
+  // Shift the kept bytes to the top so that, stored big-endian, they come
+  // first and zeros fill the rest of the 16 bytes.
+  UInt128 shifted = static_cast<UInt128>(v) << (8 * (16 - length));
+  uint64_t first = __builtin_bswap64(static_cast<uint64_t>(shifted >> 64));
+  uint64_t second = __builtin_bswap64(static_cast<uint64_t>(shifted));
+  std::memcpy(out, &first, 8);
+  std::memcpy(out + 8, &second, 8);
   return length;
 }
 

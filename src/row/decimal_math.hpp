@@ -1,6 +1,7 @@
 // Precision checks and byte encodings of decimal unscaled values.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -12,8 +13,18 @@ __extension__ typedef unsigned __int128 UInt128;
 /// Decimals of at most this precision are stored as a long in the slot.
 constexpr int32_t kMaxSmallDecimalDigits = 18;
 
+namespace detail {
+constexpr std::array<UInt128, 39> MakePowersOfTen() {
+  std::array<UInt128, 39> powers{};
+  powers[0] = 1;
+  for (size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+  return powers;
+}
+inline constexpr std::array<UInt128, 39> kPowersOfTen = MakePowersOfTen();
+}  // namespace detail
+
 /// Returns 10^digits for digits in [0, 38].
-UInt128 PowerOfTen(int32_t digits);
+inline UInt128 PowerOfTen(int32_t digits) { return detail::kPowersOfTen[static_cast<size_t>(digits)]; }
 
 /// Returns true when |v| < 10^precision (precision in [1, 18]).
 inline bool FitsPrecision(int64_t v, int32_t precision) {
@@ -28,8 +39,8 @@ inline bool FitsPrecision128(Int128 v, int32_t precision) {
 }
 
 /// Writes the minimal big-endian two's complement bytes of `v` (as Java's
-/// BigInteger.toByteArray: 1 to 16 bytes, zero is one 0x00 byte) to `out`
-/// and returns their count.
+/// BigInteger.toByteArray: 1 to 16 bytes, zero is one 0x00 byte) to `out`,
+/// followed by zeros up to 16 bytes, and returns their count.
 int32_t MinimalBigEndian(Int128 v, uint8_t out[16]);
 
 /// Formats a little-endian two's complement integer of `width` bytes (4, 8,

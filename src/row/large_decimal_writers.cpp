@@ -52,8 +52,6 @@ struct LargeDecimalKernel {
       uint8_t* row = sink.base + sink.row_offsets[k];
       int64_t cursor = CursorOf<kAlone>(sink, k);
       uint8_t* dst = row + cursor;
-      Store64(dst, 0);
-      Store64(dst + 8, 0);
       uint64_t length = 0;
       if (IsValid<kAllValid>(input, r)) {
         Int128 v;
@@ -62,6 +60,8 @@ struct LargeDecimalKernel {
         length = static_cast<uint64_t>(MinimalBigEndian(v, dst));
       } else {
         SetNull(row, null_bit);
+        Store64(dst, 0);
+        Store64(dst + 8, 0);
       }
       Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | length);
       AdvanceCursor<kAlone>(sink, k, cursor + 16);
