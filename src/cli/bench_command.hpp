@@ -1,0 +1,14 @@
+// `rowbridge bench [--json]`: the columnar -> row benchmark of SPEC §6.
+#pragma once
+
+namespace rowbridge::cli {
+
+struct BenchOptions {
+  bool json = false;  // print only the SPEC §6 JSON object on stdout
+};
+
+/// Runs every case and the fit, printing to stdout; returns the exit status
+/// (0, or 1 after one line on stderr when the library reports an error).
+int RunBenchCommand(const BenchOptions& options);
+
+}  // namespace rowbridge::cli
