@@ -1,6 +1,7 @@
 // Status: the result of every fallible rowbridge operation.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -19,12 +20,24 @@ enum class StatusCode : int {
   kInternal = ROWBRIDGE_EIO,
 };
 
-/// A status code plus a human-readable message. The OK status carries no
-/// message and costs nothing to create or copy; an error owns its message.
+/// A status code plus a human-readable message. The OK status is one integer
+/// and a null pointer, so creating, returning and testing it costs next to
+/// nothing on hot paths; an error owns its message.
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(StatusCode code, std::string message)
+      : code_(code),
+        message_(code == StatusCode::kOk ? nullptr : std::make_unique<std::string>(std::move(message))) {}
+  Status(const Status& other)
+      : code_(other.code_),
+        message_(other.message_ ? std::make_unique<std::string>(*other.message_) : nullptr) {}
+  Status(Status&&) noexcept = default;
+  Status& operator=(const Status& other) {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&&) noexcept = default;
 
   static Status Ok() { return Status(); }
   static Status Invalid(std::string message) { return {StatusCode::kInvalid, std::move(message)}; }
@@ -40,17 +53,23 @@ class [[nodiscard]] Status {
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
-  const std::string& message() const { return message_; }
+  /// The message; empty for the OK status.
+  const std::string& message() const { return message_ ? *message_ : EmptyMessage(); }
 
   /// Returns a copy of this status whose message starts with `context`.
   Status WithContext(const std::string& context) const {
-    if (ok()) return *this;
-    return Status(code_, context + ": " + message_);
+    if (ok()) return Status();
+    return Status(code_, context + ": " + message());
   }
 
  private:
+  static const std::string& EmptyMessage() {
+    static const std::string kEmpty;
+    return kEmpty;
+  }
+
   StatusCode code_ = StatusCode::kOk;
-  std::string message_;
+  std::unique_ptr<std::string> message_;
 };
 
 }  // namespace rowbridge

@@ -181,11 +181,18 @@ Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
   }
 }
 
-}  // namespace
+/// Returns the first null batch row of a bound column that has nulls.
+int64_t FirstNullRow(const ColumnPlan& plan, const ColumnInput& input, int64_t num_rows) {
+  if (plan.value_type.id == ArrowTypeId::kNull || input.validity == nullptr) return 0;
+  for (int64_t r = 0; r < num_rows; ++r) {
+    if (!GetBit(input.validity, input.validity_offset + r)) return r;
+  }
+  return 0;
+}
 
-Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
-                  int64_t num_rows, Validation validation, ColumnScratch* scratch,
-                  ColumnInput* input, bool* all_valid) {
+Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                   int64_t num_rows, Validation validation, ColumnScratch* scratch,
+                   ColumnInput* input, bool* all_valid) {
   switch (plan.encoding) {
     case Encoding::kPlain: {
       if (array.dictionary != nullptr) {
@@ -238,6 +245,20 @@ Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
     }
   }
   return Status::Internal("unknown encoding");
+}
+
+}  // namespace
+
+Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                  int64_t num_rows, Validation validation, ColumnScratch* scratch,
+                  ColumnInput* input, bool* all_valid) {
+  ROWBRIDGE_RETURN_NOT_OK(
+      BindEncoded(plan, array, batch_offset, num_rows, validation, scratch, input, all_valid));
+  if (validation == Validation::kFull && !plan.field.nullable && !*all_valid) {
+    return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(FirstNullRow(plan, *input, num_rows)) +
+                           ": null in a non-nullable field");
+  }
+  return Status::Ok();
 }
 
 }  // namespace rowbridge::row

@@ -18,8 +18,14 @@ struct Converter::State {
   /// The plan's columns, replaced individually when a batch re-encodes one.
   std::vector<row::ColumnPlan> columns;
   std::vector<row::ColumnScratch> scratch;
-  std::vector<row::ColumnInput> inputs;
-  std::vector<uint8_t> all_valid;
+  /// The current batch's columns, resolved by Begin.
+  struct BoundColumn {
+    row::ColumnInput input;
+    row::WriteFn write = nullptr;
+    row::SizeFn size = nullptr;  // null when the column adds no per-row bytes
+    const row::ColumnPlan* plan = nullptr;
+  };
+  std::vector<BoundColumn> bound;
   int64_t fixed_row_bytes = 0;     // bitset + slots + constant variable bytes
   int64_t bitset_bytes = 0;
   bool has_variable_size = false;
@@ -132,29 +138,37 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
   for (size_t i = 0; i < num_columns; ++i) {
     if (batch.children[i] != nullptr) __builtin_prefetch(batch.children[i]->buffers);
   }
+  BoundColumn* bound_columns = bound.data();
   for (size_t i = 0; i < num_columns; ++i) {
     const ArrowArray* child = batch.children[i];
     if (child == nullptr) return Status::Invalid("batch column " + std::to_string(i) + " is NULL");
-    bool valid = false;
+    BoundColumn& column = bound_columns[i];
+    const row::ColumnPlan& column_plan = columns[i];
+    bool all_valid = false;
     if (options.validation == Validation::kFull ||
-        !row::TryBindPlainFast(columns[i], *child, batch.offset, num_rows, &inputs[i], &valid)) {
-      ROWBRIDGE_RETURN_NOT_OK(row::BindColumn(columns[i], *child, batch.offset, num_rows,
-                                              options.validation, &scratch[i], &inputs[i], &valid));
+        !row::TryBindPlainFast(column_plan, *child, batch.offset, num_rows, &column.input, &all_valid)) {
+      ROWBRIDGE_RETURN_NOT_OK(row::BindColumn(column_plan, *child, batch.offset, num_rows,
+                                              options.validation, &scratch[i], &column.input,
+                                              &all_valid));
     }
-    all_valid[i] = valid;
+    bool gathered = column.input.gather != nullptr;
+    bool alone = !needs_cursors && column_plan.writers.write_alone[0][0] != nullptr;
+    column.write = (alone ? column_plan.writers.write_alone : column_plan.writers.write)[gathered][all_valid];
+    column.size = column_plan.writers.size[gathered][all_valid];
+    column.plan = &column_plan;
+    PrefetchColumn(column.input, column_plan, num_rows);
   }
-  for (size_t i = 0; i < num_columns; ++i) PrefetchColumn(inputs[i], columns[i], num_rows);
   if (has_variable_size) {
     if (sizes.size() < static_cast<size_t>(num_rows)) sizes.resize(static_cast<size_t>(num_rows));
-    std::fill(sizes.begin(), sizes.begin() + num_rows, fixed_row_bytes);
+    int64_t* row_sizes = sizes.data();
+    std::fill(row_sizes, row_sizes + num_rows, fixed_row_bytes);
     for (size_t i = 0; i < num_columns; ++i) {
-      const row::ColumnPlan& column = columns[i];
-      if (!column.variable_size) continue;
-      row::SizeFn size = column.writers.size[inputs[i].gather != nullptr][all_valid[i]];
-      int64_t bad_row = size(inputs[i], num_rows, sizes.data());
+      const BoundColumn& column = bound_columns[i];
+      if (column.size == nullptr) continue;
+      int64_t bad_row = column.size(column.input, num_rows, row_sizes);
       if (bad_row >= 0) {
-        return Status::Invalid("column '" + column.field.name + "' row " + std::to_string(bad_row) +
-                               ": offsets decrease (negative value length)");
+        return Status::Invalid("column '" + column.plan->field.name + "' row " +
+                               std::to_string(bad_row) + ": offsets decrease (negative value length)");
       }
     }
   }
@@ -211,6 +225,8 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
   if (static_cast<int64_t>(cursors.size()) < count) cursors.resize(static_cast<size_t>(count));
   uint8_t* base = rows.data();
   int64_t slots_end = bitset_bytes + 8 * static_cast<int64_t>(columns.size());
+  const BoundColumn* bound_columns = bound.data();
+  const BoundColumn* bound_end = bound_columns + bound.size();
   // Rows are written in tiles small enough to stay in the L1 cache while
   // every column writes its part: the column-at-a-time loops keep their
   // tight per-type bodies without re-reading the output from farther away.
@@ -229,13 +245,9 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
     int64_t* tile_cursors = cursors.data() + tile;
     if (needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, slots_end);
     row::RowSink sink{base, tile_offsets, tile_cursors, slots_end};
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const row::ColumnPlan& column = columns[i];
-      const auto& writers = needs_cursors || column.writers.write_alone[0][0] == nullptr
-                                ? column.writers.write
-                                : column.writers.write_alone;
-      row::WriteFn write = writers[inputs[i].gather != nullptr][all_valid[i]];
-      ROWBRIDGE_RETURN_NOT_OK(write(column.target, inputs[i], first + tile, tile_rows, sink));
+    for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+      ROWBRIDGE_RETURN_NOT_OK(
+          column->write(column->plan->target, column->input, first + tile, tile_rows, sink));
     }
   }
   next_row = first + count;
@@ -269,8 +281,7 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->options = options;
   state->columns = impl.columns;
   state->scratch.resize(impl.columns.size());
-  state->inputs.resize(impl.columns.size());
-  state->all_valid.resize(impl.columns.size());
+  state->bound.resize(impl.columns.size());
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
   state->UpdateLayout();
