@@ -206,10 +206,6 @@ DatasetSpec RunEndSpec() {
   return {"run_end_ints", Numbered("r", 4, ColumnKind::kRunEndInt64, 0.1)};
 }
 
-RecordBatch::RecordBatch(ArrayNode root) : root_(std::move(root)) {
-  ExportArray(root_, array_.get());
-}
-
 std::unique_ptr<Dataset> MakeDataset(const DatasetSpec& spec, int64_t num_rows, int64_t batch_rows,
                                      uint64_t seed) {
   std::vector<ColumnSource> sources(spec.columns.size());
@@ -228,10 +224,13 @@ std::unique_ptr<Dataset> MakeDataset(const DatasetSpec& spec, int64_t num_rows, 
   dataset->num_rows = num_rows;
   dataset->batch_rows = batch_rows;
   ExportSchema(MakeBatch(sources, 0, 0), dataset->schema.get());
+  std::vector<ArrayNode> roots;
   for (int64_t first = 0; first < num_rows; first += batch_rows) {
     int64_t rows = std::min(batch_rows, num_rows - first);
-    dataset->batches.push_back(std::make_unique<RecordBatch>(MakeBatch(sources, first, rows)));
+    roots.push_back(MakeBatch(sources, first, rows));
   }
+  dataset->packed = std::make_unique<PackedBatches>(roots);
+  dataset->batches = dataset->packed->batches();
   return dataset;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/arrow_node.hpp"
+#include "cli/packed_batches.hpp"
 
 namespace rowbridge::bench {
 
@@ -64,33 +65,20 @@ DatasetSpec DictionaryStringsSpec();
 /// 4 run-end encoded int64 columns, 10 % nulls.
 DatasetSpec RunEndSpec();
 
-/// One record batch: its columns, and their export, which borrows them.
-class RecordBatch {
- public:
-  explicit RecordBatch(ArrayNode root);
-  RecordBatch(const RecordBatch&) = delete;
-  RecordBatch& operator=(const RecordBatch&) = delete;
-
-  /// The batch as a struct array; valid while this object lives.
-  const ArrowArray& array() const { return *array_; }
-  int64_t num_rows() const { return root_.length; }
-
- private:
-  ArrayNode root_;
-  ArrayHolder array_;
-};
-
 struct Dataset {
   std::string name;
   uint64_t seed = 0;
   int64_t num_rows = 0;
   int64_t batch_rows = 0;
   SchemaHolder schema;
-  std::vector<std::unique_ptr<RecordBatch>> batches;
+  /// The batches, in order, packed one after another in memory.
+  std::unique_ptr<PackedBatches> packed;
+  std::vector<const ArrowArray*> batches;  // owned by `packed`
 };
 
 /// Generates rows [0, num_rows) of `spec` from `seed`, cut into batches of
-/// `batch_rows` rows (the last one may be shorter), each with its own buffers.
+/// `batch_rows` rows (the last one may be shorter), packed in order into one
+/// block of memory (see PackedBatches).
 std::unique_ptr<Dataset> MakeDataset(const DatasetSpec& spec, int64_t num_rows, int64_t batch_rows,
                                      uint64_t seed);
 

@@ -28,7 +28,7 @@ constexpr int kFitSamples = 201;
 Status ConvertPass(Converter& converter, const Dataset& data, std::vector<int64_t>* batch_bytes) {
   RowBatchView view;
   for (size_t i = 0; i < data.batches.size(); ++i) {
-    ROWBRIDGE_RETURN_NOT_OK(converter.Convert(data.batches[i]->array(), &view));
+    ROWBRIDGE_RETURN_NOT_OK(converter.Convert(*data.batches[i], &view));
     int64_t bytes = view.data_size;
     KeepAlive(view.data);
     while (converter.HasMoreChunks()) {
@@ -75,7 +75,7 @@ Status MeasureCase(const Dataset& data, CaseResult* out) {
   std::vector<FloorBatch> floors(data.batches.size());
   int64_t floor_buffer_bytes = 8;
   for (size_t i = 0; i < floors.size(); ++i) {
-    ROWBRIDGE_RETURN_NOT_OK(CollectInputRanges(data.batches[i]->array(), *data.schema, &floors[i]));
+    ROWBRIDGE_RETURN_NOT_OK(CollectInputRanges(*data.batches[i], *data.schema, &floors[i]));
     floors[i].output_bytes = batch_bytes[i];
     floor_buffer_bytes = std::max(floor_buffer_bytes, floors[i].buffer_bytes());
   }

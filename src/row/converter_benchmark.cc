@@ -28,7 +28,7 @@ void BM_Convert(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
   auto convert_all = [&](int64_t* bytes) {
     RowBatchView view;
     for (const auto& batch : data->batches) {
-      Status s = converter->Convert(batch->array(), &view);
+      Status s = converter->Convert(*batch, &view);
       *bytes += view.data_size;
       benchmark::DoNotOptimize(view.data);
       while (s.ok() && converter->HasMoreChunks()) {
