@@ -12,20 +12,31 @@ T LoadValue(const void* p) {
   return v;
 }
 
+/// Names a node in errors: "column 'NAME'" plus an optional part.
+struct NodeLabel {
+  const std::string& column;
+  const char* part;
+  std::string Text() const {
+    std::string label = "column '" + column + "'";
+    if (part != nullptr && part[0] != '\0') label += std::string(" ") + part;
+    return label;
+  }
+};
+
 template <typename OffsetType>
 Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count, int64_t first_reported,
-                       const std::string& what) {
+                       const NodeLabel& label) {
   const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
   int64_t physical = array.offset + begin;
   int64_t previous = LoadValue<OffsetType>(offsets + physical * sizeof(OffsetType));
   if (previous < 0) {
-    return Status::Invalid(what + " element " + std::to_string(first_reported) +
+    return Status::Invalid(label.Text() + " row " + std::to_string(first_reported) +
                            ": negative offset " + std::to_string(previous));
   }
   for (int64_t i = 1; i <= count; ++i) {
     int64_t current = LoadValue<OffsetType>(offsets + (physical + i) * sizeof(OffsetType));
     if (current < previous) {
-      return Status::Invalid(what + " element " + std::to_string(first_reported + i - 1) +
+      return Status::Invalid(label.Text() + " row " + std::to_string(first_reported + i - 1) +
                              ": offsets decrease (" + std::to_string(previous) + " then " +
                              std::to_string(current) + ")");
     }
@@ -35,37 +46,37 @@ Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count, in
 }
 
 Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count, int64_t first_reported,
-                     const std::string& what) {
+                     const NodeLabel& label) {
   const auto* views = static_cast<const uint8_t*>(array.buffers[1]);
   const auto* validity = static_cast<const uint8_t*>(array.buffers[0]);
   bool has_nulls = MayHaveNulls(array);
   int64_t variadic_count = array.n_buffers - 3;
   const auto* sizes = static_cast<const int64_t*>(array.buffers[array.n_buffers - 1]);
   if (variadic_count > 0 && sizes == nullptr) {
-    return Status::Invalid(what + ": the variadic buffer sizes are missing");
+    return Status::Invalid(label.Text() + ": the variadic buffer sizes are missing");
   }
   for (int64_t i = 0; i < count; ++i) {
     int64_t physical = array.offset + begin + i;
     if (has_nulls && ((validity[physical >> 3] >> (physical & 7)) & 1) == 0) continue;
     const uint8_t* view = views + physical * 16;
     int32_t length = LoadValue<int32_t>(view);
-    std::string element = what + " element " + std::to_string(first_reported + i);
-    if (length < 0) return Status::Invalid(element + ": negative view length");
+    auto element = [&]() { return label.Text() + " row " + std::to_string(first_reported + i); };
+    if (length < 0) return Status::Invalid(element() + ": negative view length");
     if (length <= 12) continue;
     int32_t buffer = LoadValue<int32_t>(view + 8);
     int32_t offset = LoadValue<int32_t>(view + 12);
     if (buffer < 0 || buffer >= variadic_count) {
-      return Status::Invalid(element + ": view refers to data buffer " + std::to_string(buffer) +
+      return Status::Invalid(element() + ": view refers to data buffer " + std::to_string(buffer) +
                              " of " + std::to_string(variadic_count));
     }
     int64_t size = LoadValue<int64_t>(sizes + buffer);
     if (offset < 0 || int64_t{offset} + length > size) {
-      return Status::Invalid(element + ": view [" + std::to_string(offset) + ", " +
+      return Status::Invalid(element() + ": view [" + std::to_string(offset) + ", " +
                              std::to_string(int64_t{offset} + length) + ") is outside data buffer " +
                              std::to_string(buffer) + " of " + std::to_string(size) + " bytes");
     }
     if (array.buffers[2 + buffer] == nullptr) {
-      return Status::Invalid(element + ": data buffer " + std::to_string(buffer) + " is NULL");
+      return Status::Invalid(element() + ": data buffer " + std::to_string(buffer) + " is NULL");
     }
   }
   return Status::Ok();
@@ -171,8 +182,9 @@ Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t ex
 }
 
 Status ValidateValues(const ArrowArray& array, const ArrowType& type, int64_t begin, int64_t count,
-                      int64_t first_reported, const std::string& what) {
+                      int64_t first_reported, const std::string& column, const char* part) {
   if (count <= 0) return Status::Ok();
+  NodeLabel what{column, part};
   switch (type.id) {
     case ArrowTypeId::kUtf8:
     case ArrowTypeId::kBinary:

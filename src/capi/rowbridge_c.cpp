@@ -69,8 +69,8 @@ void rowbridge_converter_options_init(RowbridgeConverterOptions* options) {
 int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeConverterOptions* options,
                             RowbridgeConverter** out, RowbridgeError* error) {
   return Guard(error, [&]() -> rowbridge::Status {
+    if (out != nullptr) *out = nullptr;
     if (schema == nullptr || out == nullptr) return rowbridge::Status::Invalid("schema and out must not be NULL");
-    *out = nullptr;
     rowbridge::ConverterOptions cpp_options;
     if (options != nullptr) {
       cpp_options.validation = static_cast<rowbridge::Validation>(options->validation);

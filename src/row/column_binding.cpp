@@ -209,7 +209,7 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
       *all_valid = input->validity == nullptr || plan.value_type.id == ArrowTypeId::kNull;
       if (validation == Validation::kFull) {
         ROWBRIDGE_RETURN_NOT_OK(ValidateValues(array, plan.value_type, batch_offset, num_rows, 0,
-                                               ColumnLabel(plan)));
+                                               plan.field.name, ""));
       }
       return Status::Ok();
     }
@@ -235,7 +235,7 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
       if (validation == Validation::kFull) {
         const ArrowArray& values = run_end ? *array.children[1] : *array.dictionary;
         ROWBRIDGE_RETURN_NOT_OK(ValidateValues(values, plan.value_type, 0, values.length, 0,
-                                               ColumnLabel(plan) + " values"));
+                                               plan.field.name, "values"));
       }
       input->gather = scratch->gather.data();
       input->validity = any_null ? scratch->validity.data() : nullptr;

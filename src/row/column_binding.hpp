@@ -1,6 +1,7 @@
 // Binding: resolving one column of a batch to a ColumnInput, per batch.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -39,7 +40,8 @@ inline bool TryBindPlainFast(const ColumnPlan& plan, const ArrowArray& array, in
   bool well_formed = (array.release != nullptr) & (array.dictionary == nullptr) &
                      (array.n_children == 0) & (array.n_buffers == plan.plain_buffers) &
                      (array.buffers != nullptr) & (array.offset >= 0) & (array.length >= needed) &
-                     (array.length <= INT64_MAX - array.offset) & (array.null_count >= -1) &
+                     (array.length <= INT64_MAX - std::max<int64_t>(array.offset, 0)) &
+                     (array.null_count >= -1) &
                      (array.null_count <= array.length);
   if (!well_formed) return false;
   const auto* const* buffers = reinterpret_cast<const uint8_t* const*>(array.buffers);

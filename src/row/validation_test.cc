@@ -338,5 +338,46 @@ TEST(Validation, DictionaryStructure) {
   }
 }
 
+// SPEC section 2: nulls come from the validity bitmap whatever the declared
+// nullability; full validation additionally rejects a null under a
+// non-nullable field, naming the column and the row.
+TEST(Validation, NullUnderANonNullableFieldFull) {
+  TestArray column = Primitive<int32_t>("i", "strict", {1, 2, std::nullopt, 4});
+  column.nullable = false;
+  TestArray batch = Batch({Primitive<int64_t>("l", "id", {1, 2, 3, 4}), column});
+  ConverterOptions full;
+  full.validation = Validation::kFull;
+  testing::Conversion conversion = testing::Convert(batch, full);
+  EXPECT_TRUE(IsError(conversion.status, StatusCode::kInvalid, {"'strict'"}));
+  EXPECT_TRUE(NamesRow(conversion.status, 2));
+  EXPECT_TRUE(conversion.rows.empty());
+  // Cheap validation converts it, with the null bit from the bitmap.
+  conversion = testing::Convert(batch);
+  ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+  ASSERT_EQ(conversion.rows.size(), 4u);
+  EXPECT_EQ(testing::Hex(conversion.rows[2]), testing::CleanHex("0200000000000000"    // null bits: strict
+                                                                "0300000000000000"    // id = 3
+                                                                "0000000000000000"));  // strict: null
+}
+
+TEST(Validation, NullFromADictionaryUnderANonNullableFieldFull) {
+  TestArray column = testing::Dictionary(Primitive<int8_t>("c", "strict", {0, 1}),
+                                         testing::Strings("u", "", {"x", std::nullopt}));
+  column.nullable = false;
+  ConverterOptions full;
+  full.validation = Validation::kFull;
+  testing::Conversion conversion = testing::Convert(Batch({column}), full);
+  EXPECT_TRUE(IsError(conversion.status, StatusCode::kInvalid, {"'strict'"}));
+  EXPECT_TRUE(NamesRow(conversion.status, 1));
+}
+
+TEST(Validation, NonNullableFieldWithoutNullsIsFine) {
+  TestArray column = Primitive<int32_t>("i", "strict", {1, 2});
+  column.nullable = false;
+  ConverterOptions full;
+  full.validation = Validation::kFull;
+  EXPECT_TRUE(testing::Convert(Batch({column}), full).status.ok());
+}
+
 }  // namespace
 }  // namespace rowbridge

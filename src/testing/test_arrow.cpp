@@ -311,6 +311,28 @@ TestArray Slice(TestArray array, int64_t offset, int64_t length) {
   return array;
 }
 
+TestArray MonthDayNano(const std::string& name,
+                       const std::vector<std::optional<MonthDayNanoValue>>& values) {
+  TestArray a;
+  a.format = "tin";
+  a.name = name;
+  a.length = static_cast<int64_t>(values.size());
+  std::vector<bool> valid;
+  Bytes data;
+  for (const auto& v : values) {
+    valid.push_back(v.has_value());
+    MonthDayNanoValue x = v.value_or(MonthDayNanoValue{});
+    uint8_t bytes[16];
+    std::memcpy(bytes, &x.months, 4);
+    std::memcpy(bytes + 4, &x.days, 4);
+    std::memcpy(bytes + 8, &x.nanos, 8);
+    data.insert(data.end(), bytes, bytes + 16);
+    if (!v) ++a.null_count;
+  }
+  a.buffers = {ValidityBitmap(valid), data};
+  return a;
+}
+
 std::string Hex(const uint8_t* data, size_t size) {
   static const char kDigits[] = "0123456789abcdef";
   std::string out;

@@ -126,6 +126,15 @@ TestArray Batch(std::vector<TestArray> columns);
 /// Returns `array` viewed from `offset` for `length` elements (a slice).
 TestArray Slice(TestArray array, int64_t offset, int64_t length);
 
+/// interval[month_day_nano] values: int32 months, int32 days, int64 nanoseconds.
+struct MonthDayNanoValue {
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t nanos = 0;
+};
+TestArray MonthDayNano(const std::string& name,
+                       const std::vector<std::optional<MonthDayNanoValue>>& values);
+
 /// Lower-case hexadecimal of `size` bytes.
 std::string Hex(const uint8_t* data, size_t size);
 
