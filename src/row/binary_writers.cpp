@@ -53,11 +53,12 @@ struct OffsetSource {
   static const uint8_t* Data(const ColumnInput& input, int64_t index) {
     return input.data + Load<OffsetType>(input.values + index * sizeof(OffsetType));
   }
-  /// Starts loading the first bytes of `num_rows` plain values.
-  static void PrefetchData(const ColumnInput& input, int64_t num_rows) {
+  /// Starts loading the bytes of the `num_rows` values from value `index` on
+  /// (their first kMaxLines cache lines).
+  static void PrefetchData(const ColumnInput& input, int64_t index, int64_t num_rows) {
     constexpr int64_t kMaxLines = 16;
-    const uint8_t* begin = Data(input, input.offset);
-    int64_t bytes = num_rows > 0 ? Data(input, input.offset + num_rows) - begin : 0;
+    const uint8_t* begin = Data(input, index);
+    int64_t bytes = num_rows > 0 ? Data(input, index + num_rows) - begin : 0;
     int64_t lines = std::min(kMaxLines, bytes / 64 + 1);
     for (int64_t line = 0; line < lines; ++line) __builtin_prefetch(begin + line * 64);
   }
@@ -94,18 +95,22 @@ struct HasPrefetchData<Source, std::void_t<decltype(&Source::PrefetchData)>> : s
 template <typename Source>
 struct BinaryKernel {
   template <bool kGathered, bool kAllValid>
-  static int64_t Size(const ColumnInput& input_ref, int64_t num_rows, int64_t* sizes) {
+  static int64_t Size(const ColumnInput& input_ref, int64_t row_begin, int64_t num_rows,
+                      int64_t* sizes) {
     const ColumnInput input = input_ref;
-    if constexpr (!kGathered && HasPrefetchData<Source>::value) Source::PrefetchData(input, num_rows);
+    if constexpr (!kGathered && HasPrefetchData<Source>::value) {
+      Source::PrefetchData(input, input.offset + row_begin, num_rows);
+    }
     int64_t sign_bits = 0;
-    for (int64_t r = 0; r < num_rows; ++r) {
+    for (int64_t k = 0; k < num_rows; ++k) {
+      int64_t r = row_begin + k;
       int64_t length = 0;
       if (IsValid<kAllValid>(input, r)) length = Source::Length(input, ValueIndex<kGathered>(input, r));
       sign_bits |= length;
-      sizes[r] += RoundUp8(length);
+      sizes[k] += RoundUp8(length);
     }
     if (sign_bits >= 0) return -1;
-    for (int64_t r = 0; r < num_rows; ++r) {
+    for (int64_t r = row_begin; r < row_begin + num_rows; ++r) {
       if (IsValid<kAllValid>(input, r) && Source::Length(input, ValueIndex<kGathered>(input, r)) < 0) {
         return r;
       }

@@ -15,7 +15,28 @@
 
 namespace rowbridge::row {
 
-/// Where the rows of the current chunk are written.
+/// Maps a byte position of the current tile's output back to the batch row
+/// it belongs to, for errors in values nested inside a column.
+struct RowLocator {
+  const int64_t* row_offsets = nullptr;  // the tile's row offsets, relative to the sink's base
+  int64_t num_rows = 0;
+  int64_t first_row = 0;  // batch row of the tile's first row
+
+  /// Returns the batch row whose bytes hold `position` (relative to base).
+  int64_t RowOf(int64_t position) const {
+    int64_t low = 0;
+    int64_t high = num_rows;
+    while (high - low > 1) {
+      int64_t mid = low + (high - low) / 2;
+      if (row_offsets[mid] <= position) low = mid;
+      else high = mid;
+    }
+    return first_row + low;
+  }
+};
+
+/// Where the rows of the current chunk are written. Writers of the fields of
+/// nested rows get the same sink, with the nested rows as its rows.
 struct RowSink {
   uint8_t* base = nullptr;                // start of the chunk's row bytes
   const int64_t* row_offsets = nullptr;   // start of output row k, relative to base
@@ -23,7 +44,12 @@ struct RowSink {
   /// The cursor of every row for a column that is the only one with
   /// variable-region bytes (its write_alone writers ignore `cursors`).
   int64_t fixed_cursor = 0;
+  /// Set when the rows are nested rows: errors then name the batch row that
+  /// holds output row k instead of row `row_begin + k`.
+  const RowLocator* locator = nullptr;
 };
+
+struct NestedColumnState;
 
 /// One column of the current batch resolved to raw pointers. Batch row r is
 /// value index `offset + r` in a plain column; in a gathered column (a
@@ -38,6 +64,7 @@ struct ColumnInput {
   const uint8_t* const* variadic = nullptr;  // data buffers of view types
   int64_t variadic_count = 0;
   int32_t fixed_size = 0;             // width of fixed_size_binary values
+  NestedColumnState* nested = nullptr;  // a struct, list or map column's batch state
 };
 
 /// The fixed destination of one column within every row.
@@ -53,14 +80,16 @@ struct ColumnTarget {
 /// Writes rows [row_begin, row_begin + num_rows) of `input` into output rows
 /// [0, num_rows) of `sink`. Implementations copy `input` and `sink` into
 /// locals first: stores into rows may alias anything, and locals whose
-/// address never escapes stay in registers across those stores. Returns an error naming the column and the row for
-/// a value its Spark type cannot hold.
+/// address never escapes stay in registers across those stores. Returns an
+/// error naming the column and the row for a value its Spark type cannot hold.
 using WriteFn = Status (*)(const ColumnTarget& target, const ColumnInput& input,
                            int64_t row_begin, int64_t num_rows, const RowSink& sink);
 
-/// Adds the variable-region bytes of batch rows [0, num_rows) to `sizes` and
-/// returns the first row whose length is negative (corrupt offsets), or -1.
-using SizeFn = int64_t (*)(const ColumnInput& input, int64_t num_rows, int64_t* sizes);
+/// Adds the variable-region bytes of batch row `row_begin + k` to `sizes[k]`
+/// for k in [0, num_rows) and returns the first batch row whose length is
+/// negative (corrupt offsets), or -1.
+using SizeFn = int64_t (*)(const ColumnInput& input, int64_t row_begin, int64_t num_rows,
+                           int64_t* sizes);
 
 /// The writers of one column, indexed by [gathered][all_valid].
 struct WriterSet {
@@ -75,6 +104,12 @@ struct WriterSet {
 
 /// Formats "column 'NAME' (TYPE) row R: MESSAGE".
 std::string ColumnRowError(const ColumnTarget& target, int64_t row, const std::string& message);
+
+/// The batch row to name in an error about output row k of `sink`, which is
+/// input row r.
+inline int64_t ReportedRow(const RowSink& sink, int64_t k, int64_t r) {
+  return sink.locator == nullptr ? r : sink.locator->RowOf(sink.row_offsets[k]);
+}
 
 /// The position of a column's null bit, copied out of its ColumnTarget so that
 /// write loops keep it in registers.

@@ -8,6 +8,7 @@
 #include "row/column_plan.hpp"
 #include "row/memory_access.hpp"
 #include "row/output_buffer.hpp"
+#include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
 
 namespace rowbridge {
@@ -33,10 +34,10 @@ struct Converter::State {
   /// otherwise that one column (if any) uses its write_alone writers.
   bool needs_cursors = false;
 
-  row::OutputBuffer rows;
+  row::OutputBuffer output;
   std::vector<int64_t> row_offsets;
-  std::vector<int64_t> cursors;
-  std::vector<int64_t> sizes;  // per batch row, when rows differ in size
+  std::vector<int64_t> cursors;  // per row of a tile
+  std::vector<int64_t> sizes;    // per row of a tile, when rows differ in size
 
   int64_t batch_rows = 0;
   int64_t next_row = 0;
@@ -45,13 +46,20 @@ struct Converter::State {
   Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
   Status Reencode(const ArrowSchema& batch_schema);
   Status WriteChunk(RowBatchView* out);
+  /// Writes chunk rows [chunk_row, chunk_row + tile_rows), which are batch
+  /// rows from `batch_row` on, whose offsets are known and whose bytes fit.
+  Status WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows, int64_t slots_end,
+                   const BoundColumn* bound_columns, const BoundColumn* bound_end);
   void UpdateLayout();
   void Abandon() { next_row = batch_rows; }
 };
 
 namespace {
 
-/// Rows per tile of the write loops (see WriteChunk).
+/// Rows per tile: rows are sized and written a tile at a time, small enough
+/// that a tile's output stays in the L1 cache while every column writes its
+/// part, so the column-at-a-time loops keep their tight per-type bodies
+/// without re-reading the output from farther away.
 constexpr int64_t kTileRows = 128;
 
 Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
@@ -72,20 +80,6 @@ Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
                            " null rows; a record batch has none");
   }
   return Status::Ok();
-}
-
-/// Starts loading the first cache lines of every column's validity and
-/// values at once. A small batch's buffers are usually cold and scattered;
-/// without this each column's writer would stall on them in turn.
-void PrefetchColumn(const row::ColumnInput& input, const row::ColumnPlan& column, int64_t num_rows) {
-  constexpr int64_t kMaxLines = 16;
-  if (input.gather != nullptr) return;
-  if (input.validity != nullptr) __builtin_prefetch(input.validity + (input.validity_offset >> 3));
-  if (input.values == nullptr) return;
-  int64_t width = column.prefetch_bytes_per_value;
-  const uint8_t* first = input.values + input.offset * width;
-  int64_t lines = std::min(kMaxLines, (num_rows * width + 63) / 64 + 1);
-  for (int64_t line = 0; line < lines; ++line) __builtin_prefetch(first + line * 64);
 }
 
 }  // namespace
@@ -156,106 +150,130 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
     column.write = (alone ? column_plan.writers.write_alone : column_plan.writers.write)[gathered][all_valid];
     column.size = column_plan.writers.size[gathered][all_valid];
     column.plan = &column_plan;
-    PrefetchColumn(column.input, column_plan, num_rows);
-  }
-  if (has_variable_size) {
-    if (sizes.size() < static_cast<size_t>(num_rows)) sizes.resize(static_cast<size_t>(num_rows));
-    int64_t* row_sizes = sizes.data();
-    std::fill(row_sizes, row_sizes + num_rows, fixed_row_bytes);
-    for (size_t i = 0; i < num_columns; ++i) {
-      const BoundColumn& column = bound_columns[i];
-      if (column.size == nullptr) continue;
-      int64_t bad_row = column.size(column.input, num_rows, row_sizes);
-      if (bad_row >= 0) {
-        return Status::Invalid("column '" + column.plan->field.name + "' row " +
-                               std::to_string(bad_row) + ": offsets decrease (negative value length)");
-      }
-    }
+    // A batch's buffers are often cold and scattered: start loading every
+    // column's first lines at once rather than stalling on each in turn.
+    row::PrefetchValues(column.input, column_plan, 0, num_rows, 16);
   }
   batch_rows = num_rows;
   return Status::Ok();
 }
 
 Status Converter::State::WriteChunk(RowBatchView* out) {
-  int64_t first = next_row;
-  int64_t remaining = batch_rows - first;
-  int64_t cap = options.max_chunk_bytes;
-  int64_t count = 0;
-  int64_t total = 0;
+  const int64_t first = next_row;
+  const int64_t remaining = batch_rows - first;
+  const int64_t cap = options.max_chunk_bytes;
   if (static_cast<int64_t>(row_offsets.size()) < remaining + 1) {
     row_offsets.resize(static_cast<size_t>(remaining + 1));
   }
+  if (static_cast<int64_t>(cursors.size()) < kTileRows) {
+    cursors.resize(static_cast<size_t>(kTileRows));
+    sizes.resize(static_cast<size_t>(kTileRows));
+  }
   int64_t* offsets = row_offsets.data();
+  offsets[0] = 0;
   auto too_large = [&](int64_t row, int64_t bytes) {
     return Status::Capacity("row " + std::to_string(row) + " needs " + std::to_string(bytes) +
                             " bytes, more than " +
                             (bytes > kMaxRowBytes ? "Spark's row size limit of " + std::to_string(kMaxRowBytes)
                                                   : "the chunk cap of " + std::to_string(cap)));
   };
+  const BoundColumn* bound_columns = bound.data();
+  const BoundColumn* bound_end = bound_columns + bound.size();
+  const int64_t slots_end = bitset_bytes + 8 * static_cast<int64_t>(columns.size());
+  int64_t count = 0;  // rows of this chunk sized and written so far
   if (!has_variable_size) {
     int64_t row_bytes = fixed_row_bytes;
     if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes)) return too_large(first, row_bytes);
-    count = row_bytes == 0 ? remaining : std::min(remaining, cap / row_bytes);
-    for (int64_t k = 0; k <= count; ++k) offsets[k] = k * row_bytes;
-    total = count * row_bytes;
+    int64_t chunk_rows = row_bytes == 0 ? remaining : std::min(remaining, cap / row_bytes);
+    for (int64_t k = 1; k <= chunk_rows; ++k) offsets[k] = k * row_bytes;
+    if (!output.Reserve(std::max<int64_t>(offsets[chunk_rows], 8), 0)) {
+      return Status::OutOfMemory("cannot allocate " + std::to_string(offsets[chunk_rows]) +
+                                 " bytes of rows");
+    }
+    for (; count < chunk_rows; count += kTileRows) {
+      ROWBRIDGE_RETURN_NOT_OK(WriteTile(first + count, count, std::min(kTileRows, chunk_rows - count),
+                                        slots_end, bound_columns, bound_end));
+    }
+    count = chunk_rows;
   } else {
-    const int64_t* row_sizes = sizes.data() + first;
-    offsets[0] = 0;
-    for (int64_t k = 0; k < remaining; ++k) offsets[k + 1] = offsets[k] + row_sizes[k];
-    if (offsets[remaining] <= cap && offsets[remaining] <= kMaxRowBytes) {
-      // The common case: the rest of the batch is one chunk and no row can
-      // exceed Spark's limit.
-      count = remaining;
-      total = offsets[remaining];
-    }
-    while (count < remaining) {
-      int64_t size = row_sizes[count];
-      if (total + size > cap) {
-        if (count == 0) return too_large(first, size);
-        break;
-      }
-      if (size > kMaxRowBytes) return too_large(first + count, size);
-      total += size;
-      offsets[++count] = total;
-    }
-  }
-  if (!rows.Reserve(std::max<int64_t>(total, 8))) {
-    return Status::OutOfMemory("cannot allocate " + std::to_string(total) + " bytes of rows");
-  }
-  if (static_cast<int64_t>(cursors.size()) < count) cursors.resize(static_cast<size_t>(count));
-  uint8_t* base = rows.data();
-  int64_t slots_end = bitset_bytes + 8 * static_cast<int64_t>(columns.size());
-  const BoundColumn* bound_columns = bound.data();
-  const BoundColumn* bound_end = bound_columns + bound.size();
-  // Rows are written in tiles small enough to stay in the L1 cache while
-  // every column writes its part: the column-at-a-time loops keep their
-  // tight per-type bodies without re-reading the output from farther away.
-  for (int64_t tile = 0; tile < count; tile += kTileRows) {
-    int64_t tile_rows = std::min(kTileRows, count - tile);
-    const int64_t* tile_offsets = offsets + tile;
-    if (bitset_bytes == 8) {
-      for (int64_t k = 0; k < tile_rows; ++k) row::Store64(base + tile_offsets[k], 0);
-    } else {
-      for (int64_t k = 0; k < tile_rows; ++k) {
-        for (int64_t word = 0; word < bitset_bytes; word += 8) {
-          row::Store64(base + tile_offsets[k] + word, 0);
+    // One tile at a time: size its rows, extend the offsets, then write it, so
+    // that the tile's input and output stay in cache between the two passes.
+    int64_t* tile_sizes = sizes.data();
+    bool chunk_full = false;
+    while (count < remaining && !chunk_full) {
+      int64_t tile_rows = std::min(kTileRows, remaining - count);
+      int64_t tile_first = first + count;
+      std::fill(tile_sizes, tile_sizes + tile_rows, fixed_row_bytes);
+      for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+        if (column->size == nullptr) continue;
+        int64_t bad_row = column->size(column->input, tile_first, tile_rows, tile_sizes);
+        if (bad_row >= 0) {
+          return Status::Invalid("column '" + column->plan->field.name + "' row " +
+                                 std::to_string(bad_row) + ": offsets decrease (negative value length)");
         }
       }
-    }
-    int64_t* tile_cursors = cursors.data() + tile;
-    if (needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, slots_end);
-    row::RowSink sink{base, tile_offsets, tile_cursors, slots_end};
-    for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
-      ROWBRIDGE_RETURN_NOT_OK(
-          column->write(column->plan->target, column->input, first + tile, tile_rows, sink));
+      int64_t start = offsets[count];
+      for (int64_t k = 0; k < tile_rows; ++k) offsets[count + k + 1] = offsets[count + k] + tile_sizes[k];
+      int64_t end = offsets[count + tile_rows];
+      if (end > cap || end - start > kMaxRowBytes) {
+        // Rare: the chunk fills up in this tile, or a row may be too large.
+        int64_t fit = 0;
+        while (fit < tile_rows) {
+          int64_t size = tile_sizes[fit];
+          if (size > kMaxRowBytes || (count + fit == 0 && size > cap)) {
+            return too_large(tile_first + fit, size);
+          }
+          if (offsets[count + fit] + size > cap) break;
+          ++fit;
+        }
+        chunk_full = fit < tile_rows;
+        tile_rows = fit;
+        end = offsets[count + tile_rows];
+      }
+      if (!output.Reserve(std::max<int64_t>(end, 8), start)) {
+        return Status::OutOfMemory("cannot allocate " + std::to_string(end) + " bytes of rows");
+      }
+      ROWBRIDGE_RETURN_NOT_OK(WriteTile(tile_first, count, tile_rows, slots_end, bound_columns, bound_end));
+      count += tile_rows;
     }
   }
   next_row = first + count;
-  out->data = base;
+  out->data = output.data();
   out->row_offsets = offsets;
   out->num_rows = count;
   out->first_row = first;
-  out->data_size = total;
+  out->data_size = offsets[count];
+  return Status::Ok();
+}
+
+Status Converter::State::WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows,
+                                   int64_t slots_end, const BoundColumn* bound_columns,
+                                   const BoundColumn* bound_end) {
+  // Ask for the input of the tiles ahead: values two tiles ahead, string
+  // bytes one tile ahead (their offsets were asked for a tile earlier).
+  int64_t values_ahead = batch_row + 2 * kTileRows;
+  int64_t data_ahead = batch_row + kTileRows;
+  for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+    row::PrefetchValues(column->input, *column->plan, values_ahead,
+                        std::min(kTileRows, batch_rows - values_ahead), 32);
+    if (column->size != nullptr) {
+      row::PrefetchStringData(column->input, *column->plan, data_ahead,
+                              std::min(kTileRows, batch_rows - data_ahead), 64);
+    }
+  }
+  uint8_t* base = output.data();
+  const int64_t* tile_offsets = row_offsets.data() + chunk_row;
+  // Zero the tile's rows with one wide fill: it clears every null bitset and
+  // brings the output lines into the cache in bulk (string instructions write
+  // whole lines without first reading them), ahead of the 8-byte stores of
+  // the column writers.
+  std::memset(base + tile_offsets[0], 0, static_cast<size_t>(tile_offsets[tile_rows] - tile_offsets[0]));
+  int64_t* tile_cursors = cursors.data();
+  if (needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, slots_end);
+  row::RowSink sink{base, tile_offsets, tile_cursors, slots_end};
+  for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+    ROWBRIDGE_RETURN_NOT_OK(column->write(column->plan->target, column->input, batch_row, tile_rows, sink));
+  }
   return Status::Ok();
 }
 

@@ -38,6 +38,15 @@ inline bool FitsPrecision128(Int128 v, int32_t precision) {
   return magnitude < PowerOfTen(precision);
 }
 
+/// Returns how many bytes MinimalBigEndian writes for `v` (1 to 16).
+inline int32_t MinimalBigEndianLength(Int128 v) {
+  UInt128 magnitude = static_cast<UInt128>(v < 0 ? ~v : v);
+  uint64_t high = static_cast<uint64_t>(magnitude >> 64);
+  uint64_t low = static_cast<uint64_t>(magnitude);
+  int32_t bits = high != 0 ? 128 - __builtin_clzll(high) : (low != 0 ? 64 - __builtin_clzll(low) : 0);
+  return bits / 8 + 1;
+}
+
 /// Writes the minimal big-endian two's complement bytes of `v` (as Java's
 /// BigInteger.toByteArray: 1 to 16 bytes, zero is one 0x00 byte) to `out`,
 /// followed by zeros up to 16 bytes, and returns their count.

@@ -3,38 +3,11 @@
 // and stores the minimal big-endian two's complement of the unscaled value.
 #include "row/column_access.hpp"
 #include "row/decimal_math.hpp"
+#include "row/large_decimal_sources.hpp"
 #include "row/writer_families.hpp"
 
 namespace rowbridge::row {
 namespace {
-
-/// Reads an unscaled value of kBytes little-endian bytes as a 128-bit integer;
-/// returns false when it does not fit 128 bits.
-template <int kBytes>
-struct SignedSource {
-  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
-    const uint8_t* p = values + index * kBytes;
-    std::memcpy(out, p, 16);
-    if constexpr (kBytes == 32) {
-      uint64_t sign = *out < 0 ? ~uint64_t{0} : 0;
-      return Load<uint64_t>(p + 16) == sign && Load<uint64_t>(p + 24) == sign;
-    }
-    return true;
-  }
-  static std::string Describe(const uint8_t* values, int64_t index) {
-    return DecimalToString(values + index * kBytes, kBytes);
-  }
-};
-
-struct UInt64Source {
-  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
-    *out = static_cast<Int128>(Load<uint64_t>(values + index * 8));
-    return true;
-  }
-  static std::string Describe(const uint8_t* values, int64_t index) {
-    return std::to_string(Load<uint64_t>(values + index * 8));
-  }
-};
 
 template <typename Source>
 struct LargeDecimalKernel {
@@ -73,7 +46,7 @@ struct LargeDecimalKernel {
       Int128 v;
       int64_t index = ValueIndex<kGathered>(input, r);
       if (!Source::Read(input.values, index, &v) || !FitsPrecision128(v, target.precision)) {
-        return Status::Overflow(ColumnRowError(target, r,
+        return Status::Overflow(ColumnRowError(target, ReportedRow(sink, k, r),
                                                "unscaled value " + Source::Describe(input.values, index) +
                                                    " does not fit precision " +
                                                    std::to_string(target.precision)));

@@ -1,0 +1,42 @@
+// Readers of the unscaled values of large decimals (precision 19..38) and of
+// uint64 (as decimal(20,0)), shared by the slot and array element writers.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "row/decimal_math.hpp"
+#include "row/memory_access.hpp"
+
+namespace rowbridge::row {
+
+/// Reads an unscaled value of kBytes little-endian bytes as a 128-bit integer;
+/// returns false when it does not fit 128 bits.
+template <int kBytes>
+struct SignedSource {
+  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
+    const uint8_t* p = values + index * kBytes;
+    std::memcpy(out, p, 16);
+    if constexpr (kBytes == 32) {
+      uint64_t sign = *out < 0 ? ~uint64_t{0} : 0;
+      return Load<uint64_t>(p + 16) == sign && Load<uint64_t>(p + 24) == sign;
+    }
+    return true;
+  }
+  static std::string Describe(const uint8_t* values, int64_t index) {
+    return DecimalToString(values + index * kBytes, kBytes);
+  }
+};
+
+struct UInt64Source {
+  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
+    *out = static_cast<Int128>(Load<uint64_t>(values + index * 8));
+    return true;
+  }
+  static std::string Describe(const uint8_t* values, int64_t index) {
+    return std::to_string(Load<uint64_t>(values + index * 8));
+  }
+};
+
+}  // namespace rowbridge::row

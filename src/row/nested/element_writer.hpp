@@ -1,0 +1,98 @@
+// The interface of the array element writers: they fill the elements of a
+// set of UnsafeArrayData values whose headers are already written.
+//
+// An UnsafeArrayData of n elements of size es is
+//   [n: 8 bytes][null bits: ceil(n/64) words][n * es bytes, padded to 8][variable region]
+// and the array writer (nested_write.cpp) stores n and zeroes everything up to
+// the variable region before an element writer runs, so an element writer
+// stores the valid values (and their variable bytes) and sets the null bits.
+#pragma once
+
+#include <cstdint>
+
+#include "arrow/arrow_type.hpp"
+#include "row/column_writer.hpp"
+#include "row/memory_access.hpp"
+
+namespace rowbridge::row {
+
+/// The arrays an element writer fills: array k starts at base + positions[k]
+/// and holds the element values [first[k], first[k + 1]) of the input.
+struct ArraySink {
+  uint8_t* base = nullptr;
+  const int64_t* positions = nullptr;
+  const int64_t* first = nullptr;  // count + 1 entries
+  int64_t count = 0;
+  const RowLocator* locator = nullptr;  // names the batch row of an error
+};
+
+/// Writes the elements of every array of `sink`. Value c of `input` is
+/// element c of the concatenated arrays. Returns an error naming the column
+/// (`target.name`) and the batch row for a value its Spark type cannot hold.
+using ElementWriteFn = Status (*)(const ColumnTarget& target, const ColumnInput& input,
+                                  const ArraySink& sink);
+
+/// The element writers of one array element type, indexed by
+/// [gathered][all_valid]. `size` adds each element's variable-region bytes
+/// (SizeFn's contract, with elements for rows); null when there are none.
+struct ElementWriterSet {
+  ElementWriteFn write[2][2] = {};
+  SizeFn size[2][2] = {};
+};
+
+/// Bytes of an array's numElements word and null bits.
+inline int64_t ArrayHeaderBytes(int64_t num_elements) { return 8 + BitsetBytes(num_elements); }
+
+/// Bytes of an array's header and fixed-size element part (padded to 8).
+inline int64_t ArrayFixedBytes(int64_t num_elements, int64_t element_size) {
+  return ArrayHeaderBytes(num_elements) + RoundUp8(num_elements * element_size);
+}
+
+/// Stores the low kSize bytes of `value` (little-endian) at `p`.
+template <int kSize>
+inline void StoreLow(uint8_t* p, uint64_t value) {
+  if constexpr (kSize == 1) {
+    *p = static_cast<uint8_t>(value);
+  } else if constexpr (kSize == 2) {
+    uint16_t v = static_cast<uint16_t>(value);
+    std::memcpy(p, &v, 2);
+  } else if constexpr (kSize == 4) {
+    uint32_t v = static_cast<uint32_t>(value);
+    std::memcpy(p, &v, 4);
+  } else {
+    Store64(p, value);
+  }
+}
+
+/// Returns the batch row of array k of `sink`, for errors.
+inline int64_t ArrayRow(const ArraySink& sink, int64_t k) {
+  return sink.locator == nullptr ? k : sink.locator->RowOf(sink.positions[k]);
+}
+
+/// Builds an ElementWriterSet from a kernel with static member templates
+/// `Write<kGathered, kAllValid>` and, when kHasSize, `Size<kGathered, kAllValid>`.
+template <typename Kernel, bool kHasSize>
+ElementWriterSet MakeElementWriterSet() {
+  ElementWriterSet set;
+  set.write[0][0] = &Kernel::template Write<false, false>;
+  set.write[0][1] = &Kernel::template Write<false, true>;
+  set.write[1][0] = &Kernel::template Write<true, false>;
+  set.write[1][1] = &Kernel::template Write<true, true>;
+  if constexpr (kHasSize) {
+    set.size[0][0] = &Kernel::template Size<false, false>;
+    set.size[0][1] = &Kernel::template Size<false, true>;
+    set.size[1][0] = &Kernel::template Size<true, false>;
+    set.size[1][1] = &Kernel::template Size<true, true>;
+  }
+  return set;
+}
+
+/// bool, integers, floats, dates, timestamps, durations, year-month intervals
+/// and decimals of precision <= 18, stored in `element_size` bytes.
+Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size, ElementWriterSet* out);
+
+/// Strings and binaries (every layout), large decimals (round8(len) bytes,
+/// none for a null element), calendar intervals (16 bytes) and nulls.
+Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out);
+
+}  // namespace rowbridge::row
