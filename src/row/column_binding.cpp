@@ -4,14 +4,15 @@
 
 #include "arrow/array_checks.hpp"
 #include "row/memory_access.hpp"
+#include "row/nested/nested_column.hpp"
 
 namespace rowbridge::row {
 namespace {
 
 std::string ColumnLabel(const ColumnPlan& plan) { return "column '" + plan.field.name + "'"; }
 
-/// Resolves the buffers of a plain node of the value type. Value index i of
-/// the node is element `offset + i` of its buffers.
+}  // namespace
+
 void BindValues(const ArrowArray& array, const ArrowType& type, ColumnInput* input) {
   const auto* const* buffers = reinterpret_cast<const uint8_t* const*>(array.buffers);
   input->offset = array.offset;
@@ -35,6 +36,8 @@ void BindValues(const ArrowArray& array, const ArrowType& type, ColumnInput* inp
     default: break;
   }
 }
+
+namespace {
 
 template <typename IndexType>
 Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64_t batch_offset,
@@ -252,6 +255,9 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
 Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
                   int64_t num_rows, Validation validation, ColumnScratch* scratch,
                   ColumnInput* input, bool* all_valid) {
+  if (plan.nested != nullptr) {
+    return BindNestedColumn(plan, array, batch_offset, num_rows, validation, scratch, input, all_valid);
+  }
   ROWBRIDGE_RETURN_NOT_OK(
       BindEncoded(plan, array, batch_offset, num_rows, validation, scratch, input, all_valid));
   if (validation == Validation::kFull && !plan.field.nullable && !*all_valid) {

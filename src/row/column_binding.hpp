@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,15 @@ namespace rowbridge::row {
 struct ColumnScratch {
   std::vector<int64_t> gather;
   std::vector<uint8_t> validity;
+  /// A struct, list or map column's state (see nested/nested_state.hpp).
+  std::shared_ptr<NestedColumnState> nested;
 };
+
+/// Resolves the buffers of a plain node of `type` (its validity, values,
+/// string data, view buffers) into `*input`, with `input->offset` the node's
+/// offset: value index i of the node is element `offset + i` of its buffers.
+/// Requires a node that passed CheckArrayNode.
+void BindValues(const ArrowArray& array, const ArrowType& type, ColumnInput* input);
 
 /// Resolves `array`, the column `plan` of a batch whose rows start at logical
 /// index `batch_offset` and number `num_rows`, into `*input`. Checks the

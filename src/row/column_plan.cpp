@@ -4,6 +4,7 @@
 
 #include "row/decimal_math.hpp"
 #include "row/memory_access.hpp"
+#include "row/nested/nested_plan.hpp"
 #include "row/type_mapping.hpp"
 #include "row/writer_families.hpp"
 
@@ -23,7 +24,11 @@ bool IsBinaryLike(ArrowTypeId id) {
   }
 }
 
-Status ResolveWriters(const ArrowType& type, WriterSet* out) {
+bool SameSparkType(const SparkType& a, const SparkType& b) { return a.ToString() == b.ToString(); }
+
+}  // namespace
+
+Status ResolveSlotWriters(const ArrowType& type, WriterSet* out) {
   if (IsBinaryLike(type.id)) return BinaryWriters(type, out);
   if (type.id == ArrowTypeId::kUInt64) return LargeDecimalWriters(type, out);
   if (type.id == ArrowTypeId::kDecimal && type.precision > kMaxSmallDecimalDigits) {
@@ -34,10 +39,6 @@ Status ResolveWriters(const ArrowType& type, WriterSet* out) {
   }
   return FixedWidthWriters(type, out);
 }
-
-bool SameSparkType(const SparkType& a, const SparkType& b) { return a.ToString() == b.ToString(); }
-
-}  // namespace
 
 Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
                      const SparkField* expected, ColumnPlan* out) {
@@ -58,14 +59,22 @@ Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns
     out->encoding = Encoding::kPlain;
   }
   out->value_type = ValueField(field).type;
-  SparkTypeId spark_id = out->spark.type.id;
-  if (spark_id == SparkTypeId::kStruct || spark_id == SparkTypeId::kArray ||
-      spark_id == SparkTypeId::kMap) {
-    return Status::NotSupported("column '" + field.name + "' has nested type " +
-                                FieldTypeName(field) + "; nested columns are not converted yet");
+  ColumnTarget& target = out->target;
+  target.slot_offset = static_cast<int32_t>(BitsetBytes(num_columns) + int64_t{8} * index);
+  target.null_word_offset = (index / 64) * 8;
+  target.null_mask = uint64_t{1} << (index % 64);
+  target.precision = out->spark.type.precision;
+  target.name = field.name;
+  target.type_name = FieldTypeName(field);
+  if (IsNestedSparkType(out->spark.type)) {
+    // Written by the nested column writers; never bound by TryBindPlainFast.
+    ROWBRIDGE_RETURN_NOT_OK(CompileNestedColumn(field, out->spark.type, &out->nested));
+    out->writers = NestedColumnWriters();
+    out->variable_size = true;
+    return Status::Ok();
   }
   ROWBRIDGE_RETURN_NOT_OK(
-      ResolveWriters(out->value_type, &out->writers).WithContext("column '" + field.name + "'"));
+      ResolveSlotWriters(out->value_type, &out->writers).WithContext("column '" + field.name + "'"));
   out->variable_size = out->writers.size[0][0] != nullptr;
   out->plain_is_view = out->value_type.id == ArrowTypeId::kUtf8View ||
                        out->value_type.id == ArrowTypeId::kBinaryView;
@@ -81,14 +90,6 @@ Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns
   }
   out->plain_data_buffers =
       out->value_type.id == ArrowTypeId::kNull ? 0 : (out->plain_is_view ? 1 : out->plain_buffers - 1);
-
-  ColumnTarget& target = out->target;
-  target.slot_offset = static_cast<int32_t>(BitsetBytes(num_columns) + int64_t{8} * index);
-  target.null_word_offset = (index / 64) * 8;
-  target.null_mask = uint64_t{1} << (index % 64);
-  target.precision = out->spark.type.precision;
-  target.name = field.name;
-  target.type_name = FieldTypeName(field);
   return Status::Ok();
 }
 

@@ -1,6 +1,7 @@
 // ColumnPlan: how one top-level column is read and written, resolved once.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 namespace rowbridge::row {
 
 enum class Encoding : uint8_t { kPlain, kDictionary, kRunEnd };
+
+struct NestedNode;
 
 struct ColumnPlan {
   ArrowField field;       // the column as registered, encoding included
@@ -28,7 +31,12 @@ struct ColumnPlan {
   bool plain_is_view = false;
   /// Bytes of buffers[1] per value (offsets, views, values; 1 for bitmaps).
   int32_t prefetch_bytes_per_value = 0;
+  /// The plan of a struct, list or map column's values; null for flat columns.
+  std::shared_ptr<const NestedNode> nested;
 };
+
+/// Resolves the slot writers of a flat value type.
+Status ResolveSlotWriters(const ArrowType& type, WriterSet* out);
 
 /// Compiles column `index` of `num_columns` from `field`, keeping the Spark
 /// type `expected` when not null (a re-encoded column must keep its type).

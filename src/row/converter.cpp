@@ -7,6 +7,7 @@
 #include "row/column_binding.hpp"
 #include "row/column_plan.hpp"
 #include "row/memory_access.hpp"
+#include "row/nested/nested_column.hpp"
 #include "row/output_buffer.hpp"
 #include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
@@ -208,6 +209,7 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
         if (column->size == nullptr) continue;
         int64_t bad_row = column->size(column->input, tile_first, tile_rows, tile_sizes);
         if (bad_row >= 0) {
+          if (column->input.nested != nullptr) return row::NestedSizeError(column->input);
           return Status::Invalid("column '" + column->plan->field.name + "' row " +
                                  std::to_string(bad_row) + ": offsets decrease (negative value length)");
         }

@@ -51,15 +51,9 @@ testing::TestArray ToTestArray(const json& schema, const json& array) {
   return node;
 }
 
-bool IsNestedSchema(const std::string& spark_schema) {
-  std::string inner = spark_schema.substr(std::string("struct<").size());
-  return inner.find("struct<") != std::string::npos || inner.find("array<") != std::string::npos ||
-         inner.find("map<") != std::string::npos;
-}
-
-std::vector<fs::path> FlatCases() {
+std::vector<fs::path> GoldenCases() {
   std::vector<fs::path> cases;
-  for (const char* dir : {"flat", "derived"}) {
+  for (const char* dir : {"flat", "derived", "nested"}) {
     for (const auto& entry : fs::directory_iterator(kGoldenDir / dir)) {
       if (entry.path().extension() == ".json") cases.push_back(entry.path());
     }
@@ -86,16 +80,15 @@ bool IsFloorDivisionDifference(const testing::Bytes& ours, const testing::Bytes&
   return differing_words > 0;
 }
 
-TEST(SparkGolden, EveryFlatCaseMatchesSparkByteForByte) {
-  std::vector<fs::path> cases = FlatCases();
-  ASSERT_GE(cases.size(), 50u) << "golden vectors missing under " << kGoldenDir;
+TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) {
+  std::vector<fs::path> cases = GoldenCases();
+  ASSERT_GE(cases.size(), 75u) << "golden vectors missing under " << kGoldenDir;
   int compared = 0;
   for (const fs::path& path : cases) {
     SCOPED_TRACE(path.string());
     std::ifstream in(path);
     json golden = json::parse(in);
     std::string spark_schema = golden.at("spark_schema").get<std::string>();
-    if (IsNestedSchema(spark_schema)) continue;  // nested types: spark_golden_nested_test
     testing::TestArray batch = ToTestArray(golden.at("schema"), golden.at("batch"));
     testing::OwnedSchema schema;
     testing::OwnedArray array;
@@ -131,7 +124,7 @@ TEST(SparkGolden, EveryFlatCaseMatchesSparkByteForByte) {
     }
     ++compared;
   }
-  EXPECT_GE(compared, 50);
+  EXPECT_GE(compared, 75);
 }
 
 }  // namespace

@@ -1,0 +1,98 @@
+// Readers of string and binary values (offsets, views, fixed-size) and the
+// padded copy of their bytes, shared by the slot and array element writers.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "row/column_writer.hpp"
+#include "row/memory_access.hpp"
+
+namespace rowbridge::row {
+
+/// Copies 16 bytes.
+inline void Copy16(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16); }
+
+/// Copies `length` bytes with a few possibly overlapping wide moves, calling
+/// memcpy only for values longer than 64 bytes.
+inline void CopyBytes(uint8_t* dst, const uint8_t* src, int64_t length) {
+  if (length > 16) {
+    if (length > 64) {
+      std::memcpy(dst, src, static_cast<size_t>(length));
+      return;
+    }
+    Copy16(dst, src);
+    if (length > 32) {
+      Copy16(dst + 16, src + 16);
+      Copy16(dst + length - 32, src + length - 32);
+    }
+    Copy16(dst + length - 16, src + length - 16);
+  } else if (length >= 8) {
+    uint64_t head = Load<uint64_t>(src);
+    uint64_t tail = Load<uint64_t>(src + length - 8);
+    Store64(dst, head);
+    Store64(dst + length - 8, tail);
+  } else if (length >= 4) {
+    uint32_t head = Load<uint32_t>(src);
+    uint32_t tail = Load<uint32_t>(src + length - 4);
+    std::memcpy(dst, &head, 4);
+    std::memcpy(dst + length - 4, &tail, 4);
+  } else if (length > 0) {
+    dst[0] = src[0];
+    dst[length >> 1] = src[length >> 1];
+    dst[length - 1] = src[length - 1];
+  }
+}
+
+template <typename OffsetType>
+struct OffsetSource {
+  static int64_t Length(const ColumnInput& input, int64_t index) {
+    const uint8_t* offsets = input.values + index * sizeof(OffsetType);
+    return static_cast<int64_t>(Load<OffsetType>(offsets + sizeof(OffsetType))) -
+           static_cast<int64_t>(Load<OffsetType>(offsets));
+  }
+  static const uint8_t* Data(const ColumnInput& input, int64_t index) {
+    return input.data + Load<OffsetType>(input.values + index * sizeof(OffsetType));
+  }
+  /// Starts loading the bytes of the `num_rows` values from value `index` on
+  /// (their first kMaxLines cache lines).
+  static void PrefetchData(const ColumnInput& input, int64_t index, int64_t num_rows) {
+    constexpr int64_t kMaxLines = 16;
+    const uint8_t* begin = Data(input, index);
+    int64_t bytes = num_rows > 0 ? Data(input, index + num_rows) - begin : 0;
+    int64_t lines = std::min(kMaxLines, bytes / 64 + 1);
+    for (int64_t line = 0; line < lines; ++line) __builtin_prefetch(begin + line * 64);
+  }
+};
+
+/// Arrow's 16-byte views: int32 length, then up to 12 inline bytes, or a
+/// 4-byte prefix, an int32 buffer index and an int32 offset.
+struct ViewSource {
+  static constexpr int64_t kInlineBytes = 12;
+  static int64_t Length(const ColumnInput& input, int64_t index) {
+    return Load<int32_t>(input.values + index * 16);
+  }
+  static const uint8_t* Data(const ColumnInput& input, int64_t index) {
+    const uint8_t* view = input.values + index * 16;
+    if (Load<int32_t>(view) <= kInlineBytes) return view + 4;
+    int32_t buffer = Load<int32_t>(view + 8);
+    int32_t offset = Load<int32_t>(view + 12);
+    return input.variadic[buffer] + offset;
+  }
+};
+
+struct FixedSizeSource {
+  static int64_t Length(const ColumnInput& input, int64_t) { return input.fixed_size; }
+  static const uint8_t* Data(const ColumnInput& input, int64_t index) {
+    return input.values + index * input.fixed_size;
+  }
+};
+
+template <typename Source, typename = void>
+struct HasPrefetchData : std::false_type {};
+template <typename Source>
+struct HasPrefetchData<Source, std::void_t<decltype(&Source::PrefetchData)>> : std::true_type {};
+
+}  // namespace rowbridge::row

@@ -1,0 +1,114 @@
+// A top-level struct, list or map column as one more column kind of the
+// batch driver: binding checks the whole node tree; the size function
+// expands spans of rows and adds each row's value size; the write function
+// stores each row's slot and writes the tile's nested values.
+#include "row/nested/nested_column.hpp"
+
+#include <algorithm>
+
+#include "row/column_access.hpp"
+#include "row/nested/nested_state.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+int64_t NestedSize(const ColumnInput& input, int64_t row_begin, int64_t num_rows, int64_t* sizes) {
+  NestedColumnState* state = input.nested;
+  if (!state->Covers(row_begin, num_rows)) {
+    Status status = state->Expand(row_begin, num_rows);
+    if (!status.ok()) {
+      state->error = std::move(status);
+      return row_begin;
+    }
+  }
+  const NodeState& root = state->root;
+  const int64_t first = row_begin - state->span_begin;
+  const int64_t* item_size = root.item_size.data();
+  if (root.identity) {
+    for (int64_t k = 0; k < num_rows; ++k) sizes[k] += item_size[first + k];
+    return -1;
+  }
+  const int64_t* rank = root.rank.data() + first;
+  for (int64_t k = 0; k < num_rows; ++k) {
+    if (rank[k + 1] != rank[k]) sizes[k] += item_size[rank[k]];
+  }
+  return -1;
+}
+
+template <bool kAlone>
+Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin, int64_t num_rows,
+                   const RowSink& sink) {
+  NestedColumnState* state = input.nested;
+  if (!state->Covers(row_begin, num_rows)) ROWBRIDGE_RETURN_NOT_OK(state->Expand(row_begin, num_rows));
+  NodeState& root = state->root;
+  const int64_t first = row_begin - state->span_begin;
+  const int64_t first_item = root.Rank(first);
+  const int64_t end_item = root.Rank(first + num_rows);
+  if (root.positions.size() < static_cast<size_t>(end_item - first_item)) {
+    root.positions.resize(static_cast<size_t>(end_item - first_item));
+  }
+  int64_t* positions = root.positions.data();
+  const int64_t* item_size = root.item_size.data();
+  const int64_t slot_offset = target.slot_offset;
+  const NullBit null_bit = NullBitOf(target);
+  int64_t item = first_item;
+  for (int64_t k = 0; k < num_rows; ++k) {
+    uint8_t* row = sink.base + sink.row_offsets[k];
+    if (!root.IsItem(first + k)) {
+      SetNull(row, null_bit);
+      Store64(row + slot_offset, 0);
+      continue;
+    }
+    int64_t cursor = CursorOf<kAlone>(sink, k);
+    int64_t size = item_size[item];
+    Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(size));
+    positions[item - first_item] = sink.row_offsets[k] + cursor;
+    AdvanceCursor<kAlone>(sink, k, cursor + size);
+    ++item;
+  }
+  RowLocator locator{sink.row_offsets, num_rows, row_begin};
+  return WriteItems(&root, first_item, end_item, positions, TileContext{sink.base, &locator});
+}
+
+}  // namespace
+
+WriterSet NestedColumnWriters() {
+  WriterSet set;
+  for (int g = 0; g < 2; ++g) {
+    for (int v = 0; v < 2; ++v) {
+      set.write[g][v] = &NestedWrite<false>;
+      set.write_alone[g][v] = &NestedWrite<true>;
+      set.size[g][v] = &NestedSize;
+    }
+  }
+  return set;
+}
+
+Status BindNestedColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset, int64_t num_rows,
+                        Validation validation, ColumnScratch* scratch, ColumnInput* input, bool* all_valid) {
+  if (scratch->nested == nullptr || scratch->nested->plan != plan.nested) {
+    auto state = std::make_shared<NestedColumnState>();
+    state->plan = plan.nested;
+    InitNodeState(*plan.nested, nullptr, &state->root);
+    scratch->nested = std::move(state);
+  }
+  NestedColumnState* state = scratch->nested.get();
+  state->validation = validation;
+  state->batch_offset = batch_offset;
+  state->batch_rows = num_rows;
+  state->span_begin = 0;
+  state->span_end = 0;
+  state->error = Status::Ok();
+  ROWBRIDGE_RETURN_NOT_OK(BindNode(&state->root, array, batch_offset + num_rows, validation));
+  *input = ColumnInput();
+  input->nested = state;
+  *all_valid = false;
+  return Status::Ok();
+}
+
+Status NestedSizeError(const ColumnInput& input) {
+  if (input.nested != nullptr && !input.nested->error.ok()) return input.nested->error;
+  return Status::Internal("a nested column failed to size its rows without an error");
+}
+
+}  // namespace rowbridge::row

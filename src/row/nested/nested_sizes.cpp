@@ -1,0 +1,117 @@
+// The sizes of a span's nested values, per level and bottom-up:
+//   struct = bitset + 8 * fields + 16 per large decimal or interval field
+//            + the fields' variable bytes;
+//   array  = 8 + bitset(n) + round8(n * element size) + the elements' variable bytes;
+//   map    = 8 + key array + value array.
+// A level's element sizes are computed for all its candidates at once, then
+// summed per parent (segmented sums over the parents' element ranges).
+#include <algorithm>
+
+#include "row/nested/nested_state.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+/// Larger than any row may be, small enough that sums of it cannot overflow.
+constexpr int64_t kMaxItemBytes = int64_t{1} << 32;
+
+/// Adds the size of each item of `node` to the entry of its candidate.
+void AddItemSizes(const NodeState& node, int64_t* sizes) {
+  const int64_t* item_size = node.item_size.data();
+  if (node.identity) {
+    for (int64_t c = 0; c < node.count; ++c) sizes[c] += item_size[c];
+    return;
+  }
+  const int64_t* rank = node.rank.data();
+  for (int64_t c = 0; c < node.count; ++c) {
+    if (rank[c + 1] != rank[c]) sizes[c] += item_size[rank[c]];
+  }
+}
+
+/// Adds the variable-region bytes of every candidate of `child` (a field or
+/// an element) to `sizes`.
+Status AddVariableSizes(NodeState* child, NestedColumnState* column, const SizeFn* size_fns, int64_t* sizes) {
+  if (child->plan->kind != NodeKind::kLeaf) {
+    ROWBRIDGE_RETURN_NOT_OK(ComputeSizes(child, column));
+    AddItemSizes(*child, sizes);
+    return Status::Ok();
+  }
+  SizeFn size = size_fns[child->all_valid ? 1 : 0];
+  if (size == nullptr) return Status::Ok();
+  int64_t bad = size(child->input, 0, child->count, sizes);
+  if (bad >= 0) return CandidateError(child, bad, *column, "offsets decrease (negative value length)");
+  return Status::Ok();
+}
+
+const SizeFn* FieldSizeFns(const NodeState& node) {
+  return node.plan->field_writers.size[node.input.gather != nullptr ? 1 : 0];
+}
+
+const SizeFn* ElementSizeFns(const NodeState& node) {
+  return node.plan->element_writers.size[node.input.gather != nullptr ? 1 : 0];
+}
+
+bool HasElementBytes(const NodeState& element) {
+  return element.plan->kind != NodeKind::kLeaf || ElementSizeFns(element)[0] != nullptr;
+}
+
+/// Sets `array_size[j]` to the size of the array of item j's elements of
+/// `element` (a list's element, a map's key or value).
+Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column, int64_t* array_size) {
+  const int64_t items = node->num_items;
+  const int64_t* first = node->first.data();
+  const int64_t element_size = element->plan->element_size;
+  if (!HasElementBytes(*element)) {
+    for (int64_t j = 0; j < items; ++j) array_size[j] = ArrayFixedBytes(first[j + 1] - first[j], element_size);
+    return Status::Ok();
+  }
+  const int64_t total = first[items];
+  if (node->element_sizes.size() < static_cast<size_t>(total)) node->element_sizes.resize(static_cast<size_t>(total));
+  int64_t* sizes = node->element_sizes.data();
+  std::fill(sizes, sizes + total, int64_t{0});
+  ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(element, column, ElementSizeFns(*element), sizes));
+  for (int64_t j = 0; j < items; ++j) {
+    int64_t size = ArrayFixedBytes(first[j + 1] - first[j], element_size);
+    for (int64_t c = first[j]; c < first[j + 1]; ++c) size += sizes[c];
+    array_size[j] = std::min(size, kMaxItemBytes);
+  }
+  return Status::Ok();
+}
+
+Status SizeStructs(NodeState* node, NestedColumnState* column) {
+  const NestedNode& plan = *node->plan;
+  int64_t* item_size = node->item_size.data();
+  std::fill(item_size, item_size + node->num_items, plan.fixed_bytes + plan.constant_bytes);
+  for (NodeState& field : node->children) {
+    ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(&field, column, FieldSizeFns(field), item_size));
+  }
+  for (int64_t j = 0; j < node->num_items; ++j) item_size[j] = std::min(item_size[j], kMaxItemBytes);
+  return Status::Ok();
+}
+
+Status SizeMaps(NodeState* node, NestedColumnState* column) {
+  const int64_t items = node->num_items;
+  if (node->key_size.size() < static_cast<size_t>(items)) node->key_size.resize(static_cast<size_t>(items));
+  int64_t* key_size = node->key_size.data();
+  int64_t* item_size = node->item_size.data();
+  ROWBRIDGE_RETURN_NOT_OK(SizeArrays(node, &node->children[0], column, key_size));
+  ROWBRIDGE_RETURN_NOT_OK(SizeArrays(node, &node->children[1], column, item_size));
+  for (int64_t j = 0; j < items; ++j) item_size[j] = std::min(8 + key_size[j] + item_size[j], kMaxItemBytes);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ComputeSizes(NodeState* node, NestedColumnState* column) {
+  const int64_t items = node->num_items;
+  if (node->item_size.size() < static_cast<size_t>(items)) node->item_size.resize(static_cast<size_t>(items));
+  switch (node->plan->kind) {
+    case NodeKind::kLeaf: return Status::Ok();
+    case NodeKind::kStruct: return SizeStructs(node, column);
+    case NodeKind::kList: return SizeArrays(node, &node->children[0], column, node->item_size.data());
+    case NodeKind::kMap: return SizeMaps(node, column);
+  }
+  return Status::Internal("unknown node kind");
+}
+
+}  // namespace rowbridge::row

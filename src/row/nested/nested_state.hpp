@@ -1,0 +1,126 @@
+// The per-batch state of a nested column, one NodeState per plan node,
+// reused across batches (its vectors only grow).
+//
+// A batch is converted a span of rows at a time (a few tiles). For a span,
+// every node has a set of *candidates*: the values of its array that the
+// span's valid parents hold, in row order (a struct field: one per valid
+// struct; a list element: the elements of the valid lists, concatenated).
+// The candidates of a nested node that are not null are its *items*, the
+// nested values actually written; their children are the next level's
+// candidates. Sizes are computed per level for the whole span, bottom-up;
+// bytes are written per tile, top-down, one level at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "row/column_binding.hpp"
+#include "row/nested/nested_plan.hpp"
+
+namespace rowbridge::row {
+
+/// Where a node's candidates are in its array: candidate c is logical index
+/// `start + c` (contiguous) or `indices[c]`; the array's offset is added on top.
+struct Candidates {
+  int64_t count = 0;
+  int64_t start = 0;
+  const int64_t* indices = nullptr;  // null when contiguous
+};
+
+struct NodeState {
+  const NestedNode* plan = nullptr;
+  NodeState* parent = nullptr;
+  std::vector<NodeState> children;
+
+  // Bound once per batch.
+  const ArrowArray* array = nullptr;   // the node's array (indices, run_end_encoded or values)
+  const ArrowArray* values = nullptr;  // the array holding the values
+  const ArrowArray* run_ends = nullptr;
+  ColumnInput value_buffers;           // `values`' buffers, offset and validity
+  const uint8_t* list_offsets = nullptr;
+  const uint8_t* list_sizes = nullptr;
+  int64_t element_length = 0;          // length of the list child or map entries
+  int64_t entries_offset = 0;          // offset of the map entries array
+
+  // Per span: the candidates resolved to value indices and validity.
+  int64_t count = 0;
+  ColumnInput input;  // value c of `input` is candidate c
+  bool all_valid = true;
+  std::vector<int64_t> gather;
+  std::vector<uint8_t> validity;
+
+  // Per span, nested nodes: the items.
+  int64_t num_items = 0;
+  bool identity = true;             // item j is candidate j, at value index item_base + j
+  int64_t item_base = 0;
+  std::vector<int64_t> rank;        // count + 1: items before candidate c
+  std::vector<int64_t> item_index;  // value index of item j
+  std::vector<int64_t> item_size;   // bytes of item j's value
+  std::vector<int64_t> first;       // lists and maps: elements of item j are [first[j], first[j + 1])
+  std::vector<int64_t> key_size;    // maps: bytes of item j's key array
+  std::vector<int64_t> element_indices;  // lists and maps: non-contiguous element candidates
+  std::vector<int64_t> element_sizes;    // lists and maps: scratch for element sizes
+
+  // Per tile.
+  std::vector<int64_t> positions;        // of the tile's items
+  std::vector<int64_t> cursors;          // structs: per item of the tile
+  std::vector<int64_t> value_positions;  // maps: of the tile's value arrays
+
+  int64_t Rank(int64_t c) const { return identity ? c : rank[static_cast<size_t>(c)]; }
+  bool IsItem(int64_t c) const {
+    return identity || rank[static_cast<size_t>(c) + 1] != rank[static_cast<size_t>(c)];
+  }
+  int64_t ItemIndex(int64_t j) const { return identity ? item_base + j : item_index[static_cast<size_t>(j)]; }
+};
+
+struct NestedColumnState {
+  std::shared_ptr<const NestedNode> plan;
+  NodeState root;
+  Validation validation = Validation::kCheap;
+  int64_t batch_offset = 0;
+  int64_t batch_rows = 0;
+  int64_t span_begin = 0;  // batch rows of the expanded span
+  int64_t span_end = 0;
+  Status error;  // why the last span could not be expanded
+
+  /// Expands the span of batch rows from `row` on covering at least `rows`.
+  Status Expand(int64_t row, int64_t rows);
+  bool Covers(int64_t row, int64_t rows) const { return row >= span_begin && row + rows <= span_end; }
+};
+
+/// Builds the state tree of `plan` (once per converter and column).
+void InitNodeState(const NestedNode& plan, NodeState* parent, NodeState* out);
+
+/// Binds the arrays of a node and of its descendants: structural checks
+/// always, every offset and view at kFull. `required_length` is how many
+/// elements the parent may reference.
+Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_length, Validation validation);
+
+/// Resolves `candidates` of `node` (dictionary indices, run ends) into its
+/// input and validity, and, for nested nodes, its items and their children's
+/// candidates, recursively.
+Status ExpandNode(NodeState* node, const Candidates& candidates, NestedColumnState* column);
+
+/// Computes the item sizes of `node` and of its descendants.
+Status ComputeSizes(NodeState* node, NestedColumnState* column);
+
+/// Returns the batch row that candidate `c` of `node` belongs to.
+int64_t RowOfCandidate(const NodeState* node, int64_t c, const NestedColumnState& column);
+
+/// Formats an error about candidate `c` of `node`.
+Status CandidateError(const NodeState* node, int64_t c, const NestedColumnState& column,
+                      const std::string& message);
+
+/// What a tile's writers share.
+struct TileContext {
+  uint8_t* base = nullptr;
+  const RowLocator* locator = nullptr;
+};
+
+/// Writes items [item_begin, item_end) of `node` at `positions` (one per item,
+/// relative to the tile's base).
+Status WriteItems(NodeState* node, int64_t item_begin, int64_t item_end, const int64_t* positions,
+                  const TileContext& tile);
+
+}  // namespace rowbridge::row

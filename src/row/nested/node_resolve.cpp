@@ -1,0 +1,199 @@
+// Resolving a node's candidates through its encoding: candidate c becomes a
+// value index of the node's value array and a validity bit. A plain node
+// whose candidates are contiguous keeps the array's own bitmap and an
+// offset; anything else becomes a gather (index per candidate) plus a bitmap,
+// the shape every writer reads in its gathered mode.
+#include <algorithm>
+#include <cstring>
+
+#include "arrow/array_checks.hpp"
+#include "row/nested/node_resolve.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+template <typename T>
+int64_t LoadIndex(const uint8_t* buffer, int64_t i) {
+  T v;
+  std::memcpy(&v, buffer + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return static_cast<int64_t>(v);
+}
+
+int64_t LogicalIndex(const Candidates& candidates, int64_t c) {
+  return candidates.indices == nullptr ? candidates.start + c : candidates.indices[c];
+}
+
+/// Prepares the gather and validity scratch of `count` candidates.
+void PrepareScratch(NodeState* node, int64_t count) {
+  if (node->gather.size() < static_cast<size_t>(count)) node->gather.resize(static_cast<size_t>(count));
+  size_t bytes = static_cast<size_t>((count + 7) / 8);
+  if (node->validity.size() < bytes) node->validity.resize(bytes);
+  std::fill(node->validity.begin(), node->validity.begin() + static_cast<std::ptrdiff_t>(bytes), uint8_t{0});
+}
+
+/// Plain values at explicit logical indices.
+bool GatherPlain(NodeState* node, const Candidates& candidates) {
+  const ArrowArray& values = *node->values;
+  const uint8_t* value_validity = node->value_buffers.validity;
+  int64_t* gather = node->gather.data();
+  uint8_t* validity = node->validity.data();
+  bool any_null = false;
+  for (int64_t c = 0; c < candidates.count; ++c) {
+    int64_t physical = values.offset + candidates.indices[c];
+    gather[c] = physical;
+    bool valid = value_validity == nullptr || GetBit(value_validity, physical);
+    any_null |= !valid;
+    validity[c >> 3] = static_cast<uint8_t>(validity[c >> 3] | (static_cast<unsigned>(valid) << (c & 7)));
+  }
+  return any_null;
+}
+
+template <typename IndexType>
+Status GatherDictionary(NodeState* node, const Candidates& candidates, const NestedColumnState& column,
+                        bool* any_null) {
+  const ArrowArray& indices = *node->array;
+  const ArrowArray& dictionary = *node->values;
+  const auto* index_values = static_cast<const uint8_t*>(indices.buffers[1]);
+  const uint8_t* index_validity = MayHaveNulls(indices) ? static_cast<const uint8_t*>(indices.buffers[0]) : nullptr;
+  const uint8_t* value_validity = node->value_buffers.validity;
+  int64_t* gather = node->gather.data();
+  uint8_t* validity = node->validity.data();
+  bool nulls = false;
+  bool out_of_range = false;
+  for (int64_t c = 0; c < candidates.count; ++c) {
+    int64_t q = indices.offset + LogicalIndex(candidates, c);
+    bool valid = index_validity == nullptr || GetBit(index_validity, q);
+    int64_t key = LoadIndex<IndexType>(index_values, q);
+    bool in_range = static_cast<uint64_t>(key) < static_cast<uint64_t>(dictionary.length);
+    out_of_range |= valid & !in_range;
+    valid &= in_range;
+    int64_t physical = dictionary.offset + (valid ? key : 0);
+    gather[c] = physical;
+    valid = valid && (value_validity == nullptr || GetBit(value_validity, physical));
+    nulls |= !valid;
+    validity[c >> 3] = static_cast<uint8_t>(validity[c >> 3] | (static_cast<unsigned>(valid) << (c & 7)));
+  }
+  if (out_of_range) {
+    for (int64_t c = 0; c < candidates.count; ++c) {
+      int64_t q = indices.offset + LogicalIndex(candidates, c);
+      if (index_validity != nullptr && !GetBit(index_validity, q)) continue;
+      int64_t key = LoadIndex<IndexType>(index_values, q);
+      if (static_cast<uint64_t>(key) >= static_cast<uint64_t>(dictionary.length)) {
+        return CandidateError(node, c, column,
+                              "dictionary index " + std::to_string(key) + " is outside the dictionary of " +
+                                  std::to_string(dictionary.length) + " values");
+      }
+    }
+  }
+  *any_null = nulls;
+  return Status::Ok();
+}
+
+template <typename RunEndType>
+Status GatherRuns(NodeState* node, const Candidates& candidates, const NestedColumnState& column,
+                  bool* any_null) {
+  const ArrowArray& array = *node->array;
+  const ArrowArray& run_ends = *node->run_ends;
+  const ArrowArray& values = *node->values;
+  const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
+  auto end_at = [&](int64_t run) { return LoadIndex<RunEndType>(ends, run); };
+  const int64_t runs = run_ends.length;
+  const uint8_t* value_validity = node->value_buffers.validity;
+  int64_t* gather = node->gather.data();
+  uint8_t* validity = node->validity.data();
+  bool nulls = false;
+  int64_t run = 0;
+  for (int64_t c = 0; c < candidates.count; ++c) {
+    int64_t q = array.offset + LogicalIndex(candidates, c);
+    // Candidates mostly ascend: keep the run while it covers q, else search.
+    if (!(run < runs && end_at(run) > q && (run == 0 || end_at(run - 1) <= q))) {
+      int64_t low = 0;
+      int64_t high = runs;
+      while (low < high) {
+        int64_t mid = low + (high - low) / 2;
+        if (end_at(mid) <= q) low = mid + 1;
+        else high = mid;
+      }
+      run = low;
+    }
+    if (run >= runs) {
+      return CandidateError(node, c, column, "past the last run end (" + std::to_string(runs) + " runs)");
+    }
+    int64_t physical = values.offset + run;
+    gather[c] = physical;
+    bool valid = value_validity == nullptr || GetBit(value_validity, physical);
+    nulls |= !valid;
+    validity[c >> 3] = static_cast<uint8_t>(validity[c >> 3] | (static_cast<unsigned>(valid) << (c & 7)));
+  }
+  *any_null = nulls;
+  return Status::Ok();
+}
+
+Status GatherEncoded(NodeState* node, const Candidates& candidates, const NestedColumnState& column,
+                     bool* any_null) {
+  const NestedNode& plan = *node->plan;
+  if (plan.encoding == Encoding::kRunEnd) {
+    switch (plan.index_type.id) {
+      case ArrowTypeId::kInt16: return GatherRuns<int16_t>(node, candidates, column, any_null);
+      case ArrowTypeId::kInt32: return GatherRuns<int32_t>(node, candidates, column, any_null);
+      default: return GatherRuns<int64_t>(node, candidates, column, any_null);
+    }
+  }
+  switch (plan.index_type.id) {
+    case ArrowTypeId::kInt8: return GatherDictionary<int8_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt8: return GatherDictionary<uint8_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt16: return GatherDictionary<int16_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt16: return GatherDictionary<uint16_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt32: return GatherDictionary<int32_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt32: return GatherDictionary<uint32_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt64: return GatherDictionary<int64_t>(node, candidates, column, any_null);
+    default: return GatherDictionary<uint64_t>(node, candidates, column, any_null);
+  }
+}
+
+/// Full validation: a null where the schema forbids one.
+Status CheckNulls(NodeState* node, const NestedColumnState& column) {
+  const NestedNode& plan = *node->plan;
+  if (node->all_valid || !plan.rejects_nulls || column.validation != Validation::kFull ||
+      plan.value_type.id == ArrowTypeId::kNull) {
+    return Status::Ok();
+  }
+  const ColumnInput& input = node->input;
+  for (int64_t c = 0; c < node->count; ++c) {
+    if (!GetBit(input.validity, input.validity_offset + c)) {
+      return CandidateError(node, c, column, plan.is_map_key ? "null map key" : "null in a non-nullable field");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ResolveCandidates(NodeState* node, const Candidates& candidates, const NestedColumnState& column) {
+  const NestedNode& plan = *node->plan;
+  node->count = candidates.count;
+  ColumnInput& input = node->input;
+  input = node->value_buffers;
+  const bool value_nulls = input.validity != nullptr;
+  if (plan.encoding == Encoding::kPlain && candidates.indices == nullptr) {
+    input.offset = node->values->offset + candidates.start;
+    input.validity_offset = input.offset;
+    input.gather = nullptr;
+    node->all_valid = !value_nulls || plan.value_type.id == ArrowTypeId::kNull;
+    return CheckNulls(node, column);
+  }
+  PrepareScratch(node, candidates.count);
+  bool any_null = false;
+  if (plan.encoding == Encoding::kPlain) {
+    any_null = GatherPlain(node, candidates);
+  } else {
+    ROWBRIDGE_RETURN_NOT_OK(GatherEncoded(node, candidates, column, &any_null));
+  }
+  input.gather = node->gather.data();
+  input.validity = any_null ? node->validity.data() : nullptr;
+  input.validity_offset = 0;
+  node->all_valid = !any_null || plan.value_type.id == ArrowTypeId::kNull;
+  return CheckNulls(node, column);
+}
+
+}  // namespace rowbridge::row
