@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/bench_command.hpp"
+#include "cli/convert_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"rowbridge: Apache Arrow record batches to Spark UnsafeRows", "rowbridge"};
@@ -13,6 +14,18 @@ int main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand("bench", "run the columnar -> row benchmark (SPEC 6)");
   bench->add_flag("--json", bench_options.json,
                   "print only one JSON object with the results on stdout");
+
+  rowbridge::cli::ConvertOptions convert_options;
+  CLI::App* convert = app.add_subcommand(
+      "convert", "convert an Arrow IPC file or stream into Spark UnsafeRowSerializer rows");
+  convert->add_option("IN", convert_options.input, "Arrow IPC file or stream")->required();
+  convert->add_option("OUT", convert_options.output, "output file, or - for standard output")
+      ->required();
+
+  std::string inspect_input;
+  CLI::App* inspect =
+      app.add_subcommand("inspect", "print the schema, batches, rows, bytes of an Arrow IPC input");
+  inspect->add_option("IN", inspect_input, "Arrow IPC file or stream")->required();
 
   auto is_subcommand = [&](const CLI::App* sub) { return sub->check_name(argv[1]); };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(is_subcommand).empty()) {
@@ -27,6 +40,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (bench->parsed()) return rowbridge::cli::RunBenchCommand(bench_options);
+  if (convert->parsed()) return rowbridge::cli::RunConvertCommand(convert_options);
+  if (inspect->parsed()) return rowbridge::cli::RunInspectCommand(inspect_input);
   std::cerr << app.help();
   return 2;
 }
