@@ -26,6 +26,8 @@ ASAN_DIR := $(BUILD)/asan
 BENCH_DIR := $(BUILD)/bench
 CLI := $(RELEASE_DIR)/bin/rowbridge
 TESTS_ASAN := $(ASAN_DIR)/bin/rowbridge_tests
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZER := $(FUZZ_DIR)/bin/ipc_reader_fuzz
 
 # CMAKE_ARGS adds cache settings to both builds (e.g. CMAKE_ARGS=-DROWBRIDGE_BUILD_CLI=OFF).
 CMAKE_ARGS ?=
@@ -40,11 +42,14 @@ SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 
 # Iterations of the randomized differential test in make test-long.
 LONG_RANDOM_ITERATIONS ?= 20000
+# Seconds of IPC reader fuzzing in make test and in make test-long.
+FUZZ_SECONDS ?= 60
+LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
-LONG_SUITES := long-random
+LONG_SUITES := long-random long-fuzz
 
-.PHONY: deps build build-asan test test-release test-asan test-install test-long \
+.PHONY: deps build build-asan build-fuzz test test-release test-asan test-install test-fuzz test-long \
         $(LONG_SUITES) run bench golden format format-check clean
 
 deps:
@@ -60,8 +65,8 @@ build-asan: deps
 
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
-test: test-release test-asan test-install
-	@echo "make test: all suites passed (Release, ASan+UBSan, install/consumers)"
+test: test-release test-asan test-install test-fuzz
+	@echo "make test: all suites passed (Release, ASan+UBSan, install/consumers, fuzzing)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -75,10 +80,31 @@ test-install: build
 	@echo "== install and consumer check ($(RELEASE_DIR))"
 	scripts/check_install.sh $(RELEASE_DIR)
 
+# The IPC reader under libFuzzer (Clang, ASan+UBSan), seeded with the hostile
+# corpus; any crash, sanitizer report, leak or hang fails the run.
+build-fuzz: deps
+	scripts/deps.sh clang libclang-rt-14-dev
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DROWBRIDGE_BUILD_FUZZERS=ON -DROWBRIDGE_SANITIZE=ON -DROWBRIDGE_BUILD_TESTS=OFF \
+	  -DROWBRIDGE_BUILD_CLI=OFF -DROWBRIDGE_BUILD_BENCHMARKS=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target ipc_reader_fuzz
+
+test-fuzz: build-fuzz
+	@echo "== fuzzing the IPC reader for $(FUZZ_SECONDS) s"
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
+
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 
 test-long: $(LONG_SUITES)
 	@echo "make test-long: all long suites passed ($(LONG_SUITES))"
+
+long-fuzz: build-fuzz
+	@echo "== fuzzing the IPC reader for $(LONG_FUZZ_SECONDS) s"
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	$(FUZZER) -max_total_time=$(LONG_FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
 
 long-random: build-asan
 	@echo "== randomized differential test, $(LONG_RANDOM_ITERATIONS) iterations (ASan+UBSan)"
