@@ -43,13 +43,13 @@ struct BinaryKernel {
     const RowSink sink = sink_ref;
     const int64_t slot_offset = target.slot_offset;
     const NullBit null_bit = NullBitOf(target);
-    for (int64_t k = 0; k < num_rows; ++k) {
+    ForEachRow<kAllValid>(input, row_begin, num_rows, [&](int64_t k, auto valid) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
-      if (!IsValid<kAllValid>(input, r)) {
+      if (!valid) {
         SetNull(row, null_bit);
         Store64(row + slot_offset, 0);
-        continue;
+        return;
       }
       int64_t index = ValueIndex<kGathered>(input, r);
       int64_t length = Source::Length(input, index);
@@ -59,7 +59,7 @@ struct BinaryKernel {
       CopyBytes(dst, Source::Data(input, index), length);
       Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(length));
       AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
-    }
+    });
     return Status::Ok();
   }
 };

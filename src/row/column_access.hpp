@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "row/column_writer.hpp"
 #include "row/memory_access.hpp"
@@ -24,6 +26,41 @@ inline bool IsValid(const ColumnInput& input, int64_t row) {
     return true;
   } else {
     return GetBit(input.validity, input.validity_offset + row);
+  }
+}
+
+/// Returns `count` (at most 64) bits of `bitmap` from bit `bit` on, as the low
+/// bits of a word, reading only the bytes that hold them.
+inline uint64_t LoadBits(const uint8_t* bitmap, int64_t bit, int64_t count) {
+  const uint8_t* first = bitmap + (bit >> 3);
+  int64_t shift = bit & 7;
+  int64_t bytes = (shift + count + 7) >> 3;
+  uint64_t low = 0;
+  std::memcpy(&low, first, static_cast<size_t>(bytes < 8 ? bytes : 8));
+  uint64_t word = low >> shift;
+  if (bytes > 8) word |= static_cast<uint64_t>(first[8]) << (64 - shift);
+  return count < 64 ? word & ((uint64_t{1} << count) - 1) : word;
+}
+
+/// Calls `visit(k, valid)` for output rows k in [0, num_rows) (batch rows
+/// from `row_begin`), reading validity a 64-bit word at a time: the rows of
+/// an all-valid word get `valid` as std::true_type, so their path has no
+/// validity test at all; other words give a bool per row.
+template <bool kAllValid, typename Visit>
+inline void ForEachRow(const ColumnInput& input, int64_t row_begin, int64_t num_rows, Visit&& visit) {
+  if constexpr (kAllValid) {
+    for (int64_t k = 0; k < num_rows; ++k) visit(k, std::true_type{});
+  } else {
+    for (int64_t block = 0; block < num_rows; block += 64) {
+      int64_t count = num_rows - block < 64 ? num_rows - block : 64;
+      uint64_t word = LoadBits(input.validity, input.validity_offset + row_begin + block, count);
+      uint64_t all = count < 64 ? (uint64_t{1} << count) - 1 : ~uint64_t{0};
+      if (word == all) {
+        for (int64_t j = 0; j < count; ++j) visit(block + j, std::true_type{});
+      } else {
+        for (int64_t j = 0; j < count; ++j) visit(block + j, ((word >> j) & 1) != 0);
+      }
+    }
   }
 }
 

@@ -17,17 +17,17 @@ struct FixedKernel {
     const NullBit null_bit = NullBitOf(target);
     const int32_t precision = target.precision;
     bool ok = true;
-    for (int64_t k = 0; k < num_rows; ++k) {
+    ForEachRow<kAllValid>(input, row_begin, num_rows, [&](int64_t k, auto valid) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
       uint64_t slot = 0;
-      if (IsValid<kAllValid>(input, r)) {
+      if (valid) {
         ok &= Op::Load(input, ValueIndex<kGathered>(input, r), precision, &slot);
       } else {
         SetNull(row, null_bit);
       }
       Store64(row + slot_offset, slot);
-    }
+    });
     if (ok) return Status::Ok();
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
