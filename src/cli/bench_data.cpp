@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "cli/column_builders.hpp"
+#include "cli/nested_bench_data.hpp"
 #include "cli/seeded_random.hpp"
 
 namespace rowbridge::bench {
@@ -77,6 +78,18 @@ ArrayNode ColumnSource::Make(int64_t first_row, int64_t num_rows) const {
     case ColumnKind::kRowString:
     case ColumnKind::kRandomString: return MakeStrings(first_row, num_rows);
     case ColumnKind::kRunEndInt64: return MakeRunEnds(first_row, num_rows);
+    case ColumnKind::kStructInt64Utf8:
+      return MakeNestedColumn(NestedKind::kStructInt64Utf8, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
+    case ColumnKind::kListInt32:
+      return MakeNestedColumn(NestedKind::kListInt32, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
+    case ColumnKind::kMapUtf8Int64:
+      return MakeNestedColumn(NestedKind::kMapUtf8Int64, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
+    case ColumnKind::kListStructFloat64Utf8:
+      return MakeNestedColumn(NestedKind::kListStructFloat64Utf8, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
     default: return MakeFixed(first_row, num_rows);
   }
 }
@@ -184,6 +197,14 @@ DatasetSpec WideStringsSpec() {
   AppendAll(&spec.columns, Numbered("s", 8, ColumnKind::kRandomString, 0.1));
   AppendAll(&spec.columns, Numbered("g", 4, ColumnKind::kFloat64, 0.1));
   return spec;
+}
+
+DatasetSpec NestedSpec() {
+  return {"nested",
+          {{"s", ColumnKind::kStructInt64Utf8, 0.1},
+           {"a", ColumnKind::kListInt32, 0.1},
+           {"m", ColumnKind::kMapUtf8Int64, 0.1},
+           {"p", ColumnKind::kListStructFloat64Utf8, 0.1}}};
 }
 
 DatasetSpec FixedWidthSpec(int num_columns) {

@@ -23,6 +23,7 @@ constexpr uint64_t kDefaultSeed = 0xC2A05EED;
 /// sized so that a run stays short (32 batches of 8192 rows).
 constexpr int64_t kRecordRows = int64_t{1} << 20;
 constexpr int64_t kWideStringsRows = int64_t{1} << 18;
+constexpr int64_t kNestedRows = int64_t{1} << 17;
 
 enum class ColumnKind {
   kInt64,
@@ -34,6 +35,12 @@ enum class ColumnKind {
   kLargeDecimal,      // decimal128(38, 10): 16 variable-region bytes per row
   kDictionaryString,  // dictionary<int32, utf8> over 1024 random strings
   kRunEndInt64,       // run_end_encoded<int32, int64>, runs of 1-16 rows
+  // SPEC §6 "nested" (see nested_bench_data.hpp): 0-8 entries, strings of
+  // 5-30 bytes, nulls at every level.
+  kStructInt64Utf8,       // struct<a int64, b utf8>
+  kListInt32,             // list<int32>
+  kMapUtf8Int64,          // map<utf8, int64>
+  kListStructFloat64Utf8,  // list<struct<x float64, y utf8>>
 };
 
 struct ColumnSpec {
@@ -51,8 +58,9 @@ struct DatasetSpec {
 DatasetSpec RecordSpec();
 /// SPEC §6 "wide_strings": 8 int64, 8 utf8 (5-60 bytes), 4 float64, 10 % nulls.
 DatasetSpec WideStringsSpec();
-// SPEC §6 "nested" (struct, array, map, array of struct) is added here, with
-// the column kinds it needs, once the converter converts nested types.
+/// SPEC §6 "nested": struct<a int64, b utf8>, array<int32>, map<utf8, int64>,
+/// array<struct<x float64, y utf8>>; 10 % nulls at every level.
+DatasetSpec NestedSpec();
 
 /// `num_columns` int64 columns without nulls.
 DatasetSpec FixedWidthSpec(int num_columns);

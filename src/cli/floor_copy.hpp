@@ -30,8 +30,10 @@ struct FloorBatch {
 /// borrowed, and the ranges point into `batch`'s buffers): for each column in
 /// order, the validity bytes of the batch's rows when a bitmap is present,
 /// then the values or offsets of those rows, then their string bytes. A
-/// dictionary, or a run-end column's run ends and values, count whole.
-/// Nested columns are NotSupported until the converter converts them.
+/// dictionary, or a run-end column's run ends and values, count whole. A
+/// struct adds its validity, then its fields' ranges; a list or map its
+/// validity and offsets, then the ranges of the elements (keys, then
+/// values) they delimit.
 Status CollectInputRanges(const ArrowArray& batch, const ArrowSchema& schema, FloorBatch* out);
 
 /// Copies `batch.ranges` back to back to `out`, then zeroes `out` up to

@@ -5,6 +5,7 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/convert_command.hpp"
+#include "cli/scan_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"rowbridge: Apache Arrow record batches to Spark UnsafeRows", "rowbridge"};
@@ -27,6 +28,19 @@ int main(int argc, char** argv) {
       app.add_subcommand("inspect", "print the schema, batches, rows, bytes of an Arrow IPC input");
   inspect->add_option("IN", inspect_input, "Arrow IPC file or stream")->required();
 
+  rowbridge::cli::ScanOptions scan_options;
+  CLI::App* scan = app.add_subcommand(
+      "scan", "read an Arrow IPC input through a bounded prefetch stream; print one JSON line");
+  scan->add_option("IN", scan_options.input, "Arrow IPC file (decoded in parallel) or stream")
+      ->required();
+  scan->add_option("--workers", scan_options.workers,
+                   "worker pool threads (default: one per hardware thread)");
+  scan->add_option("--in-flight", scan_options.in_flight, "W: batches produced at once (2)");
+  scan->add_option("--prefetch", scan_options.prefetch, "K: finished batches queued ahead (1)");
+  scan->add_flag("--rows", scan_options.rows, "convert batches to UnsafeRows in the workers");
+  scan->add_option("--queue", scan_options.queue,
+                   "bounded, or per-worker: the baseline queueing one batch per worker");
+
   auto is_subcommand = [&](const CLI::App* sub) { return sub->check_name(argv[1]); };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(is_subcommand).empty()) {
     std::cerr << "rowbridge: unknown subcommand '" << argv[1] << "'\n\n" << app.help();
@@ -42,6 +56,7 @@ int main(int argc, char** argv) {
   if (bench->parsed()) return rowbridge::cli::RunBenchCommand(bench_options);
   if (convert->parsed()) return rowbridge::cli::RunConvertCommand(convert_options);
   if (inspect->parsed()) return rowbridge::cli::RunInspectCommand(inspect_input);
+  if (scan->parsed()) return rowbridge::cli::RunScanCommand(scan_options);
   std::cerr << app.help();
   return 2;
 }

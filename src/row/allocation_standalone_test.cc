@@ -235,6 +235,54 @@ TestArray Encoded(int64_t n, int64_t seed) {
                 testing::MonthDayNano("iv", intervals)});
 }
 
+/// struct<a int64, b utf8>, list<int32>, map<utf8, list<int64>> and
+/// list<struct<x float64, y dictionary<int8, utf8>>>, with nulls at every
+/// level. The shape (nulls and lengths) depends on `n` only, the values on
+/// `seed` too.
+TestArray Nested(int64_t n, int64_t seed) {
+  std::vector<std::optional<int64_t>> a;
+  std::vector<std::optional<std::string>> b;
+  std::vector<bool> struct_valid;
+  std::vector<std::optional<int64_t>> lengths;
+  std::vector<std::optional<int32_t>> ints;
+  std::vector<int64_t> map_offsets{0};
+  std::vector<bool> map_valid;
+  std::vector<std::optional<std::string>> keys;
+  std::vector<std::optional<int64_t>> inner_lengths;
+  std::vector<std::optional<int64_t>> longs;
+  std::vector<std::optional<int64_t>> point_lengths;
+  std::vector<std::optional<double>> xs;
+  std::vector<std::optional<int8_t>> ys;
+  std::vector<bool> point_valid;
+  for (int64_t i = 0; i < n; ++i) {
+    struct_valid.push_back(i % 11 != 3);
+    a.push_back(i % 7 == 0 ? std::nullopt : std::optional<int64_t>(i + seed));
+    b.push_back("text " + std::to_string(i * (seed + 1)));
+    lengths.push_back(i % 13 == 5 ? std::nullopt : std::optional<int64_t>(i % 9));
+    for (int64_t e = 0; e < i % 9; ++e) ints.push_back(e == 2 ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>(e + seed)));
+    map_valid.push_back(i % 10 != 1);
+    map_offsets.push_back(map_offsets.back() + i % 4);
+    for (int64_t e = 0; e < i % 4; ++e) {
+      keys.push_back("k" + std::to_string(e + seed));
+      inner_lengths.push_back(e == 1 ? std::nullopt : std::optional<int64_t>(e));
+      for (int64_t v = 0; v < e; ++v) longs.push_back(v + seed);
+    }
+    point_lengths.push_back(i % 6 == 0 ? std::nullopt : std::optional<int64_t>(i % 5));
+    for (int64_t e = 0; e < i % 5; ++e) {
+      point_valid.push_back(e != 3);
+      xs.push_back(static_cast<double>(e + seed));
+      ys.push_back(e == 1 ? std::nullopt : std::optional<int8_t>(static_cast<int8_t>(e % 3)));
+    }
+  }
+  TestArray s = testing::Struct("s", n, {Primitive<int64_t>("l", "a", a), testing::Strings("u", "b", b)}, struct_valid);
+  TestArray inner = testing::ListOfLengths("", Primitive<int64_t>("l", "", longs), inner_lengths);
+  TestArray m = testing::Map("m", testing::Strings("u", "", keys), inner, map_offsets, map_valid);
+  TestArray y = testing::Dictionary(Primitive<int8_t>("c", "y", ys), testing::Strings("u", "", {"one", "two", "three"}));
+  TestArray points = testing::Struct("", static_cast<int64_t>(xs.size()), {Primitive<double>("g", "x", xs), y}, point_valid);
+  return Batch({s, testing::ListOfLengths("l", Primitive<int32_t>("i", "", ints), lengths), m,
+                testing::ListOfLengths("p", points, point_lengths)});
+}
+
 TEST(Allocations, TheCounterSeesAllocations) {
   Allocations a = Count([] {
     std::vector<int>* v = new std::vector<int>(100);
@@ -345,4 +393,22 @@ TEST(Allocations, CApiAfterWarmUp) {
 }
 
 }  // namespace
+TEST(Allocations, NestedColumnsAfterWarmUp) {
+  auto warm = testing::ExportBatch(Nested(8192, 0));
+  auto next = testing::ExportBatch(Nested(8192, 7));  // same shape, other values
+  auto fewer = testing::ExportBatch(Nested(1000, 3));
+  auto sliced = testing::ExportBatch(testing::Slice(Nested(8192, 1), 100, 8000));
+  for (Validation validation : {Validation::kCheap, Validation::kFull}) {
+    ConverterOptions options;
+    options.validation = validation;
+    std::unique_ptr<Converter> converter;
+    ASSERT_TRUE(Converter::Make(warm->schema.schema, options, &converter).ok());
+    ASSERT_GT(ConvertAll(*converter, warm->array.array), 0);
+    for (auto* batch : {next.get(), fewer.get(), sliced.get(), warm.get()}) {
+      Allocations a = Count([&] { EXPECT_GT(ConvertAll(*converter, batch->array.array), 0); });
+      EXPECT_EQ(a.total(), 0) << a << " (validation " << static_cast<int>(validation) << ")";
+    }
+  }
+}
+
 }  // namespace rowbridge

@@ -36,7 +36,10 @@ struct RowLocator {
 };
 
 /// Where the rows of the current chunk are written. Writers of the fields of
-/// nested rows get the same sink, with the nested rows as its rows.
+/// nested rows get the same sink, with the nested rows as its rows. Every
+/// byte of a tile's rows is zero before its first writer runs (WriteTile
+/// clears the tile), so a writer may leave zero bytes unwritten; the nested
+/// writers rely on it for null bits, null slots and array fixed parts.
 struct RowSink {
   uint8_t* base = nullptr;                // start of the chunk's row bytes
   const int64_t* row_offsets = nullptr;   // start of output row k, relative to base

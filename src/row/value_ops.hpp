@@ -24,7 +24,8 @@ struct CopyOp {
   static constexpr int kRawBytes = sizeof(T);
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
     using Unsigned = std::make_unsigned_t<T>;
-    *slot = static_cast<uint64_t>(static_cast<Unsigned>(row::Load<T>(input.values + index * sizeof(T))));
+    *slot = static_cast<uint64_t>(
+        static_cast<Unsigned>(row::Load<T>(input.values + index * sizeof(T))));
     return true;
   }
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
@@ -97,7 +98,8 @@ struct Date64Op {
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
     int64_t days = FloorDivide(row::Load<int64_t>(input.values + index * 8), kMillisPerDay);
     *slot = static_cast<uint32_t>(static_cast<int32_t>(days));
-    return days >= std::numeric_limits<int32_t>::min() && days <= std::numeric_limits<int32_t>::max();
+    return days >= std::numeric_limits<int32_t>::min() &&
+           days <= std::numeric_limits<int32_t>::max();
   }
   static std::string Describe(const ColumnInput& input, int64_t index, int32_t) {
     return std::to_string(row::Load<int64_t>(input.values + index * 8)) +
@@ -123,7 +125,8 @@ struct SmallDecimalOp {
       int64_t low = row::Load<int64_t>(p);
       uint64_t sign = low < 0 ? ~uint64_t{0} : 0;
       bool fits = true;
-      for (int word = 1; word < kBytes / 8; ++word) fits &= row::Load<uint64_t>(p + word * 8) == sign;
+      for (int word = 1; word < kBytes / 8; ++word)
+        fits &= row::Load<uint64_t>(p + word * 8) == sign;
       *out = low;
       return fits;
     }

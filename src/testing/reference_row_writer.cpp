@@ -4,7 +4,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "testing/reference_values.hpp"
+
 namespace rowbridge::testing {
+namespace reference_detail {
 namespace {
 
 // ---------------------------------------------------------------------------
@@ -45,13 +48,7 @@ Int128 ReadInteger(const std::string& format, const uint8_t* values, int64_t ind
   throw std::runtime_error("not an integer format: " + format);
 }
 
-/// The value node, element index and validity that batch row `logical` of
-/// `column` resolves to through its encoding.
-struct Located {
-  const TestArray* node = nullptr;
-  int64_t index = 0;
-  bool valid = false;
-};
+}  // namespace
 
 Located Locate(const TestArray& column, int64_t logical) {
   int64_t j = column.offset + logical;
@@ -78,43 +75,13 @@ Located Locate(const TestArray& column, int64_t logical) {
 }
 
 // ---------------------------------------------------------------------------
-// Writing a row.
-
-class RowWriter {
- public:
-  explicit RowWriter(int64_t fields)
-      : bitset_bytes_(((fields + 63) / 64) * 8), bytes_(static_cast<size_t>(bitset_bytes_ + 8 * fields), 0) {}
-
-  void SetNull(int64_t field) {
-    bytes_[static_cast<size_t>(field / 8)] |= static_cast<uint8_t>(1u << (field % 8));
-  }
-  /// Stores the low `width` bytes of `value`, little-endian, at the slot start.
-  void SetSlot(int64_t field, uint64_t value, int width = 8) {
-    for (int b = 0; b < width; ++b) {
-      bytes_[static_cast<size_t>(Slot(field) + b)] = static_cast<uint8_t>(value >> (8 * b));
-    }
-  }
-  /// Appends `size` bytes padded with zeros to a multiple of 8 (at least
-  /// `reserve` bytes) and returns their offset from the row start.
-  int64_t Append(const uint8_t* data, int64_t size, int64_t reserve = 0) {
-    int64_t offset = static_cast<int64_t>(bytes_.size());
-    int64_t padded = (size + 7) / 8 * 8;
-    if (padded < reserve) padded = reserve;
-    bytes_.resize(static_cast<size_t>(offset + padded), 0);
-    if (size > 0) std::memcpy(bytes_.data() + offset, data, static_cast<size_t>(size));
-    return offset;
-  }
-  Bytes Finish() { return std::move(bytes_); }
-
- private:
-  int64_t Slot(int64_t field) const { return bitset_bytes_ + 8 * field; }
-  int64_t bitset_bytes_;
-  Bytes bytes_;
-};
+// Writing a value.
 
 uint64_t OffsetAndSize(int64_t offset, int64_t size) {
   return (static_cast<uint64_t>(offset) << 32) | static_cast<uint64_t>(size);
 }
+
+namespace {
 
 Int128 FloorDiv(Int128 a, Int128 b) {
   Int128 q = a / b;
@@ -183,16 +150,27 @@ bool ReadDecimal(const uint8_t* values, int64_t index, int bit_width, Int128* ou
   return true;
 }
 
-/// Writes field `field` of `row` from element `at.index` of `at.node`.
-/// Returns false when the value overflows its Spark type.
-bool WriteValue(RowWriter& row, int64_t field, const std::string& format, const Located& at) {
+}  // namespace
+
+bool WriteValue(ValueSink& row, int64_t field, const std::string& format, const Located& at) {
   const bool large_decimal =
       format == "L" || (format.rfind("d:", 0) == 0 && ParseDecimal(format).precision > 18);
+  // In a row, large decimals and intervals take 16 bytes null or not; in an
+  // array a null element takes none.
+  const int64_t reserve = row.in_array() ? 0 : 16;
   if (!at.valid) {
     row.SetNull(field);
+    if (row.in_array()) return true;
     if (format == "tin") row.SetSlot(field, OffsetAndSize(row.Append(nullptr, 0, 16), 16));
     if (large_decimal) row.SetSlot(field, OffsetAndSize(row.Append(nullptr, 0, 16), 0));
     return true;
+  }
+  if (IsNestedFormat(format)) {
+    bool overflow = false;
+    Bytes bytes = EncodeNested(*at.node, at.index, &overflow);
+    int64_t size = static_cast<int64_t>(bytes.size());
+    row.SetSlot(field, OffsetAndSize(row.Append(bytes.data(), size), size));
+    return !overflow;
   }
   const TestArray& node = *at.node;
   const int64_t i = at.index;
@@ -241,13 +219,15 @@ bool WriteValue(RowWriter& row, int64_t field, const std::string& format, const 
     }
     Int128 limit = Pow10(precision);
     if (!fits || unscaled >= limit || unscaled <= -limit) {
-      if (large_decimal) row.Append(nullptr, 0, 16);  // the row's size does not depend on the value
+      // Keep the size the library computes: 16 bytes in a row, the minimal
+      // bytes of the low 128 bits in an array.
+      if (large_decimal) row.Append(nullptr, static_cast<int64_t>(JavaBigIntegerBytes(unscaled).size()), reserve);
       return false;
     }
     if (large_decimal) {
       std::vector<uint8_t> bytes = JavaBigIntegerBytes(unscaled);
       int64_t size = static_cast<int64_t>(bytes.size());
-      row.SetSlot(field, OffsetAndSize(row.Append(bytes.data(), size, 16), size));
+      row.SetSlot(field, OffsetAndSize(row.Append(bytes.data(), size, reserve), size));
     } else {
       row.SetSlot(field, static_cast<uint64_t>(static_cast<int64_t>(unscaled)));
     }
@@ -278,14 +258,20 @@ bool WriteValue(RowWriter& row, int64_t field, const std::string& format, const 
   return true;
 }
 
-/// The format of the values a column's rows take.
 const std::string& ValueFormat(const TestArray& column) {
   if (column.dictionary) return column.dictionary->format;
   if (column.format == "+r") return column.children.at(1).format;
   return column.format;
 }
 
-}  // namespace
+bool IsNestedFormat(const std::string& format) { return !format.empty() && format[0] == '+' && format != "+r"; }
+
+}  // namespace reference_detail
+
+using reference_detail::Locate;
+using reference_detail::RowWriter;
+using reference_detail::ValueFormat;
+using reference_detail::WriteValue;
 
 ReferenceRows ReferenceConvert(const TestArray& batch) {
   ReferenceRows out;

@@ -333,6 +333,100 @@ TestArray MonthDayNano(const std::string& name,
   return a;
 }
 
+namespace {
+
+/// Sets the length, validity bitmap and null count of a nested node.
+void SetValidity(TestArray* a, int64_t length, const std::vector<bool>& valid) {
+  a->length = length;
+  a->null_count = 0;
+  for (bool v : valid) a->null_count += v ? 0 : 1;
+  a->buffers = {valid.empty() ? std::nullopt : ValidityBitmap(valid)};
+}
+
+Bytes OffsetBytes(const std::vector<int64_t>& offsets, bool large) {
+  if (large) return ToBytes(offsets);
+  std::vector<int32_t> narrow(offsets.begin(), offsets.end());
+  return ToBytes(narrow);
+}
+
+}  // namespace
+
+TestArray Struct(const std::string& name, int64_t length, std::vector<TestArray> fields,
+                 const std::vector<bool>& valid) {
+  TestArray a;
+  a.format = "+s";
+  a.name = name;
+  SetValidity(&a, length, valid);
+  a.children = std::move(fields);
+  return a;
+}
+
+TestArray List(const std::string& name, TestArray values, const std::vector<int64_t>& offsets,
+               const std::vector<bool>& valid, bool large) {
+  TestArray a;
+  a.format = large ? "+L" : "+l";
+  a.name = name;
+  SetValidity(&a, static_cast<int64_t>(offsets.size()) - 1, valid);
+  a.buffers.emplace_back(OffsetBytes(offsets, large));
+  if (values.name.empty()) values.name = "item";
+  a.children = {std::move(values)};
+  return a;
+}
+
+TestArray ListOfLengths(const std::string& name, TestArray values,
+                        const std::vector<std::optional<int64_t>>& lengths, bool large) {
+  std::vector<int64_t> offsets{0};
+  std::vector<bool> valid;
+  bool any_null = false;
+  for (const auto& length : lengths) {
+    offsets.push_back(offsets.back() + length.value_or(0));
+    valid.push_back(length.has_value());
+    any_null |= !length.has_value();
+  }
+  return List(name, std::move(values), offsets, any_null ? valid : std::vector<bool>{}, large);
+}
+
+TestArray FixedSizeList(const std::string& name, int32_t size, TestArray values, const std::vector<bool>& valid) {
+  TestArray a;
+  a.format = "+w:" + std::to_string(size);
+  a.name = name;
+  int64_t length = !valid.empty() || size == 0 ? static_cast<int64_t>(valid.size()) : values.length / size;
+  SetValidity(&a, length, valid);
+  if (values.name.empty()) values.name = "item";
+  a.children = {std::move(values)};
+  return a;
+}
+
+TestArray ListView(const std::string& name, TestArray values, const std::vector<int64_t>& offsets,
+                   const std::vector<int64_t>& sizes, const std::vector<bool>& valid, bool large) {
+  TestArray a;
+  a.format = large ? "+vL" : "+vl";
+  a.name = name;
+  SetValidity(&a, static_cast<int64_t>(offsets.size()), valid);
+  a.buffers.emplace_back(OffsetBytes(offsets, large));
+  a.buffers.emplace_back(OffsetBytes(sizes, large));
+  if (values.name.empty()) values.name = "item";
+  a.children = {std::move(values)};
+  return a;
+}
+
+TestArray Map(const std::string& name, TestArray keys, TestArray values, const std::vector<int64_t>& offsets,
+              const std::vector<bool>& valid) {
+  keys.name = "key";
+  keys.nullable = false;
+  values.name = "value";
+  int64_t entries_length = keys.length;
+  TestArray entries = Struct("entries", entries_length, {std::move(keys), std::move(values)});
+  entries.nullable = false;
+  TestArray a;
+  a.format = "+m";
+  a.name = name;
+  SetValidity(&a, static_cast<int64_t>(offsets.size()) - 1, valid);
+  a.buffers.emplace_back(OffsetBytes(offsets, false));
+  a.children = {std::move(entries)};
+  return a;
+}
+
 std::string Hex(const uint8_t* data, size_t size) {
   static const char kDigits[] = "0123456789abcdef";
   std::string out;

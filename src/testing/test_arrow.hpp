@@ -126,6 +126,39 @@ TestArray Batch(std::vector<TestArray> columns);
 /// Returns `array` viewed from `offset` for `length` elements (a slice).
 TestArray Slice(TestArray array, int64_t offset, int64_t length);
 
+// Nested arrays. `valid` gives the parent's validity (empty: no nulls); a
+// child's length is whatever its values are, so children may hold extra or
+// garbage values that no valid parent references.
+
+/// A struct ("+s") of `fields`, of `length` values.
+TestArray Struct(const std::string& name, int64_t length, std::vector<TestArray> fields,
+                 const std::vector<bool>& valid = {});
+
+/// A list ("+l", or "+L" when `large`): value i holds elements
+/// [offsets[i], offsets[i + 1]) of `values`.
+TestArray List(const std::string& name, TestArray values, const std::vector<int64_t>& offsets,
+               const std::vector<bool>& valid = {}, bool large = false);
+
+/// A list ("+l" or "+L") with lists of the given lengths, nullopt = a null
+/// (empty) list, over consecutive elements of `values`.
+TestArray ListOfLengths(const std::string& name, TestArray values,
+                        const std::vector<std::optional<int64_t>>& lengths, bool large = false);
+
+/// A fixed-size list ("+w:SIZE"): value i holds elements [i * size, (i + 1) * size).
+TestArray FixedSizeList(const std::string& name, int32_t size, TestArray values,
+                        const std::vector<bool>& valid = {});
+
+/// A list view ("+vl", or "+vL" when `large`): value i holds elements
+/// [offsets[i], offsets[i] + sizes[i]).
+TestArray ListView(const std::string& name, TestArray values, const std::vector<int64_t>& offsets,
+                   const std::vector<int64_t>& sizes, const std::vector<bool>& valid = {},
+                   bool large = false);
+
+/// A map ("+m") whose value i holds entries [offsets[i], offsets[i + 1]) of
+/// `keys` and `values` (both of the same length).
+TestArray Map(const std::string& name, TestArray keys, TestArray values, const std::vector<int64_t>& offsets,
+              const std::vector<bool>& valid = {});
+
 /// interval[month_day_nano] values: int32 months, int32 days, int64 nanoseconds.
 struct MonthDayNanoValue {
   int32_t months = 0;

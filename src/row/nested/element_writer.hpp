@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "arrow/arrow_type.hpp"
 #include "row/column_writer.hpp"
@@ -24,6 +25,9 @@ struct ArraySink {
   const int64_t* first = nullptr;  // count + 1 entries
   int64_t count = 0;
   const RowLocator* locator = nullptr;  // names the batch row of an error
+  /// Bytes of the input's validity bitmap that may be read (its array's
+  /// offset + length bits, rounded up); 0 when unknown.
+  int64_t validity_bytes = 0;
 };
 
 /// Writes the elements of every array of `sink`. Value c of `input` is
@@ -62,6 +66,22 @@ inline void StoreLow(uint8_t* p, uint64_t value) {
   } else {
     Store64(p, value);
   }
+}
+
+/// Returns `count` (at most 64) bits of `bitmap` from bit `bit` on, as the
+/// low bits of a word: with two wide loads when the `readable` bytes of the
+/// bitmap allow, else byte by byte.
+inline uint64_t ReadBits(const uint8_t* bitmap, int64_t bit, int64_t count, int64_t readable) {
+  uint64_t mask = count < 64 ? (uint64_t{1} << count) - 1 : ~uint64_t{0};
+  int64_t byte = bit >> 3;
+  if (byte + 16 <= readable) {
+    __extension__ unsigned __int128 wide;
+    std::memcpy(&wide, bitmap + byte, 16);
+    return static_cast<uint64_t>(wide >> (bit & 7)) & mask;
+  }
+  uint64_t word = 0;
+  for (int64_t i = 0; i < count; ++i) word |= static_cast<uint64_t>(GetBit(bitmap, bit + i)) << i;
+  return word;
 }
 
 /// Returns the batch row of array k of `sink`, for errors.

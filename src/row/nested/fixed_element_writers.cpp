@@ -1,6 +1,8 @@
 // Element writers for values of 1, 2, 4 or 8 bytes in the array's fixed part.
+#include <algorithm>
 #include <cstring>
 
+#include "row/binary_sources.hpp"
 #include "row/column_access.hpp"
 #include "row/nested/element_writer.hpp"
 #include "row/value_ops.hpp"
@@ -8,31 +10,10 @@
 namespace rowbridge::row {
 namespace {
 
-/// Copies `length` bytes with at most a few wide moves for short arrays.
-inline void CopyElements(uint8_t* dst, const uint8_t* src, int64_t length) {
-  if (length > 16 || length == 0) {
-    if (length > 0) std::memcpy(dst, src, static_cast<size_t>(length));
-  } else if (length >= 8) {
-    uint64_t head = Load<uint64_t>(src);
-    uint64_t tail = Load<uint64_t>(src + length - 8);
-    Store64(dst, head);
-    Store64(dst + length - 8, tail);
-  } else if (length >= 4) {
-    uint32_t head = Load<uint32_t>(src);
-    uint32_t tail = Load<uint32_t>(src + length - 4);
-    std::memcpy(dst, &head, 4);
-    std::memcpy(dst + length - 4, &tail, 4);
-  } else {
-    dst[0] = src[0];
-    dst[length >> 1] = src[length >> 1];
-    dst[length - 1] = src[length - 1];
-  }
-}
-
 template <typename Op, int kSize>
 struct FixedElementKernel {
-  /// Arrays of a plain child without nulls whose Arrow values are the Spark
-  /// element bytes are copied with one move per array.
+  /// Arrays of a plain child whose Arrow values are the Spark element bytes
+  /// are copied with one move per array (the values under nulls zeroed after).
   static constexpr bool kBulk = Op::kRawBytes == kSize;
 
   template <bool kGathered, bool kAllValid>
@@ -47,8 +28,38 @@ struct FixedElementKernel {
       const int64_t n = sink.first[k + 1] - begin;
       uint8_t* array = sink.base + sink.positions[k];
       uint8_t* elements = array + ArrayHeaderBytes(n);
-      if constexpr (kBulk && !kGathered && kAllValid) {
-        CopyElements(elements, input.values + (input.offset + begin) * kSize, n * kSize);
+      if constexpr (!kGathered) {
+        if constexpr (kBulk) {
+          CopyBytes(elements, input.values + (input.offset + begin) * kSize, n * kSize);
+        } else {
+          // A plain child has a value (maybe garbage) under every null: load
+          // it unconditionally and keep zero for nulls, without a branch.
+          for (int64_t e = 0; e < n; ++e) {
+            int64_t c = begin + e;
+            bool valid = IsValid<kAllValid>(input, c);
+            uint64_t value = 0;
+            bool fits = Op::Load(input, input.offset + c, precision, &value);
+            ok &= fits | !valid;
+            StoreLow<kSize>(elements + e * kSize, valid ? value : 0);
+          }
+        }
+        if constexpr (!kAllValid) {
+          // The null bits come from the child's bitmap a word at a time; the
+          // bulk copy's bytes under them are zeroed one null at a time.
+          for (int64_t word = 0; word * 64 < n; ++word) {
+            int64_t bits = std::min<int64_t>(64, n - word * 64);
+            uint64_t nulls = ~ReadBits(input.validity, input.validity_offset + begin + word * 64,
+                                       bits, sink.validity_bytes) &
+                             (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
+            if (nulls == 0) continue;
+            Store64(array + 8 + word * 8, nulls);
+            if constexpr (kBulk) {
+              for (; nulls != 0; nulls &= nulls - 1) {
+                StoreLow<kSize>(elements + (word * 64 + __builtin_ctzll(nulls)) * kSize, 0);
+              }
+            }
+          }
+        }
       } else {
         for (int64_t e = 0; e < n; ++e) {
           int64_t c = begin + e;
@@ -68,12 +79,14 @@ struct FixedElementKernel {
         uint64_t value;
         if (IsValid<kAllValid>(input, c) &&
             !Op::Load(input, ValueIndex<kGathered>(input, c), precision, &value)) {
-          return Status::Overflow(ColumnRowError(
-              target, ArrayRow(sink, k), Op::Describe(input, ValueIndex<kGathered>(input, c), precision)));
+          return Status::Overflow(
+              ColumnRowError(target, ArrayRow(sink, k),
+                             Op::Describe(input, ValueIndex<kGathered>(input, c), precision)));
         }
       }
     }
-    return Status::Internal(ColumnRowError(target, ArrayRow(sink, 0), "value check failed without an element"));
+    return Status::Internal(
+        ColumnRowError(target, ArrayRow(sink, 0), "value check failed without an element"));
   }
 };
 
@@ -90,9 +103,11 @@ bool MakeSized(int32_t element_size, ElementWriterSet* out) {
 
 }  // namespace
 
-Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size, ElementWriterSet* out) {
+Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size,
+                                ElementWriterSet* out) {
   bool sized = false;
-  bool found = VisitValueOp(type, [&](auto tag) { sized = MakeSized<typename decltype(tag)::type>(element_size, out); });
+  bool found = VisitValueOp(
+      type, [&](auto tag) { sized = MakeSized<typename decltype(tag)::type>(element_size, out); });
   if (found && sized) return Status::Ok();
   return Status::NotSupported("no array element writer for " + ArrowTypeName(type) + " of " +
                               std::to_string(element_size) + " bytes");

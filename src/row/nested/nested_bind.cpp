@@ -36,9 +36,10 @@ Status ValidateOffsets(const NestedNode& plan, const ArrowArray& array, const ui
   for (int64_t i = 1; i <= array.length; ++i) {
     int64_t current = LoadIndex<OffsetType>(offsets, array.offset + i);
     if (current < previous || current > element_length) {
-      return NodeError(plan, "element " + std::to_string(i - 1) + ": offsets " + std::to_string(previous) +
-                                 " then " + std::to_string(current) + " do not delimit the " +
-                                 std::to_string(element_length) + " child values");
+      return NodeError(plan, "element " + std::to_string(i - 1) + ": offsets " +
+                                 std::to_string(previous) + " then " + std::to_string(current) +
+                                 " do not delimit the " + std::to_string(element_length) +
+                                 " child values");
     }
     previous = current;
   }
@@ -48,15 +49,16 @@ Status ValidateOffsets(const NestedNode& plan, const ArrowArray& array, const ui
 /// Full validation of a list view: every valid view inside the child.
 template <typename OffsetType>
 Status ValidateViews(const NestedNode& plan, const ArrowArray& array, const NodeState& node) {
-  const uint8_t* validity = MayHaveNulls(array) ? static_cast<const uint8_t*>(array.buffers[0]) : nullptr;
+  const uint8_t* validity =
+      MayHaveNulls(array) ? static_cast<const uint8_t*>(array.buffers[0]) : nullptr;
   for (int64_t i = 0; i < array.length; ++i) {
     int64_t p = array.offset + i;
     if (validity != nullptr && ((validity[p >> 3] >> (p & 7)) & 1) == 0) continue;
     int64_t start = LoadIndex<OffsetType>(node.list_offsets, p);
     int64_t size = LoadIndex<OffsetType>(node.list_sizes, p);
     if (start < 0 || size < 0 || start > node.element_length - size) {
-      return NodeError(plan, "element " + std::to_string(i) + ": view [" + std::to_string(start) + ", +" +
-                                 std::to_string(size) + ") is outside the " +
+      return NodeError(plan, "element " + std::to_string(i) + ": view [" + std::to_string(start) +
+                                 ", +" + std::to_string(size) + ") is outside the " +
                                  std::to_string(node.element_length) + " child values");
     }
   }
@@ -79,37 +81,43 @@ Status ValidateRunEnds(const NestedNode& plan, const ArrowArray& run_ends) {
 }
 
 /// Checks the node's own array and finds the array holding its values.
-Status BindEncoding(NodeState* node, const ArrowArray& array, int64_t required_length, Validation validation) {
+Status BindEncoding(NodeState* node, const ArrowArray& array, int64_t required_length,
+                    Validation validation) {
   const NestedNode& plan = *node->plan;
   node->array = &array;
   node->run_ends = nullptr;
   switch (plan.encoding) {
     case Encoding::kPlain:
-      ROWBRIDGE_RETURN_NOT_OK(
-          CheckArrayNode(array, plan.value_type, plan.value_children, required_length, plan.path, ""));
+      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, plan.value_type, plan.value_children,
+                                             required_length, plan.path, ""));
       if (array.dictionary != nullptr) {
-        return NodeError(plan, "the array is dictionary-encoded but the schema in force is " + plan.type_name);
+        return NodeError(
+            plan, "the array is dictionary-encoded but the schema in force is " + plan.type_name);
       }
       node->values = &array;
       return Status::Ok();
     case Encoding::kDictionary:
-      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, plan.index_type, 0, required_length, plan.path, ""));
-      if (array.dictionary == nullptr) {
-        return NodeError(plan, "the schema says dictionary-encoded but the array has no dictionary");
-      }
       ROWBRIDGE_RETURN_NOT_OK(
-          CheckArrayNode(*array.dictionary, plan.value_type, plan.value_children, 0, plan.path, "dictionary"));
+          CheckArrayNode(array, plan.index_type, 0, required_length, plan.path, ""));
+      if (array.dictionary == nullptr) {
+        return NodeError(plan,
+                         "the schema says dictionary-encoded but the array has no dictionary");
+      }
+      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(*array.dictionary, plan.value_type,
+                                             plan.value_children, 0, plan.path, "dictionary"));
       node->values = array.dictionary;
       return Status::Ok();
     case Encoding::kRunEnd: {
-      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(array, plan.array_type, 2, required_length, plan.path, ""));
+      ROWBRIDGE_RETURN_NOT_OK(
+          CheckArrayNode(array, plan.array_type, 2, required_length, plan.path, ""));
       if (array.null_count > 0) return NodeError(plan, "a run-end encoded array has a null count");
       const ArrowArray& run_ends = *array.children[0];
-      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(run_ends, plan.index_type, 0, 0, plan.path, "run ends"));
+      ROWBRIDGE_RETURN_NOT_OK(
+          CheckArrayNode(run_ends, plan.index_type, 0, 0, plan.path, "run ends"));
       if (run_ends.null_count > 0) return NodeError(plan, "run ends contain nulls");
       const ArrowArray& values = *array.children[1];
-      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(values, plan.value_type, plan.value_children, run_ends.length,
-                                             plan.path, "run-end values"));
+      ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(values, plan.value_type, plan.value_children,
+                                             run_ends.length, plan.path, "run-end values"));
       node->run_ends = &run_ends;
       node->values = &values;
       if (validation != Validation::kFull) return Status::Ok();
@@ -128,7 +136,9 @@ Status BindList(NodeState* node, const ArrowArray& values, Validation validation
   const ArrowArray& child = *values.children[0];
   const auto* const* buffers = reinterpret_cast<const uint8_t* const*>(values.buffers);
   node->list_offsets = plan.layout == ListLayout::kFixedSize ? nullptr : buffers[1];
-  node->list_sizes = plan.layout == ListLayout::kViews32 || plan.layout == ListLayout::kViews64 ? buffers[2] : nullptr;
+  node->list_sizes = plan.layout == ListLayout::kViews32 || plan.layout == ListLayout::kViews64
+                         ? buffers[2]
+                         : nullptr;
   int64_t required = 0;
   if (plan.layout == ListLayout::kFixedSize &&
       __builtin_mul_overflow(values.offset + values.length, int64_t{plan.list_size}, &required)) {
@@ -138,8 +148,10 @@ Status BindList(NodeState* node, const ArrowArray& values, Validation validation
   node->element_length = child.length;
   if (validation != Validation::kFull) return Status::Ok();
   switch (plan.layout) {
-    case ListLayout::kOffsets32: return ValidateOffsets<int32_t>(plan, values, node->list_offsets, child.length);
-    case ListLayout::kOffsets64: return ValidateOffsets<int64_t>(plan, values, node->list_offsets, child.length);
+    case ListLayout::kOffsets32:
+      return ValidateOffsets<int32_t>(plan, values, node->list_offsets, child.length);
+    case ListLayout::kOffsets64:
+      return ValidateOffsets<int64_t>(plan, values, node->list_offsets, child.length);
     case ListLayout::kViews32: return ValidateViews<int32_t>(plan, values, *node);
     case ListLayout::kViews64: return ValidateViews<int64_t>(plan, values, *node);
     case ListLayout::kFixedSize: return Status::Ok();
@@ -170,14 +182,17 @@ void InitNodeState(const NestedNode& plan, NodeState* parent, NodeState* out) {
   out->plan = &plan;
   out->parent = parent;
   out->children.resize(plan.children.size());
-  for (size_t i = 0; i < plan.children.size(); ++i) InitNodeState(plan.children[i], out, &out->children[i]);
+  for (size_t i = 0; i < plan.children.size(); ++i)
+    InitNodeState(plan.children[i], out, &out->children[i]);
 }
 
-Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_length, Validation validation) {
+Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_length,
+                Validation validation) {
   const NestedNode& plan = *node->plan;
   ROWBRIDGE_RETURN_NOT_OK(BindEncoding(node, array, required_length, validation));
   const ArrowArray& values = *node->values;
   BindValues(values, plan.value_type, &node->value_buffers);
+  node->validity_bytes = (values.offset + values.length + 7) / 8;
   switch (plan.kind) {
     case NodeKind::kLeaf:
       if (validation != Validation::kFull) return Status::Ok();
@@ -185,8 +200,8 @@ Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_lengt
       return ValidateValues(values, plan.value_type, 0, values.length, 0, plan.path, "array");
     case NodeKind::kStruct:
       for (size_t i = 0; i < node->children.size(); ++i) {
-        ROWBRIDGE_RETURN_NOT_OK(
-            BindNode(&node->children[i], *values.children[i], values.offset + values.length, validation));
+        ROWBRIDGE_RETURN_NOT_OK(BindNode(&node->children[i], *values.children[i],
+                                         values.offset + values.length, validation));
       }
       return Status::Ok();
     case NodeKind::kList: return BindList(node, values, validation);

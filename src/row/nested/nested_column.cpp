@@ -36,10 +36,11 @@ int64_t NestedSize(const ColumnInput& input, int64_t row_begin, int64_t num_rows
 }
 
 template <bool kAlone>
-Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin, int64_t num_rows,
-                   const RowSink& sink) {
+Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
+                   int64_t num_rows, const RowSink& sink) {
   NestedColumnState* state = input.nested;
-  if (!state->Covers(row_begin, num_rows)) ROWBRIDGE_RETURN_NOT_OK(state->Expand(row_begin, num_rows));
+  if (!state->Covers(row_begin, num_rows))
+    ROWBRIDGE_RETURN_NOT_OK(state->Expand(row_begin, num_rows));
   NodeState& root = state->root;
   const int64_t first = row_begin - state->span_begin;
   const int64_t first_item = root.Rank(first);
@@ -47,23 +48,25 @@ Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t
   if (root.positions.size() < static_cast<size_t>(end_item - first_item)) {
     root.positions.resize(static_cast<size_t>(end_item - first_item));
   }
+  // Locals, not members: stores into rows may alias anything in memory.
   int64_t* positions = root.positions.data();
-  const int64_t* item_size = root.item_size.data();
+  const int64_t* item_size = root.item_size.data() + first_item;
+  const int64_t* rank = root.identity ? nullptr : root.rank.data() + first;
+  const RowSink local = sink;
   const int64_t slot_offset = target.slot_offset;
   const NullBit null_bit = NullBitOf(target);
-  int64_t item = first_item;
+  int64_t item = 0;
   for (int64_t k = 0; k < num_rows; ++k) {
-    uint8_t* row = sink.base + sink.row_offsets[k];
-    if (!root.IsItem(first + k)) {
-      SetNull(row, null_bit);
-      Store64(row + slot_offset, 0);
+    uint8_t* row = local.base + local.row_offsets[k];
+    if (rank != nullptr && rank[k + 1] == rank[k]) {
+      SetNull(row, null_bit);  // the slot is zero already (see RowSink)
       continue;
     }
-    int64_t cursor = CursorOf<kAlone>(sink, k);
+    int64_t cursor = CursorOf<kAlone>(local, k);
     int64_t size = item_size[item];
     Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(size));
-    positions[item - first_item] = sink.row_offsets[k] + cursor;
-    AdvanceCursor<kAlone>(sink, k, cursor + size);
+    positions[item] = local.row_offsets[k] + cursor;
+    AdvanceCursor<kAlone>(local, k, cursor + size);
     ++item;
   }
   RowLocator locator{sink.row_offsets, num_rows, row_begin};
@@ -84,8 +87,9 @@ WriterSet NestedColumnWriters() {
   return set;
 }
 
-Status BindNestedColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset, int64_t num_rows,
-                        Validation validation, ColumnScratch* scratch, ColumnInput* input, bool* all_valid) {
+Status BindNestedColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                        int64_t num_rows, Validation validation, ColumnScratch* scratch,
+                        ColumnInput* input, bool* all_valid) {
   if (scratch->nested == nullptr || scratch->nested->plan != plan.nested) {
     auto state = std::make_shared<NestedColumnState>();
     state->plan = plan.nested;

@@ -34,15 +34,21 @@ void CollectItems(NodeState* node) {
     return;
   }
   node->identity = false;
-  if (node->rank.size() < static_cast<size_t>(count + 1)) node->rank.resize(static_cast<size_t>(count + 1));
-  if (node->item_index.size() < static_cast<size_t>(count)) node->item_index.resize(static_cast<size_t>(count));
+  if (node->rank.size() < static_cast<size_t>(count + 1))
+    node->rank.resize(static_cast<size_t>(count + 1));
+  if (node->item_index.size() < static_cast<size_t>(count))
+    node->item_index.resize(static_cast<size_t>(count));
   int64_t* rank = node->rank.data();
   int64_t* items = node->item_index.data();
+  const int64_t* gather = input.gather;
+  const uint8_t* validity = node->all_valid ? nullptr : input.validity;
+  const int64_t validity_offset = input.validity_offset;
+  const int64_t offset = input.offset;
   int64_t j = 0;
   for (int64_t c = 0; c < count; ++c) {
     rank[c] = j;
-    items[j] = input.gather != nullptr ? input.gather[c] : input.offset + c;
-    j += (node->all_valid || GetBit(input.validity, input.validity_offset + c)) ? 1 : 0;
+    items[j] = gather != nullptr ? gather[c] : offset + c;
+    j += (validity == nullptr || GetBit(validity, validity_offset + c)) ? 1 : 0;
   }
   rank[count] = j;
   node->num_items = j;
@@ -87,9 +93,11 @@ int64_t ItemCandidate(const NodeState* node, int64_t j) {
 /// Sets the element ranges of every item (first[]) and returns the
 /// elements' candidates in `*out`.
 template <ListLayout kLayout>
-Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t logical_base, Candidates* out) {
+Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t logical_base,
+                    Candidates* out) {
   const int64_t items = node->num_items;
-  if (node->first.size() < static_cast<size_t>(items + 1)) node->first.resize(static_cast<size_t>(items + 1));
+  if (node->first.size() < static_cast<size_t>(items + 1))
+    node->first.resize(static_cast<size_t>(items + 1));
   int64_t* first = node->first.data();
   first[0] = 0;
   const int64_t limit = node->element_length;
@@ -115,11 +123,12 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
       int64_t length;
       Range<kLayout>::Get(*node, node->ItemIndex(j), &start, &length);
       if (OutOfRange(start, length, limit)) {
-        return CandidateError(node, ItemCandidate(node, j), column,
-                              length < 0 ? "corrupt list offsets: negative length " + std::to_string(length)
-                                         : "list elements [" + std::to_string(start) + ", +" +
-                                               std::to_string(length) + ") are outside the " +
-                                               std::to_string(limit) + " child values");
+        return CandidateError(
+            node, ItemCandidate(node, j), column,
+            length < 0
+                ? "corrupt list offsets: negative length " + std::to_string(length)
+                : "list elements [" + std::to_string(start) + ", +" + std::to_string(length) +
+                      ") are outside the " + std::to_string(limit) + " child values");
       }
     }
   }
@@ -144,9 +153,12 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
 Status ElementCandidates(NodeState* node, const NestedColumnState& column, Candidates* out) {
   int64_t base = node->plan->kind == NodeKind::kMap ? node->entries_offset : 0;
   switch (node->plan->layout) {
-    case ListLayout::kOffsets32: return ExpandRanges<ListLayout::kOffsets32>(node, column, base, out);
-    case ListLayout::kOffsets64: return ExpandRanges<ListLayout::kOffsets64>(node, column, base, out);
-    case ListLayout::kFixedSize: return ExpandRanges<ListLayout::kFixedSize>(node, column, base, out);
+    case ListLayout::kOffsets32:
+      return ExpandRanges<ListLayout::kOffsets32>(node, column, base, out);
+    case ListLayout::kOffsets64:
+      return ExpandRanges<ListLayout::kOffsets64>(node, column, base, out);
+    case ListLayout::kFixedSize:
+      return ExpandRanges<ListLayout::kFixedSize>(node, column, base, out);
     case ListLayout::kViews32: return ExpandRanges<ListLayout::kViews32>(node, column, base, out);
     case ListLayout::kViews64: return ExpandRanges<ListLayout::kViews64>(node, column, base, out);
   }
@@ -163,17 +175,20 @@ Status ExpandNode(NodeState* node, const Candidates& candidates, NestedColumnSta
   if (plan.kind == NodeKind::kStruct) {
     Candidates fields{node->num_items, node->identity ? node->item_base : 0,
                       node->identity ? nullptr : node->item_index.data()};
-    for (NodeState& child : node->children) ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, fields, column));
+    for (NodeState& child : node->children)
+      ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, fields, column));
     return Status::Ok();
   }
   Candidates elements;
   ROWBRIDGE_RETURN_NOT_OK(ElementCandidates(node, *column, &elements));
-  for (NodeState& child : node->children) ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, elements, column));
+  for (NodeState& child : node->children)
+    ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, elements, column));
   return Status::Ok();
 }
 
 int64_t RowOfCandidate(const NodeState* node, int64_t c, const NestedColumnState& column) {
-  for (const NodeState* parent = node->parent; parent != nullptr; node = parent, parent = node->parent) {
+  for (const NodeState* parent = node->parent; parent != nullptr;
+       node = parent, parent = node->parent) {
     int64_t item = c;
     if (parent->plan->kind != NodeKind::kStruct) {
       const int64_t* first = parent->first.data();

@@ -7,7 +7,8 @@
 namespace rowbridge::row {
 namespace {
 
-Status CompileNode(const ArrowField& field, const SparkType& spark, const std::string& path, NestedNode* out);
+Status CompileNode(const ArrowField& field, const SparkType& spark, const std::string& path,
+                   NestedNode* out);
 
 Status CompileLeaf(const NestedNode& node, NestedNode* out) {
   ROWBRIDGE_RETURN_NOT_OK(ResolveSlotWriters(node.value_type, &out->field_writers));
@@ -31,7 +32,8 @@ Status CompileStruct(const ArrowField& value, const SparkType& spark, NestedNode
     const ArrowField& child = value.children[static_cast<size_t>(i)];
     const SparkField& spark_field = spark.fields[static_cast<size_t>(i)];
     NestedNode& node = out->children[static_cast<size_t>(i)];
-    ROWBRIDGE_RETURN_NOT_OK(CompileNode(child, spark_field.type, out->path + "." + child.name, &node));
+    ROWBRIDGE_RETURN_NOT_OK(
+        CompileNode(child, spark_field.type, out->path + "." + child.name, &node));
     ColumnTarget& target = node.target;
     target.slot_offset = static_cast<int32_t>(out->bitset_bytes + 8 * i);
     target.null_word_offset = static_cast<int32_t>((i / 64) * 8);
@@ -57,7 +59,8 @@ ListLayout LayoutOf(ArrowTypeId id) {
   }
 }
 
-Status CompileNode(const ArrowField& field, const SparkType& spark, const std::string& path, NestedNode* out) {
+Status CompileNode(const ArrowField& field, const SparkType& spark, const std::string& path,
+                   NestedNode* out) {
   out->path = path;
   out->type_name = FieldTypeName(field);
   out->array_type = field.type;
@@ -83,17 +86,20 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
       out->list_size = value.type.fixed_size;
       out->value_children = 1;
       out->children.resize(1);
-      return CompileNode(value.children[0], spark.fields[0].type, path + ".element", &out->children[0]);
+      return CompileNode(value.children[0], spark.fields[0].type, path + ".element",
+                         &out->children[0]);
     case SparkTypeId::kMap: {
       const ArrowField& entries = value.children[0];
       out->kind = NodeKind::kMap;
       out->layout = ListLayout::kOffsets32;
       out->value_children = 1;
       out->children.resize(2);
-      ROWBRIDGE_RETURN_NOT_OK(CompileNode(entries.children[0], spark.fields[0].type, path + ".key", &out->children[0]));
+      ROWBRIDGE_RETURN_NOT_OK(
+          CompileNode(entries.children[0], spark.fields[0].type, path + ".key", &out->children[0]));
       out->children[0].rejects_nulls = true;
       out->children[0].is_map_key = true;
-      return CompileNode(entries.children[1], spark.fields[1].type, path + ".value", &out->children[1]);
+      return CompileNode(entries.children[1], spark.fields[1].type, path + ".value",
+                         &out->children[1]);
     }
     default:
       out->kind = NodeKind::kLeaf;

@@ -28,9 +28,9 @@ struct NestedNode {
   std::string path;       // e.g. "c0.element.x", for errors
   std::string type_name;  // the Arrow type of the node's field, for errors
   Encoding encoding = Encoding::kPlain;
-  ArrowType array_type;   // of the node's own array: indices, run_end_encoded or the value type
-  ArrowType value_type;   // of the values after the encoding
-  ArrowType index_type;   // dictionary indices or run ends
+  ArrowType array_type;  // of the node's own array: indices, run_end_encoded or the value type
+  ArrowType value_type;  // of the values after the encoding
+  ArrowType index_type;  // dictionary indices or run ends
   int64_t value_children = 0;  // children of the value array (struct fields; 1 for lists and maps)
   /// Full validation rejects a null here: a non-nullable field or a map key.
   bool rejects_nulls = false;
@@ -63,7 +63,8 @@ struct NestedNode {
 
 /// True for the Spark types written as nested values.
 inline bool IsNestedSparkType(const SparkType& type) {
-  return type.id == SparkTypeId::kStruct || type.id == SparkTypeId::kArray || type.id == SparkTypeId::kMap;
+  return type.id == SparkTypeId::kStruct || type.id == SparkTypeId::kArray ||
+         type.id == SparkTypeId::kMap;
 }
 
 /// Compiles the plan of a top-level struct, list or map column `field`

@@ -30,7 +30,8 @@ void AddItemSizes(const NodeState& node, int64_t* sizes) {
 
 /// Adds the variable-region bytes of every candidate of `child` (a field or
 /// an element) to `sizes`.
-Status AddVariableSizes(NodeState* child, NestedColumnState* column, const SizeFn* size_fns, int64_t* sizes) {
+Status AddVariableSizes(NodeState* child, NestedColumnState* column, const SizeFn* size_fns,
+                        int64_t* sizes) {
   if (child->plan->kind != NodeKind::kLeaf) {
     ROWBRIDGE_RETURN_NOT_OK(ComputeSizes(child, column));
     AddItemSizes(*child, sizes);
@@ -39,7 +40,8 @@ Status AddVariableSizes(NodeState* child, NestedColumnState* column, const SizeF
   SizeFn size = size_fns[child->all_valid ? 1 : 0];
   if (size == nullptr) return Status::Ok();
   int64_t bad = size(child->input, 0, child->count, sizes);
-  if (bad >= 0) return CandidateError(child, bad, *column, "offsets decrease (negative value length)");
+  if (bad >= 0)
+    return CandidateError(child, bad, *column, "offsets decrease (negative value length)");
   return Status::Ok();
 }
 
@@ -57,22 +59,34 @@ bool HasElementBytes(const NodeState& element) {
 
 /// Sets `array_size[j]` to the size of the array of item j's elements of
 /// `element` (a list's element, a map's key or value).
-Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column, int64_t* array_size) {
+Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column,
+                  int64_t* array_size) {
   const int64_t items = node->num_items;
   const int64_t* first = node->first.data();
   const int64_t element_size = element->plan->element_size;
   if (!HasElementBytes(*element)) {
-    for (int64_t j = 0; j < items; ++j) array_size[j] = ArrayFixedBytes(first[j + 1] - first[j], element_size);
+    for (int64_t j = 0; j < items; ++j)
+      array_size[j] = ArrayFixedBytes(first[j + 1] - first[j], element_size);
     return Status::Ok();
   }
   const int64_t total = first[items];
-  if (node->element_sizes.size() < static_cast<size_t>(total)) node->element_sizes.resize(static_cast<size_t>(total));
+  if (node->element_sizes.size() < static_cast<size_t>(total + 1)) {
+    node->element_sizes.resize(static_cast<size_t>(total + 1));
+  }
   int64_t* sizes = node->element_sizes.data();
   std::fill(sizes, sizes + total, int64_t{0});
   ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(element, column, ElementSizeFns(*element), sizes));
+  // Segmented sums as differences of one exclusive prefix sum.
+  int64_t running = 0;
+  for (int64_t c = 0; c < total; ++c) {
+    int64_t size = sizes[c];
+    sizes[c] = running;
+    running += size;
+  }
+  sizes[total] = running;
   for (int64_t j = 0; j < items; ++j) {
-    int64_t size = ArrayFixedBytes(first[j + 1] - first[j], element_size);
-    for (int64_t c = first[j]; c < first[j + 1]; ++c) size += sizes[c];
+    int64_t size = ArrayFixedBytes(first[j + 1] - first[j], element_size) + sizes[first[j + 1]] -
+                   sizes[first[j]];
     array_size[j] = std::min(size, kMaxItemBytes);
   }
   return Status::Ok();
@@ -85,18 +99,21 @@ Status SizeStructs(NodeState* node, NestedColumnState* column) {
   for (NodeState& field : node->children) {
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(&field, column, FieldSizeFns(field), item_size));
   }
-  for (int64_t j = 0; j < node->num_items; ++j) item_size[j] = std::min(item_size[j], kMaxItemBytes);
+  for (int64_t j = 0; j < node->num_items; ++j)
+    item_size[j] = std::min(item_size[j], kMaxItemBytes);
   return Status::Ok();
 }
 
 Status SizeMaps(NodeState* node, NestedColumnState* column) {
   const int64_t items = node->num_items;
-  if (node->key_size.size() < static_cast<size_t>(items)) node->key_size.resize(static_cast<size_t>(items));
+  if (node->key_size.size() < static_cast<size_t>(items))
+    node->key_size.resize(static_cast<size_t>(items));
   int64_t* key_size = node->key_size.data();
   int64_t* item_size = node->item_size.data();
   ROWBRIDGE_RETURN_NOT_OK(SizeArrays(node, &node->children[0], column, key_size));
   ROWBRIDGE_RETURN_NOT_OK(SizeArrays(node, &node->children[1], column, item_size));
-  for (int64_t j = 0; j < items; ++j) item_size[j] = std::min(8 + key_size[j] + item_size[j], kMaxItemBytes);
+  for (int64_t j = 0; j < items; ++j)
+    item_size[j] = std::min(8 + key_size[j] + item_size[j], kMaxItemBytes);
   return Status::Ok();
 }
 
@@ -104,11 +121,13 @@ Status SizeMaps(NodeState* node, NestedColumnState* column) {
 
 Status ComputeSizes(NodeState* node, NestedColumnState* column) {
   const int64_t items = node->num_items;
-  if (node->item_size.size() < static_cast<size_t>(items)) node->item_size.resize(static_cast<size_t>(items));
+  if (node->item_size.size() < static_cast<size_t>(items))
+    node->item_size.resize(static_cast<size_t>(items));
   switch (node->plan->kind) {
     case NodeKind::kLeaf: return Status::Ok();
     case NodeKind::kStruct: return SizeStructs(node, column);
-    case NodeKind::kList: return SizeArrays(node, &node->children[0], column, node->item_size.data());
+    case NodeKind::kList:
+      return SizeArrays(node, &node->children[0], column, node->item_size.data());
     case NodeKind::kMap: return SizeMaps(node, column);
   }
   return Status::Internal("unknown node kind");

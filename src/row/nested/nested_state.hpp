@@ -37,11 +37,12 @@ struct NodeState {
   const ArrowArray* array = nullptr;   // the node's array (indices, run_end_encoded or values)
   const ArrowArray* values = nullptr;  // the array holding the values
   const ArrowArray* run_ends = nullptr;
-  ColumnInput value_buffers;           // `values`' buffers, offset and validity
+  ColumnInput value_buffers;   // `values`' buffers, offset and validity
+  int64_t validity_bytes = 0;  // readable bytes of `values`' validity bitmap
   const uint8_t* list_offsets = nullptr;
   const uint8_t* list_sizes = nullptr;
-  int64_t element_length = 0;          // length of the list child or map entries
-  int64_t entries_offset = 0;          // offset of the map entries array
+  int64_t element_length = 0;  // length of the list child or map entries
+  int64_t entries_offset = 0;  // offset of the map entries array
 
   // Per span: the candidates resolved to value indices and validity.
   int64_t count = 0;
@@ -52,13 +53,13 @@ struct NodeState {
 
   // Per span, nested nodes: the items.
   int64_t num_items = 0;
-  bool identity = true;             // item j is candidate j, at value index item_base + j
+  bool identity = true;  // item j is candidate j, at value index item_base + j
   int64_t item_base = 0;
   std::vector<int64_t> rank;        // count + 1: items before candidate c
   std::vector<int64_t> item_index;  // value index of item j
   std::vector<int64_t> item_size;   // bytes of item j's value
-  std::vector<int64_t> first;       // lists and maps: elements of item j are [first[j], first[j + 1])
-  std::vector<int64_t> key_size;    // maps: bytes of item j's key array
+  std::vector<int64_t> first;     // lists and maps: elements of item j are [first[j], first[j + 1])
+  std::vector<int64_t> key_size;  // maps: bytes of item j's key array
   std::vector<int64_t> element_indices;  // lists and maps: non-contiguous element candidates
   std::vector<int64_t> element_sizes;    // lists and maps: scratch for element sizes
 
@@ -71,7 +72,9 @@ struct NodeState {
   bool IsItem(int64_t c) const {
     return identity || rank[static_cast<size_t>(c) + 1] != rank[static_cast<size_t>(c)];
   }
-  int64_t ItemIndex(int64_t j) const { return identity ? item_base + j : item_index[static_cast<size_t>(j)]; }
+  int64_t ItemIndex(int64_t j) const {
+    return identity ? item_base + j : item_index[static_cast<size_t>(j)];
+  }
 };
 
 struct NestedColumnState {
@@ -86,7 +89,9 @@ struct NestedColumnState {
 
   /// Expands the span of batch rows from `row` on covering at least `rows`.
   Status Expand(int64_t row, int64_t rows);
-  bool Covers(int64_t row, int64_t rows) const { return row >= span_begin && row + rows <= span_end; }
+  bool Covers(int64_t row, int64_t rows) const {
+    return row >= span_begin && row + rows <= span_end;
+  }
 };
 
 /// Builds the state tree of `plan` (once per converter and column).
@@ -95,7 +100,8 @@ void InitNodeState(const NestedNode& plan, NodeState* parent, NodeState* out);
 /// Binds the arrays of a node and of its descendants: structural checks
 /// always, every offset and view at kFull. `required_length` is how many
 /// elements the parent may reference.
-Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_length, Validation validation);
+Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_length,
+                Validation validation);
 
 /// Resolves `candidates` of `node` (dictionary indices, run ends) into its
 /// input and validity, and, for nested nodes, its items and their children's

@@ -4,6 +4,9 @@
 // once, leaves by the flat writers (fields) or element writers (arrays), and
 // nested children recursively at the positions their parents reserved.
 // Variable regions are laid out in field (element) order, depth-first.
+//
+// The tile's rows are zero before any writer runs (see RowSink), so null
+// bits are only ever set, null slots and array fixed parts left as they are.
 #include <algorithm>
 
 #include "row/nested/nested_state.hpp"
@@ -16,7 +19,8 @@ inline uint64_t OffsetAndSize(int64_t offset, int64_t size) {
 }
 
 int64_t* TilePositions(NodeState* node, int64_t items) {
-  if (node->positions.size() < static_cast<size_t>(items)) node->positions.resize(static_cast<size_t>(items));
+  if (node->positions.size() < static_cast<size_t>(items))
+    node->positions.resize(static_cast<size_t>(items));
   return node->positions.data();
 }
 
@@ -27,38 +31,38 @@ Status WriteNestedField(NodeState* field, int64_t begin, int64_t end, const int6
   const int64_t slot_offset = field->plan->target.slot_offset;
   const NullBit null_bit = NullBitOf(field->plan->target);
   const int64_t first_item = field->Rank(begin);
-  int64_t* child_positions = TilePositions(field, field->Rank(end) - first_item);
-  const int64_t* item_size = field->item_size.data();
-  int64_t item = first_item;
-  for (int64_t c = begin; c < end; ++c) {
-    const int64_t k = c - begin;
-    uint8_t* row = tile.base + positions[k];
-    if (!field->IsItem(c)) {
+  const int64_t end_item = field->Rank(end);
+  int64_t* child_positions = TilePositions(field, end_item - first_item);
+  const int64_t* item_size = field->item_size.data() + first_item;
+  const int64_t* rank = field->identity ? nullptr : field->rank.data() + begin;
+  uint8_t* const base = tile.base;
+  int64_t item = 0;
+  for (int64_t k = 0; k < end - begin; ++k) {
+    uint8_t* row = base + positions[k];
+    if (rank != nullptr && rank[k + 1] == rank[k]) {
       SetNull(row, null_bit);
-      Store64(row + slot_offset, 0);
       continue;
     }
     int64_t cursor = cursors != nullptr ? cursors[k] : fixed_cursor;
     int64_t size = item_size[item];
     Store64(row + slot_offset, OffsetAndSize(cursor, size));
-    child_positions[item - first_item] = positions[k] + cursor;
+    child_positions[item] = positions[k] + cursor;
     if (cursors != nullptr) cursors[k] = cursor + size;
     ++item;
   }
-  return WriteItems(field, first_item, item, child_positions, tile);
+  return WriteItems(field, first_item, end_item, child_positions, tile);
 }
 
-Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* positions, const TileContext& tile) {
+Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
+                    const TileContext& tile) {
   const NestedNode& plan = *node->plan;
   const int64_t count = end - begin;
-  for (int64_t k = 0; k < count; ++k) {
-    for (int64_t word = 0; word < plan.bitset_bytes; word += 8) Store64(tile.base + positions[k] + word, 0);
-  }
   int64_t* cursors = nullptr;
   if (plan.needs_cursors) {
-    if (node->cursors.size() < static_cast<size_t>(count)) node->cursors.resize(static_cast<size_t>(count));
+    if (node->cursors.size() < static_cast<size_t>(count))
+      node->cursors.resize(static_cast<size_t>(count));
     cursors = node->cursors.data();
-    std::fill(cursors, cursors + count, plan.fixed_bytes + 0);
+    std::fill(cursors, cursors + count, plan.fixed_bytes);
   }
   // Every large decimal or interval field takes 16 bytes, null or not, so the
   // cursor starts after the slots and each field advances it.
@@ -66,13 +70,15 @@ Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* 
   for (NodeState& field : node->children) {
     const NestedNode& field_plan = *field.plan;
     if (field_plan.kind != NodeKind::kLeaf) {
-      ROWBRIDGE_RETURN_NOT_OK(WriteNestedField(&field, begin, end, positions, cursors, plan.fixed_bytes, tile));
+      ROWBRIDGE_RETURN_NOT_OK(
+          WriteNestedField(&field, begin, end, positions, cursors, plan.fixed_bytes, tile));
       continue;
     }
     const int gathered = field.input.gather != nullptr ? 1 : 0;
     const int all_valid = field.all_valid ? 1 : 0;
     WriteFn write = field_plan.field_writers.write[gathered][all_valid];
-    if (!plan.needs_cursors && field_plan.field_writers.write_alone[gathered][all_valid] != nullptr) {
+    if (!plan.needs_cursors &&
+        field_plan.field_writers.write_alone[gathered][all_valid] != nullptr) {
       write = field_plan.field_writers.write_alone[gathered][all_valid];
     }
     ROWBRIDGE_RETURN_NOT_OK(write(field_plan.target, field.input, begin, count, sink));
@@ -80,54 +86,75 @@ Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* 
   return Status::Ok();
 }
 
-/// Writes the numElements word of each array and zeroes its null bits and
-/// fixed part.
-void StartArrays(const int64_t* positions, const int64_t* first, int64_t count, int64_t element_size,
+/// Writes the numElements word of each array (the rest of its fixed part
+/// is zero until the elements are written).
+void StartArrays(const int64_t* positions, const int64_t* first, int64_t count,
                  const TileContext& tile) {
-  for (int64_t k = 0; k < count; ++k) {
-    int64_t n = first[k + 1] - first[k];
-    uint8_t* array = tile.base + positions[k];
-    Store64(array, static_cast<uint64_t>(n));
-    int64_t fixed = ArrayFixedBytes(n, element_size);
-    for (int64_t word = 8; word < fixed; word += 8) Store64(array + word, 0);
-  }
+  for (int64_t k = 0; k < count; ++k)
+    Store64(tile.base + positions[k], static_cast<uint64_t>(first[k + 1] - first[k]));
 }
 
-/// Writes the elements of `count` arrays at `positions` whose elements are
-/// the candidates [first[k], first[k + 1]) of `element`.
-Status WriteElements(NodeState* element, const int64_t* positions, const int64_t* first, int64_t count,
-                     const TileContext& tile) {
-  const NestedNode& plan = *element->plan;
-  StartArrays(positions, first, count, plan.element_size, tile);
-  if (plan.kind == NodeKind::kLeaf) {
-    ElementWriteFn write = plan.element_writers.write[element->input.gather != nullptr ? 1 : 0][element->all_valid ? 1 : 0];
-    return write(plan.target, element->input, ArraySink{tile.base, positions, first, count, tile.locator});
-  }
-  const int64_t first_item = element->Rank(first[0]);
-  int64_t* child_positions = TilePositions(element, element->Rank(first[count]) - first_item);
-  const int64_t* item_size = element->item_size.data();
-  int64_t item = first_item;
+/// Writes the slots of nested elements (offset and size, or a null bit) and
+/// the positions of the valid ones, for `count` arrays.
+void PlaceNestedElements(const NodeState& element, const int64_t* positions, const int64_t* first,
+                         int64_t count, int64_t first_item, int64_t* child_positions,
+                         const TileContext& tile) {
+  const int64_t* item_size = element.item_size.data() + first_item;
+  const int64_t* ranks = element.identity ? nullptr : element.rank.data();
+  uint8_t* const base = tile.base;
+  int64_t item = 0;
   for (int64_t k = 0; k < count; ++k) {
     const int64_t n = first[k + 1] - first[k];
-    uint8_t* array = tile.base + positions[k];
+    const int64_t array_position = positions[k];  // a local: stores may alias `positions`
+    uint8_t* array = base + array_position;
     uint8_t* slots = array + ArrayHeaderBytes(n);
     int64_t cursor = ArrayFixedBytes(n, 8);
+    if (ranks == nullptr) {
+      for (int64_t e = 0; e < n; ++e, ++item) {
+        int64_t size = item_size[item];
+        Store64(slots + 8 * e, OffsetAndSize(cursor, size));
+        child_positions[item] = array_position + cursor;
+        cursor += size;
+      }
+      continue;
+    }
+    const int64_t* rank = ranks + first[k];
     for (int64_t e = 0; e < n; ++e) {
-      if (!element->IsItem(first[k] + e)) {
+      if (rank[e + 1] == rank[e]) {
         SetBit(array + 8, e);
         continue;
       }
       int64_t size = item_size[item];
       Store64(slots + 8 * e, OffsetAndSize(cursor, size));
-      child_positions[item - first_item] = positions[k] + cursor;
+      child_positions[item] = array_position + cursor;
       cursor += size;
       ++item;
     }
   }
-  return WriteItems(element, first_item, item, child_positions, tile);
 }
 
-Status WriteMaps(NodeState* node, int64_t begin, int64_t end, const int64_t* positions, const TileContext& tile) {
+/// Writes the elements of `count` arrays at `positions` whose elements are
+/// the candidates [first[k], first[k + 1]) of `element`.
+Status WriteElements(NodeState* element, const int64_t* positions, const int64_t* first,
+                     int64_t count, const TileContext& tile) {
+  const NestedNode& plan = *element->plan;
+  StartArrays(positions, first, count, tile);
+  if (plan.kind == NodeKind::kLeaf) {
+    const bool gathered = element->input.gather != nullptr;
+    ElementWriteFn write = plan.element_writers.write[gathered ? 1 : 0][element->all_valid ? 1 : 0];
+    return write(plan.target, element->input,
+                 ArraySink{tile.base, positions, first, count, tile.locator,
+                           gathered ? 0 : element->validity_bytes});
+  }
+  const int64_t first_item = element->Rank(first[0]);
+  const int64_t end_item = element->Rank(first[count]);
+  int64_t* child_positions = TilePositions(element, end_item - first_item);
+  PlaceNestedElements(*element, positions, first, count, first_item, child_positions, tile);
+  return WriteItems(element, first_item, end_item, child_positions, tile);
+}
+
+Status WriteMaps(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
+                 const TileContext& tile) {
   const int64_t count = end - begin;
   if (node->value_positions.size() < static_cast<size_t>(2 * count)) {
     node->value_positions.resize(static_cast<size_t>(2 * count));
@@ -153,8 +180,8 @@ Status WriteItems(NodeState* node, int64_t item_begin, int64_t item_end, const i
   switch (node->plan->kind) {
     case NodeKind::kStruct: return WriteStructs(node, item_begin, item_end, positions, tile);
     case NodeKind::kList:
-      return WriteElements(&node->children[0], positions, node->first.data() + item_begin, item_end - item_begin,
-                           tile);
+      return WriteElements(&node->children[0], positions, node->first.data() + item_begin,
+                           item_end - item_begin, tile);
     case NodeKind::kMap: return WriteMaps(node, item_begin, item_end, positions, tile);
     case NodeKind::kLeaf: break;
   }

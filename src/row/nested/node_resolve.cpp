@@ -3,11 +3,12 @@
 // whose candidates are contiguous keeps the array's own bitmap and an
 // offset; anything else becomes a gather (index per candidate) plus a bitmap,
 // the shape every writer reads in its gathered mode.
+#include "row/nested/node_resolve.hpp"
+
 #include <algorithm>
 #include <cstring>
 
 #include "arrow/array_checks.hpp"
-#include "row/nested/node_resolve.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -25,39 +26,74 @@ int64_t LogicalIndex(const Candidates& candidates, int64_t c) {
 
 /// Prepares the gather and validity scratch of `count` candidates.
 void PrepareScratch(NodeState* node, int64_t count) {
-  if (node->gather.size() < static_cast<size_t>(count)) node->gather.resize(static_cast<size_t>(count));
-  size_t bytes = static_cast<size_t>((count + 7) / 8);
+  if (node->gather.size() < static_cast<size_t>(count))
+    node->gather.resize(static_cast<size_t>(count));
+  size_t bytes = static_cast<size_t>((count + 63) / 64 * 8);
   if (node->validity.size() < bytes) node->validity.resize(bytes);
-  std::fill(node->validity.begin(), node->validity.begin() + static_cast<std::ptrdiff_t>(bytes), uint8_t{0});
 }
 
-/// Plain values at explicit logical indices.
+/// Collects validity bits in a register and stores them a word at a time
+/// (a byte read-modify-write per value would chain every value through
+/// memory).
+class BitWriter {
+ public:
+  explicit BitWriter(uint8_t* bitmap) : bitmap_(bitmap) {}
+  void Put(int64_t c, bool valid) {
+    word_ |= static_cast<uint64_t>(valid) << (c & 63);
+    if ((c & 63) == 63) Flush(c);
+  }
+  /// Stores the bits of a last, partial word ending with value `count - 1`.
+  void Finish(int64_t count) {
+    if ((count & 63) != 0) Flush(count - 1);
+  }
+
+ private:
+  void Flush(int64_t c) {
+    Store64(bitmap_ + (c >> 6) * 8, word_);
+    word_ = 0;
+  }
+  uint8_t* bitmap_;
+  uint64_t word_ = 0;
+};
+
+/// Plain values at explicit logical indices. The gather is the indices
+/// themselves when the array has no offset.
 bool GatherPlain(NodeState* node, const Candidates& candidates) {
   const ArrowArray& values = *node->values;
   const uint8_t* value_validity = node->value_buffers.validity;
-  int64_t* gather = node->gather.data();
-  uint8_t* validity = node->validity.data();
-  bool any_null = false;
-  for (int64_t c = 0; c < candidates.count; ++c) {
-    int64_t physical = values.offset + candidates.indices[c];
-    gather[c] = physical;
-    bool valid = value_validity == nullptr || GetBit(value_validity, physical);
-    any_null |= !valid;
-    validity[c >> 3] = static_cast<uint8_t>(validity[c >> 3] | (static_cast<unsigned>(valid) << (c & 7)));
+  const int64_t* indices = candidates.indices;
+  const int64_t offset = values.offset;
+  const int64_t count = candidates.count;
+  const int64_t* gather = indices;
+  if (offset != 0) {
+    int64_t* own = node->gather.data();
+    for (int64_t c = 0; c < count; ++c) own[c] = offset + indices[c];
+    gather = own;
   }
+  node->input.gather = gather;
+  if (value_validity == nullptr) return false;
+  BitWriter validity(node->validity.data());
+  bool any_null = false;
+  for (int64_t c = 0; c < count; ++c) {
+    bool valid = GetBit(value_validity, gather[c]);
+    any_null |= !valid;
+    validity.Put(c, valid);
+  }
+  validity.Finish(count);
   return any_null;
 }
 
 template <typename IndexType>
-Status GatherDictionary(NodeState* node, const Candidates& candidates, const NestedColumnState& column,
-                        bool* any_null) {
+Status GatherDictionary(NodeState* node, const Candidates& candidates,
+                        const NestedColumnState& column, bool* any_null) {
   const ArrowArray& indices = *node->array;
   const ArrowArray& dictionary = *node->values;
   const auto* index_values = static_cast<const uint8_t*>(indices.buffers[1]);
-  const uint8_t* index_validity = MayHaveNulls(indices) ? static_cast<const uint8_t*>(indices.buffers[0]) : nullptr;
+  const uint8_t* index_validity =
+      MayHaveNulls(indices) ? static_cast<const uint8_t*>(indices.buffers[0]) : nullptr;
   const uint8_t* value_validity = node->value_buffers.validity;
   int64_t* gather = node->gather.data();
-  uint8_t* validity = node->validity.data();
+  BitWriter validity(node->validity.data());
   bool nulls = false;
   bool out_of_range = false;
   for (int64_t c = 0; c < candidates.count; ++c) {
@@ -71,8 +107,9 @@ Status GatherDictionary(NodeState* node, const Candidates& candidates, const Nes
     gather[c] = physical;
     valid = valid && (value_validity == nullptr || GetBit(value_validity, physical));
     nulls |= !valid;
-    validity[c >> 3] = static_cast<uint8_t>(validity[c >> 3] | (static_cast<unsigned>(valid) << (c & 7)));
+    validity.Put(c, valid);
   }
+  validity.Finish(candidates.count);
   if (out_of_range) {
     for (int64_t c = 0; c < candidates.count; ++c) {
       int64_t q = indices.offset + LogicalIndex(candidates, c);
@@ -80,7 +117,8 @@ Status GatherDictionary(NodeState* node, const Candidates& candidates, const Nes
       int64_t key = LoadIndex<IndexType>(index_values, q);
       if (static_cast<uint64_t>(key) >= static_cast<uint64_t>(dictionary.length)) {
         return CandidateError(node, c, column,
-                              "dictionary index " + std::to_string(key) + " is outside the dictionary of " +
+                              "dictionary index " + std::to_string(key) +
+                                  " is outside the dictionary of " +
                                   std::to_string(dictionary.length) + " values");
       }
     }
@@ -95,12 +133,13 @@ Status GatherRuns(NodeState* node, const Candidates& candidates, const NestedCol
   const ArrowArray& array = *node->array;
   const ArrowArray& run_ends = *node->run_ends;
   const ArrowArray& values = *node->values;
-  const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
+  const auto* ends =
+      static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
   auto end_at = [&](int64_t run) { return LoadIndex<RunEndType>(ends, run); };
   const int64_t runs = run_ends.length;
   const uint8_t* value_validity = node->value_buffers.validity;
   int64_t* gather = node->gather.data();
-  uint8_t* validity = node->validity.data();
+  BitWriter validity(node->validity.data());
   bool nulls = false;
   int64_t run = 0;
   for (int64_t c = 0; c < candidates.count; ++c) {
@@ -117,14 +156,16 @@ Status GatherRuns(NodeState* node, const Candidates& candidates, const NestedCol
       run = low;
     }
     if (run >= runs) {
-      return CandidateError(node, c, column, "past the last run end (" + std::to_string(runs) + " runs)");
+      return CandidateError(node, c, column,
+                            "past the last run end (" + std::to_string(runs) + " runs)");
     }
     int64_t physical = values.offset + run;
     gather[c] = physical;
     bool valid = value_validity == nullptr || GetBit(value_validity, physical);
     nulls |= !valid;
-    validity[c >> 3] = static_cast<uint8_t>(validity[c >> 3] | (static_cast<unsigned>(valid) << (c & 7)));
+    validity.Put(c, valid);
   }
+  validity.Finish(candidates.count);
   *any_null = nulls;
   return Status::Ok();
 }
@@ -143,9 +184,11 @@ Status GatherEncoded(NodeState* node, const Candidates& candidates, const Nested
     case ArrowTypeId::kInt8: return GatherDictionary<int8_t>(node, candidates, column, any_null);
     case ArrowTypeId::kUInt8: return GatherDictionary<uint8_t>(node, candidates, column, any_null);
     case ArrowTypeId::kInt16: return GatherDictionary<int16_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kUInt16: return GatherDictionary<uint16_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt16:
+      return GatherDictionary<uint16_t>(node, candidates, column, any_null);
     case ArrowTypeId::kInt32: return GatherDictionary<int32_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kUInt32: return GatherDictionary<uint32_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt32:
+      return GatherDictionary<uint32_t>(node, candidates, column, any_null);
     case ArrowTypeId::kInt64: return GatherDictionary<int64_t>(node, candidates, column, any_null);
     default: return GatherDictionary<uint64_t>(node, candidates, column, any_null);
   }
@@ -161,7 +204,8 @@ Status CheckNulls(NodeState* node, const NestedColumnState& column) {
   const ColumnInput& input = node->input;
   for (int64_t c = 0; c < node->count; ++c) {
     if (!GetBit(input.validity, input.validity_offset + c)) {
-      return CandidateError(node, c, column, plan.is_map_key ? "null map key" : "null in a non-nullable field");
+      return CandidateError(node, c, column,
+                            plan.is_map_key ? "null map key" : "null in a non-nullable field");
     }
   }
   return Status::Ok();
@@ -169,7 +213,8 @@ Status CheckNulls(NodeState* node, const NestedColumnState& column) {
 
 }  // namespace
 
-Status ResolveCandidates(NodeState* node, const Candidates& candidates, const NestedColumnState& column) {
+Status ResolveCandidates(NodeState* node, const Candidates& candidates,
+                         const NestedColumnState& column) {
   const NestedNode& plan = *node->plan;
   node->count = candidates.count;
   ColumnInput& input = node->input;
@@ -188,8 +233,8 @@ Status ResolveCandidates(NodeState* node, const Candidates& candidates, const Ne
     any_null = GatherPlain(node, candidates);
   } else {
     ROWBRIDGE_RETURN_NOT_OK(GatherEncoded(node, candidates, column, &any_null));
+    input.gather = node->gather.data();
   }
-  input.gather = node->gather.data();
   input.validity = any_null ? node->validity.data() : nullptr;
   input.validity_offset = 0;
   node->all_valid = !any_null || plan.value_type.id == ArrowTypeId::kNull;

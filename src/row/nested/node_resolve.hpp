@@ -9,6 +9,7 @@ namespace rowbridge::row {
 /// becomes value c of `node->input`. Checks dictionary indices and run ends
 /// (errors name the batch row), and at full validation rejects nulls where
 /// the schema forbids them.
-Status ResolveCandidates(NodeState* node, const Candidates& candidates, const NestedColumnState& column);
+Status ResolveCandidates(NodeState* node, const Candidates& candidates,
+                         const NestedColumnState& column);
 
 }  // namespace rowbridge::row

@@ -20,7 +20,8 @@ inline uint64_t OffsetAndSize(int64_t offset, int64_t size) {
 template <typename Source>
 struct BinaryElementKernel {
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget&, const ColumnInput& input_ref, const ArraySink& sink_ref) {
+  static Status Write(const ColumnTarget&, const ColumnInput& input_ref,
+                      const ArraySink& sink_ref) {
     const ColumnInput input = input_ref;
     const ArraySink sink = sink_ref;
     for (int64_t k = 0; k < sink.count; ++k) {
@@ -64,7 +65,8 @@ Status BinaryElements(const ArrowType& type, ElementWriterSet* out) {
 template <typename Source>
 struct LargeDecimalElementKernel {
   template <bool kGathered, bool kAllValid>
-  static int64_t Size(const ColumnInput& input, int64_t row_begin, int64_t num_rows, int64_t* sizes) {
+  static int64_t Size(const ColumnInput& input, int64_t row_begin, int64_t num_rows,
+                      int64_t* sizes) {
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t c = row_begin + k;
       if (!IsValid<kAllValid>(input, c)) continue;
@@ -76,7 +78,8 @@ struct LargeDecimalElementKernel {
   }
 
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, const ArraySink& sink_ref) {
+  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref,
+                      const ArraySink& sink_ref) {
     const ColumnInput input = input_ref;
     const ArraySink sink = sink_ref;
     const int32_t precision = target.precision;
@@ -111,13 +114,15 @@ struct LargeDecimalElementKernel {
         Int128 v;
         int64_t index = ValueIndex<kGathered>(input, c);
         if (!Source::Read(input.values, index, &v) || !FitsPrecision128(v, precision)) {
-          return Status::Overflow(ColumnRowError(target, ArrayRow(sink, k),
-                                                 "unscaled value " + Source::Describe(input.values, index) +
-                                                     " does not fit precision " + std::to_string(precision)));
+          return Status::Overflow(
+              ColumnRowError(target, ArrayRow(sink, k),
+                             "unscaled value " + Source::Describe(input.values, index) +
+                                 " does not fit precision " + std::to_string(precision)));
         }
       }
     }
-    return Status::Internal(ColumnRowError(target, ArrayRow(sink, 0), "value check failed without an element"));
+    return Status::Internal(
+        ColumnRowError(target, ArrayRow(sink, 0), "value check failed without an element"));
   }
 };
 
@@ -125,13 +130,16 @@ struct LargeDecimalElementKernel {
 /// microseconds, nanoseconds floored); a null element takes none.
 struct CalendarIntervalElementKernel {
   template <bool kGathered, bool kAllValid>
-  static int64_t Size(const ColumnInput& input, int64_t row_begin, int64_t num_rows, int64_t* sizes) {
-    for (int64_t k = 0; k < num_rows; ++k) sizes[k] += IsValid<kAllValid>(input, row_begin + k) ? 16 : 0;
+  static int64_t Size(const ColumnInput& input, int64_t row_begin, int64_t num_rows,
+                      int64_t* sizes) {
+    for (int64_t k = 0; k < num_rows; ++k)
+      sizes[k] += IsValid<kAllValid>(input, row_begin + k) ? 16 : 0;
     return -1;
   }
 
   template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget&, const ColumnInput& input_ref, const ArraySink& sink_ref) {
+  static Status Write(const ColumnTarget&, const ColumnInput& input_ref,
+                      const ArraySink& sink_ref) {
     const ColumnInput input = input_ref;
     const ArraySink sink = sink_ref;
     for (int64_t k = 0; k < sink.count; ++k) {
@@ -199,7 +207,9 @@ Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
     case ArrowTypeId::kIntervalMonthDayNano:
       *out = MakeElementWriterSet<CalendarIntervalElementKernel, true>();
       return Status::Ok();
-    case ArrowTypeId::kNull: *out = MakeElementWriterSet<NullElementKernel, false>(); return Status::Ok();
+    case ArrowTypeId::kNull:
+      *out = MakeElementWriterSet<NullElementKernel, false>();
+      return Status::Ok();
     default: break;
   }
   return Status::NotSupported("no array element writer for " + ArrowTypeName(type));

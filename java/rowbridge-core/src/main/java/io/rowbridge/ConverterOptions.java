@@ -1,0 +1,112 @@
+package io.rowbridge;
+
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+
+/** How a {@link RowbridgeConverter} checks its input, chunks its output and hands out rows. */
+public final class ConverterOptions {
+  /** How much of each batch is checked before conversion (rowbridge.h, RowbridgeValidation). */
+  public enum Validation {
+    /** Lengths, buffer sizes, null counts and row sizes: O(columns). For trusted producers. */
+    CHEAP,
+    /** Also every offset, view, dictionary index and run end: O(values). For untrusted data. */
+    FULL
+  }
+
+  /** How a batch's buffers reach the native converter. */
+  public enum Input {
+    /**
+     * Java writes the buffer addresses into the converter's registered ArrowArray and makes one
+     * JNI call with primitive arguments; nothing is allocated per batch. The default.
+     */
+    REGISTERED,
+    /**
+     * Arrow Java's C Data export ({@code Data.exportVectorSchemaRoot}, needs arrow-c-data on the
+     * class path) into an ArrowArray allocated once, then released after the batch: for
+     * comparison, and for producers whose vectors only Arrow's exporter understands.
+     */
+    C_DATA
+  }
+
+  /** The default cap on one output chunk: 64 MiB of rows. */
+  public static final long DEFAULT_MAX_CHUNK_BYTES = 64L << 20;
+
+  private Validation validation = Validation.CHEAP;
+  private long maxChunkBytes = DEFAULT_MAX_CHUNK_BYTES;
+  private boolean copyRows;
+  private Input input = Input.REGISTERED;
+  private NativeMemoryListener memoryListener;
+  private DictionaryProvider dictionaries;
+
+  public static ConverterOptions defaults() {
+    return new ConverterOptions();
+  }
+
+  public Validation validation() {
+    return validation;
+  }
+
+  public ConverterOptions validation(Validation value) {
+    this.validation = value;
+    return this;
+  }
+
+  /**
+   * The most bytes of rows the native output buffer holds at once: a larger batch is converted
+   * in several chunks, and a single row larger than this is an error (E2BIG).
+   */
+  public long maxChunkBytes() {
+    return maxChunkBytes;
+  }
+
+  public ConverterOptions maxChunkBytes(long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException("maxChunkBytes must be positive: " + value);
+    }
+    this.maxChunkBytes = value;
+    return this;
+  }
+
+  /**
+   * Copying mode. Off (the default): {@link RowbridgeConverter#row()} returns one reused
+   * UnsafeRow pointing into native memory, valid until the next row, batch or close (Spark's row
+   * reuse contract). On: every row is copied into its own on-heap UnsafeRow, for consumers that
+   * keep rows (collect, broadcast, caches).
+   */
+  public boolean copyRows() {
+    return copyRows;
+  }
+
+  public ConverterOptions copyRows(boolean value) {
+    this.copyRows = value;
+    return this;
+  }
+
+  public Input input() {
+    return input;
+  }
+
+  public ConverterOptions input(Input value) {
+    this.input = value;
+    return this;
+  }
+
+  public NativeMemoryListener memoryListener() {
+    return memoryListener;
+  }
+
+  /** Told about the native row buffers' size; null (the default) for none. */
+  public ConverterOptions memoryListener(NativeMemoryListener value) {
+    this.memoryListener = value;
+    return this;
+  }
+
+  public DictionaryProvider dictionaries() {
+    return dictionaries;
+  }
+
+  /** The dictionaries of dictionary-encoded columns (Arrow Java keeps them apart from vectors). */
+  public ConverterOptions dictionaries(DictionaryProvider value) {
+    this.dictionaries = value;
+    return this;
+  }
+}

@@ -1,0 +1,60 @@
+package io.rowbridge;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.spark.unsafe.Platform;
+
+/** Zeroed native memory blocks freed together by {@link #close}. Not thread-safe. */
+final class NativeArena implements AutoCloseable {
+  private final List<long[]> blocks = new ArrayList<>();
+
+  /** Returns a zeroed block of at least {@code bytes} bytes, 8-byte aligned. */
+  long allocate(long bytes) {
+    long size = Math.max(8, (bytes + 7) & ~7L);
+    long address = Platform.allocateMemory(size);
+    Platform.setMemory(address, (byte) 0, size);
+    blocks.add(new long[] {address, size});
+    return address;
+  }
+
+  /** Copies {@code text} as a NUL-terminated UTF-8 string; returns its address. */
+  long string(String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    long address = allocate(bytes.length + 1L);
+    Platform.copyMemory(bytes, Platform.BYTE_ARRAY_OFFSET, null, address, bytes.length);
+    return address;
+  }
+
+  /** Bytes allocated and not yet freed. */
+  long allocatedBytes() {
+    long total = 0;
+    for (long[] block : blocks) {
+      total += block[1];
+    }
+    return total;
+  }
+
+  @Override
+  public void close() {
+    for (long[] block : blocks) {
+      Platform.freeMemory(block[0]);
+    }
+    blocks.clear();
+  }
+
+  /** Reads a NUL-terminated UTF-8 string at {@code address}. */
+  static String readString(long address) {
+    if (address == 0) {
+      return "";
+    }
+    int length = 0;
+    while (Platform.getByte(null, address + length) != 0) {
+      length++;
+    }
+    byte[] bytes = new byte[length];
+    Platform.copyMemory(null, address, bytes, Platform.BYTE_ARRAY_OFFSET, length);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}

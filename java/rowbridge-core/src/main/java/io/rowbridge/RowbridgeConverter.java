@@ -1,0 +1,557 @@
+package io.rowbridge;
+
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
+
+/**
+ * Converts Arrow Java record batches into Spark UnsafeRows with the native converter, byte for
+ * byte what Spark's UnsafeProjection writes.
+ *
+ * <p>Created once per schema; then, per batch, {@link #convert} writes the vectors' buffer
+ * addresses into the converter's registered native ArrowArray and makes one JNI call with
+ * primitive arguments, and {@link #next}/{@link #row} walk the rows. Nothing is allocated on the
+ * JVM per batch or per row. The row is one reused UnsafeRow that points into native memory: it is
+ * valid until the next {@code next}, {@code convert} or {@code close} (Spark's row reuse
+ * contract); {@link ConverterOptions#copyRows} hands out copies instead. After {@code close} the
+ * reused row points at a zeroed on-heap buffer, so a stale reference reads zeros rather than
+ * freed memory.
+ *
+ * <p>The vectors of a batch are borrowed: they must stay open and unchanged until its last row
+ * has been read (a batch larger than {@link ConverterOptions#maxChunkBytes} is converted in
+ * chunks, each read from the vectors). A column whose layout differs from the converter's schema
+ * (a column that became dictionary-encoded, or run-end encoded) is converted through the path
+ * that passes the batch's own schema, never misread. One thread at a time.
+ */
+public final class RowbridgeConverter implements AutoCloseable {
+  private final StructType sparkSchema;
+  private final List<Field> fields;
+  private final int numColumns;
+  private final ConverterOptions options;
+  private final boolean copyRows;
+  private final NativeMemoryListener memoryListener;
+  private DictionaryProvider dictionaries;
+
+  private long handle;
+  private final NativeArena arena = new NativeArena();
+  private final long zeroes;
+  private final NodeBinder[] columns;
+  private final ValueVector[] checkedVectors;
+  private final ValueVector[] current;
+  private final String nativeSparkSchema;
+
+  private final long schema;
+  private final long registeredRoot;
+  /** True after a batch passed its own schema: the native plan then follows that batch. */
+  private boolean nativePlanChanged;
+  private FallbackTree fallback;
+  private CDataInput cData;
+  private long schemaPathBatches;
+
+  private final UnsafeRow row;
+  private final byte[] closedRow;
+  private final RowIterator iterator = new RowIterator();
+
+  // The current chunk of the current batch.
+  private Object batch;
+  private long batchRows;
+  private long dataAddress;
+  private long offsetsAddress;
+  private long chunkFirstRow;
+  private int chunkRows;
+  private int index;
+  private long reservedBytes;
+
+  private RowbridgeConverter(StructType sparkSchema, List<Field> fields, ConverterOptions options) {
+    this.sparkSchema = sparkSchema;
+    this.fields = List.copyOf(fields);
+    this.numColumns = fields.size();
+    this.options = options;
+    this.copyRows = options.copyRows();
+    this.memoryListener = options.memoryListener();
+    this.dictionaries = options.dictionaries();
+    SparkTypes.check(sparkSchema, fields, dictionaries);
+    this.row = new UnsafeRow(numColumns);
+    this.closedRow = new byte[Math.max(64, UnsafeRow.calculateBitSetWidthInBytes(numColumns)
+        + 8 * numColumns + 64)];
+    this.checkedVectors = new ValueVector[numColumns];
+    this.current = new ValueVector[numColumns];
+    this.columns = new NodeBinder[numColumns];
+    this.zeroes = arena.allocate(64);
+    // Kept: passed again to return the native plan to this layout after a batch of another.
+    this.schema = SchemaExporter.export(fields, dictionaries, arena);
+    int validation = options.validation() == ConverterOptions.Validation.FULL
+        ? RowbridgeNative.VALIDATION_FULL : RowbridgeNative.VALIDATION_CHEAP;
+    try {
+      handle = RowbridgeNative.create(schema, validation, options.maxChunkBytes());
+    } catch (RuntimeException | Error e) {
+      arena.close();
+      throw e;
+    }
+    try {
+      nativeSparkSchema = NativeArena.readString(RowbridgeNative.sparkSchemaAddress(handle));
+      long root = RowbridgeNative.registeredBatch(handle);
+      this.registeredRoot = root;
+      if (root == 0) {
+        throw new RowbridgeException("rowbridge: the converter has no registered batch",
+            RowbridgeException.ENOMEM);
+      }
+      NodeBinder.Context context = new NodeBinder.Context(null, 0, zeroes, dictionaries);
+      for (int i = 0; i < numColumns; i++) {
+        Field field = fields.get(i);
+        columns[i] = NodeBinder.create(context, field, context.child(root, i),
+            "column '" + field.getName() + "'");
+      }
+    } catch (RuntimeException | Error e) {
+      close();
+      throw e;
+    }
+    pointAtClosedRow();
+  }
+
+  /**
+   * Creates a converter for batches of {@code arrowSchema} whose rows are {@code sparkSchema}.
+   * The Spark schema must give each column the Spark type of its Arrow type (SPEC section 2);
+   * a mismatch, or an Arrow type Spark rows cannot carry, is a RowbridgeException naming the
+   * column. Dictionary-encoded columns need {@link ConverterOptions#dictionaries}.
+   */
+  public static RowbridgeConverter create(StructType sparkSchema, Schema arrowSchema,
+      ConverterOptions options) {
+    return new RowbridgeConverter(sparkSchema, arrowSchema.getFields(), options);
+  }
+
+  /** The same, with the Spark schema derived from the Arrow schema. */
+  public static RowbridgeConverter create(Schema arrowSchema, ConverterOptions options) {
+    return create(SparkTypes.of(arrowSchema.getFields(), options.dictionaries()), arrowSchema,
+        options);
+  }
+
+  /** The native library's version ("MAJOR.MINOR.PATCH"). */
+  public static String nativeVersion() {
+    return NativeArena.readString(RowbridgeNative.versionAddress());
+  }
+
+  public StructType sparkSchema() {
+    return sparkSchema;
+  }
+
+  /** The row schema as the native converter compiled it (StructType.catalogString form). */
+  public String nativeSparkSchema() {
+    return nativeSparkSchema;
+  }
+
+  /** Replaces the dictionaries of dictionary-encoded columns (e.g. after a dictionary batch). */
+  public void setDictionaries(DictionaryProvider value) {
+    this.dictionaries = value;
+  }
+
+  /** Batches that went through the path passing the batch's own schema (a layout change). */
+  public long schemaPathBatches() {
+    return schemaPathBatches;
+  }
+
+  // ---- per batch ----
+
+  /** Converts {@code root}'s rows; returns the row count. Read them with next() and row(). */
+  public int convert(VectorSchemaRoot root) {
+    checkColumnCount(root.getSchema().getFields().size());
+    for (int i = 0; i < numColumns; i++) {
+      current[i] = root.getVector(i);
+    }
+    return convertCurrent(root.getRowCount(), root);
+  }
+
+  /** Converts the first {@code numRows} rows of {@code vectors}, one vector per column. */
+  public int convert(List<? extends ValueVector> vectors, int numRows) {
+    checkColumnCount(vectors.size());
+    for (int i = 0; i < numColumns; i++) {
+      current[i] = vectors.get(i);
+    }
+    return convertCurrent(numRows, vectors);
+  }
+
+  /**
+   * Converts a Spark batch whose every column is an {@link ArrowColumnVector} (see {@link
+   * #isArrowBacked}); any other column is an IllegalArgumentException.
+   */
+  public int convert(ColumnarBatch columnarBatch) {
+    checkColumnCount(columnarBatch.numCols());
+    for (int i = 0; i < numColumns; i++) {
+      ColumnVector column = columnarBatch.column(i);
+      if (!(column instanceof ArrowColumnVector)) {
+        throw new IllegalArgumentException("rowbridge: column " + i + " is a "
+            + column.getClass().getName() + ", not an ArrowColumnVector");
+      }
+      current[i] = ((ArrowColumnVector) column).getValueVector();
+    }
+    return convertCurrent(columnarBatch.numRows(), columnarBatch);
+  }
+
+  /** True when every column of {@code batch} is an ArrowColumnVector. */
+  public static boolean isArrowBacked(ColumnarBatch batch) {
+    for (int i = 0; i < batch.numCols(); i++) {
+      if (!(batch.column(i) instanceof ArrowColumnVector)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void checkColumnCount(int count) {
+    if (handle == 0) {
+      throw new IllegalStateException("rowbridge: the converter is closed");
+    }
+    if (count != numColumns) {
+      throw new IllegalArgumentException("rowbridge: the batch has " + count
+          + " columns but the converter's schema has " + numColumns);
+    }
+  }
+
+  private int convertCurrent(int numRows, Object owner) {
+    endBatch();
+    if (numRows < 0) {
+      throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
+    }
+    boolean sameLayout = true;
+    for (int i = 0; i < numColumns; i++) {
+      ValueVector vector = current[i];
+      if (vector.getValueCount() < numRows) {
+        throw new RowbridgeException("rowbridge: " + columns[i].label + " has "
+            + vector.getValueCount() + " values but the batch has " + numRows + " rows");
+      }
+      if (vector != checkedVectors[i]) {
+        if (columns[i].matches(vector)) {
+          checkedVectors[i] = vector;
+        } else {
+          sameLayout = false;
+        }
+      }
+    }
+    batch = owner;
+    batchRows = numRows;
+    long result;
+    try {
+      if (options.input() == ConverterOptions.Input.C_DATA) {
+        result = convertCData(numRows, sameLayout);
+      } else if (sameLayout && bindRegistered()) {
+        if (nativePlanChanged) {
+          Platform.putLong(null, registeredRoot + CStructs.ARRAY_LENGTH, numRows);
+          Platform.putLong(null, registeredRoot + CStructs.ARRAY_NULL_COUNT, 0);
+          Platform.putLong(null, registeredRoot + CStructs.ARRAY_OFFSET, 0);
+          result = RowbridgeNative.convertArray(handle, registeredRoot, schema);
+          nativePlanChanged = false;
+        } else {
+          result = RowbridgeNative.convert(handle, numRows);
+        }
+      } else {
+        result = convertWithBatchSchema(numRows);
+      }
+    } finally {
+      Reference.reachabilityFence(owner);
+    }
+    readResult(result);
+    return numRows;
+  }
+
+  private boolean bindRegistered() {
+    for (int i = 0; i < numColumns; i++) {
+      if (!columns[i].bind(current[i], dictionaries)) {
+        checkedVectors[i] = null;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private long convertWithBatchSchema(int numRows) {
+    schemaPathBatches++;
+    if (fallback == null || !fallback.reusableFor(current)) {
+      if (fallback != null) {
+        fallback.close();
+        fallback = null;
+      }
+      fallback = new FallbackTree(current, dictionaries, zeroes);
+    }
+    fallback.bind(current, numRows, dictionaries);
+    nativePlanChanged = true;
+    return RowbridgeNative.convertArray(handle, fallback.root, fallback.schema);
+  }
+
+  private long convertCData(int numRows, boolean sameLayout) {
+    if (cData == null) {
+      cData = new CDataInput();
+    }
+    long batchSchema = 0;
+    if (!sameLayout) {
+      schemaPathBatches++;
+      if (fallback == null || !fallback.reusableFor(current)) {
+        if (fallback != null) {
+          fallback.close();
+        }
+        fallback = new FallbackTree(current, dictionaries, zeroes);
+      }
+      batchSchema = fallback.schema;
+    } else if (nativePlanChanged) {
+      batchSchema = schema;
+    }
+    long array = cData.export(current, numRows, dictionaries);
+    long result = RowbridgeNative.convertArray(handle, array, batchSchema);
+    nativePlanChanged = !sameLayout;
+    return result;
+  }
+
+  private void readResult(long result) {
+    dataAddress = Platform.getLong(null, result + RowbridgeNative.RESULT_DATA);
+    offsetsAddress = Platform.getLong(null, result + RowbridgeNative.RESULT_ROW_OFFSETS);
+    chunkRows = (int) Platform.getLong(null, result + RowbridgeNative.RESULT_NUM_ROWS);
+    chunkFirstRow = Platform.getLong(null, result + RowbridgeNative.RESULT_FIRST_ROW);
+    index = -1;
+    iterator.advanced = false;
+    if (memoryListener != null) {
+      long dataSize = Platform.getLong(null, result + RowbridgeNative.RESULT_DATA_SIZE);
+      long footprint = dataSize + 8L * (chunkRows + 1);
+      if (footprint > reservedBytes) {
+        memoryListener.acquire(footprint - reservedBytes);
+        reservedBytes = footprint;
+      }
+    }
+  }
+
+  /** Forgets the current batch (its vectors may then be closed or reused). */
+  private void endBatch() {
+    batch = null;
+    batchRows = 0;
+    chunkRows = 0;
+    chunkFirstRow = 0;
+    index = -1;
+    if (cData != null) {
+      cData.releaseBatch();
+    }
+  }
+
+  // ---- rows ----
+
+  /**
+   * Moves to the next row of the current batch (converting its next chunk when needed); false
+   * after the last one.
+   */
+  public boolean next() {
+    if (++index < chunkRows) {
+      pointAt(index);
+      return true;
+    }
+    index = chunkRows;
+    if (batch == null || chunkFirstRow + chunkRows >= batchRows) {
+      endBatch();
+      return false;
+    }
+    Object owner = batch;
+    long result;
+    try {
+      result = RowbridgeNative.nextChunk(handle);
+    } finally {
+      Reference.reachabilityFence(owner);
+    }
+    readResult(result);
+    if (chunkRows == 0) {
+      endBatch();
+      return false;
+    }
+    index = 0;
+    pointAt(0);
+    return true;
+  }
+
+  private void pointAt(int i) {
+    long start = Platform.getLong(null, offsetsAddress + 8L * i);
+    long end = Platform.getLong(null, offsetsAddress + 8L * i + 8);
+    row.pointTo(null, dataAddress + start, (int) (end - start));
+  }
+
+  /**
+   * The current row: the reused UnsafeRow pointing into native memory (valid until the next
+   * next, convert or close), or, in copying mode, a copy of it on the heap.
+   */
+  public UnsafeRow row() {
+    return copyRows ? row.copy() : row;
+  }
+
+  /** The index in the batch of the current row. */
+  public long rowIndex() {
+    return chunkFirstRow + index;
+  }
+
+  /**
+   * An iterator over the rest of the current batch's rows: the same object for every batch,
+   * allocated once; its elements are {@link #row()}.
+   */
+  public Iterator<InternalRow> rows() {
+    return iterator;
+  }
+
+  private final class RowIterator implements Iterator<InternalRow> {
+    boolean advanced;
+    boolean available;
+
+    @Override
+    public boolean hasNext() {
+      if (!advanced) {
+        available = RowbridgeConverter.this.next();
+        advanced = true;
+      }
+      return available;
+    }
+
+    @Override
+    public InternalRow next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      advanced = false;
+      return row();
+    }
+  }
+
+  // ---- close ----
+
+  private void pointAtClosedRow() {
+    row.pointTo(closedRow, Platform.BYTE_ARRAY_OFFSET,
+        UnsafeRow.calculateBitSetWidthInBytes(numColumns) + 8 * numColumns);
+  }
+
+  /** Frees the native converter and buffers; the reused row then reads zeros. Idempotent. */
+  @Override
+  public void close() {
+    endBatch();
+    pointAtClosedRow();
+    if (fallback != null) {
+      fallback.close();
+      fallback = null;
+    }
+    if (cData != null) {
+      cData.close();
+      cData = null;
+    }
+    for (NodeBinder column : columns) {
+      if (column != null) {
+        column.close();
+      }
+    }
+    java.util.Arrays.fill(checkedVectors, null);
+    java.util.Arrays.fill(current, null);
+    if (handle != 0) {
+      long closing = handle;
+      handle = 0;
+      RowbridgeNative.free(closing);
+    }
+    arena.close();
+    if (memoryListener != null && reservedBytes > 0) {
+      long released = reservedBytes;
+      reservedBytes = 0;
+      memoryListener.release(released);
+    }
+  }
+
+  /** Native bytes reported to the memory listener so far. */
+  public long reservedBytes() {
+    return reservedBytes;
+  }
+
+  // ---- the batch-schema path ----
+
+  /**
+   * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors
+   * (used while the vectors keep that layout), for batches whose layout differs from the
+   * converter's schema.
+   */
+  private static final class FallbackTree implements AutoCloseable {
+    final NativeArena arena = new NativeArena();
+    final ValueVector[] vectors;
+    final NodeBinder[] binders;
+    final long root;
+    final long schema;
+
+    FallbackTree(ValueVector[] current, DictionaryProvider dictionaries, long zeroes) {
+      vectors = current.clone();
+      List<Field> batchFields = new ArrayList<>(current.length);
+      for (ValueVector vector : current) {
+        batchFields.add(vector.getField());
+      }
+      long release = RowbridgeNative.releaseNothingAddress();
+      schema = SchemaExporter.export(batchFields, dictionaries, arena);
+      root = arena.allocate(CStructs.ARRAY_SIZE);
+      Platform.putLong(null, root + CStructs.ARRAY_N_BUFFERS, 1);
+      Platform.putLong(null, root + CStructs.ARRAY_BUFFERS, arena.allocate(8));
+      Platform.putLong(null, root + CStructs.ARRAY_N_CHILDREN, current.length);
+      Platform.putLong(null, root + CStructs.ARRAY_CHILDREN, arena.allocate(8L * current.length));
+      Platform.putLong(null, root + CStructs.ARRAY_RELEASE, release);
+      NodeBinder.Context context = new NodeBinder.Context(arena, release, zeroes, dictionaries);
+      binders = new NodeBinder[current.length];
+      for (int i = 0; i < current.length; i++) {
+        Field field = batchFields.get(i);
+        binders[i] = NodeBinder.create(context, field, context.child(root, i),
+            "column '" + field.getName() + "'");
+      }
+    }
+
+    boolean reusableFor(ValueVector[] current) {
+      for (int i = 0; i < current.length; i++) {
+        if (current[i] != vectors[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    void bind(ValueVector[] current, int numRows, DictionaryProvider dictionaries) {
+      Platform.putLong(null, root + CStructs.ARRAY_LENGTH, numRows);
+      for (int i = 0; i < current.length; i++) {
+        if (!binders[i].bind(current[i], dictionaries)) {
+          throw new RowbridgeException("rowbridge: " + binders[i].label
+              + ": the vector does not have the layout of its own field " + current[i].getField());
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      for (NodeBinder binder : binders) {
+        binder.close();
+      }
+      arena.close();
+    }
+  }
+
+  /** The Arrow C Data path, loaded only when used (it needs arrow-c-data). */
+  private final class CDataInput implements AutoCloseable {
+    private final CDataExport export = new CDataExport();
+
+    long export(ValueVector[] vectors, int numRows, DictionaryProvider dictionaries) {
+      return export.export(fields, vectors, numRows, dictionaries);
+    }
+
+    void releaseBatch() {
+      export.releaseBatch();
+    }
+
+    @Override
+    public void close() {
+      export.close();
+    }
+  }
+}

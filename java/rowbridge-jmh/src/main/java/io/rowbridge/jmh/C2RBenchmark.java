@@ -1,0 +1,175 @@
+package io.rowbridge.jmh;
+
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.RowbridgeConverter;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.arrow.c.ArrowArray;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Columnar to row, side by side in one JVM run: one operation converts one batch (cycling through
+ * the dataset's batches in order) and consumes every row.
+ *
+ * <ul>
+ *   <li>{@code spark}: Spark's JVM path, {@code ColumnarBatch.rowIterator()} + {@code
+ *       UnsafeProjection} over ArrowColumnVectors;
+ *   <li>{@code rowbridge}: {@link RowbridgeConverter} from the same ColumnarBatch (registered
+ *       batch, one JNI call, the reused row);
+ *   <li>{@code comet}: Comet's NativeColumnarToRowConverter (comet-spark-spark4.1_2.13), driven
+ *       in an isolated class loader ({@link CometCase});
+ *   <li>{@code rowbridge_convert}: rowbridge's convert call alone, rows not read (attribution);
+ *   <li>{@code ffi_export}: an Arrow C Data export of the batch and its release, alone (what the
+ *       seed's native path pays per batch before converting anything).
+ * </ul>
+ *
+ * Consumers: {@code seed} reads {@code getLong(0) + getUTF8String(s).numBytes()} per row, as the
+ * seed's benchmark does; {@code noalloc} reads {@code getLong(0) + (int) getLong(s)} (the
+ * string's size from its slot), which allocates nothing itself, so that the GC profiler's bytes
+ * per operation are the converter's own.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Darrow.enable_unsafe_memory_access=true"})
+public class C2RBenchmark {
+  @Param({"record"})
+  public String schema;
+
+  @Param({"8192", "512", "32"})
+  public int batchRows;
+
+  @Param({"spark", "rowbridge", "ffi_export"})
+  public String impl;
+
+  @Param({"seed", "noalloc"})
+  public String consumer;
+
+  private BufferAllocator allocator;
+  private BenchData data;
+  private List<ColumnarBatch> batches;
+  private List<VectorSchemaRoot> roots;
+  private int next;
+  private int stringColumn;
+  private boolean seedConsumer;
+
+  private UnsafeProjection projection;
+  private RowbridgeConverter converter;
+  private ArrowArray exported;
+  private CometCase comet;
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    allocator = new RootAllocator();
+    data = new BenchData(schema, batchRows, allocator);
+    batches = data.batches;
+    roots = data.roots;
+    stringColumn = data.stringColumn;
+    seedConsumer = consumer.equals("seed");
+    switch (impl) {
+      case "spark":
+        projection = UnsafeProjection.create(data.sparkSchema);
+        break;
+      case "rowbridge":
+      case "rowbridge_convert":
+        converter = RowbridgeConverter.create(data.sparkSchema, data.schema,
+            ConverterOptions.defaults());
+        break;
+      case "ffi_export":
+        exported = ArrowArray.allocateNew(allocator);
+        break;
+      case "comet":
+        comet = CometCase.load(data.schemaName, batchRows, seedConsumer);
+        break;
+      default:
+        throw new IllegalArgumentException("unknown impl " + impl);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    if (converter != null) {
+      converter.close();
+    }
+    if (exported != null) {
+      exported.close();
+    }
+    if (comet != null) {
+      comet.close();
+    }
+    data.close();
+    allocator.close();
+  }
+
+  private long consume(InternalRow row) {
+    if (seedConsumer) {
+      return row.getLong(0) + (row.isNullAt(stringColumn) ? 0
+          : row.getUTF8String(stringColumn).numBytes());
+    }
+    return row.getLong(0) + (int) row.getLong(stringColumn);
+  }
+
+  /** Converts the next batch and consumes its rows; returns the consumers' sum. */
+  @Benchmark
+  public long batch() {
+    int index = next;
+    next = index + 1 == batches.size() ? 0 : index + 1;
+    long sum = 0;
+    switch (impl) {
+      case "spark": {
+        Iterator<InternalRow> rows = batches.get(index).rowIterator();
+        while (rows.hasNext()) {
+          UnsafeRow row = projection.apply(rows.next());
+          sum += consume(row);
+        }
+        return sum;
+      }
+      case "rowbridge": {
+        RowbridgeConverter c = converter;
+        c.convert(batches.get(index));
+        while (c.next()) {
+          sum += consume(c.row());
+        }
+        return sum;
+      }
+      case "rowbridge_convert":
+        // attribution: the conversion alone, rows not read
+        return converter.convert(batches.get(index));
+      case "ffi_export":
+        Data.exportVectorSchemaRoot(allocator, roots.get(index), null, exported);
+        exported.release();
+        return 0;
+      default:
+        return comet.batch(index);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.rowbridge.spark;
+
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.RowbridgeConverter;
+import io.rowbridge.RowbridgeException;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.TaskCompletionListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The rows of one partition's batches: each batch whose columns are all ArrowColumnVectors goes
+ * through rowbridge (one converter per partition, created from the first such batch); any other
+ * batch (a ConstantColumnVector, on-heap vectors, dictionary-encoded vectors, which Spark reads
+ * as their indices, a type rowbridge does not take) goes through Spark's own path,
+ * UnsafeProjection over {@code ColumnarBatch.rowIterator()}. Rows are reused, as Spark's
+ * ColumnarToRowExec reuses its own: valid until the next row.
+ */
+public final class BatchRowIterator implements Iterator<InternalRow>, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchRowIterator.class);
+
+  private final Iterator<ColumnarBatch> batches;
+  private final StructType schema;
+  private final long maxChunkBytes;
+  private final ConverterOptions.Validation validation;
+  private final SQLMetric numOutputRows;
+  private final SQLMetric numInputBatches;
+  private final SQLMetric numSparkBatches;
+  private final SQLMetric convertTime;
+
+  private RowbridgeConverter converter;
+  private boolean converterUnusable;
+  private UnsafeProjection projection;
+  private Iterator<InternalRow> sparkRows;
+  private boolean onRowbridge;
+  private InternalRow ready;
+
+  public BatchRowIterator(Iterator<ColumnarBatch> batches, StructType schema, long maxChunkBytes,
+      ConverterOptions.Validation validation, SQLMetric numOutputRows, SQLMetric numInputBatches,
+      SQLMetric numSparkBatches, SQLMetric convertTime) {
+    this.batches = batches;
+    this.schema = schema;
+    this.maxChunkBytes = maxChunkBytes;
+    this.validation = validation;
+    this.numOutputRows = numOutputRows;
+    this.numInputBatches = numInputBatches;
+    this.numSparkBatches = numSparkBatches;
+    this.convertTime = convertTime;
+    TaskContext task = TaskContext.get();
+    if (task != null) {
+      task.addTaskCompletionListener((TaskCompletionListener) context -> close());
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (ready == null) {
+      if (onRowbridge) {
+        long start = System.nanoTime();
+        boolean more = converter.next(); // converts the next chunk when one is due
+        convertTime.add(System.nanoTime() - start);
+        if (more) {
+          ready = converter.row();
+          return true;
+        }
+        onRowbridge = false;
+      } else if (sparkRows != null && sparkRows.hasNext()) {
+        ready = projection.apply(sparkRows.next());
+        return true;
+      }
+      sparkRows = null;
+      if (!batches.hasNext()) {
+        return false;
+      }
+      ColumnarBatch batch = batches.next();
+      numInputBatches.add(1);
+      numOutputRows.add(batch.numRows());
+      start(batch);
+    }
+    return true;
+  }
+
+  @Override
+  public InternalRow next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    InternalRow row = ready;
+    ready = null;
+    return row;
+  }
+
+  private void start(ColumnarBatch batch) {
+    if (eligible(batch)) {
+      long start = System.nanoTime();
+      try {
+        converter.convert(batch);
+        onRowbridge = true;
+        return;
+      } catch (RowbridgeException e) {
+        if (e.code() == RowbridgeException.E2BIG || e.code() == RowbridgeException.ENOMEM) {
+          throw new RowbridgeException(e.getMessage() + " (" + RowbridgeConf.MAX_CHUNK_BYTES
+              + " = " + maxChunkBytes + ")", e.code());
+        }
+        // A batch rowbridge cannot take as it is: Spark's path reads it (and reports any
+        // value Spark itself cannot read).
+        LOG.debug("rowbridge: batch converted by Spark instead: {}", e.getMessage());
+      } finally {
+        convertTime.add(System.nanoTime() - start);
+      }
+    }
+    numSparkBatches.add(1);
+    if (projection == null) {
+      projection = UnsafeProjection.create(schema);
+    }
+    sparkRows = batch.rowIterator();
+  }
+
+  /** True when rowbridge converts this batch; creates the converter on first use. */
+  private boolean eligible(ColumnarBatch batch) {
+    if (converterUnusable || batch.numCols() != schema.fields().length
+        || !RowbridgeConverter.isArrowBacked(batch)) {
+      return false;
+    }
+    List<Field> fields = null;
+    for (int i = 0; i < batch.numCols(); i++) {
+      ValueVector vector = ((ArrowColumnVector) batch.column(i)).getValueVector();
+      if (vector.getField().getDictionary() != null) {
+        return false; // Spark reads a dictionary-encoded vector as its indices
+      }
+      if (converter == null) {
+        if (fields == null) {
+          fields = new ArrayList<>(batch.numCols());
+        }
+        fields.add(vector.getField());
+      }
+    }
+    if (converter == null) {
+      try {
+        ConverterOptions options = ConverterOptions.defaults().maxChunkBytes(maxChunkBytes)
+            .validation(validation);
+        TaskContext task = TaskContext.get();
+        if (task != null) {
+          options.memoryListener(new TaskMemoryAccounting(task.taskMemoryManager(),
+              maxChunkBytes));
+        }
+        converter = RowbridgeConverter.create(schema, new Schema(fields), options);
+      } catch (RowbridgeException e) {
+        LOG.warn("rowbridge: Spark converts this partition's batches: {}", e.getMessage());
+        converterUnusable = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void close() {
+    if (converter != null) {
+      converter.close();
+      converter = null;
+    }
+    onRowbridge = false;
+    ready = null;
+  }
+}

@@ -1,0 +1,57 @@
+package io.rowbridge.spark;
+
+import io.rowbridge.ConverterOptions;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.internal.SQLConf;
+
+/** The Spark configuration of rowbridge's operator (spark.rowbridge.*), read from SQLConf. */
+public final class RowbridgeConf {
+  private RowbridgeConf() {}
+
+  /** Whether the columnar rule replaces ColumnarToRowExec (default true). */
+  public static final String ENABLED = "spark.rowbridge.columnarToRow.enabled";
+
+  /**
+   * Class names of the scan nodes whose ColumnarToRowExec is replaced (comma-separated; the
+   * default is DataSource V2's BatchScanExec). Batches that are not Arrow-backed still go
+   * through Spark's own conversion, batch by batch.
+   */
+  public static final String SCANS = "spark.rowbridge.columnarToRow.scans";
+
+  public static final String DEFAULT_SCANS =
+      "org.apache.spark.sql.execution.datasources.v2.BatchScanExec";
+
+  /**
+   * The cap on a converter's native row buffer (bytes; "64m" and the like): a larger batch is
+   * converted in chunks, a single row larger than this fails the task with a clear error.
+   */
+  public static final String MAX_CHUNK_BYTES = "spark.rowbridge.maxChunkBytes";
+
+  /** Validation of the input batches: "cheap" (default) or "full". */
+  public static final String VALIDATION = "spark.rowbridge.validation";
+
+  public static boolean enabled(SQLConf conf) {
+    return Boolean.parseBoolean(conf.getConfString(ENABLED, "true").trim());
+  }
+
+  public static Set<String> scans(SQLConf conf) {
+    return Arrays.stream(conf.getConfString(SCANS, DEFAULT_SCANS).split(","))
+        .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+  }
+
+  public static long maxChunkBytes(SQLConf conf) {
+    String value = conf.getConfString(MAX_CHUNK_BYTES, "");
+    return value.isBlank() ? ConverterOptions.DEFAULT_MAX_CHUNK_BYTES
+        : JavaUtils.byteStringAsBytes(value.trim());
+  }
+
+  public static ConverterOptions.Validation validation(SQLConf conf) {
+    return conf.getConfString(VALIDATION, "cheap").trim().equalsIgnoreCase("full")
+        ? ConverterOptions.Validation.FULL : ConverterOptions.Validation.CHEAP;
+  }
+}

@@ -1,0 +1,82 @@
+package io.rowbridge.spark
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder}
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.{ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, SparkPlan}
+import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+
+/**
+ * The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
+ * columnar rule replaces Spark's ColumnarToRowExec with [[RowbridgeColumnarToRowExec]] above the
+ * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true.
+ */
+class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
+  override def apply(extensions: SparkSessionExtensions): Unit = {
+    extensions.injectColumnar(session => RowbridgeColumnarRule(session))
+  }
+}
+
+case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
+  override def postColumnarTransitions: Rule[SparkPlan] = ReplaceColumnarToRow(session)
+}
+
+/** Replaces ColumnarToRowExec directly above an allow-listed scan. */
+case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
+  override def apply(plan: SparkPlan): SparkPlan = {
+    val conf = session.sessionState.conf
+    if (!RowbridgeConf.enabled(conf)) {
+      plan
+    } else {
+      val scans = RowbridgeConf.scans(conf).asScala
+      plan.transformUp {
+        case ColumnarToRowExec(child) if scans.contains(child.getClass.getName) =>
+          RowbridgeColumnarToRowExec(child)
+      }
+    }
+  }
+}
+
+/**
+ * Columnar to row with rowbridge: batches of ArrowColumnVectors become UnsafeRows through the
+ * native converter (one JNI call per batch), any other batch through Spark's own projection
+ * ([[BatchRowIterator]]). Rows are reused, as ColumnarToRowExec's are; consumers that keep
+ * rows copy them (collect and broadcast serialize each row at once).
+ */
+case class RowbridgeColumnarToRowExec(child: SparkPlan) extends ColumnarToRowTransition {
+  override def output: Seq[Attribute] = child.output
+
+  override def outputPartitioning: Partitioning = child.outputPartitioning
+
+  override def outputOrdering: Seq[SortOrder] = child.outputOrdering
+
+  override lazy val metrics: Map[String, SQLMetric] = Map(
+    "numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"),
+    "numInputBatches" -> SQLMetrics.createMetric(sparkContext, "number of input batches"),
+    "numSparkBatches" -> SQLMetrics.createMetric(sparkContext,
+      "number of batches converted by Spark"),
+    "convertTime" -> SQLMetrics.createNanoTimingMetric(sparkContext,
+      "time converting batches to rows"))
+
+  override protected def doExecute(): RDD[InternalRow] = {
+    val numOutputRows = longMetric("numOutputRows")
+    val numInputBatches = longMetric("numInputBatches")
+    val numSparkBatches = longMetric("numSparkBatches")
+    val convertTime = longMetric("convertTime")
+    val schema = SparkShims.schemaOf(output)
+    val maxChunkBytes = RowbridgeConf.maxChunkBytes(conf)
+    val validation = RowbridgeConf.validation(conf)
+    child.executeColumnar().mapPartitions { batches =>
+      new BatchRowIterator(batches.asJava, schema, maxChunkBytes, validation, numOutputRows,
+        numInputBatches, numSparkBatches, convertTime).asScala
+    }
+  }
+
+  override protected def withNewChildInternal(newChild: SparkPlan): RowbridgeColumnarToRowExec =
+    copy(child = newChild)
+}

@@ -1,0 +1,177 @@
+package io.rowbridge.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator in Spark local mode: every query runs with the extension on and off, over a
+ * DataSource V2 source of Arrow-backed batches, and the results must be equal (joins,
+ * aggregations with string and struct keys, broadcast joins, collect of nested types, batches
+ * only Spark's path can read).
+ */
+class RowbridgeOperatorTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkSession.builder().master("local[2]").appName("rowbridge-operator-test")
+        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "3")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        // the test source prunes top-level columns only
+        .config("spark.sql.optimizer.nestedSchemaPruning.enabled", "false")
+        .getOrCreate();
+    view("t", "rows", "700", "partitions", "3", "batchRows", "64");
+    view("u", "rows", "500", "partitions", "2", "batchRows", "100", "offset", "300");
+    view("c", "rows", "600", "partitions", "2", "batchRows", "50", "constantEvery", "3");
+    view("big", "rows", "20000", "partitions", "2", "batchRows", "4096");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  private static void view(String name, String... options) {
+    var reader = spark.read().format(ArrowTestSource.class.getName());
+    for (int i = 0; i < options.length; i += 2) {
+      reader = reader.option(options[i], options[i + 1]);
+    }
+    reader.load().createOrReplaceTempView(name);
+  }
+
+  /** The rows of a query, as sorted strings (order-insensitive comparison). */
+  private static List<String> rows(Dataset<Row> frame) {
+    List<String> out = new ArrayList<>();
+    for (Row row : frame.collectAsList()) {
+      out.add(row.toString());
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static RowbridgeColumnarToRowExec find(SparkPlan plan) {
+    List<SparkPlan> found = new ArrayList<>();
+    plan.foreach(node -> {
+      if (node instanceof RowbridgeColumnarToRowExec) {
+        found.add(node);
+      }
+      return null;
+    });
+    return found.isEmpty() ? null : (RowbridgeColumnarToRowExec) found.get(0);
+  }
+
+  /** Runs the query with rowbridge on, then off; returns the operator's node of the first run. */
+  private static RowbridgeColumnarToRowExec compare(String sql) {
+    spark.conf().set(RowbridgeConf.ENABLED, "true");
+    Dataset<Row> on = spark.sql(sql);
+    List<String> withRowbridge = rows(on);
+    RowbridgeColumnarToRowExec node = find(on.queryExecution().executedPlan());
+    assertNotNull(node, "rowbridge's operator is in the plan of " + sql + ":\n"
+        + on.queryExecution().executedPlan());
+    spark.conf().set(RowbridgeConf.ENABLED, "false");
+    Dataset<Row> off = spark.sql(sql);
+    List<String> withSpark = rows(off);
+    assertTrue(find(off.queryExecution().executedPlan()) == null, "disabled");
+    spark.conf().set(RowbridgeConf.ENABLED, "true");
+    assertEquals(withSpark.size(), withRowbridge.size(), sql);
+    assertEquals(withSpark, withRowbridge, sql);
+    assertFalse(withSpark.isEmpty(), "the query returns rows: " + sql);
+    return node;
+  }
+
+  @Test
+  void collectOfEveryColumn() {
+    RowbridgeColumnarToRowExec node = compare("SELECT * FROM t");
+    assertEquals(2100L, node.metrics().apply("numOutputRows").value());
+    assertEquals(3 * 11L, node.metrics().apply("numInputBatches").value());
+    assertEquals(0L, node.metrics().apply("numSparkBatches").value());
+    assertTrue(node.metrics().apply("convertTime").value() > 0);
+  }
+
+  @Test
+  void projectionsFiltersAndNestedFields() {
+    compare("SELECT id, st.b, m['k1'], try_element_at(arr, 2), s FROM t WHERE id % 5 = 0 OR s IS NULL");
+  }
+
+  @Test
+  void aggregationsWithStringDecimalAndStructKeys() {
+    compare("SELECT k, count(*), sum(d), max(s), min(dec), sum(size(arr)) FROM t GROUP BY k");
+    compare("SELECT s, count(*), avg(d) FROM t GROUP BY s");
+    compare("SELECT st, count(*) FROM t GROUP BY st");
+    compare("SELECT DISTINCT arr FROM t");
+  }
+
+  @Test
+  void sortMergeJoin() {
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    try {
+      compare("SELECT t.id, t.s, u.dec, u.m FROM t JOIN u ON t.id = u.id");
+      compare("SELECT t.s, count(*) FROM t JOIN u ON t.s = u.s GROUP BY t.s");
+    } finally {
+      spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+    }
+  }
+
+  @Test
+  void broadcastJoinsBothWays() {
+    compare("SELECT /*+ BROADCAST(u) */ t.id, u.st, u.arr FROM t JOIN u ON t.id = u.id");
+    compare("SELECT /*+ BROADCAST(t) */ t.st, t.s, u.id FROM t JOIN u ON t.st.a = u.k");
+  }
+
+  @Test
+  void batchesOnlySparkCanReadTakeSparksPath() {
+    RowbridgeColumnarToRowExec node = compare("SELECT id, k, s FROM c");
+    long sparkBatches = node.metrics().apply("numSparkBatches").value();
+    long batches = node.metrics().apply("numInputBatches").value();
+    assertEquals(24L, batches);
+    assertEquals(8L, sparkBatches, "every third batch has a ConstantColumnVector");
+    compare("SELECT k, count(*) FROM c GROUP BY k");
+  }
+
+  @Test
+  void largeBatchesAndSmallChunks() {
+    compare("SELECT sum(id), count(s), max(st.b) FROM big");
+    spark.conf().set(RowbridgeConf.MAX_CHUNK_BYTES, "8k");
+    try {
+      RowbridgeColumnarToRowExec node = compare("SELECT id, s, m FROM big WHERE id % 3 = 1");
+      assertEquals(40000L, node.metrics().apply("numOutputRows").value());
+    } finally {
+      spark.conf().unset(RowbridgeConf.MAX_CHUNK_BYTES);
+    }
+  }
+
+  @Test
+  void aRowAboveTheCapIsAClearError() {
+    spark.conf().set(RowbridgeConf.MAX_CHUNK_BYTES, "16");
+    try {
+      Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+          () -> spark.sql("SELECT * FROM t").collectAsList());
+      Throwable cause = e;
+      while (cause.getCause() != null && !(cause instanceof io.rowbridge.RowbridgeException)) {
+        cause = cause.getCause();
+      }
+      String message = String.valueOf(cause.getMessage()) + " / " + e.getMessage();
+      assertTrue(message.contains(RowbridgeConf.MAX_CHUNK_BYTES), message);
+    } finally {
+      spark.conf().unset(RowbridgeConf.MAX_CHUNK_BYTES);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+# Fails when LIBRARY exports a symbol other than Java_* or JNI_OnLoad/JNI_OnUnload.
+#   cmake -DLIBRARY=librowbridge_jni.so -P check_exports.cmake
+execute_process(COMMAND nm -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols
+                RESULT_VARIABLE result)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${LIBRARY}")
+endif()
+string(REPLACE "\n" ";" lines "${symbols}")
+set(java_count 0)
+foreach(line IN LISTS lines)
+  string(REGEX MATCH "[^ ]+$" symbol "${line}")
+  if(symbol STREQUAL "" OR line MATCHES "^[0-9a-f]* *[AU] ")
+    continue()
+  endif()
+  if(symbol MATCHES "^Java_")
+    math(EXPR java_count "${java_count} + 1")
+  elseif(NOT symbol MATCHES "^JNI_On(Load|Unload)$")
+    message(FATAL_ERROR "${LIBRARY} exports ${symbol}: only Java_* and JNI_OnLoad/JNI_OnUnload may be exported")
+  endif()
+endforeach()
+if(java_count EQUAL 0)
+  message(FATAL_ERROR "${LIBRARY} exports no Java_* entry point")
+endif()

@@ -1,0 +1,22 @@
+// What a WorkerPool runs: one unit of work of one stream at a time.
+#pragma once
+
+#include <memory>
+
+#include "rowbridge/stream.hpp"
+
+namespace rowbridge::stream::detail {
+
+/// A unit of work a worker runs. Run must not throw and must not wait for a
+/// consumer; a request that finds nothing to do returns at once.
+class PoolTask {
+ public:
+  virtual ~PoolTask() = default;
+  virtual void Run() noexcept = 0;
+};
+
+/// Queues one request to run `task` once, behind the requests already
+/// queued. Thread-safe. Throws std::bad_alloc when the queue cannot grow.
+void PostTask(WorkerPool& pool, std::shared_ptr<PoolTask> task);
+
+}  // namespace rowbridge::stream::detail

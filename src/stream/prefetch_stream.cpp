@@ -1,0 +1,49 @@
+// PrefetchStream and StreamCanceller: the consumer's handles on a StreamCore.
+#include "stream/stream_core.hpp"
+
+namespace rowbridge::stream {
+
+void StreamCanceller::Cancel() const {
+  if (std::shared_ptr<detail::StreamCore> core = core_.lock()) core->Cancel();
+}
+
+PrefetchStream::PrefetchStream(std::shared_ptr<detail::StreamCore> core)
+    : core_(std::move(core)) {}
+
+PrefetchStream::~PrefetchStream() { Close(); }
+
+Status PrefetchStream::Make(std::unique_ptr<BatchProducer> producer, const StreamOptions& options,
+                            std::unique_ptr<PrefetchStream>* out) {
+  std::shared_ptr<detail::StreamCore> core;
+  ROWBRIDGE_RETURN_NOT_OK(detail::StreamCore::Make(std::move(producer), {}, options, &core));
+  try {
+    out->reset(new PrefetchStream(core));
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    core->Close();
+    return Status::OutOfMemory("stream: out of memory");
+  }
+}
+
+Status PrefetchStream::ExportSchema(ArrowSchema* out) const { return core_->ExportSchema(out); }
+
+Status PrefetchStream::Next(ArrowArray* out, bool* end_of_stream) {
+  *out = ArrowArray{};
+  detail::StreamItem* item = nullptr;
+  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream));
+  if (item != nullptr) {
+    *out = item->array;  // moved to the caller; the empty item counts until the next call
+    item->array = ArrowArray{};
+  }
+  return Status::Ok();
+}
+
+void PrefetchStream::Cancel() { core_->Cancel(); }
+
+StreamCanceller PrefetchStream::canceller() const { return StreamCanceller(core_); }
+
+void PrefetchStream::Close() { core_->Close(); }
+
+StreamStats PrefetchStream::stats() const { return core_->stats(); }
+
+}  // namespace rowbridge::stream

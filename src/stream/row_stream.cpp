@@ -1,0 +1,101 @@
+// RowStream: a prefetch stream whose workers also convert batches to rows.
+#include "stream/stream_core.hpp"
+
+namespace rowbridge::stream {
+namespace {
+
+/// Converts each finished batch with the item's own converter, made on the
+/// item's first use and kept with the item.
+class RowStage : public detail::ItemStage {
+ public:
+  RowStage(std::shared_ptr<const RowPlan> plan, const ConverterOptions& options)
+      : plan_(std::move(plan)), options_(options) {}
+
+  Status Process(detail::StreamItem* item) override {
+    if (item->converter == nullptr) {
+      ROWBRIDGE_RETURN_NOT_OK(Converter::Make(plan_, options_, &item->converter));
+    }
+    Status status = item->converter->Convert(item->array, &item->rows);
+    if (!status.ok()) return status.WithContext("batch " + std::to_string(item->index));
+    return status;
+  }
+
+ private:
+  std::shared_ptr<const RowPlan> plan_;
+  ConverterOptions options_;
+};
+
+}  // namespace
+
+struct RowStream::State {
+  std::shared_ptr<detail::StreamCore> core;
+  std::shared_ptr<const RowPlan> plan;
+
+  ~State() {
+    if (core != nullptr) core->Close();
+  }
+};
+
+RowStream::RowStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+RowStream::~RowStream() { Close(); }
+
+Status RowStream::Make(std::unique_ptr<BatchProducer> producer, const StreamOptions& options,
+                       const ConverterOptions& converter_options,
+                       std::unique_ptr<RowStream>* out) {
+  if (producer == nullptr) return Status::Invalid("row stream: no producer (null)");
+  try {
+    auto state = std::make_unique<State>();
+    auto make_stage = [&](const ArrowSchema& schema, std::unique_ptr<detail::ItemStage>* stage) {
+      ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, &state->plan).WithContext("row stream"));
+      *stage = std::make_unique<RowStage>(state->plan, converter_options);
+      return Status::Ok();
+    };
+    ROWBRIDGE_RETURN_NOT_OK(
+        detail::StreamCore::Make(std::move(producer), make_stage, options, &state->core));
+    out->reset(new RowStream(std::move(state)));
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("row stream: out of memory");
+  }
+}
+
+Status RowStream::Next(RowBatch* out, bool* end_of_stream) {
+  *out = RowBatch{};
+  detail::StreamItem* item = nullptr;
+  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream));
+  if (item != nullptr) {
+    out->index = item->index;
+    out->batch = &item->array;
+    out->rows = item->rows;
+  }
+  return Status::Ok();
+}
+
+Status RowStream::NextChunk(RowBatchView* out) {
+  *out = RowBatchView{};
+  detail::StreamItem* item = state_->core->held();
+  if (item == nullptr || item->converter == nullptr) {
+    return Status::Invalid("row stream: NextChunk without a current batch");
+  }
+  try {
+    if (!item->converter->HasMoreChunks()) return Status::Ok();
+    return item->converter->NextChunk(out);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("row stream: out of memory converting a chunk");
+  }
+}
+
+const RowPlan& RowStream::plan() const { return *state_->plan; }
+
+Status RowStream::ExportSchema(ArrowSchema* out) const { return state_->core->ExportSchema(out); }
+
+void RowStream::Cancel() { state_->core->Cancel(); }
+
+StreamCanceller RowStream::canceller() const { return StreamCanceller(state_->core); }
+
+void RowStream::Close() { state_->core->Close(); }
+
+StreamStats RowStream::stats() const { return state_->core->stats(); }
+
+}  // namespace rowbridge::stream

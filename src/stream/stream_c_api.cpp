@@ -1,0 +1,195 @@
+// The C API of streams: a shell over the C++ API that lets no exception out.
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/stream.h"
+#include "rowbridge/stream.hpp"
+
+using rowbridge::Status;
+namespace stream = rowbridge::stream;
+
+struct RowbridgeRowStream {
+  std::unique_ptr<stream::RowStream> rows;
+  stream::StreamCanceller canceller;
+};
+
+namespace {
+
+int Report(const Status& status, RowbridgeError* error) {
+  if (!status.ok() && error != nullptr) {
+    std::snprintf(error->message, sizeof(error->message), "%s", status.message().c_str());
+  }
+  return static_cast<int>(status.code());
+}
+
+template <typename Body>
+int Guard(RowbridgeError* error, Body&& body) noexcept {
+  try {
+    return Report(body(), error);
+  } catch (const std::bad_alloc&) {
+    return Report(Status::OutOfMemory("out of memory"), error);
+  } catch (const std::exception& e) {
+    return Report(Status::Internal(std::string("unexpected exception: ") + e.what()), error);
+  } catch (...) {
+    return Report(Status::Internal("unexpected non-standard exception"), error);
+  }
+}
+
+Status ToOptions(const RowbridgeStreamOptions* c, stream::StreamOptions* out) {
+  RowbridgeStreamOptions defaults;
+  rowbridge_stream_options_init(&defaults);
+  if (c == nullptr) c = &defaults;
+  out->prefetch = c->prefetch;
+  out->in_flight = c->in_flight;
+  out->wake_period = std::chrono::milliseconds(c->wake_period_ms);
+  if (c->interrupted != nullptr) {
+    auto* function = c->interrupted;
+    void* context = c->interrupted_context;
+    out->interrupted = [function, context] { return function(context) != 0; };
+  }
+  return Status::Ok();
+}
+
+void CopyView(const rowbridge::RowBatchView& view, RowbridgeRowBatch* out) {
+  out->data = view.data;
+  out->row_offsets = view.row_offsets;
+  out->num_rows = view.num_rows;
+  out->first_row = view.first_row;
+  out->data_size = view.data_size;
+}
+
+Status OpenScan(const char* path, const RowbridgeStreamOptions* options,
+                std::unique_ptr<stream::BatchProducer>* producer, stream::StreamOptions* out) {
+  if (path == nullptr) return Status::Invalid("scan: no path (null)");
+  ROWBRIDGE_RETURN_NOT_OK(ToOptions(options, out));
+  return stream::MakeIpcProducer(path, rowbridge::ipc::IpcReadOptions(), producer);
+}
+
+}  // namespace
+
+extern "C" {
+
+void rowbridge_stream_options_init(RowbridgeStreamOptions* options) {
+  if (options == nullptr) return;
+  *options = RowbridgeStreamOptions{};
+  options->prefetch = 1;
+  options->in_flight = 2;
+  options->wake_period_ms = 100;
+}
+
+int rowbridge_worker_pool_init(int32_t threads, RowbridgeError* error) {
+  return Guard(error, [&] { return stream::WorkerPool::InitDefault(threads); });
+}
+
+int rowbridge_scan_ipc(const char* path, const RowbridgeStreamOptions* options,
+                       struct ArrowArrayStream* out, RowbridgeError* error) {
+  return Guard(error, [&] {
+    if (out == nullptr) return Status::Invalid("scan: null output");
+    std::unique_ptr<stream::BatchProducer> producer;
+    stream::StreamOptions stream_options;
+    ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, &producer, &stream_options));
+    std::unique_ptr<stream::PrefetchStream> prefetch;
+    ROWBRIDGE_RETURN_NOT_OK(
+        stream::PrefetchStream::Make(std::move(producer), stream_options, &prefetch));
+    return stream::ExportArrayStream(std::move(prefetch), out);
+  });
+}
+
+int rowbridge_prefetch_array_stream(struct ArrowArrayStream* source,
+                                    const RowbridgeStreamOptions* options,
+                                    struct ArrowArrayStream* out, RowbridgeError* error) {
+  return Guard(error, [&] {
+    if (out == nullptr) {
+      if (source != nullptr && source->release != nullptr) source->release(source);
+      return Status::Invalid("prefetch: null output");
+    }
+    std::unique_ptr<stream::BatchProducer> producer;
+    ROWBRIDGE_RETURN_NOT_OK(stream::MakeArrayStreamProducer(source, &producer));
+    stream::StreamOptions stream_options;
+    ROWBRIDGE_RETURN_NOT_OK(ToOptions(options, &stream_options));
+    std::unique_ptr<stream::PrefetchStream> prefetch;
+    ROWBRIDGE_RETURN_NOT_OK(
+        stream::PrefetchStream::Make(std::move(producer), stream_options, &prefetch));
+    return stream::ExportArrayStream(std::move(prefetch), out);
+  });
+}
+
+int rowbridge_array_stream_cancel(struct ArrowArrayStream* stream_in) {
+  try {
+    stream::StreamCanceller canceller;
+    if (!stream::ArrayStreamCanceller(stream_in, &canceller).ok()) return ROWBRIDGE_EINVAL;
+    canceller.Cancel();
+    return ROWBRIDGE_OK;
+  } catch (...) {
+    return ROWBRIDGE_EIO;
+  }
+}
+
+int rowbridge_row_stream_scan_ipc(const char* path, const RowbridgeStreamOptions* options,
+                                  const RowbridgeConverterOptions* converter_options,
+                                  RowbridgeRowStream** out, RowbridgeError* error) {
+  return Guard(error, [&] {
+    if (out == nullptr) return Status::Invalid("row stream: null output");
+    std::unique_ptr<stream::BatchProducer> producer;
+    stream::StreamOptions stream_options;
+    ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, &producer, &stream_options));
+    rowbridge::ConverterOptions convert;
+    if (converter_options != nullptr) {
+      convert.validation = static_cast<rowbridge::Validation>(converter_options->validation);
+      convert.max_chunk_bytes = converter_options->max_chunk_bytes;
+    }
+    auto handle = std::make_unique<RowbridgeRowStream>();
+    ROWBRIDGE_RETURN_NOT_OK(
+        stream::RowStream::Make(std::move(producer), stream_options, convert, &handle->rows));
+    handle->canceller = handle->rows->canceller();
+    *out = handle.release();
+    return Status::Ok();
+  });
+}
+
+int rowbridge_row_stream_next(RowbridgeRowStream* stream_in, RowbridgeRowBatch* out,
+                              int* end_of_stream, RowbridgeError* error) {
+  return Guard(error, [&] {
+    if (stream_in == nullptr || out == nullptr || end_of_stream == nullptr) {
+      return Status::Invalid("row stream next: null argument");
+    }
+    stream::RowBatch batch;
+    bool end = false;
+    *out = RowbridgeRowBatch{};
+    ROWBRIDGE_RETURN_NOT_OK(stream_in->rows->Next(&batch, &end));
+    *end_of_stream = end ? 1 : 0;
+    if (!end) CopyView(batch.rows, out);
+    return Status::Ok();
+  });
+}
+
+int rowbridge_row_stream_next_chunk(RowbridgeRowStream* stream_in, RowbridgeRowBatch* out,
+                                    RowbridgeError* error) {
+  return Guard(error, [&] {
+    if (stream_in == nullptr || out == nullptr) {
+      return Status::Invalid("row stream next_chunk: null argument");
+    }
+    rowbridge::RowBatchView view;
+    *out = RowbridgeRowBatch{};
+    ROWBRIDGE_RETURN_NOT_OK(stream_in->rows->NextChunk(&view));
+    CopyView(view, out);
+    return Status::Ok();
+  });
+}
+
+void rowbridge_row_stream_cancel(RowbridgeRowStream* stream_in) {
+  if (stream_in == nullptr) return;
+  try {
+    stream_in->canceller.Cancel();
+  } catch (...) {
+    // Cancel throws nothing; nothing may escape a C function anyway.
+  }
+}
+
+void rowbridge_row_stream_free(RowbridgeRowStream* stream_in) { delete stream_in; }
+
+}  // extern "C"

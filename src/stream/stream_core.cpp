@@ -1,0 +1,358 @@
+// StreamCore: claims, deposits, the K/W bound, cancellation.
+#include "stream/stream_core.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "stream/schema_copy.hpp"
+
+namespace rowbridge::stream::detail {
+namespace {
+
+/// Caps on K and W, so that the per-stream item set stays a sane size.
+constexpr int32_t kMaxPrefetch = 1 << 16;
+constexpr int32_t kMaxInFlight = 1 << 16;
+
+std::string BatchName(int64_t index) { return "batch " + std::to_string(index); }
+
+/// Runs `body` (returning a Status), turning exceptions into errors that say
+/// `where` and `who` threw.
+template <typename Body>
+Status Guard(const std::string& where, const char* who, Body&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory(where + ": out of memory in the " + who);
+  } catch (const std::exception& e) {
+    return Status::Internal(where + ": the " + who + " threw an exception: " + e.what());
+  } catch (...) {
+    return Status::Internal(where + ": the " + who + " threw a non-standard exception");
+  }
+}
+
+}  // namespace
+
+void ReleaseArray(ArrowArray* array) {
+  if (array->release != nullptr) array->release(array);
+  *array = ArrowArray{};
+}
+
+Status CancelledStatus(const std::string& why) { return Status(kCancelled, why); }
+
+Status StreamCore::Make(std::unique_ptr<BatchProducer> producer, const StageFactory& make_stage,
+                        const StreamOptions& options, std::shared_ptr<StreamCore>* out) {
+  if (producer == nullptr) return Status::Invalid("stream: no producer (null)");
+  if (options.prefetch < 0 || options.prefetch > kMaxPrefetch) {
+    return Status::Invalid("stream: prefetch " + std::to_string(options.prefetch) +
+                           " is out of range (0 to " + std::to_string(kMaxPrefetch) + ")");
+  }
+  if (options.in_flight < 1 || options.in_flight > kMaxInFlight) {
+    return Status::Invalid("stream: in_flight " + std::to_string(options.in_flight) +
+                           " is out of range (1 to " + std::to_string(kMaxInFlight) + ")");
+  }
+  if (options.wake_period.count() <= 0) {
+    return Status::Invalid("stream: the wake period must be positive");
+  }
+  try {
+    std::shared_ptr<StreamCore> core(new StreamCore());
+    core->pool_ = options.pool;
+    if (core->pool_ == nullptr) ROWBRIDGE_RETURN_NOT_OK(WorkerPool::Default(&core->pool_));
+    ROWBRIDGE_RETURN_NOT_OK(Guard("stream: reading the schema", "producer", [&] {
+      return producer->ExportSchema(&core->schema_);
+    }));
+    if (core->schema_.release == nullptr) {
+      return Status::Invalid("stream: the producer exported a released schema");
+    }
+    if (make_stage) ROWBRIDGE_RETURN_NOT_OK(make_stage(core->schema_, &core->stage_));
+    core->parallel_ = producer->parallel();
+    int64_t count = producer->num_batches();
+    if (count >= 0) core->stop_index_ = count;
+    core->options_ = options;
+    core->prefetch_ = options.prefetch;
+    core->in_flight_ = options.in_flight;
+    size_t items = static_cast<size_t>(core->Capacity() + 1);
+    core->items_.reserve(items);
+    core->free_.reserve(items);
+    for (size_t i = 0; i < items; ++i) {
+      core->items_.push_back(std::make_unique<StreamItem>());
+      core->free_.push_back(core->items_.back().get());
+    }
+    core->ring_.assign(static_cast<size_t>(core->Capacity()), nullptr);
+    core->producer_ = std::move(producer);
+    {
+      std::lock_guard<std::mutex> lock(core->mutex_);
+      core->RequestWork();
+    }
+    *out = std::move(core);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("stream: out of memory starting the stream");
+  }
+}
+
+StreamCore::~StreamCore() {
+  for (auto& item : items_) ReleaseArray(&item->array);
+  if (schema_.release != nullptr) schema_.release(&schema_);
+}
+
+int64_t StreamCore::Claimable() const {
+  if (cancelled_.load(std::memory_order_relaxed) || closed_) return 0;
+  if (claimed_ >= stop_index_) return 0;
+  int64_t free_slots = in_flight_ - SlotsInUse();
+  if (free_slots <= 0) return 0;
+  if (!parallel_) return sequential_busy_ ? 0 : 1;
+  return std::min(free_slots, stop_index_ - claimed_);
+}
+
+int64_t StreamCore::ReserveRequests() {
+  int64_t wanted = Claimable() - requests_;
+  if (wanted <= 0) return 0;
+  requests_ += wanted;
+  return wanted;
+}
+
+int64_t StreamCore::PostRequests(int64_t count) noexcept {
+  for (; count > 0; --count) {
+    try {
+      PostTask(*pool_, shared_from_this());
+    } catch (...) {
+      return count;
+    }
+  }
+  return 0;
+}
+
+void StreamCore::RequestsFailed(int64_t failed) {
+  requests_ -= failed;
+  if (requests_ == 0 && running_ == 0) {
+    std::vector<StreamItem*> none;  // nothing is claimed past claimed_
+    StopAt(claimed_, Status::OutOfMemory("stream: out of memory queueing work"), &none);
+  }
+}
+
+void StreamCore::RequestWork() {
+  int64_t failed = PostRequests(ReserveRequests());
+  if (failed > 0) RequestsFailed(failed);
+}
+
+void StreamCore::Promote() {
+  while (queued_ < prefetch_) {
+    int64_t next = delivered_ + queued_;
+    if (next >= claimed_ || next >= stop_index_) return;
+    StreamItem* item = ring_[static_cast<size_t>(next % Capacity())];
+    if (item == nullptr || !item->done) return;
+    ++queued_;
+  }
+}
+
+void StreamCore::StopAt(int64_t index, Status status, std::vector<StreamItem*>* drop) {
+  if (index >= stop_index_) return;
+  stop_index_ = index;
+  stop_status_ = std::move(status);
+  for (int64_t later = index + 1; later < claimed_; ++later) {
+    StreamItem*& slot = ring_[static_cast<size_t>(later % Capacity())];
+    if (slot != nullptr && slot->done) {
+      drop->push_back(slot);
+      slot = nullptr;
+    }
+  }
+}
+
+void StreamCore::Recycle(StreamItem* item) {
+  item->index = -1;
+  item->done = false;
+  free_.push_back(item);  // never grows: reserved for every item
+}
+
+void StreamCore::NoteHeld() {
+  max_held_ = std::max(max_held_, static_cast<int64_t>(items_.size() - free_.size()));
+}
+
+Status StreamCore::Produce(StreamItem* item, bool* end_of_stream) {
+  item->array = ArrowArray{};
+  *end_of_stream = false;
+  Status status = Guard(BatchName(item->index), "producer", [&] {
+    return producer_->Produce(item->index, &item->array, end_of_stream);
+  });
+  if (status.ok() && !*end_of_stream && item->array.release == nullptr) {
+    status = Status::Invalid(BatchName(item->index) + ": the producer returned a released array");
+  }
+  if (!status.ok() || *end_of_stream) ReleaseArray(&item->array);
+  return status;
+}
+
+void StreamCore::Run() noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
+  --requests_;
+  if (Claimable() <= 0) return;
+  StreamItem* item = free_.back();
+  free_.pop_back();
+  item->index = claimed_++;
+  item->done = false;
+  ring_[static_cast<size_t>(item->index % Capacity())] = item;
+  ++running_;
+  if (!parallel_) sequential_busy_ = true;
+  NoteHeld();
+  lock.unlock();
+
+  int64_t index = item->index;
+  bool end = false;
+  Status status = Produce(item, &end);
+  std::vector<StreamItem*> drop;
+  if (!parallel_) {
+    // Let the next batch start while this one goes through the stage.
+    lock.lock();
+    sequential_busy_ = false;
+    if (!status.ok() || end) StopAt(index, status, &drop);
+    RequestWork();
+    lock.unlock();
+  }
+  if (status.ok() && !end && stage_ != nullptr && !cancelled_.load(std::memory_order_relaxed)) {
+    status = Guard(BatchName(index), "batch stage", [&] { return stage_->Process(item); });
+    if (!status.ok()) ReleaseArray(&item->array);
+  }
+
+  lock.lock();
+  --running_;
+  if (!status.ok() || end) StopAt(index, std::move(status), &drop);
+  if (index >= stop_index_) {  // the end, an error, or a batch past them: never delivered
+    ring_[static_cast<size_t>(index % Capacity())] = nullptr;
+    drop.push_back(item);
+  } else {
+    item->done = true;
+    Promote();
+  }
+  for (StreamItem* dropped : drop) {
+    ReleaseArray(&dropped->array);  // rare (end or error): under the lock, kept simple
+    Recycle(dropped);
+  }
+  bool wake_consumer = false;
+  if (consumer_waiting_) {
+    StreamItem* front = ring_[static_cast<size_t>(delivered_ % Capacity())];
+    wake_consumer = delivered_ >= stop_index_ || (front != nullptr && front->done);
+  }
+  RequestWork();
+  bool idle = running_ == 0 && cancelled_.load(std::memory_order_relaxed);
+  lock.unlock();
+  if (wake_consumer) consumer_wakeup_.notify_one();
+  if (idle) idle_.notify_all();
+}
+
+Status StreamCore::Take(StreamItem** out, bool* end_of_stream) {
+  *out = nullptr;
+  *end_of_stream = false;
+  StreamItem* previous = held_;
+  held_ = nullptr;
+  if (previous != nullptr) ReleaseArray(&previous->array);  // ours until recycled
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (previous != nullptr && !closed_) Recycle(previous);
+  for (;;) {
+    if (closed_) return Status::Invalid("stream: Next after Close");
+    if (cancelled_.load(std::memory_order_relaxed)) return cancel_status_;
+    if (delivered_ >= stop_index_) {
+      *end_of_stream = stop_status_.ok();
+      return stop_status_;
+    }
+    StreamItem*& front = ring_[static_cast<size_t>(delivered_ % Capacity())];
+    if (front != nullptr && front->done) {
+      held_ = front;
+      front = nullptr;
+      ++delivered_;
+      if (queued_ > 0) --queued_;
+      Promote();
+      *out = held_;
+      // Wake a worker only for a slot this freed; after unlocking, so that
+      // it does not wait for this thread's lock.
+      int64_t requests = ReserveRequests();
+      lock.unlock();
+      if (requests > 0) {
+        int64_t failed = PostRequests(requests);
+        if (failed > 0) {
+          lock.lock();
+          RequestsFailed(failed);
+        }
+      }
+      return Status::Ok();
+    }
+    WaitForWork(&lock);
+  }
+}
+
+void StreamCore::WaitForWork(std::unique_lock<std::mutex>* lock) {
+  consumer_waiting_ = true;
+  std::cv_status woke = consumer_wakeup_.wait_for(*lock, options_.wake_period);
+  consumer_waiting_ = false;
+  if (woke == std::cv_status::no_timeout || !options_.interrupted) return;
+  lock->unlock();
+  bool interrupted = true;
+  try {
+    interrupted = options_.interrupted();
+  } catch (...) {
+    // An interruption check that fails counts as an interruption.
+  }
+  if (interrupted) CancelWith(CancelledStatus("stream: interrupted while waiting for a batch"));
+  lock->lock();
+}
+
+void StreamCore::CancelWith(Status why) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cancelled_.load(std::memory_order_relaxed) || closed_) return;
+    cancelled_.store(true, std::memory_order_relaxed);
+    cancel_status_ = std::move(why);
+    cancel_running_ = true;
+  }
+  consumer_wakeup_.notify_all();
+  try {
+    producer_->Cancel();
+  } catch (...) {
+    // Cancellation is best effort: the stream stops at the next batch anyway.
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancel_running_ = false;
+  }
+  idle_.notify_all();
+}
+
+void StreamCore::Cancel() { CancelWith(CancelledStatus("stream: cancelled")); }
+
+void StreamCore::Close() {
+  CancelWith(CancelledStatus("stream: closed"));
+  std::unique_ptr<BatchProducer> producer;
+  std::unique_ptr<ItemStage> stage;
+  std::vector<std::unique_ptr<StreamItem>> items;
+  std::shared_ptr<WorkerPool> pool;  // requests still queued hold the core, not the pool
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (closed_) return;
+    idle_.wait(lock, [&] { return running_ == 0 && !cancel_running_; });
+    closed_ = true;
+    pool = std::move(pool_);
+    producer = std::move(producer_);
+    stage = std::move(stage_);
+    items = std::move(items_);
+    free_.clear();
+    std::fill(ring_.begin(), ring_.end(), nullptr);
+    held_ = nullptr;
+  }
+  for (auto& item : items) ReleaseArray(&item->array);
+  items.clear();
+  stage.reset();
+  producer.reset();
+  pool.reset();
+}
+
+StreamStats StreamCore::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  StreamStats stats;
+  stats.batches = delivered_;
+  stats.max_batches_held = max_held_;
+  return stats;
+}
+
+Status StreamCore::ExportSchema(ArrowSchema* out) const { return CopySchema(schema_, out); }
+
+}  // namespace rowbridge::stream::detail

@@ -1,0 +1,161 @@
+// StreamCore: the shared state of one prefetch stream, between its consumer
+// and the pool workers producing its batches.
+//
+// Batches are claimed by index in order. Claimed batches [delivered_,
+// claimed_) sit in a ring of K + W items; the first `queued_` of them are
+// finished and count against K, the others hold one of the W production
+// slots, finished or not. A worker never waits: it produces, deposits the
+// batch in its item, moves finished batches from slots to the queue while
+// the queue has room, and asks the pool for more work only for slots that are
+// free. The consumer takes the first item when it is finished.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "rowbridge/stream.hpp"
+#include "stream/pool_task.hpp"
+
+namespace rowbridge::stream::detail {
+
+/// One batch of a stream, reused: produced into by one worker, then handed
+/// to the consumer, then given back. Only its current owner touches it.
+struct StreamItem {
+  int64_t index = -1;
+  ArrowArray array{};
+  bool done = false;
+  /// Row stage state, kept across reuses.
+  std::unique_ptr<Converter> converter;
+  RowBatchView rows;
+};
+
+/// Work run by the producing worker on a finished batch, in parallel with
+/// other batches (e.g. conversion to rows). Must be thread-safe across
+/// distinct items.
+class ItemStage {
+ public:
+  virtual ~ItemStage() = default;
+  virtual Status Process(StreamItem* item) = 0;
+};
+
+/// Makes the stage of a stream from its schema (borrowed), before any batch
+/// is produced.
+using StageFactory =
+    std::function<Status(const ArrowSchema& schema, std::unique_ptr<ItemStage>* out)>;
+
+/// Releases `array` when it holds data; marks it released.
+void ReleaseArray(ArrowArray* array);
+
+/// The status of a cancelled stream, with `why`.
+Status CancelledStatus(const std::string& why);
+
+class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCore> {
+ public:
+  /// Validates `options`, reads the producer's schema, makes the stage with
+  /// `make_stage` (when not empty) and asks the pool for the first batches.
+  /// Takes ownership of `producer`, also on failure.
+  static Status Make(std::unique_ptr<BatchProducer> producer, const StageFactory& make_stage,
+                     const StreamOptions& options, std::shared_ptr<StreamCore>* out);
+
+  ~StreamCore() override;
+
+  /// Consumer: gives back the item taken before (if any), then takes the next
+  /// finished item, waiting when there is none. On success the consumer owns
+  /// `*item` until its next Take or Close. Sets `*end_of_stream` instead when
+  /// every batch has been delivered.
+  Status Take(StreamItem** item, bool* end_of_stream);
+
+  /// Consumer: the item taken last, or null.
+  StreamItem* held() const { return held_; }
+
+  /// Any thread: cancels without waiting.
+  void Cancel();
+  /// Consumer: cancels, waits for running productions, releases everything.
+  void Close();
+
+  StreamStats stats() const;
+  Status ExportSchema(ArrowSchema* out) const;
+  const ArrowSchema& schema() const { return schema_; }
+
+  /// Worker: runs one request (claims and produces one batch if allowed).
+  void Run() noexcept override;
+
+ private:
+  StreamCore() = default;
+
+  int64_t Capacity() const { return prefetch_ + in_flight_; }
+  int64_t SlotsInUse() const { return claimed_ - delivered_ - queued_; }
+  /// Batches a worker may claim now. Requires mutex_.
+  int64_t Claimable() const;
+  /// Counts requests for every claimable batch without a request already
+  /// queued and returns how many to post. Requires mutex_.
+  int64_t ReserveRequests();
+  /// Queues `count` reserved requests in the pool; returns how many could not
+  /// be queued (out of memory). Needs no lock: pool_ changes only in Close.
+  int64_t PostRequests(int64_t count) noexcept;
+  /// Gives back `failed` reserved requests; stops the stream with an error
+  /// when nothing would ever run it again. Requires mutex_.
+  void RequestsFailed(int64_t failed);
+  /// ReserveRequests and PostRequests, under mutex_.
+  void RequestWork();
+  /// Moves finished batches from their slots to the queue while it has room.
+  /// Requires mutex_.
+  void Promote();
+  /// Records that the stream ends at `index` with `status` (OK: end of
+  /// stream) unless it already ends earlier; finished items after it are
+  /// moved to `*drop`. Requires mutex_.
+  void StopAt(int64_t index, Status status, std::vector<StreamItem*>* drop);
+  /// Gives items back to the free list. Requires mutex_; their arrays must
+  /// already be released.
+  void Recycle(StreamItem* item);
+  void NoteHeld();
+
+  Status Produce(StreamItem* item, bool* end_of_stream);
+  /// Consumer: waits (mutex_ held by `lock`) until a worker signals or the
+  /// wake period passes; then consults `interrupted` and cancels if asked.
+  void WaitForWork(std::unique_lock<std::mutex>* lock);
+  /// Cancels with `why` as the status Take returns; the first call wins.
+  void CancelWith(Status why);
+
+  mutable std::mutex mutex_;
+  std::condition_variable consumer_wakeup_;
+  std::condition_variable idle_;
+
+  // Fixed at Make.
+  std::unique_ptr<BatchProducer> producer_;
+  std::unique_ptr<ItemStage> stage_;
+  std::shared_ptr<WorkerPool> pool_;  // dropped by Close, on the consumer's thread
+  StreamOptions options_;
+  ArrowSchema schema_{};
+  bool parallel_ = false;
+  int64_t prefetch_ = 1;
+  int64_t in_flight_ = 2;
+
+  // Guarded by mutex_.
+  std::vector<std::unique_ptr<StreamItem>> items_;
+  std::vector<StreamItem*> free_;
+  std::vector<StreamItem*> ring_;  // item of batch i at i % Capacity(), or null
+  int64_t delivered_ = 0;          // batches handed to the consumer
+  int64_t queued_ = 0;             // finished batches counted against K
+  int64_t claimed_ = 0;            // batches claimed by workers
+  int64_t stop_index_ = INT64_MAX;  // the batch at which the stream ends
+  Status stop_status_;             // OK: end of stream; otherwise the error
+  int64_t requests_ = 0;           // requests queued in the pool
+  int64_t running_ = 0;            // claims not yet deposited
+  bool sequential_busy_ = false;   // a sequential producer is in Produce
+  bool consumer_waiting_ = false;
+  bool cancel_running_ = false;    // a thread is in producer_->Cancel()
+  bool closed_ = false;
+  Status cancel_status_;
+  int64_t max_held_ = 0;
+
+  std::atomic<bool> cancelled_{false};
+  StreamItem* held_ = nullptr;  // consumer side only
+};
+
+}  // namespace rowbridge::stream::detail
