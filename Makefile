@@ -5,11 +5,15 @@
 #
 #   make deps        install the missing Debian (and Python) packages
 #   make build       Release build in build/release (warnings are errors)
-#   make test        deps, build, every test suite (Release, then ASan+UBSan),
+#   make test        deps, build, every test suite (Release, ASan+UBSan, TSan),
 #                    then the install/consumer check
 #   make test-long   the long fuzz, sanitizer and soak suites
 #   make run         deps, build, then the main job: rowbridge bench
 #   make bench       rowbridge bench --json > build/bench/c2r.json, then the table
+#   make java        the JVM side: librowbridge_jni.so (CMake, build/jni) and the
+#                    Maven modules under java/ (installed into ~/.m2, no tests)
+#   make test-java   the Java suites (Surefire), part of make test
+#   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file in place
 #   make clean       remove build/
@@ -26,6 +30,8 @@ ASAN_DIR := $(BUILD)/asan
 BENCH_DIR := $(BUILD)/bench
 CLI := $(RELEASE_DIR)/bin/rowbridge
 TESTS_ASAN := $(ASAN_DIR)/bin/rowbridge_tests
+TSAN_DIR := $(BUILD)/tsan
+TESTS_TSAN := $(TSAN_DIR)/bin/rowbridge_tests
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZER := $(FUZZ_DIR)/bin/ipc_reader_fuzz
 
@@ -35,10 +41,15 @@ GENERATOR := -G Ninja
 RELEASE_FLAGS := -DCMAKE_BUILD_TYPE=Release -DROWBRIDGE_WERROR=ON $(CMAKE_ARGS)
 ASAN_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROWBRIDGE_SANITIZE=ON \
               -DROWBRIDGE_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS)
+TSAN_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROWBRIDGE_SANITIZE_THREAD=ON \
+              -DROWBRIDGE_BUILD_BENCHMARKS=OFF -DROWBRIDGE_BUILD_CLI=OFF $(CMAKE_ARGS)
+# The multithreaded suites that make test-tsan runs under ThreadSanitizer.
+TSAN_TESTS := PrefetchStream*:RowStream*:StreamExport*:IpcScan*
 
 # Sanitizer reports end the process with a non-zero status and a stack trace.
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
 # Iterations of the randomized differential test in make test-long.
 LONG_RANDOM_ITERATIONS ?= 20000
@@ -47,10 +58,30 @@ FUZZ_SECONDS ?= 60
 LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
-LONG_SUITES := long-random long-fuzz
+LONG_SUITES := long-random long-fuzz long-java
 
-.PHONY: deps build build-asan build-fuzz test test-release test-asan test-install test-fuzz test-long \
-        $(LONG_SUITES) run bench golden format format-check clean
+# ---- The JVM side (java/, src/jni). ----
+# Order: Maven compiles rowbridge-core, whose javac -h writes the JNI header;
+# CMake builds librowbridge_jni.so against it in $(JNI_DIR); Maven then packages
+# the library into the rowbridge-core jar and runs the suites.
+JNI_DIR := $(BUILD)/jni
+JNI_FLAGS := -DCMAKE_BUILD_TYPE=Release -DROWBRIDGE_WERROR=ON -DROWBRIDGE_BUILD_JNI=ON \
+             -DROWBRIDGE_BUILD_TESTS=OFF -DROWBRIDGE_BUILD_BENCHMARKS=OFF \
+             -DROWBRIDGE_BUILD_CLI=OFF $(CMAKE_ARGS)
+# JDK 17 unless JAVA_HOME says otherwise (evaluated in the recipe: on a fresh
+# machine the JDK only exists once make deps has run).
+JAVA_ENV = export JAVA_HOME="$${JAVA_HOME:-$$(dirname "$$(dirname "$$(readlink -f "$$(command -v javac)")")")}";
+# Maven runs hold a lock: two make runs in one tree must not build java/*/target at once.
+MVN = mkdir -p $(BUILD) && flock $(abspath $(BUILD))/.java.lock \
+      mvn -q -B -Dstyle.color=never -f java/pom.xml -Drowbridge.native.dir=$(abspath $(JNI_DIR))/lib
+# Randomized Java suites: schemas x rows (make test: 200 x 500; make test-long: 5000 x 500).
+JAVA_TEST_SCHEMAS ?= 200
+JAVA_LONG_TEST_SCHEMAS ?= 5000
+JAVA_TEST_ROWS ?= 500
+
+.PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
+        test-fuzz test-long \
+        $(LONG_SUITES) run bench golden format format-check clean jni java test-java bench-jvm
 
 deps:
 	scripts/deps.sh
@@ -63,10 +94,15 @@ build-asan: deps
 	cmake -S . -B $(ASAN_DIR) $(GENERATOR) $(ASAN_FLAGS)
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 
+# ThreadSanitizer: only the test binary, for the multithreaded suites.
+build-tsan: deps
+	cmake -S . -B $(TSAN_DIR) $(GENERATOR) $(TSAN_FLAGS)
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target rowbridge_tests
+
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
-test: test-release test-asan test-install test-fuzz
-	@echo "make test: all suites passed (Release, ASan+UBSan, install/consumers, fuzzing)"
+test: test-release test-asan test-tsan test-install test-fuzz test-java
+	@echo "make test: all suites passed (Release, ASan+UBSan, TSan, install/consumers, fuzzing, Java)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -75,6 +111,10 @@ test-release: build
 test-asan: build-asan
 	@echo "== ctest: ASan+UBSan ($(ASAN_DIR))"
 	$(SANITIZER_ENV) ROWBRIDGE_JOBS=$(JOBS) scripts/ctest.sh $(ASAN_DIR)
+
+test-tsan: build-tsan
+	@echo "== stream suites under ThreadSanitizer ($(TSAN_DIR))"
+	$(TSAN_ENV) scripts/run_gtest.sh $(TESTS_TSAN) '$(TSAN_TESTS)'
 
 test-install: build
 	@echo "== install and consumer check ($(RELEASE_DIR))"
@@ -95,6 +135,28 @@ test-fuzz: build-fuzz
 	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
 
+# The JNI library: javac -h first (rowbridge-core), then CMake.
+jni: deps
+	$(JAVA_ENV) $(MVN) -pl rowbridge-core compile
+	$(JAVA_ENV) flock $(abspath $(BUILD))/.java.lock cmake -S . -B $(JNI_DIR) $(GENERATOR) \
+	  $(JNI_FLAGS) -DROWBRIDGE_JNI_HEADERS=$(CURDIR)/java/rowbridge-core/target/native-headers
+	flock $(abspath $(BUILD))/.java.lock cmake --build $(JNI_DIR) -j $(JOBS) --target rowbridge_jni
+
+java: jni
+	$(JAVA_ENV) $(MVN) -DskipTests install
+
+# Every Java suite (core, then the Spark differential suite and the rest);
+# a failing test fails the build.
+test-java: jni
+	@echo "== Java suites (Maven Surefire; $(JAVA_TEST_SCHEMAS) random schemas x $(JAVA_TEST_ROWS) rows)"
+	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_TEST_SCHEMAS) \
+	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) install
+
+# JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
+# converter, an Arrow C Data export alone (docs/BENCHMARKS.md, section JVM).
+bench-jvm: java
+	$(JAVA_ENV) java/rowbridge-jmh/bench.sh $(BENCH_DIR) docs/img
+
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 
 test-long: $(LONG_SUITES)
@@ -105,6 +167,11 @@ long-fuzz: build-fuzz
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
 	$(FUZZER) -max_total_time=$(LONG_FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
+
+long-java: jni
+	@echo "== Java randomized differential suite, $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows"
+	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) \
+	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) install
 
 long-random: build-asan
 	@echo "== randomized differential test, $(LONG_RANDOM_ITERATIONS) iterations (ASan+UBSan)"

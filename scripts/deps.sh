@@ -20,6 +20,12 @@ DEBIAN_PACKAGES=(
   liblz4-dev
   libzstd-dev
   pkg-config
+  # /usr/bin/time -v: peak RSS of rowbridge scan for docs/BENCHMARKS.md.
+  time
+  # The JVM side (java/, src/jni): a JDK 17 for javac -h, JNI headers and the
+  # Maven build (Maven Central supplies Spark, Arrow Java, JUnit and JMH).
+  openjdk-17-jdk-headless
+  maven
   "$@"
 )
 

@@ -68,10 +68,10 @@ typedef struct RowbridgeRowStream RowbridgeRowStream;
 
 /* Opens `path` (as rowbridge_scan_ipc) as a row stream stored in `*out`,
  * freed with rowbridge_row_stream_free. */
-ROWBRIDGE_EXPORT int rowbridge_row_stream_scan_ipc(const char* path,
-                                                   const RowbridgeStreamOptions* options,
-                                                   const RowbridgeConverterOptions* converter_options,
-                                                   RowbridgeRowStream** out, RowbridgeError* error);
+ROWBRIDGE_EXPORT int rowbridge_row_stream_scan_ipc(
+    const char* path, const RowbridgeStreamOptions* options,
+    const RowbridgeConverterOptions* converter_options, RowbridgeRowStream** out,
+    RowbridgeError* error);
 
 /* Stores the first chunk of rows of the next batch in `*out`, or sets
  * `*end_of_stream` to 1. The rows are valid until the next call to next or
@@ -81,8 +81,7 @@ ROWBRIDGE_EXPORT int rowbridge_row_stream_next(RowbridgeRowStream* stream, Rowbr
 
 /* Converts the next chunk of the current batch (num_rows == 0: none left). */
 ROWBRIDGE_EXPORT int rowbridge_row_stream_next_chunk(RowbridgeRowStream* stream,
-                                                     RowbridgeRowBatch* out,
-                                                     RowbridgeError* error);
+                                                     RowbridgeRowBatch* out, RowbridgeError* error);
 
 /* Cancels without waiting; thread-safe, but not concurrent with free. */
 ROWBRIDGE_EXPORT void rowbridge_row_stream_cancel(RowbridgeRowStream* stream);

@@ -132,8 +132,7 @@ ROWBRIDGE_EXPORT Status MakeArrayStreamProducer(ArrowArrayStream* source,
 /// are decoded (decompressed) in parallel by index, each concurrent call with
 /// its own reader over one shared mapping of the file; a stream-format input
 /// is read in order. Errors name the input and the batch.
-ROWBRIDGE_EXPORT Status MakeIpcProducer(const std::string& path,
-                                        const ipc::IpcReadOptions& options,
+ROWBRIDGE_EXPORT Status MakeIpcProducer(const std::string& path, const ipc::IpcReadOptions& options,
                                         std::unique_ptr<BatchProducer>* out);
 
 struct StreamOptions {
@@ -284,7 +283,6 @@ ROWBRIDGE_EXPORT Status ExportArrayStream(std::unique_ptr<PrefetchStream> stream
 /// Stores the canceller of a live C stream exported by ExportArrayStream in
 /// `*out`; Invalid for any other stream. Not concurrent with the stream's
 /// release; the canceller itself may be used at any time afterwards.
-ROWBRIDGE_EXPORT Status ArrayStreamCanceller(const ArrowArrayStream* stream,
-                                             StreamCanceller* out);
+ROWBRIDGE_EXPORT Status ArrayStreamCanceller(const ArrowArrayStream* stream, StreamCanceller* out);
 
 }  // namespace rowbridge::stream

@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
   scan->add_flag("--rows", scan_options.rows, "convert batches to UnsafeRows in the workers");
   scan->add_option("--queue", scan_options.queue,
                    "bounded, or per-worker: the baseline queueing one batch per worker");
+  scan->add_flag("--malloc-defaults", scan_options.malloc_defaults,
+                 "keep glibc's dynamic malloc thresholds (slower: buffers are faulted in anew)");
 
   auto is_subcommand = [&](const CLI::App* sub) { return sub->check_name(argv[1]); };
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands(is_subcommand).empty()) {

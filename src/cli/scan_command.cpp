@@ -7,6 +7,10 @@
 #include <iostream>
 #include <memory>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "cli/convert_command.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/stream.hpp"
@@ -102,12 +106,18 @@ Status DrainRows(std::unique_ptr<stream::BatchProducer> producer,
 
 int RunScanCommand(const ScanOptions& options) {
   const char* command = "scan";
-  if (options.queue != "bounded" && options.queue != "per-worker") {
-    return ReportFailure(command, Status::Invalid("--queue must be bounded or per-worker, not " +
-                                                  options.queue));
+#if defined(__GLIBC__)
+  if (!options.malloc_defaults) {
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
   }
-  Status status = options.workers > 0 ? stream::WorkerPool::InitDefault(options.workers)
-                                      : Status::Ok();
+#endif
+  if (options.queue != "bounded" && options.queue != "per-worker") {
+    return ReportFailure(
+        command, Status::Invalid("--queue must be bounded or per-worker, not " + options.queue));
+  }
+  Status status =
+      options.workers > 0 ? stream::WorkerPool::InitDefault(options.workers) : Status::Ok();
   std::shared_ptr<stream::WorkerPool> pool;
   if (status.ok()) status = stream::WorkerPool::Default(&pool);
   if (!status.ok()) return ReportFailure(command, status);
@@ -144,13 +154,14 @@ int RunScanCommand(const ScanOptions& options) {
       "{\"batches\": %lld, \"rows\": %lld, \"bytes\": %lld, \"seconds\": %.6f, "
       "\"max_batches_held\": %lld, \"input_bytes\": %lld, \"row_bytes\": %lld, "
       "\"workers\": %d, \"in_flight\": %d, \"prefetch\": %d, \"queue\": \"%s\", "
-      "\"rows_mode\": %s, \"rss_anon_peak_kb\": %lld, \"rss_file_peak_kb\": %lld, "
-      "\"rss_peak_kb\": %lld}\n",
+      "\"rows_mode\": %s, \"malloc_defaults\": %s, \"rss_anon_peak_kb\": %lld, "
+      "\"rss_file_peak_kb\": %lld, \"rss_peak_kb\": %lld}\n",
       static_cast<long long>(totals.batches), static_cast<long long>(totals.rows),
       static_cast<long long>(body_bytes), seconds, static_cast<long long>(stats.max_batches_held),
-      static_cast<long long>(input_bytes), static_cast<long long>(totals.row_bytes),
-      pool->size(), stream_options.in_flight, stream_options.prefetch, options.queue.c_str(),
-      options.rows ? "true" : "false", static_cast<long long>(memory.anon_kb),
+      static_cast<long long>(input_bytes), static_cast<long long>(totals.row_bytes), pool->size(),
+      stream_options.in_flight, stream_options.prefetch, options.queue.c_str(),
+      options.rows ? "true" : "false", options.malloc_defaults ? "true" : "false",
+      static_cast<long long>(memory.anon_kb),
       static_cast<long long>(memory.file_kb), static_cast<long long>(memory.total_kb));
   return 0;
 }

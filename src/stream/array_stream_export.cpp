@@ -40,8 +40,8 @@ int Guard(ArrowArrayStream* stream, Body&& body) noexcept {
   } catch (const std::bad_alloc&) {
     return Report(exported, Status::OutOfMemory("stream: out of memory"));
   } catch (const std::exception& e) {
-    return Report(exported, Status::Internal(std::string("stream: unexpected exception: ") +
-                                             e.what()));
+    return Report(exported,
+                  Status::Internal(std::string("stream: unexpected exception: ") + e.what()));
   } catch (...) {
     return Report(exported, Status::Internal("stream: unexpected non-standard exception"));
   }

@@ -119,8 +119,7 @@ TEST(IpcScan, ParallelScanEqualsSequentialRead) {
       options.pool = pool;
       options.in_flight = w;
       std::unique_ptr<RowStream> stream;
-      ASSERT_TRUE(
-          RowStream::Make(std::move(producer), options, ConverterOptions(), &stream).ok());
+      ASSERT_TRUE(RowStream::Make(std::move(producer), options, ConverterOptions(), &stream).ok());
       std::vector<std::string> rows;
       for (;;) {
         RowBatch batch;

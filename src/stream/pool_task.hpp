@@ -16,7 +16,10 @@ class PoolTask {
 };
 
 /// Queues one request to run `task` once, behind the requests already
-/// queued. Thread-safe. Throws std::bad_alloc when the queue cannot grow.
-void PostTask(WorkerPool& pool, std::shared_ptr<PoolTask> task);
+/// queued, and wakes the most recently idle worker. Thread-safe. With
+/// `caller_finishing`, a worker of `pool` that is about to return to its loop
+/// wakes nobody and takes a request itself. Throws std::bad_alloc when the
+/// queue cannot grow.
+void PostTask(WorkerPool& pool, std::shared_ptr<PoolTask> task, bool caller_finishing = false);
 
 }  // namespace rowbridge::stream::detail

@@ -7,8 +7,7 @@ void StreamCanceller::Cancel() const {
   if (std::shared_ptr<detail::StreamCore> core = core_.lock()) core->Cancel();
 }
 
-PrefetchStream::PrefetchStream(std::shared_ptr<detail::StreamCore> core)
-    : core_(std::move(core)) {}
+PrefetchStream::PrefetchStream(std::shared_ptr<detail::StreamCore> core) : core_(std::move(core)) {}
 
 PrefetchStream::~PrefetchStream() { Close(); }
 

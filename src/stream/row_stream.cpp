@@ -41,8 +41,7 @@ RowStream::RowStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
 RowStream::~RowStream() { Close(); }
 
 Status RowStream::Make(std::unique_ptr<BatchProducer> producer, const StreamOptions& options,
-                       const ConverterOptions& converter_options,
-                       std::unique_ptr<RowStream>* out) {
+                       const ConverterOptions& converter_options, std::unique_ptr<RowStream>* out) {
   if (producer == nullptr) return Status::Invalid("row stream: no producer (null)");
   try {
     auto state = std::make_unique<State>();

@@ -21,10 +21,13 @@ t::TestArray MakeBatch(int64_t i, int64_t rows) {
   for (int64_t r = 0; r < rows; ++r) {
     a.push_back(i * 1000 + r);
     if ((r + i) % 7 == 0) s.push_back(std::nullopt);
-    else s.push_back(std::string(static_cast<size_t>((r * 13 + i) % 40), static_cast<char>('a' + r % 26)));
+    else
+      s.push_back(
+          std::string(static_cast<size_t>((r * 13 + i) % 40), static_cast<char>('a' + r % 26)));
     int64_t length = (r + i) % 5;
     lengths.push_back(length == 4 ? std::nullopt : std::optional<int64_t>(length));
-    for (int64_t e = 0; e < (length == 4 ? 0 : length); ++e) elements.push_back(static_cast<int32_t>(r * e));
+    for (int64_t e = 0; e < (length == 4 ? 0 : length); ++e)
+      elements.push_back(static_cast<int32_t>(r * e));
   }
   return t::Batch({t::Primitive<int64_t>("l", "a", a), t::Strings("u", "s", s),
                    t::ListOfLengths("l", t::Primitive<int32_t>("i", "item", elements), lengths)});
@@ -97,9 +100,9 @@ TEST(RowStream, RowsEqualConvertingTheSameBatchesDirectly) {
     ConverterOptions convert;
     convert.max_chunk_bytes = chunk_bytes;
     std::unique_ptr<RowStream> stream;
-    ASSERT_TRUE(RowStream::Make(std::make_unique<TableProducer>(&batches, -1), options, convert,
-                                &stream)
-                    .ok());
+    ASSERT_TRUE(
+        RowStream::Make(std::make_unique<TableProducer>(&batches, -1), options, convert, &stream)
+            .ok());
     EXPECT_EQ(stream->plan().num_columns(), 3);
     std::vector<std::string> rows;
     int64_t index = 0;

@@ -1,6 +1,9 @@
 // The cost of handing a batch from a worker to the consumer (Google
 // Benchmark, manual time = the handoff only):
-//   BM_NextBatchWaiting   a batch is already queued: Next's fast path.
+//   BM_NextFastPath       a batch is queued and taking it frees no slot (the
+//                         W producing batches are still running): no wake-up.
+//   BM_NextWakesWorker    a batch is queued and taking it frees a slot whose
+//                         worker sleeps: Next also wakes that worker.
 //   BM_NextConsumerWaits  the consumer is blocked in Next when the batch is
 //                         finished: from the end of Produce to Next returning.
 //   BM_EmptyBatches       wall time per batch of a stream of empty batches,
@@ -9,6 +12,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "rowbridge/stream.hpp"
@@ -77,7 +82,73 @@ std::unique_ptr<PrefetchStream> Open(std::unique_ptr<BatchProducer> producer, in
   return stream;
 }
 
-void BM_NextBatchWaiting(benchmark::State& state) {
+/// Empty batches, each produced only while the gate is open.
+class GatedProducer : public BatchProducer {
+ public:
+  Status ExportSchema(ArrowSchema* out) override {
+    ExportEmptySchema(out);
+    return Status::Ok();
+  }
+  bool parallel() const override { return true; }
+  Status Produce(int64_t, ArrowArray* out, bool*) override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    opened_.wait(lock, [&] { return open_ || cancelled_; });
+    *out = ArrowArray{};
+    out->release = NoRelease;
+    ++produced_;
+    return Status::Ok();
+  }
+  void Cancel() override { SetOpen(false, true); }
+  void SetOpen(bool open, bool cancelled = false) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = open;
+    cancelled_ = cancelled_ || cancelled;
+    opened_.notify_all();
+  }
+  int64_t produced() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return produced_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  bool open_ = false;
+  bool cancelled_ = false;
+  int64_t produced_ = 0;
+};
+
+void BM_NextFastPath(benchmark::State& state) {
+  constexpr int32_t kPrefetch = 64;
+  auto producer = std::make_unique<GatedProducer>();
+  GatedProducer* gate = producer.get();
+  auto stream = Open(std::move(producer), kPrefetch, 1);
+  int64_t taken = 0;
+  int64_t queued = 0;
+  for (auto _ : state) {
+    ArrowArray array;
+    bool end = false;
+    if (queued == 0) {  // untimed: refill the queue, then block the one slot
+      gate->SetOpen(true);
+      while (gate->produced() < taken + kPrefetch + 1) std::this_thread::yield();
+      gate->SetOpen(false);
+      (void)stream->Next(&array, &end);  // promotes the slot's batch; its worker blocks
+      ++taken;
+      queued = kPrefetch;
+    }
+    auto start = Clock::now();
+    Status status = stream->Next(&array, &end);
+    auto stop = Clock::now();
+    ++taken;
+    --queued;
+    if (!status.ok()) state.SkipWithError(status.message().c_str());
+    state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
+  }
+  gate->SetOpen(true);
+}
+BENCHMARK(BM_NextFastPath)->UseManualTime()->Unit(benchmark::kNanosecond);
+
+void BM_NextWakesWorker(benchmark::State& state) {
   auto stream = Open(std::make_unique<EmptyProducer>(std::chrono::nanoseconds(0)), 1, 2);
   for (auto _ : state) {
     // Give the workers time to refill: K queued, W finished in their slots.
@@ -91,7 +162,7 @@ void BM_NextBatchWaiting(benchmark::State& state) {
     state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
   }
 }
-BENCHMARK(BM_NextBatchWaiting)->UseManualTime()->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_NextWakesWorker)->UseManualTime()->Unit(benchmark::kNanosecond);
 
 void BM_NextConsumerWaits(benchmark::State& state) {
   auto producer = std::make_unique<EmptyProducer>(std::chrono::microseconds(50));

@@ -138,8 +138,8 @@ TEST(PrefetchStreamBound, AStalledStreamDoesNotHoldWorkersFromOthers) {
   ASSERT_TRUE(PrefetchStream::Make(Counting(plan, counters_b), options, &b).ok());
   std::mt19937 random(1);
   EXPECT_EQ(Drain(b.get(), &random, false), plan.batches);
-  EXPECT_TRUE(Eventually(
-      [&] { return counters_a->alive.load() == options.prefetch + options.in_flight; }));
+  EXPECT_TRUE(
+      Eventually([&] { return counters_a->alive.load() == options.prefetch + options.in_flight; }));
 }
 
 TEST(PrefetchStreamBound, StreamsShareThePoolFairly) {

@@ -177,7 +177,7 @@ TEST(PrefetchStreamCancel, ThousandsOfOpenCloseCyclesLeakNothing) {
     ASSERT_EQ(counters->alive.load(), 0);
   };
   for (int i = 0; i < 500; ++i) cycle(i);  // warm-up: allocator pools, thread stacks
-  std::this_thread::sleep_for(50ms);  // let threads of earlier tests' pools be reaped
+  std::this_thread::sleep_for(50ms);       // let threads of earlier tests' pools be reaped
   int64_t threads = testing::ThreadCount();
   int64_t rss_anon = testing::StatusKilobytes("RssAnon");
   for (int i = 0; i < 3000; ++i) cycle(i);

@@ -59,9 +59,8 @@ Status StreamCore::Make(std::unique_ptr<BatchProducer> producer, const StageFact
     std::shared_ptr<StreamCore> core(new StreamCore());
     core->pool_ = options.pool;
     if (core->pool_ == nullptr) ROWBRIDGE_RETURN_NOT_OK(WorkerPool::Default(&core->pool_));
-    ROWBRIDGE_RETURN_NOT_OK(Guard("stream: reading the schema", "producer", [&] {
-      return producer->ExportSchema(&core->schema_);
-    }));
+    ROWBRIDGE_RETURN_NOT_OK(Guard("stream: reading the schema", "producer",
+                                  [&] { return producer->ExportSchema(&core->schema_); }));
     if (core->schema_.release == nullptr) {
       return Status::Invalid("stream: the producer exported a released schema");
     }
@@ -113,10 +112,11 @@ int64_t StreamCore::ReserveRequests() {
   return wanted;
 }
 
-int64_t StreamCore::PostRequests(int64_t count) noexcept {
+int64_t StreamCore::PostRequests(int64_t count, bool worker_finishing) noexcept {
   for (; count > 0; --count) {
     try {
-      PostTask(*pool_, shared_from_this());
+      PostTask(*pool_, shared_from_this(), worker_finishing);
+      worker_finishing = false;  // it takes one request, not all
     } catch (...) {
       return count;
     }
@@ -132,8 +132,8 @@ void StreamCore::RequestsFailed(int64_t failed) {
   }
 }
 
-void StreamCore::RequestWork() {
-  int64_t failed = PostRequests(ReserveRequests());
+void StreamCore::RequestWork(bool worker_finishing) {
+  int64_t failed = PostRequests(ReserveRequests(), worker_finishing);
   if (failed > 0) RequestsFailed(failed);
 }
 
@@ -233,7 +233,7 @@ void StreamCore::Run() noexcept {
     StreamItem* front = ring_[static_cast<size_t>(delivered_ % Capacity())];
     wake_consumer = delivered_ >= stop_index_ || (front != nullptr && front->done);
   }
-  RequestWork();
+  RequestWork(/*worker_finishing=*/true);
   bool idle = running_ == 0 && cancelled_.load(std::memory_order_relaxed);
   lock.unlock();
   if (wake_consumer) consumer_wakeup_.notify_one();

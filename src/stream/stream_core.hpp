@@ -97,12 +97,14 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   int64_t ReserveRequests();
   /// Queues `count` reserved requests in the pool; returns how many could not
   /// be queued (out of memory). Needs no lock: pool_ changes only in Close.
-  int64_t PostRequests(int64_t count) noexcept;
+  /// `worker_finishing`: the caller is a worker about to return to the pool,
+  /// which takes the first request itself.
+  int64_t PostRequests(int64_t count, bool worker_finishing = false) noexcept;
   /// Gives back `failed` reserved requests; stops the stream with an error
   /// when nothing would ever run it again. Requires mutex_.
   void RequestsFailed(int64_t failed);
   /// ReserveRequests and PostRequests, under mutex_.
-  void RequestWork();
+  void RequestWork(bool worker_finishing = false);
   /// Moves finished batches from their slots to the queue while it has room.
   /// Requires mutex_.
   void Promote();
@@ -139,17 +141,17 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   // Guarded by mutex_.
   std::vector<std::unique_ptr<StreamItem>> items_;
   std::vector<StreamItem*> free_;
-  std::vector<StreamItem*> ring_;  // item of batch i at i % Capacity(), or null
-  int64_t delivered_ = 0;          // batches handed to the consumer
-  int64_t queued_ = 0;             // finished batches counted against K
-  int64_t claimed_ = 0;            // batches claimed by workers
+  std::vector<StreamItem*> ring_;   // item of batch i at i % Capacity(), or null
+  int64_t delivered_ = 0;           // batches handed to the consumer
+  int64_t queued_ = 0;              // finished batches counted against K
+  int64_t claimed_ = 0;             // batches claimed by workers
   int64_t stop_index_ = INT64_MAX;  // the batch at which the stream ends
-  Status stop_status_;             // OK: end of stream; otherwise the error
-  int64_t requests_ = 0;           // requests queued in the pool
-  int64_t running_ = 0;            // claims not yet deposited
-  bool sequential_busy_ = false;   // a sequential producer is in Produce
+  Status stop_status_;              // OK: end of stream; otherwise the error
+  int64_t requests_ = 0;            // requests queued in the pool
+  int64_t running_ = 0;             // claims not yet deposited
+  bool sequential_busy_ = false;    // a sequential producer is in Produce
   bool consumer_waiting_ = false;
-  bool cancel_running_ = false;    // a thread is in producer_->Cancel()
+  bool cancel_running_ = false;  // a thread is in producer_->Cancel()
   bool closed_ = false;
   Status cancel_status_;
   int64_t max_held_ = 0;

@@ -39,7 +39,7 @@ struct Shape {
   int32_t w;
 };
 
-const Shape kShapes[] = {{true, true, 1, 2},  {true, false, 2, 4}, {false, true, 1, 2},
+const Shape kShapes[] = {{true, true, 1, 2},   {true, false, 2, 4}, {false, true, 1, 2},
                          {false, false, 0, 1}, {true, true, 0, 3},  {true, true, 4, 1}};
 
 TEST(PrefetchStreamErrors, AnErrorAtBatchKFollowsExactlyKGoodBatches) {
@@ -86,10 +86,12 @@ TEST(PrefetchStreamErrors, ExceptionsBecomeErrorsInOrder) {
     StatusCode code;
     const char* text;
   };
-  const Case cases[] = {{0, StatusCode::kInternal, "batch 7: the producer threw an exception: "
-                                                   "planned exception"},
-                        {1, StatusCode::kInternal, "batch 7: the producer threw a non-standard "
-                                                   "exception"},
+  const Case cases[] = {{0, StatusCode::kInternal,
+                         "batch 7: the producer threw an exception: "
+                         "planned exception"},
+                        {1, StatusCode::kInternal,
+                         "batch 7: the producer threw a non-standard "
+                         "exception"},
                         {2, StatusCode::kOutOfMemory, "batch 7: out of memory in the producer"}};
   for (const Shape& shape : kShapes) {
     for (const Case& c : cases) {
@@ -185,7 +187,8 @@ TEST(PrefetchStreamErrors, BadProducersAndOptionsAreErrors) {
   EXPECT_EQ(stream, nullptr);
 
   // A producer that claims success without an array.
-  ASSERT_TRUE(PrefetchStream::Make(std::make_unique<BadProducer>(3), StreamOptions(), &stream).ok());
+  ASSERT_TRUE(
+      PrefetchStream::Make(std::make_unique<BadProducer>(3), StreamOptions(), &stream).ok());
   ArrowArray array{};
   bool end = false;
   status = stream->Next(&array, &end);

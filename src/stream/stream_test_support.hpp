@@ -2,13 +2,13 @@
 // count themselves alive, and helpers to read them back. Test-only.
 #pragma once
 
+#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
-#include <dirent.h>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -66,10 +66,11 @@ inline void MakeCountedBatch(int64_t index, int64_t rows, std::shared_ptr<BatchC
   batch->values.assign(static_cast<size_t>(rows), index);
   batch->counters = std::move(counters);
   batch->child_buffers[1] = batch->values.data();
-  batch->child = ArrowArray{rows, 0, 0, 2, 0, batch->child_buffers, nullptr, nullptr,
-                            ReleaseCountedChild, nullptr};
-  *out = ArrowArray{rows, 0, 0, 1, 1, batch->struct_buffers, batch->children, nullptr,
-                    ReleaseCountedBatch, batch};
+  batch->child = ArrowArray{
+      rows, 0, 0, 2, 0, batch->child_buffers, nullptr, nullptr, ReleaseCountedChild, nullptr};
+  *out = ArrowArray{
+      rows, 0, 0, 1, 1, batch->struct_buffers, batch->children, nullptr, ReleaseCountedBatch,
+      batch};
   BatchCounters::Raise(&batch->counters->max_alive, batch->counters->alive.fetch_add(1) + 1);
   batch->counters->produced.fetch_add(1);
 }

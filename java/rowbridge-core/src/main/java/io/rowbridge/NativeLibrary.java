@@ -74,13 +74,13 @@ public final class NativeLibrary {
     }
   }
 
-  private static void loadResource(String resource) {
+  static void loadResource(String resource) {
     ClassLoader loader = NativeLibrary.class.getClassLoader();
     try (InputStream in = loader == null ? ClassLoader.getSystemResourceAsStream(resource)
         : loader.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new UnsatisfiedLinkError("rowbridge: no native library for " + os() + "/" + arch()
-            + " (os.name=" + System.getProperty("os.name") + ", os.arch="
+        throw new UnsatisfiedLinkError("rowbridge: no native library for this platform, "
+            + os() + "/" + arch() + " (os.name=" + System.getProperty("os.name") + ", os.arch="
             + System.getProperty("os.arch") + "): the jar has no " + resource
             + "; build one for this platform and set -D" + PATH_PROPERTY + "=/path/to/"
             + LIBRARY_FILE);

@@ -5,6 +5,8 @@ import java.util.Objects;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
@@ -95,9 +97,9 @@ abstract class NodeBinder {
     }
   }
 
-  /** True when the vector's field (and those of its children) has the layout of this node. */
-  final boolean matches(ValueVector vector) {
-    return sameLayout(field, vector.getField());
+  /** True when a vector's field (and those of its children) has the layout of this node. */
+  final boolean matches(Field actual) {
+    return sameLayout(field, actual);
   }
 
   private static boolean sameLayout(Field expected, Field actual) {
@@ -118,8 +120,23 @@ abstract class NodeBinder {
     return true;
   }
 
-  final boolean hasMinorType(ValueVector vector) {
-    return vector.getMinorType() == minorType;
+  /** The class of the last vector accepted: the next vector of that class is checked no more. */
+  private Class<?> acceptedClass;
+
+  /**
+   * True when the vector is of this node's minor type and of the Java class {@code base} the
+   * binder reads it through. A vector of the class last accepted costs one comparison.
+   */
+  final boolean accepts(ValueVector vector, Class<?> base) {
+    Class<?> type = vector.getClass();
+    if (type == acceptedClass) {
+      return true;
+    }
+    if (vector.getMinorType() != minorType || !base.isAssignableFrom(type)) {
+      return false;
+    }
+    acceptedClass = type;
+    return true;
   }
 
   final void writeHeader(long length, long nullCount) {
@@ -334,7 +351,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector)) {
+      if (!accepts(vector, org.apache.arrow.vector.NullVector.class)) {
         return false;
       }
       int count = vector.getValueCount();
@@ -359,7 +376,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector) || !(vector instanceof BaseFixedWidthVector)) {
+      if (!accepts(vector, BaseFixedWidthVector.class)) {
         return false;
       }
       BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
@@ -388,13 +405,29 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector)) {
-        return false;
+      int count;
+      ArrowBuf offsetBuffer;
+      ArrowBuf data;
+      ArrowBuf validity;
+      if (offsetWidth == 4) {
+        if (!accepts(vector, BaseVariableWidthVector.class)) {
+          return false;
+        }
+        BaseVariableWidthVector variable = (BaseVariableWidthVector) vector;
+        count = variable.getValueCount();
+        offsetBuffer = variable.getOffsetBuffer();
+        data = variable.getDataBuffer();
+        validity = variable.getValidityBuffer();
+      } else {
+        if (!accepts(vector, BaseLargeVariableWidthVector.class)) {
+          return false;
+        }
+        BaseLargeVariableWidthVector variable = (BaseLargeVariableWidthVector) vector;
+        count = variable.getValueCount();
+        offsetBuffer = variable.getOffsetBuffer();
+        data = variable.getDataBuffer();
+        validity = variable.getValidityBuffer();
       }
-      FieldVector variable = (FieldVector) vector;
-      int count = variable.getValueCount();
-      ArrowBuf offsetBuffer = variable.getOffsetBuffer();
-      ArrowBuf data = variable.getDataBuffer();
       long offsets = zeroes;
       if (count > 0) {
         require(offsetBuffer, (count + 1L) * offsetWidth, "offsets", count);
@@ -406,7 +439,7 @@ abstract class NodeBinder {
               + " to " + last + " but the data buffer holds " + data.capacity() + " bytes");
         }
       }
-      bindValidity(variable.getValidityBuffer(), count);
+      bindValidity(validity, count);
       putBuffer(1, offsets);
       putBuffer(2, address(data));
       return true;
@@ -439,7 +472,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector) || !(vector instanceof BaseVariableWidthViewVector)) {
+      if (!accepts(vector, BaseVariableWidthViewVector.class)) {
         return false;
       }
       BaseVariableWidthViewVector views = (BaseVariableWidthViewVector) vector;
@@ -488,7 +521,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector) || !(vector instanceof AbstractStructVector)) {
+      if (!accepts(vector, AbstractStructVector.class)) {
         return false;
       }
       AbstractStructVector struct = (AbstractStructVector) vector;
@@ -534,7 +567,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector)) {
+      if (!accepts(vector, FieldVector.class)) {
         return false;
       }
       FieldVector list = (FieldVector) vector;
@@ -583,7 +616,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector) || !(vector instanceof FixedSizeListVector)) {
+      if (!accepts(vector, FixedSizeListVector.class)) {
         return false;
       }
       FixedSizeListVector list = (FixedSizeListVector) vector;
@@ -617,7 +650,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector)) {
+      if (!accepts(vector, FieldVector.class)) {
         return false;
       }
       ArrowBuf sizeBuffer;
@@ -661,7 +694,7 @@ abstract class NodeBinder {
 
     @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!hasMinorType(vector) || !(vector instanceof RunEndEncodedVector)) {
+      if (!accepts(vector, RunEndEncodedVector.class)) {
         return false;
       }
       RunEndEncodedVector runs = (RunEndEncodedVector) vector;

@@ -52,6 +52,8 @@ public final class RowbridgeConverter implements AutoCloseable {
   private final long zeroes;
   private final NodeBinder[] columns;
   private final ValueVector[] checkedVectors;
+  /** The field object of each column last found to have the registered layout. */
+  private final Field[] checkedFields;
   private final ValueVector[] current;
   private final String nativeSparkSchema;
 
@@ -75,6 +77,8 @@ public final class RowbridgeConverter implements AutoCloseable {
   private long chunkFirstRow;
   private int chunkRows;
   private int index;
+  /** The end of the current row in the chunk's data (rows are walked in order). */
+  private long rowEnd;
   private long reservedBytes;
 
   private RowbridgeConverter(StructType sparkSchema, List<Field> fields, ConverterOptions options) {
@@ -90,6 +94,7 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.closedRow = new byte[Math.max(64, UnsafeRow.calculateBitSetWidthInBytes(numColumns)
         + 8 * numColumns + 64)];
     this.checkedVectors = new ValueVector[numColumns];
+    this.checkedFields = new Field[numColumns];
     this.current = new ValueVector[numColumns];
     this.columns = new NodeBinder[numColumns];
     this.zeroes = arena.allocate(64);
@@ -235,8 +240,12 @@ public final class RowbridgeConverter implements AutoCloseable {
             + vector.getValueCount() + " values but the batch has " + numRows + " rows");
       }
       if (vector != checkedVectors[i]) {
-        if (columns[i].matches(vector)) {
+        // Vectors created from one schema share its Field objects: a new vector of the same
+        // field costs a reference comparison, another field a comparison of layouts.
+        Field field = vector.getField();
+        if (field == checkedFields[i] || columns[i].matches(field)) {
           checkedVectors[i] = vector;
+          checkedFields[i] = field;
         } else {
           sameLayout = false;
         }
@@ -261,10 +270,13 @@ public final class RowbridgeConverter implements AutoCloseable {
       } else {
         result = convertWithBatchSchema(numRows);
       }
+      readResult(result);
+    } catch (RuntimeException | Error e) {
+      endBatch(); // no row or chunk of a failed (or refused) batch is read
+      throw e;
     } finally {
       Reference.reachabilityFence(owner);
     }
-    readResult(result);
     return numRows;
   }
 
@@ -272,6 +284,7 @@ public final class RowbridgeConverter implements AutoCloseable {
     for (int i = 0; i < numColumns; i++) {
       if (!columns[i].bind(current[i], dictionaries)) {
         checkedVectors[i] = null;
+        checkedFields[i] = null;
         return false;
       }
     }
@@ -310,6 +323,9 @@ public final class RowbridgeConverter implements AutoCloseable {
       batchSchema = schema;
     }
     long array = cData.export(current, numRows, dictionaries);
+    if (!sameLayout) {
+      nativePlanChanged = true; // before the call: the plan may change even if it fails
+    }
     long result = RowbridgeNative.convertArray(handle, array, batchSchema);
     nativePlanChanged = !sameLayout;
     return result;
@@ -321,6 +337,7 @@ public final class RowbridgeConverter implements AutoCloseable {
     chunkRows = (int) Platform.getLong(null, result + RowbridgeNative.RESULT_NUM_ROWS);
     chunkFirstRow = Platform.getLong(null, result + RowbridgeNative.RESULT_FIRST_ROW);
     index = -1;
+    rowEnd = 0;
     iterator.advanced = false;
     if (memoryListener != null) {
       long dataSize = Platform.getLong(null, result + RowbridgeNative.RESULT_DATA_SIZE);
@@ -377,9 +394,11 @@ public final class RowbridgeConverter implements AutoCloseable {
     return true;
   }
 
+  /** Points the row at row i of the chunk, the one after the previous (row_offsets[0] is 0). */
   private void pointAt(int i) {
-    long start = Platform.getLong(null, offsetsAddress + 8L * i);
+    long start = rowEnd;
     long end = Platform.getLong(null, offsetsAddress + 8L * i + 8);
+    rowEnd = end;
     row.pointTo(null, dataAddress + start, (int) (end - start));
   }
 
@@ -453,6 +472,7 @@ public final class RowbridgeConverter implements AutoCloseable {
       }
     }
     java.util.Arrays.fill(checkedVectors, null);
+    java.util.Arrays.fill(checkedFields, null);
     java.util.Arrays.fill(current, null);
     if (handle != 0) {
       long closing = handle;

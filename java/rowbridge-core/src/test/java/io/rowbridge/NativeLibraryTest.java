@@ -2,6 +2,8 @@ package io.rowbridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +19,13 @@ class NativeLibraryTest {
   }
 
   @Test
-  void aMissingPlatformIsNamedInTheError() {
+  void aMissingLibraryIsAnErrorNamingThePlatform() {
     String path = NativeLibrary.resourcePath("plan9", "mips");
     assertEquals("io/rowbridge/native/plan9/mips/librowbridge_jni.so", path);
+    UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class,
+        () -> NativeLibrary.loadResource(path));
+    assertTrue(e.getMessage().contains("linux/x86_64"), e.getMessage());
+    assertTrue(e.getMessage().contains(path), e.getMessage());
+    assertTrue(e.getMessage().contains(NativeLibrary.PATH_PROPERTY), e.getMessage());
   }
 }
