@@ -12,8 +12,9 @@ cd "$(dirname "$0")/../.."
 
 out=${1:-build/bench}
 img=${2:-docs/img}
-mkdir -p "$out" "$img"
-mvn=(mvn -q -B -Dstyle.color=never -f java/pom.xml)
+mkdir -p "$out" "$img" build
+# The same lock as the Makefile's Maven runs: one Maven build of java/ at a time.
+mvn=(flock build/.java.lock mvn -q -B -Dstyle.color=never -f java/pom.xml)
 
 # The benchmark module with Comet's driver, its run-time class path, and Comet's jar (loaded by
 # CometCase in its own class loader).

@@ -16,11 +16,11 @@ namespace {
 /// What one convert or next-chunk call produced, read by Java at fixed
 /// offsets (RowbridgeNative.RESULT_*): the RowbridgeRowBatch layout.
 struct Result {
-  const uint8_t* data = nullptr;           // @0
-  const int64_t* row_offsets = nullptr;    // @8
-  int64_t num_rows = 0;                    // @16
-  int64_t first_row = 0;                   // @24
-  int64_t data_size = 0;                   // @32
+  const uint8_t* data = nullptr;         // @0
+  const int64_t* row_offsets = nullptr;  // @8
+  int64_t num_rows = 0;                  // @16
+  int64_t first_row = 0;                 // @24
+  int64_t data_size = 0;                 // @32
 };
 static_assert(sizeof(Result) == 40);
 
@@ -50,7 +50,8 @@ T* Pointer(jlong address) {
   return reinterpret_cast<T*>(address);
 }
 
-void ReleaseNothing(ArrowSchema*) {}
+void ReleaseSchemaNothing(ArrowSchema*) {}
+void ReleaseArrayNothing(ArrowArray*) {}
 
 const char kVersion[] = ROWBRIDGE_VERSION_STRING;
 
@@ -71,26 +72,37 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_versionAddress(JNIEnv*
   return reinterpret_cast<jlong>(rowbridge::jni::kVersion);
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_releaseNothingAddress(JNIEnv*, jclass) {
-  return reinterpret_cast<jlong>(&rowbridge::jni::ReleaseNothing);
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_releaseSchemaNothingAddress(JNIEnv*,
+                                                                                      jclass) {
+  return reinterpret_cast<jlong>(&rowbridge::jni::ReleaseSchemaNothing);
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(JNIEnv* env, jclass, jlong schema_address,
-                                                                 jint validation, jlong max_chunk_bytes) {
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_releaseArrayNothingAddress(JNIEnv*,
+                                                                                     jclass) {
+  return reinterpret_cast<jlong>(&rowbridge::jni::ReleaseArrayNothing);
+}
+
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(JNIEnv* env, jclass,
+                                                                 jlong schema_address,
+                                                                 jint validation,
+                                                                 jlong max_chunk_bytes) {
   return Guard(env, jlong{0}, [&] {
-    if (schema_address == 0) throw StatusError(rowbridge::Status::Invalid("rowbridge: the schema address is 0"));
+    if (schema_address == 0)
+      throw StatusError(rowbridge::Status::Invalid("rowbridge: the schema address is 0"));
     if (validation != ROWBRIDGE_VALIDATION_CHEAP && validation != ROWBRIDGE_VALIDATION_FULL) {
-      throw StatusError(rowbridge::Status::Invalid("rowbridge: unknown validation level " + std::to_string(validation)));
+      throw StatusError(rowbridge::Status::Invalid("rowbridge: unknown validation level " +
+                                                   std::to_string(validation)));
     }
     if (max_chunk_bytes <= 0) {
-      throw StatusError(rowbridge::Status::Invalid("rowbridge: max chunk bytes must be positive, not " +
-                                                   std::to_string(max_chunk_bytes)));
+      throw StatusError(rowbridge::Status::Invalid(
+          "rowbridge: max chunk bytes must be positive, not " + std::to_string(max_chunk_bytes)));
     }
     rowbridge::ConverterOptions options;
     options.validation = static_cast<rowbridge::Validation>(validation);
     options.max_chunk_bytes = max_chunk_bytes;
     auto handle = std::make_unique<Handle>();
-    Check(rowbridge::Converter::Make(*Pointer<const ArrowSchema>(schema_address), options, &handle->converter));
+    Check(rowbridge::Converter::Make(*Pointer<const ArrowSchema>(schema_address), options,
+                                     &handle->converter));
     handle->spark_schema = handle->converter->plan().spark_schema().ToString();
     return reinterpret_cast<jlong>(handle.release());
   });
@@ -100,12 +112,17 @@ JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_free(JNIEnv* env, jclas
   GuardVoid(env, [&] { delete Pointer<Handle>(handle); });
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_sparkSchemaAddress(JNIEnv* env, jclass, jlong handle) {
-  return Guard(env, jlong{0}, [&] { return reinterpret_cast<jlong>(FromJava(handle)->spark_schema.c_str()); });
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_sparkSchemaAddress(JNIEnv* env, jclass,
+                                                                             jlong handle) {
+  return Guard(env, jlong{0},
+               [&] { return reinterpret_cast<jlong>(FromJava(handle)->spark_schema.c_str()); });
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_registeredBatch(JNIEnv* env, jclass, jlong handle) {
-  return Guard(env, jlong{0}, [&] { return reinterpret_cast<jlong>(FromJava(handle)->converter->registered_batch()); });
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_registeredBatch(JNIEnv* env, jclass,
+                                                                          jlong handle) {
+  return Guard(env, jlong{0}, [&] {
+    return reinterpret_cast<jlong>(FromJava(handle)->converter->registered_batch());
+  });
 }
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_convert(JNIEnv* env, jclass, jlong handle,
@@ -122,12 +139,14 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_convert(JNIEnv* env, j
   });
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_convertArray(JNIEnv* env, jclass, jlong handle,
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_convertArray(JNIEnv* env, jclass,
+                                                                       jlong handle,
                                                                        jlong array_address,
                                                                        jlong schema_address) {
   return Guard(env, jlong{0}, [&] {
     Handle* converter = FromJava(handle);
-    if (array_address == 0) throw StatusError(rowbridge::Status::Invalid("rowbridge: the array address is 0"));
+    if (array_address == 0)
+      throw StatusError(rowbridge::Status::Invalid("rowbridge: the array address is 0"));
     rowbridge::RowBatchView view;
     Check(converter->converter->Convert(*Pointer<const ArrowArray>(array_address),
                                         Pointer<const ArrowSchema>(schema_address), &view));
@@ -135,7 +154,8 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_convertArray(JNIEnv* e
   });
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_nextChunk(JNIEnv* env, jclass, jlong handle) {
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_nextChunk(JNIEnv* env, jclass,
+                                                                    jlong handle) {
   return Guard(env, jlong{0}, [&] {
     Handle* converter = FromJava(handle);
     rowbridge::RowBatchView view;

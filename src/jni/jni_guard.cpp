@@ -24,8 +24,15 @@ std::vector<jchar> Utf16(const std::string& text) {
   size_t i = 0;
   while (i < size) {
     unsigned char lead = bytes[i];
-    int extra = lead < 0x80 ? 0 : (lead & 0xE0) == 0xC0 ? 1 : (lead & 0xF0) == 0xE0 ? 2 : (lead & 0xF8) == 0xF0 ? 3 : -1;
-    uint32_t code = extra == 0 ? lead : extra == 1 ? (lead & 0x1Fu) : extra == 2 ? (lead & 0x0Fu) : (lead & 0x07u);
+    int extra = lead < 0x80             ? 0
+                : (lead & 0xE0) == 0xC0 ? 1
+                : (lead & 0xF0) == 0xE0 ? 2
+                : (lead & 0xF8) == 0xF0 ? 3
+                                        : -1;
+    uint32_t code = extra == 0   ? lead
+                    : extra == 1 ? (lead & 0x1Fu)
+                    : extra == 2 ? (lead & 0x0Fu)
+                                 : (lead & 0x07u);
     bool valid = extra >= 0 && i + static_cast<size_t>(extra) < size;
     for (int k = 1; valid && k <= extra; ++k) {
       unsigned char next = bytes[i + static_cast<size_t>(k)];
@@ -33,7 +40,8 @@ std::vector<jchar> Utf16(const std::string& text) {
       code = (code << 6) | (next & 0x3Fu);
     }
     static constexpr uint32_t kMinimum[] = {0, 0x80, 0x800, 0x10000};
-    if (!valid || code < kMinimum[extra < 0 ? 0 : extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+    if (!valid || code < kMinimum[extra < 0 ? 0 : extra] || code > 0x10FFFF ||
+        (code >= 0xD800 && code <= 0xDFFF)) {
       out.push_back(0xFFFD);
       ++i;
       continue;

@@ -45,9 +45,11 @@ Result Guard(JNIEnv* env, Result on_error, Body&& body) noexcept {
   } catch (const std::bad_alloc&) {
     ThrowRowbridgeException(env, ROWBRIDGE_ENOMEM, "rowbridge: out of native memory");
   } catch (const std::exception& e) {
-    ThrowRowbridgeException(env, ROWBRIDGE_EIO, std::string("rowbridge: unexpected C++ exception: ") + e.what());
+    ThrowRowbridgeException(env, ROWBRIDGE_EIO,
+                            std::string("rowbridge: unexpected C++ exception: ") + e.what());
   } catch (...) {
-    ThrowRowbridgeException(env, ROWBRIDGE_EIO, "rowbridge: unexpected C++ exception of unknown type");
+    ThrowRowbridgeException(env, ROWBRIDGE_EIO,
+                            "rowbridge: unexpected C++ exception of unknown type");
   }
   return on_error;
 }

@@ -36,6 +36,7 @@ public final class ConverterOptions {
   private Input input = Input.REGISTERED;
   private NativeMemoryListener memoryListener;
   private DictionaryProvider dictionaries;
+  private boolean timed;
 
   public static ConverterOptions defaults() {
     return new ConverterOptions();
@@ -97,6 +98,20 @@ public final class ConverterOptions {
   /** Told about the native row buffers' size; null (the default) for none. */
   public ConverterOptions memoryListener(NativeMemoryListener value) {
     this.memoryListener = value;
+    return this;
+  }
+
+  public boolean timed() {
+    return timed;
+  }
+
+  /**
+   * Whether the converter adds up the wall time of its conversions (the convert and next-chunk
+   * calls, two clock reads each) for {@link RowbridgeConverter#conversionNanos()}; off by
+   * default.
+   */
+  public ConverterOptions timed(boolean value) {
+    this.timed = value;
     return this;
   }
 

@@ -44,6 +44,8 @@ public final class RowbridgeConverter implements AutoCloseable {
   private final int numColumns;
   private final ConverterOptions options;
   private final boolean copyRows;
+  private final boolean timed;
+  private long conversionNanos;
   private final NativeMemoryListener memoryListener;
   private DictionaryProvider dictionaries;
 
@@ -87,6 +89,7 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.numColumns = fields.size();
     this.options = options;
     this.copyRows = options.copyRows();
+    this.timed = options.timed();
     this.memoryListener = options.memoryListener();
     this.dictionaries = options.dictionaries();
     SparkTypes.check(sparkSchema, fields, dictionaries);
@@ -165,6 +168,14 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.dictionaries = value;
   }
 
+  /**
+   * Nanoseconds spent in conversions (binding, the native calls, first and later chunks) since
+   * creation, when {@link ConverterOptions#timed} is on; 0 otherwise.
+   */
+  public long conversionNanos() {
+    return conversionNanos;
+  }
+
   /** Batches that went through the path passing the batch's own schema (a layout change). */
   public long schemaPathBatches() {
     return schemaPathBatches;
@@ -228,6 +239,7 @@ public final class RowbridgeConverter implements AutoCloseable {
   }
 
   private int convertCurrent(int numRows, Object owner) {
+    long start = timed ? System.nanoTime() : 0;
     endBatch();
     if (numRows < 0) {
       throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
@@ -276,6 +288,9 @@ public final class RowbridgeConverter implements AutoCloseable {
       throw e;
     } finally {
       Reference.reachabilityFence(owner);
+      if (timed) {
+        conversionNanos += System.nanoTime() - start;
+      }
     }
     return numRows;
   }
@@ -378,11 +393,15 @@ public final class RowbridgeConverter implements AutoCloseable {
       return false;
     }
     Object owner = batch;
+    long start = timed ? System.nanoTime() : 0;
     long result;
     try {
       result = RowbridgeNative.nextChunk(handle);
     } finally {
       Reference.reachabilityFence(owner);
+      if (timed) {
+        conversionNanos += System.nanoTime() - start;
+      }
     }
     readResult(result);
     if (chunkRows == 0) {
@@ -495,24 +514,24 @@ public final class RowbridgeConverter implements AutoCloseable {
   // ---- the batch-schema path ----
 
   /**
-   * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors
-   * (used while the vectors keep that layout), for batches whose layout differs from the
-   * converter's schema.
+   * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors,
+   * for batches whose layout differs from the converter's schema; reused while the batches'
+   * vectors have the same Field objects (vectors created from one schema share them).
    */
   private static final class FallbackTree implements AutoCloseable {
     final NativeArena arena = new NativeArena();
-    final ValueVector[] vectors;
+    final Field[] fields;
     final NodeBinder[] binders;
     final long root;
     final long schema;
 
     FallbackTree(ValueVector[] current, DictionaryProvider dictionaries, long zeroes) {
-      vectors = current.clone();
       List<Field> batchFields = new ArrayList<>(current.length);
       for (ValueVector vector : current) {
         batchFields.add(vector.getField());
       }
-      long release = RowbridgeNative.releaseNothingAddress();
+      fields = batchFields.toArray(new Field[0]);
+      long release = RowbridgeNative.releaseArrayNothingAddress();
       schema = SchemaExporter.export(batchFields, dictionaries, arena);
       root = arena.allocate(CStructs.ARRAY_SIZE);
       Platform.putLong(null, root + CStructs.ARRAY_N_BUFFERS, 1);
@@ -531,7 +550,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
     boolean reusableFor(ValueVector[] current) {
       for (int i = 0; i < current.length; i++) {
-        if (current[i] != vectors[i]) {
+        if (current[i].getField() != fields[i]) {
           return false;
         }
       }

@@ -26,8 +26,11 @@ final class RowbridgeNative {
   /** The library version, a NUL-terminated string in static storage. */
   static native long versionAddress();
 
-  /** A release callback that does nothing, for ArrowSchema/ArrowArray structs Java writes. */
-  static native long releaseNothingAddress();
+  /** An ArrowSchema release callback that does nothing, for the schemas Java writes. */
+  static native long releaseSchemaNothingAddress();
+
+  /** An ArrowArray release callback that does nothing, for the arrays Java writes. */
+  static native long releaseArrayNothingAddress();
 
   /** Creates a converter for batches of the ArrowSchema at schemaAddress (borrowed). */
   static native long create(long schemaAddress, int validation, long maxChunkBytes);

@@ -20,7 +20,7 @@ final class SchemaExporter {
 
   /** Returns the address of the batch's ArrowSchema ("+s" with one child per field). */
   static long export(List<Field> fields, DictionaryProvider dictionaries, NativeArena arena) {
-    long release = RowbridgeNative.releaseNothingAddress();
+    long release = RowbridgeNative.releaseSchemaNothingAddress();
     long root = arena.allocate(CStructs.SCHEMA_SIZE);
     Platform.putLong(null, root + CStructs.SCHEMA_FORMAT, arena.string("+s"));
     Platform.putLong(null, root + CStructs.SCHEMA_NAME, arena.string(""));

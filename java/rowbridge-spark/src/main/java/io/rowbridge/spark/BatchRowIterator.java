@@ -71,9 +71,12 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   public boolean hasNext() {
     while (ready == null) {
       if (onRowbridge) {
-        long start = System.nanoTime();
+        long before = converter.conversionNanos();
         boolean more = converter.next(); // converts the next chunk when one is due
-        convertTime.add(System.nanoTime() - start);
+        long spent = converter.conversionNanos() - before;
+        if (spent != 0) {
+          convertTime.add(spent);
+        }
         if (more) {
           ready = converter.row();
           return true;
@@ -107,7 +110,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
 
   private void start(ColumnarBatch batch) {
     if (eligible(batch)) {
-      long start = System.nanoTime();
+      long before = converter.conversionNanos();
       try {
         converter.convert(batch);
         onRowbridge = true;
@@ -121,7 +124,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         // value Spark itself cannot read).
         LOG.debug("rowbridge: batch converted by Spark instead: {}", e.getMessage());
       } finally {
-        convertTime.add(System.nanoTime() - start);
+        convertTime.add(converter.conversionNanos() - before);
       }
     }
     numSparkBatches.add(1);
@@ -153,7 +156,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     if (converter == null) {
       try {
         ConverterOptions options = ConverterOptions.defaults().maxChunkBytes(maxChunkBytes)
-            .validation(validation);
+            .validation(validation).timed(true);
         TaskContext task = TaskContext.get();
         if (task != null) {
           options.memoryListener(new TaskMemoryAccounting(task.taskMemoryManager(),
