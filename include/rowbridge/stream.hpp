@@ -8,7 +8,10 @@
 // consumer holds), whatever the number of cores or pool threads. Batches reach
 // the consumer in index order. Errors and exceptions of the producer reach the
 // consumer as a Status after exactly the good batches that precede them; the
-// stream never prints, never aborts and never lets an exception out.
+// stream never prints and never aborts. Exceptions of producers are caught on
+// the workers; the only exception a stream call lets out is std::bad_alloc,
+// when not even an error message can be allocated (the C stream and the C
+// API turn it into ENOMEM).
 #pragma once
 
 #include <chrono>

@@ -161,8 +161,8 @@ int RunScanCommand(const ScanOptions& options) {
       static_cast<long long>(input_bytes), static_cast<long long>(totals.row_bytes), pool->size(),
       stream_options.in_flight, stream_options.prefetch, options.queue.c_str(),
       options.rows ? "true" : "false", options.malloc_defaults ? "true" : "false",
-      static_cast<long long>(memory.anon_kb),
-      static_cast<long long>(memory.file_kb), static_cast<long long>(memory.total_kb));
+      static_cast<long long>(memory.anon_kb), static_cast<long long>(memory.file_kb),
+      static_cast<long long>(memory.total_kb));
   return 0;
 }
 

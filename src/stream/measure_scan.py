@@ -67,6 +67,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--data", default=None)
     parser.add_argument("--workers", default="1,2,4,8,16")
+    parser.add_argument("--only", choices=["memory", "throughput"], default=None)
     args = parser.parse_args()
     cli = os.path.join(args.build, "bin", "rowbridge")
     data = args.data or os.path.join(args.build, "scanbench")
@@ -75,7 +76,17 @@ def main():
     workers = [int(w) for w in args.workers.split(",")]
     runs = []
 
-    print("## Peak memory (MiB; median of %d runs)\n" % args.repeats)
+    if args.only != "throughput":
+        runs += memory_table(cli, paths, workers, args.repeats)
+    if args.only != "memory":
+        runs += throughput_table(cli, paths, args.repeats)
+    print()
+    print(json.dumps({"runs": runs}))
+
+
+def memory_table(cli, paths, workers, repeats):
+    runs = []
+    print("## Peak memory (MiB; median of %d runs)\n" % repeats)
     print("| file | malloc | queue | workers | peak RSS (time -v) | RssAnon peak | RssFile peak "
           "| max batches held |")
     print("|---|---|---|---|---|---|---|---|")
@@ -84,14 +95,19 @@ def main():
             for queue in ("bounded", "per-worker"):
                 for w in workers:
                     results = [scan(cli, path, "--workers", str(w), "--queue", queue,
-                                    *MALLOC[malloc]) for _ in range(args.repeats)]
+                                    *MALLOC[malloc]) for _ in range(repeats)]
                     runs += [dict(r, file=name) for r in results]
                     med = lambda key: statistics.median(r[key] for r in results) / 1024
                     print("| %s | %s | %s | %d | %.0f | %.0f | %.0f | %d |" % (
                         name, malloc, queue, w, med("time_max_rss_kb"), med("rss_anon_peak_kb"),
-                        med("rss_file_peak_kb"), max(r["max_batches_held"] for r in results)))
+                        med("rss_file_peak_kb"), max(r["max_batches_held"] for r in results)),
+                        flush=True)
+    return runs
 
-    print("\n## Throughput (best of %d runs)\n" % args.repeats)
+
+def throughput_table(cli, paths, repeats):
+    runs = []
+    print("\n## Throughput (best of %d runs)\n" % repeats)
     print("| file | malloc | mode | 1 worker s | 2 workers s | decoded MB/s, 2 workers "
           "| speed-up | median speed-up |")
     print("|---|---|---|---|---|---|---|---|")
@@ -101,18 +117,19 @@ def main():
                 extra = (["--rows"] if mode == "rows" else []) + MALLOC[malloc]
                 best = {}
                 median = {}
+                results = {1: [], 2: []}
+                for _ in range(repeats):  # interleaved: both see the same noise
+                    for w in (1, 2):
+                        results[w].append(scan(cli, path, "--workers", str(w), *extra))
                 for w in (1, 2):
-                    results = [scan(cli, path, "--workers", str(w), *extra)
-                               for _ in range(args.repeats)]
-                    runs += [dict(r, file=name) for r in results]
-                    best[w] = min(results, key=lambda r: r["seconds"])
-                    median[w] = statistics.median(r["seconds"] for r in results)
+                    runs += [dict(r, file=name) for r in results[w]]
+                    best[w] = min(results[w], key=lambda r: r["seconds"])
+                    median[w] = statistics.median(r["seconds"] for r in results[w])
                 print("| %s | %s | %s | %.3f | %.3f | %.0f | %.2f | %.2f |" % (
                     name, malloc, mode, best[1]["seconds"], best[2]["seconds"],
                     best[2]["bytes"] / best[2]["seconds"] / 1e6,
-                    best[1]["seconds"] / best[2]["seconds"], median[1] / median[2]))
-    print()
-    print(json.dumps({"runs": runs}))
+                    best[1]["seconds"] / best[2]["seconds"], median[1] / median[2]), flush=True)
+    return runs
 
 
 if __name__ == "__main__":

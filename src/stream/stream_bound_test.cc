@@ -142,6 +142,25 @@ TEST(PrefetchStreamBound, AStalledStreamDoesNotHoldWorkersFromOthers) {
       Eventually([&] { return counters_a->alive.load() == options.prefetch + options.in_flight; }));
 }
 
+TEST(PrefetchStreamBound, OneStreamRunsOnFewWorkersOfABigPool) {
+  // Idle workers are woken last-in first-out and a finishing worker takes
+  // the request it posts, so one stream (W = 2) keeps to a few threads of 16:
+  // their caches stay warm and only their malloc arenas hold its buffers.
+  std::shared_ptr<WorkerPool> pool = Pool(16);
+  auto counters = std::make_shared<BatchCounters>();
+  ProducerPlan plan;
+  plan.batches = 400;
+  plan.work = 20us;
+  StreamOptions options;
+  options.pool = pool;
+  std::unique_ptr<PrefetchStream> stream;
+  ASSERT_TRUE(PrefetchStream::Make(Counting(plan, counters), options, &stream).ok());
+  std::mt19937 random(3);
+  EXPECT_EQ(Drain(stream.get(), &random, true), plan.batches);
+  std::lock_guard<std::mutex> lock(counters->threads_mutex);
+  EXPECT_LE(counters->threads.size(), 4u);
+}
+
 TEST(PrefetchStreamBound, StreamsShareThePoolFairly) {
   // Three streams whose queues never fill (K = 100) share one worker. Each
   // has at most W requests queued and a finished batch queues the next one

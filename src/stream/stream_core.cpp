@@ -15,20 +15,23 @@ namespace {
 constexpr int32_t kMaxPrefetch = 1 << 16;
 constexpr int32_t kMaxInFlight = 1 << 16;
 
-std::string BatchName(int64_t index) { return "batch " + std::to_string(index); }
+std::string BatchName(int64_t index) {
+  return index < 0 ? "stream: reading the schema" : "batch " + std::to_string(index);
+}
 
-/// Runs `body` (returning a Status), turning exceptions into errors that say
-/// `where` and `who` threw.
+/// Runs `body` (returning a Status), turning exceptions into errors that name
+/// batch `index` (-1: the schema) and `who` threw. Throws only bad_alloc,
+/// when even the error message cannot be allocated.
 template <typename Body>
-Status Guard(const std::string& where, const char* who, Body&& body) {
+Status Guard(int64_t index, const char* who, Body&& body) {
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory(where + ": out of memory in the " + who);
+    return Status::OutOfMemory(BatchName(index) + ": out of memory in the " + who);
   } catch (const std::exception& e) {
-    return Status::Internal(where + ": the " + who + " threw an exception: " + e.what());
+    return Status::Internal(BatchName(index) + ": the " + who + " threw an exception: " + e.what());
   } catch (...) {
-    return Status::Internal(where + ": the " + who + " threw a non-standard exception");
+    return Status::Internal(BatchName(index) + ": the " + who + " threw a non-standard exception");
   }
 }
 
@@ -59,8 +62,8 @@ Status StreamCore::Make(std::unique_ptr<BatchProducer> producer, const StageFact
     std::shared_ptr<StreamCore> core(new StreamCore());
     core->pool_ = options.pool;
     if (core->pool_ == nullptr) ROWBRIDGE_RETURN_NOT_OK(WorkerPool::Default(&core->pool_));
-    ROWBRIDGE_RETURN_NOT_OK(Guard("stream: reading the schema", "producer",
-                                  [&] { return producer->ExportSchema(&core->schema_); }));
+    ROWBRIDGE_RETURN_NOT_OK(
+        Guard(-1, "producer", [&] { return producer->ExportSchema(&core->schema_); }));
     if (core->schema_.release == nullptr) {
       return Status::Invalid("stream: the producer exported a released schema");
     }
@@ -79,6 +82,8 @@ Status StreamCore::Make(std::unique_ptr<BatchProducer> producer, const StageFact
       core->free_.push_back(core->items_.back().get());
     }
     core->ring_.assign(static_cast<size_t>(core->Capacity()), nullptr);
+    core->dropped_.reserve(items);
+    core->spare_out_of_memory_ = Status::OutOfMemory("stream: out of memory");
     core->producer_ = std::move(producer);
     {
       std::lock_guard<std::mutex> lock(core->mutex_);
@@ -124,12 +129,9 @@ int64_t StreamCore::PostRequests(int64_t count, bool worker_finishing) noexcept 
   return 0;
 }
 
-void StreamCore::RequestsFailed(int64_t failed) {
+void StreamCore::RequestsFailed(int64_t failed) noexcept {
   requests_ -= failed;
-  if (requests_ == 0 && running_ == 0) {
-    std::vector<StreamItem*> none;  // nothing is claimed past claimed_
-    StopAt(claimed_, Status::OutOfMemory("stream: out of memory queueing work"), &none);
-  }
+  if (requests_ == 0 && running_ == 0) StopAt(claimed_, TakeSpareOutOfMemory());
 }
 
 void StreamCore::RequestWork(bool worker_finishing) {
@@ -147,17 +149,23 @@ void StreamCore::Promote() {
   }
 }
 
-void StreamCore::StopAt(int64_t index, Status status, std::vector<StreamItem*>* drop) {
+void StreamCore::StopAt(int64_t index, Status status) noexcept {
   if (index >= stop_index_) return;
   stop_index_ = index;
   stop_status_ = std::move(status);
   for (int64_t later = index + 1; later < claimed_; ++later) {
     StreamItem*& slot = ring_[static_cast<size_t>(later % Capacity())];
     if (slot != nullptr && slot->done) {
-      drop->push_back(slot);
+      dropped_.push_back(slot);  // never grows: reserved for every item
       slot = nullptr;
     }
   }
+}
+
+Status StreamCore::TakeSpareOutOfMemory() noexcept {
+  // Moving never allocates; a moved-from status keeps its code, not its message.
+  Status spare = std::move(spare_out_of_memory_);
+  return spare;
 }
 
 void StreamCore::Recycle(StreamItem* item) {
@@ -173,7 +181,7 @@ void StreamCore::NoteHeld() {
 Status StreamCore::Produce(StreamItem* item, bool* end_of_stream) {
   item->array = ArrowArray{};
   *end_of_stream = false;
-  Status status = Guard(BatchName(item->index), "producer", [&] {
+  Status status = Guard(item->index, "producer", [&] {
     return producer_->Produce(item->index, &item->array, end_of_stream);
   });
   if (status.ok() && !*end_of_stream && item->array.release == nullptr) {
@@ -183,10 +191,10 @@ Status StreamCore::Produce(StreamItem* item, bool* end_of_stream) {
   return status;
 }
 
-void StreamCore::Run() noexcept {
-  std::unique_lock<std::mutex> lock(mutex_);
+StreamItem* StreamCore::Claim() noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
   --requests_;
-  if (Claimable() <= 0) return;
+  if (Claimable() <= 0) return nullptr;
   StreamItem* item = free_.back();
   free_.pop_back();
   item->index = claimed_++;
@@ -195,39 +203,45 @@ void StreamCore::Run() noexcept {
   ++running_;
   if (!parallel_) sequential_busy_ = true;
   NoteHeld();
-  lock.unlock();
+  return item;
+}
 
-  int64_t index = item->index;
-  bool end = false;
-  Status status = Produce(item, &end);
-  std::vector<StreamItem*> drop;
+Status StreamCore::Work(StreamItem* item, bool* end_of_stream) {
+  Status status = Produce(item, end_of_stream);
   if (!parallel_) {
     // Let the next batch start while this one goes through the stage.
-    lock.lock();
+    std::lock_guard<std::mutex> lock(mutex_);
     sequential_busy_ = false;
-    if (!status.ok() || end) StopAt(index, status, &drop);
+    if (!status.ok() || *end_of_stream) {
+      StopAt(item->index, std::move(status));
+      return Status::Ok();  // the stream stops at this batch: Deposit drops it
+    }
     RequestWork();
-    lock.unlock();
   }
-  if (status.ok() && !end && stage_ != nullptr && !cancelled_.load(std::memory_order_relaxed)) {
-    status = Guard(BatchName(index), "batch stage", [&] { return stage_->Process(item); });
-    if (!status.ok()) ReleaseArray(&item->array);
+  if (status.ok() && !*end_of_stream && stage_ != nullptr &&
+      !cancelled_.load(std::memory_order_relaxed)) {
+    status = Guard(item->index, "batch stage", [&] { return stage_->Process(item); });
   }
+  return status;
+}
 
-  lock.lock();
+void StreamCore::Deposit(StreamItem* item, Status status, bool end_of_stream) noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
   --running_;
-  if (!status.ok() || end) StopAt(index, std::move(status), &drop);
+  int64_t index = item->index;
+  if (!status.ok() || end_of_stream) StopAt(index, std::move(status));
   if (index >= stop_index_) {  // the end, an error, or a batch past them: never delivered
     ring_[static_cast<size_t>(index % Capacity())] = nullptr;
-    drop.push_back(item);
+    dropped_.push_back(item);
   } else {
     item->done = true;
     Promote();
   }
-  for (StreamItem* dropped : drop) {
+  for (StreamItem* dropped : dropped_) {
     ReleaseArray(&dropped->array);  // rare (end or error): under the lock, kept simple
     Recycle(dropped);
   }
+  dropped_.clear();
   bool wake_consumer = false;
   if (consumer_waiting_) {
     StreamItem* front = ring_[static_cast<size_t>(delivered_ % Capacity())];
@@ -238,6 +252,20 @@ void StreamCore::Run() noexcept {
   lock.unlock();
   if (wake_consumer) consumer_wakeup_.notify_one();
   if (idle) idle_.notify_all();
+}
+
+void StreamCore::Run() noexcept {
+  StreamItem* item = Claim();
+  if (item == nullptr) return;
+  bool end = false;
+  Status status;
+  try {
+    status = Work(item, &end);
+  } catch (...) {  // only bad_alloc, when not even an error message fits
+    status = TakeSpareOutOfMemory();
+  }
+  if (!status.ok() || end) ReleaseArray(&item->array);
+  Deposit(item, std::move(status), end);
 }
 
 Status StreamCore::Take(StreamItem** out, bool* end_of_stream) {

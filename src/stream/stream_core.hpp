@@ -102,7 +102,7 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   int64_t PostRequests(int64_t count, bool worker_finishing = false) noexcept;
   /// Gives back `failed` reserved requests; stops the stream with an error
   /// when nothing would ever run it again. Requires mutex_.
-  void RequestsFailed(int64_t failed);
+  void RequestsFailed(int64_t failed) noexcept;
   /// ReserveRequests and PostRequests, under mutex_.
   void RequestWork(bool worker_finishing = false);
   /// Moves finished batches from their slots to the queue while it has room.
@@ -110,14 +110,23 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   void Promote();
   /// Records that the stream ends at `index` with `status` (OK: end of
   /// stream) unless it already ends earlier; finished items after it are
-  /// moved to `*drop`. Requires mutex_.
-  void StopAt(int64_t index, Status status, std::vector<StreamItem*>* drop);
+  /// moved to dropped_. Requires mutex_.
+  void StopAt(int64_t index, Status status) noexcept;
+  /// The error for when not even an error message can be allocated: a
+  /// status made at Make, moved out (later calls: the code, no message).
+  Status TakeSpareOutOfMemory() noexcept;
   /// Gives items back to the free list. Requires mutex_; their arrays must
   /// already be released.
   void Recycle(StreamItem* item);
   void NoteHeld();
 
   Status Produce(StreamItem* item, bool* end_of_stream);
+  /// Worker steps of Run: claim the next batch (null: nothing to do),
+  /// produce it and run the stage, then hand it in. Only Work may throw
+  /// (bad_alloc, when even an error message cannot be allocated).
+  StreamItem* Claim() noexcept;
+  Status Work(StreamItem* item, bool* end_of_stream);
+  void Deposit(StreamItem* item, Status status, bool end_of_stream) noexcept;
   /// Consumer: waits (mutex_ held by `lock`) until a worker signals or the
   /// wake period passes; then consults `interrupted` and cancels if asked.
   void WaitForWork(std::unique_lock<std::mutex>* lock);
@@ -141,7 +150,9 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   // Guarded by mutex_.
   std::vector<std::unique_ptr<StreamItem>> items_;
   std::vector<StreamItem*> free_;
-  std::vector<StreamItem*> ring_;   // item of batch i at i % Capacity(), or null
+  std::vector<StreamItem*> ring_;     // item of batch i at i % Capacity(), or null
+  std::vector<StreamItem*> dropped_;  // finished items not to deliver; capacity: all items
+  Status spare_out_of_memory_;
   int64_t delivered_ = 0;           // batches handed to the consumer
   int64_t queued_ = 0;              // finished batches counted against K
   int64_t claimed_ = 0;             // batches claimed by workers

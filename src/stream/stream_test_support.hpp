@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -31,6 +32,8 @@ struct BatchCounters {
   std::atomic<int64_t> concurrent{0};
   std::atomic<int64_t> max_concurrent{0};
   std::atomic<bool> cancel_called{false};
+  std::mutex threads_mutex;
+  std::set<std::thread::id> threads;  // that entered Produce
 
   static void Raise(std::atomic<int64_t>* max, int64_t value) {
     int64_t seen = max->load();
@@ -125,6 +128,10 @@ class CountingProducer : public BatchProducer {
 
   Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) override {
     counters_->started.fetch_add(1);
+    {
+      std::lock_guard<std::mutex> lock(counters_->threads_mutex);
+      counters_->threads.insert(std::this_thread::get_id());
+    }
     BatchCounters::Raise(&counters_->max_concurrent, counters_->concurrent.fetch_add(1) + 1);
     struct Leave {
       BatchCounters* c;
