@@ -4,21 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BaseLargeVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthViewVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
-import org.apache.arrow.vector.complex.AbstractStructVector;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.apache.arrow.vector.complex.LargeListVector;
-import org.apache.arrow.vector.complex.LargeListViewVector;
-import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.ListViewVector;
-import org.apache.arrow.vector.complex.RunEndEncodedVector;
-import org.apache.arrow.vector.complex.StructVector;
-import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.Types.MinorType;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -245,14 +231,14 @@ abstract class NodeBinder {
   /** Builds the binder of {@code field} for the node at {@code array}. */
   static NodeBinder create(Context context, Field field, long array, String label) {
     if (field.getDictionary() != null) {
-      return new DictionaryBinder(context, field, array, label);
+      return new NestedBinders.DictionaryBinder(context, field, array, label);
     }
     ArrowType type = field.getType();
     switch (type.getTypeID()) {
       case Null:
-        return new NullBinder(context, field, array, label);
+        return new LeafBinders.NullBinder(context, field, array, label);
       case Bool:
-        return new FixedBinder(context, field, array, label, 0);
+        return new LeafBinders.FixedBinder(context, field, array, label, 0);
       case Int:
       case FloatingPoint:
       case Date:
@@ -262,31 +248,31 @@ abstract class NodeBinder {
       case Interval:
       case Decimal:
       case FixedSizeBinary:
-        return new FixedBinder(context, field, array, label, byteWidth(type));
+        return new LeafBinders.FixedBinder(context, field, array, label, byteWidth(type));
       case Utf8:
       case Binary:
-        return new VariableBinder(context, field, array, label, 4);
+        return new LeafBinders.VariableBinder(context, field, array, label, 4);
       case LargeUtf8:
       case LargeBinary:
-        return new VariableBinder(context, field, array, label, 8);
+        return new LeafBinders.VariableBinder(context, field, array, label, 8);
       case Utf8View:
       case BinaryView:
-        return new ViewBinder(context, field, array, label);
+        return new LeafBinders.ViewBinder(context, field, array, label);
       case Struct:
-        return new StructBinder(context, field, array, label);
+        return new NestedBinders.StructBinder(context, field, array, label);
       case List:
       case Map:
-        return new ListBinder(context, field, array, label, 4);
+        return new NestedBinders.ListBinder(context, field, array, label, 4);
       case LargeList:
-        return new ListBinder(context, field, array, label, 8);
+        return new NestedBinders.ListBinder(context, field, array, label, 8);
       case FixedSizeList:
-        return new FixedSizeListBinder(context, field, array, label);
+        return new NestedBinders.FixedSizeListBinder(context, field, array, label);
       case ListView:
-        return new ListViewBinder(context, field, array, label, 4);
+        return new NestedBinders.ListViewBinder(context, field, array, label, 4);
       case LargeListView:
-        return new ListViewBinder(context, field, array, label, 8);
+        return new NestedBinders.ListViewBinder(context, field, array, label, 8);
       case RunEndEncoded:
-        return new RunEndBinder(context, field, array, label);
+        return new NestedBinders.RunEndBinder(context, field, array, label);
       default:
         throw new RowbridgeException("rowbridge: " + label + " has Arrow type " + type
             + ", which Spark rows cannot carry", RowbridgeException.ENOTSUP);
@@ -332,413 +318,13 @@ abstract class NodeBinder {
     }
   }
 
+  /** Builds the binder of the only child of a list-like node (its element, or a map's entries). */
+  final void createElement(Context context) {
+    Field element = field.getChildren().get(0);
+    children[0] = create(context, element, context.child(array, 0), childLabel(label, element));
+  }
+
   static String childLabel(String parent, Field child) {
     return parent + " child '" + child.getName() + "'";
-  }
-
-  // ---- one binder per layout ----
-
-  /** The null type: no buffers, every value null. */
-  static final class NullBinder extends NodeBinder {
-    NullBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 0);
-    }
-
-    @Override
-    int bufferCount() {
-      return 0;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, org.apache.arrow.vector.NullVector.class)) {
-        return false;
-      }
-      int count = vector.getValueCount();
-      writeHeader(count, count);
-      return true;
-    }
-  }
-
-  /** Validity plus fixed-width values (width 0: bits, as Arrow's boolean). */
-  static final class FixedBinder extends NodeBinder {
-    private final int width;
-
-    FixedBinder(Context context, Field field, long array, String label, int width) {
-      super(context, field, array, label, 0);
-      this.width = width;
-    }
-
-    @Override
-    int bufferCount() {
-      return 2;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, BaseFixedWidthVector.class)) {
-        return false;
-      }
-      BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
-      int count = fixed.getValueCount();
-      ArrowBuf data = fixed.getDataBuffer();
-      require(data, width == 0 ? (count + 7L) / 8 : (long) count * width, "data", count);
-      bindValidity(fixed.getValidityBuffer(), count);
-      putBuffer(1, count == 0 ? zeroes : address(data));
-      return true;
-    }
-  }
-
-  /** Validity, 4- or 8-byte offsets, and bytes (utf8, binary and their large forms). */
-  static final class VariableBinder extends NodeBinder {
-    private final int offsetWidth;
-
-    VariableBinder(Context context, Field field, long array, String label, int offsetWidth) {
-      super(context, field, array, label, 0);
-      this.offsetWidth = offsetWidth;
-    }
-
-    @Override
-    int bufferCount() {
-      return 3;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      int count;
-      ArrowBuf offsetBuffer;
-      ArrowBuf data;
-      ArrowBuf validity;
-      if (offsetWidth == 4) {
-        if (!accepts(vector, BaseVariableWidthVector.class)) {
-          return false;
-        }
-        BaseVariableWidthVector variable = (BaseVariableWidthVector) vector;
-        count = variable.getValueCount();
-        offsetBuffer = variable.getOffsetBuffer();
-        data = variable.getDataBuffer();
-        validity = variable.getValidityBuffer();
-      } else {
-        if (!accepts(vector, BaseLargeVariableWidthVector.class)) {
-          return false;
-        }
-        BaseLargeVariableWidthVector variable = (BaseLargeVariableWidthVector) vector;
-        count = variable.getValueCount();
-        offsetBuffer = variable.getOffsetBuffer();
-        data = variable.getDataBuffer();
-        validity = variable.getValidityBuffer();
-      }
-      long offsets = zeroes;
-      if (count > 0) {
-        require(offsetBuffer, (count + 1L) * offsetWidth, "offsets", count);
-        offsets = address(offsetBuffer);
-        long first = offsetAt(offsets, offsetWidth, 0);
-        long last = offsetAt(offsets, offsetWidth, count);
-        if (first < 0 || last < first || last > data.capacity()) {
-          throw new RowbridgeException("rowbridge: " + label + ": offsets run from " + first
-              + " to " + last + " but the data buffer holds " + data.capacity() + " bytes");
-        }
-      }
-      bindValidity(validity, count);
-      putBuffer(1, offsets);
-      putBuffer(2, address(data));
-      return true;
-    }
-  }
-
-  /**
-   * Validity, 16-byte views, the variadic data buffers and their sizes. The node's buffer array
-   * is Java's own (the registered node has room for no data buffer), grown as needed.
-   */
-  static final class ViewBinder extends NodeBinder {
-    private final NativeArena arena = new NativeArena();
-    private long pointers;
-    private long sizes;
-    private int capacity = -1;
-
-    ViewBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 0);
-    }
-
-    @Override
-    int bufferCount() {
-      return 3;
-    }
-
-    @Override
-    void close() {
-      arena.close();
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, BaseVariableWidthViewVector.class)) {
-        return false;
-      }
-      BaseVariableWidthViewVector views = (BaseVariableWidthViewVector) vector;
-      int count = views.getValueCount();
-      ArrowBuf viewBuffer = views.getDataBuffer();
-      require(viewBuffer, 16L * count, "views", count);
-      List<ArrowBuf> data = views.getDataBuffers();
-      int variadic = data.size();
-      if (variadic > capacity) {
-        capacity = Math.max(variadic, 2 * capacity);
-        pointers = arena.allocate(8L * (capacity + 3));
-        sizes = arena.allocate(8L * Math.max(capacity, 1));
-      }
-      long nulls = bindValidity(views.getValidityBuffer(), count);
-      long validity = Platform.getLong(null, buffers);
-      Platform.putLong(null, pointers, validity);
-      Platform.putLong(null, pointers + 8, count == 0 ? zeroes : address(viewBuffer));
-      for (int i = 0; i < variadic; i++) {
-        ArrowBuf buffer = data.get(i);
-        Platform.putLong(null, pointers + 8L * (2 + i), address(buffer));
-        Platform.putLong(null, sizes + 8L * i, buffer.capacity());
-      }
-      Platform.putLong(null, pointers + 8L * (2 + variadic), sizes);
-      Platform.putLong(null, array + CStructs.ARRAY_N_BUFFERS, 3 + variadic);
-      Platform.putLong(null, array + CStructs.ARRAY_BUFFERS, pointers);
-      Platform.putLong(null, array + CStructs.ARRAY_NULL_COUNT, nulls);
-      return true;
-    }
-  }
-
-  /** Validity plus one child per field. */
-  static final class StructBinder extends NodeBinder {
-    StructBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, field.getChildren().size());
-      List<Field> fields = field.getChildren();
-      for (int i = 0; i < children.length; i++) {
-        children[i] = create(context, fields.get(i), context.child(array, i),
-            childLabel(label, fields.get(i)));
-      }
-    }
-
-    @Override
-    int bufferCount() {
-      return 1;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, AbstractStructVector.class)) {
-        return false;
-      }
-      AbstractStructVector struct = (AbstractStructVector) vector;
-      if (struct.size() != children.length) {
-        return false;
-      }
-      int count = struct.getValueCount();
-      if (struct instanceof StructVector) {
-        bindValidity(((StructVector) struct).getValidityBuffer(), count);
-      } else {
-        writeHeader(count, 0);
-        putBuffer(0, 0);
-      }
-      for (int i = 0; i < children.length; i++) {
-        ValueVector child = struct.getChildByOrdinal(i);
-        if (child.getValueCount() < count) {
-          throw new RowbridgeException("rowbridge: " + children[i].label + " has "
-              + child.getValueCount() + " values but its struct has " + count);
-        }
-        if (!children[i].bind(child, dictionaries)) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
-  /** Validity, 4- or 8-byte offsets and the element child (list, large list, map). */
-  static final class ListBinder extends NodeBinder {
-    private final int offsetWidth;
-
-    ListBinder(Context context, Field field, long array, String label, int offsetWidth) {
-      super(context, field, array, label, 1);
-      this.offsetWidth = offsetWidth;
-      Field element = field.getChildren().get(0);
-      children[0] = create(context, element, context.child(array, 0), childLabel(label, element));
-    }
-
-    @Override
-    int bufferCount() {
-      return 2;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, FieldVector.class)) {
-        return false;
-      }
-      FieldVector list = (FieldVector) vector;
-      FieldVector element;
-      if (list instanceof ListVector) {
-        element = ((ListVector) list).getDataVector();
-      } else if (list instanceof LargeListVector) {
-        element = ((LargeListVector) list).getDataVector();
-      } else {
-        return false;
-      }
-      int count = list.getValueCount();
-      ArrowBuf offsetBuffer = list.getOffsetBuffer();
-      long offsets = zeroes;
-      if (count > 0) {
-        require(offsetBuffer, (count + 1L) * offsetWidth, "offsets", count);
-        offsets = address(offsetBuffer);
-        long first = offsetAt(offsets, offsetWidth, 0);
-        long last = offsetAt(offsets, offsetWidth, count);
-        if (first < 0 || last < first || last > element.getValueCount()) {
-          throw new RowbridgeException("rowbridge: " + label + ": offsets run from " + first
-              + " to " + last + " but the child has " + element.getValueCount() + " values");
-        }
-      }
-      bindValidity(list.getValidityBuffer(), count);
-      putBuffer(1, offsets);
-      return children[0].bind(element, dictionaries);
-    }
-  }
-
-  /** Validity and the element child of count * list size values. */
-  static final class FixedSizeListBinder extends NodeBinder {
-    private final int listSize;
-
-    FixedSizeListBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 1);
-      this.listSize = ((ArrowType.FixedSizeList) field.getType()).getListSize();
-      Field element = field.getChildren().get(0);
-      children[0] = create(context, element, context.child(array, 0), childLabel(label, element));
-    }
-
-    @Override
-    int bufferCount() {
-      return 1;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, FixedSizeListVector.class)) {
-        return false;
-      }
-      FixedSizeListVector list = (FixedSizeListVector) vector;
-      int count = list.getValueCount();
-      FieldVector element = list.getDataVector();
-      if (element.getValueCount() < (long) count * listSize) {
-        throw new RowbridgeException("rowbridge: " + label + ": " + count + " lists of "
-            + listSize + " need " + (long) count * listSize + " child values but the child has "
-            + element.getValueCount());
-      }
-      bindValidity(list.getValidityBuffer(), count);
-      return children[0].bind(element, dictionaries);
-    }
-  }
-
-  /** Validity, offsets, sizes and the element child (list view, large list view). */
-  static final class ListViewBinder extends NodeBinder {
-    private final int offsetWidth;
-
-    ListViewBinder(Context context, Field field, long array, String label, int offsetWidth) {
-      super(context, field, array, label, 1);
-      this.offsetWidth = offsetWidth;
-      Field element = field.getChildren().get(0);
-      children[0] = create(context, element, context.child(array, 0), childLabel(label, element));
-    }
-
-    @Override
-    int bufferCount() {
-      return 3;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, FieldVector.class)) {
-        return false;
-      }
-      ArrowBuf sizeBuffer;
-      FieldVector element;
-      if (vector instanceof ListViewVector) {
-        sizeBuffer = ((ListViewVector) vector).getSizeBuffer();
-        element = ((ListViewVector) vector).getDataVector();
-      } else if (vector instanceof LargeListViewVector) {
-        sizeBuffer = ((LargeListViewVector) vector).getSizeBuffer();
-        element = ((LargeListViewVector) vector).getDataVector();
-      } else {
-        return false;
-      }
-      FieldVector list = (FieldVector) vector;
-      int count = list.getValueCount();
-      ArrowBuf offsetBuffer = list.getOffsetBuffer();
-      require(offsetBuffer, (long) count * offsetWidth, "offsets", count);
-      require(sizeBuffer, (long) count * offsetWidth, "sizes", count);
-      bindValidity(list.getValidityBuffer(), count);
-      putBuffer(1, count == 0 ? zeroes : address(offsetBuffer));
-      putBuffer(2, count == 0 ? zeroes : address(sizeBuffer));
-      return children[0].bind(element, dictionaries);
-    }
-  }
-
-  /** No buffers; children run ends and values. */
-  static final class RunEndBinder extends NodeBinder {
-    RunEndBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 2);
-      List<Field> fields = field.getChildren();
-      for (int i = 0; i < 2; i++) {
-        children[i] = create(context, fields.get(i), context.child(array, i),
-            childLabel(label, fields.get(i)));
-      }
-    }
-
-    @Override
-    int bufferCount() {
-      return 0;
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, RunEndEncodedVector.class)) {
-        return false;
-      }
-      RunEndEncodedVector runs = (RunEndEncodedVector) vector;
-      writeHeader(runs.getValueCount(), 0);
-      return children[0].bind(runs.getRunEndsVector(), dictionaries)
-          && children[1].bind(runs.getValuesVector(), dictionaries);
-    }
-  }
-
-  /** Integer indices in the node, the dictionary's values in its dictionary node. */
-  static final class DictionaryBinder extends NodeBinder {
-    private final FixedBinder indices;
-    private final NodeBinder values;
-    private final long id;
-
-    DictionaryBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 0);
-      this.indices = new FixedBinder(context, field, array, label,
-          field.getDictionary().getIndexType().getBitWidth() / 8);
-      this.id = field.getDictionary().getId();
-      Dictionary dictionary = SchemaExporter.dictionaryOf(field, context.dictionaries);
-      this.values = create(context, dictionary.getVector().getField(), context.dictionary(array),
-          label + " dictionary");
-    }
-
-    @Override
-    int bufferCount() {
-      return 2;
-    }
-
-    @Override
-    void close() {
-      indices.close();
-      values.close();
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(id);
-      if (dictionary == null) {
-        throw new RowbridgeException("rowbridge: " + label + " is dictionary-encoded (id " + id
-            + ") but no dictionary provider holds that id");
-      }
-      return indices.bind(vector, dictionaries) && values.bind(dictionary.getVector(), dictionaries);
-    }
   }
 }

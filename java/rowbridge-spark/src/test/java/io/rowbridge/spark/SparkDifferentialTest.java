@@ -6,7 +6,7 @@ import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
-import io.rowbridge.spark.RandomColumns.RunEndKind;
+import io.rowbridge.spark.RandomEncodings.RunEndKind;
 
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -94,11 +94,11 @@ class SparkDifferentialTest {
       nullable[c] = kind.isNullType() || random.nextInt(5) != 0;
       nullRate[c] = new double[] {0, 0.1, 0.1, 0.5, 1.0}[random.nextInt(5)];
       tally.columns++;
-      if (kind instanceof RandomColumns.StructKind || kind instanceof RandomColumns.ListKind
-          || kind instanceof RandomColumns.MapKind) {
+      if (kind instanceof RandomNestedKinds.StructKind || kind instanceof RandomNestedKinds.ListKind
+          || kind instanceof RandomNestedKinds.MapKind) {
         tally.nestedColumns++;
       }
-      if (kind instanceof RandomColumns.DictionaryKind || kind instanceof RunEndKind) {
+      if (kind instanceof RandomEncodings.DictionaryKind || kind instanceof RunEndKind) {
         tally.encodedColumns++;
       }
     }
@@ -256,16 +256,16 @@ class SparkDifferentialTest {
     for (int c = 0; c < kinds.size(); c++) {
       Kind kind = kinds.get(c);
       Kind other = kind;
-      if (kind instanceof RandomColumns.DictionaryKind) {
-        other = ((RandomColumns.DictionaryKind) kind).values;
+      if (kind instanceof RandomEncodings.DictionaryKind) {
+        other = ((RandomEncodings.DictionaryKind) kind).values;
       } else if (kind instanceof RunEndKind) {
         other = ((RunEndKind) kind).values;
-      } else if (kind instanceof RandomColumns.Leaf && !kind.isNullType()
+      } else if (kind instanceof RandomLeaves.Leaf && !kind.isNullType()
           && random.nextBoolean()) {
         other = random.nextBoolean()
-            ? new RandomColumns.DictionaryKind(new ArrowType.Int(32, true),
-                (RandomColumns.Leaf) kind)
-            : new RunEndKind(32, (RandomColumns.Leaf) kind);
+            ? new RandomEncodings.DictionaryKind(new ArrowType.Int(32, true),
+                (RandomLeaves.Leaf) kind)
+            : new RunEndKind(32, (RandomLeaves.Leaf) kind);
       }
       FieldVector vector = other.input("c" + c, nullable[c], dictionaries)
           .createVector(allocator);

@@ -1,0 +1,260 @@
+package io.rowbridge;
+
+import java.util.List;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.complex.AbstractStructVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.LargeListViewVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.ListViewVector;
+import org.apache.arrow.vector.complex.RunEndEncodedVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/** The binders of nested and encoded layouts: struct, the lists, run-end, dictionary. */
+final class NestedBinders {
+  private NestedBinders() {}
+
+  /** Validity plus one child per field. */
+  static final class StructBinder extends NodeBinder {
+    StructBinder(Context context, Field field, long array, String label) {
+      super(context, field, array, label, field.getChildren().size());
+      List<Field> fields = field.getChildren();
+      for (int i = 0; i < children.length; i++) {
+        children[i] = create(context, fields.get(i), context.child(array, i),
+            childLabel(label, fields.get(i)));
+      }
+    }
+
+    @Override
+    int bufferCount() {
+      return 1;
+    }
+
+    @Override
+    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
+      if (!accepts(vector, AbstractStructVector.class)) {
+        return false;
+      }
+      AbstractStructVector struct = (AbstractStructVector) vector;
+      if (struct.size() != children.length) {
+        return false;
+      }
+      int count = struct.getValueCount();
+      if (struct instanceof StructVector) {
+        bindValidity(((StructVector) struct).getValidityBuffer(), count);
+      } else {
+        writeHeader(count, 0);
+        putBuffer(0, 0);
+      }
+      for (int i = 0; i < children.length; i++) {
+        ValueVector child = struct.getChildByOrdinal(i);
+        if (child.getValueCount() < count) {
+          throw new RowbridgeException("rowbridge: " + children[i].label + " has "
+              + child.getValueCount() + " values but its struct has " + count);
+        }
+        if (!children[i].bind(child, dictionaries)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** Validity, 4- or 8-byte offsets and the element child (list, large list, map). */
+  static final class ListBinder extends NodeBinder {
+    private final int offsetWidth;
+
+    ListBinder(Context context, Field field, long array, String label, int offsetWidth) {
+      super(context, field, array, label, 1);
+      this.offsetWidth = offsetWidth;
+      createElement(context);
+    }
+
+    @Override
+    int bufferCount() {
+      return 2;
+    }
+
+    @Override
+    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
+      if (!accepts(vector, FieldVector.class)) {
+        return false;
+      }
+      FieldVector list = (FieldVector) vector;
+      FieldVector element;
+      if (list instanceof ListVector) {
+        element = ((ListVector) list).getDataVector();
+      } else if (list instanceof LargeListVector) {
+        element = ((LargeListVector) list).getDataVector();
+      } else {
+        return false;
+      }
+      int count = list.getValueCount();
+      ArrowBuf offsetBuffer = list.getOffsetBuffer();
+      long offsets = zeroes;
+      if (count > 0) {
+        require(offsetBuffer, (count + 1L) * offsetWidth, "offsets", count);
+        offsets = address(offsetBuffer);
+        long first = offsetAt(offsets, offsetWidth, 0);
+        long last = offsetAt(offsets, offsetWidth, count);
+        if (first < 0 || last < first || last > element.getValueCount()) {
+          throw new RowbridgeException("rowbridge: " + label + ": offsets run from " + first
+              + " to " + last + " but the child has " + element.getValueCount() + " values");
+        }
+      }
+      bindValidity(list.getValidityBuffer(), count);
+      putBuffer(1, offsets);
+      return children[0].bind(element, dictionaries);
+    }
+  }
+
+  /** Validity and the element child of count * list size values. */
+  static final class FixedSizeListBinder extends NodeBinder {
+    private final int listSize;
+
+    FixedSizeListBinder(Context context, Field field, long array, String label) {
+      super(context, field, array, label, 1);
+      this.listSize = ((ArrowType.FixedSizeList) field.getType()).getListSize();
+      createElement(context);
+    }
+
+    @Override
+    int bufferCount() {
+      return 1;
+    }
+
+    @Override
+    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
+      if (!accepts(vector, FixedSizeListVector.class)) {
+        return false;
+      }
+      FixedSizeListVector list = (FixedSizeListVector) vector;
+      int count = list.getValueCount();
+      FieldVector element = list.getDataVector();
+      if (element.getValueCount() < (long) count * listSize) {
+        throw new RowbridgeException("rowbridge: " + label + ": " + count + " lists of "
+            + listSize + " need " + (long) count * listSize + " child values but the child has "
+            + element.getValueCount());
+      }
+      bindValidity(list.getValidityBuffer(), count);
+      return children[0].bind(element, dictionaries);
+    }
+  }
+
+  /** Validity, offsets, sizes and the element child (list view, large list view). */
+  static final class ListViewBinder extends NodeBinder {
+    private final int offsetWidth;
+
+    ListViewBinder(Context context, Field field, long array, String label, int offsetWidth) {
+      super(context, field, array, label, 1);
+      this.offsetWidth = offsetWidth;
+      createElement(context);
+    }
+
+    @Override
+    int bufferCount() {
+      return 3;
+    }
+
+    @Override
+    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
+      if (!accepts(vector, FieldVector.class)) {
+        return false;
+      }
+      ArrowBuf sizeBuffer;
+      FieldVector element;
+      if (vector instanceof ListViewVector) {
+        sizeBuffer = ((ListViewVector) vector).getSizeBuffer();
+        element = ((ListViewVector) vector).getDataVector();
+      } else if (vector instanceof LargeListViewVector) {
+        sizeBuffer = ((LargeListViewVector) vector).getSizeBuffer();
+        element = ((LargeListViewVector) vector).getDataVector();
+      } else {
+        return false;
+      }
+      FieldVector list = (FieldVector) vector;
+      int count = list.getValueCount();
+      ArrowBuf offsetBuffer = list.getOffsetBuffer();
+      require(offsetBuffer, (long) count * offsetWidth, "offsets", count);
+      require(sizeBuffer, (long) count * offsetWidth, "sizes", count);
+      bindValidity(list.getValidityBuffer(), count);
+      putBuffer(1, count == 0 ? zeroes : address(offsetBuffer));
+      putBuffer(2, count == 0 ? zeroes : address(sizeBuffer));
+      return children[0].bind(element, dictionaries);
+    }
+  }
+
+  /** No buffers; children run ends and values. */
+  static final class RunEndBinder extends NodeBinder {
+    RunEndBinder(Context context, Field field, long array, String label) {
+      super(context, field, array, label, 2);
+      List<Field> fields = field.getChildren();
+      for (int i = 0; i < 2; i++) {
+        children[i] = create(context, fields.get(i), context.child(array, i),
+            childLabel(label, fields.get(i)));
+      }
+    }
+
+    @Override
+    int bufferCount() {
+      return 0;
+    }
+
+    @Override
+    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
+      if (!accepts(vector, RunEndEncodedVector.class)) {
+        return false;
+      }
+      RunEndEncodedVector runs = (RunEndEncodedVector) vector;
+      writeHeader(runs.getValueCount(), 0);
+      return children[0].bind(runs.getRunEndsVector(), dictionaries)
+          && children[1].bind(runs.getValuesVector(), dictionaries);
+    }
+  }
+
+  /** Integer indices in the node, the dictionary's values in its dictionary node. */
+  static final class DictionaryBinder extends NodeBinder {
+    private final LeafBinders.FixedBinder indices;
+    private final NodeBinder values;
+    private final long id;
+
+    DictionaryBinder(Context context, Field field, long array, String label) {
+      super(context, field, array, label, 0);
+      this.indices = new LeafBinders.FixedBinder(context, field, array, label,
+          field.getDictionary().getIndexType().getBitWidth() / 8);
+      this.id = field.getDictionary().getId();
+      Dictionary dictionary = SchemaExporter.dictionaryOf(field, context.dictionaries);
+      this.values = create(context, dictionary.getVector().getField(), context.dictionary(array),
+          label + " dictionary");
+    }
+
+    @Override
+    int bufferCount() {
+      return 2;
+    }
+
+    @Override
+    void close() {
+      indices.close();
+      values.close();
+    }
+
+    @Override
+    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
+      Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(id);
+      if (dictionary == null) {
+        throw new RowbridgeException("rowbridge: " + label + " is dictionary-encoded (id " + id
+            + ") but no dictionary provider holds that id");
+      }
+      return indices.bind(vector, dictionaries) && values.bind(dictionary.getVector(), dictionaries);
+    }
+  }
+}
