@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rowbridge/arrow_c_data.h"
+#include "rowbridge/export.h"
 #include "rowbridge/status.hpp"
 
 namespace rowbridge::ipc {
@@ -55,6 +56,14 @@ struct IpcReadOptions {
   /// Open() maps the file into memory (and reads it into memory only when it
   /// cannot be mapped, e.g. a pipe). With false, Open() reads it into memory.
   bool memory_map = true;
+  /// The columns to read, as indices of top-level fields of the input's
+  /// schema, in the order wanted; each index at most once. Empty
+  /// (`select_columns` false): every column. The exported schema and every
+  /// batch then hold only these columns; the buffers of the others are
+  /// neither decompressed nor checked, and dictionary batches that only
+  /// they use are skipped.
+  bool select_columns = false;
+  std::vector<int32_t> columns;
 };
 
 /// One record batch as stored, for `rowbridge inspect`.
@@ -94,7 +103,7 @@ struct IpcFileInfo {
 /// Reads an Arrow IPC file or stream. An IpcReader is used by one thread at a
 /// time; arrays it exported may be used and released from any thread, before
 /// or after the reader is destroyed.
-class IpcReader {
+class ROWBRIDGE_EXPORT IpcReader {
  public:
   struct Impl;
 
@@ -131,6 +140,12 @@ class IpcReader {
 
   IpcFormat format() const;
 
+  /// Opens another reader over the same input bytes (sharing them, as
+  /// OpenBuffer does) with the same options and its own position,
+  /// decompression state and dictionaries, so that several threads can read
+  /// one input at once, one reader each. The clone starts at the first batch.
+  Status Clone(std::unique_ptr<IpcReader>* out) const;
+
   /// The name given at Open (the path, for Open(path)).
   const std::string& name() const;
 
@@ -157,6 +172,10 @@ class IpcReader {
   /// a stream. Does not move ReadNext's position.
   Status ReadBatch(int64_t index, ArrowArray* out);
 
+  /// The bytes of the message bodies (as stored: compressed when compressed)
+  /// of the record batches this reader returned so far.
+  int64_t body_bytes_read() const;
+
   /// Summarises the input (batches, rows, bytes, compression) from message
   /// metadata without decoding bodies. Reads the whole input for a stream;
   /// does not move ReadNext's position.
@@ -171,6 +190,6 @@ class IpcReader {
 /// (end-of-stream) array. Takes ownership of `reader`; the stream owns it
 /// until `out->release(out)`. `out` must be uninitialized or released. Errors
 /// of get_next are errno-style codes, described by get_last_error.
-Status ExportArrayStream(std::unique_ptr<IpcReader> reader, ArrowArrayStream* out);
+ROWBRIDGE_EXPORT Status ExportArrayStream(std::unique_ptr<IpcReader> reader, ArrowArrayStream* out);
 
 }  // namespace rowbridge::ipc

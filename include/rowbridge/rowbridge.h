@@ -28,6 +28,7 @@ extern "C" {
 #define ROWBRIDGE_EINVAL 22      /* malformed input: schema, array or argument */
 #define ROWBRIDGE_EOVERFLOW 75   /* a value does not fit its Spark type */
 #define ROWBRIDGE_ENOTSUP 95     /* a type Spark rows cannot carry */
+#define ROWBRIDGE_ECANCELED 125  /* a stream was cancelled, closed or interrupted */
 
 /* A caller-owned buffer that receives an error message. */
 typedef struct RowbridgeError {

@@ -18,6 +18,7 @@ enum class StatusCode : int {
   kOverflow = ROWBRIDGE_EOVERFLOW,
   kCapacity = ROWBRIDGE_E2BIG,
   kInternal = ROWBRIDGE_EIO,
+  kCancelled = ROWBRIDGE_ECANCELED,
 };
 
 /// A status code plus a human-readable message. The OK status is one integer
@@ -50,6 +51,9 @@ class [[nodiscard]] Status {
     return {StatusCode::kOutOfMemory, std::move(message)};
   }
   static Status Internal(std::string message) { return {StatusCode::kInternal, std::move(message)}; }
+  static Status Cancelled(std::string message) {
+    return {StatusCode::kCancelled, std::move(message)};
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

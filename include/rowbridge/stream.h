@@ -17,8 +17,6 @@
 extern "C" {
 #endif
 
-#define ROWBRIDGE_ECANCELED 125 /* the stream was cancelled or interrupted */
-
 typedef struct RowbridgeStreamOptions {
   /* K: the most finished batches waiting for the consumer (>= 0; default 1). */
   int32_t prefetch;
@@ -36,6 +34,56 @@ typedef struct RowbridgeStreamOptions {
 /* Fills `options` with the defaults. */
 ROWBRIDGE_EXPORT void rowbridge_stream_options_init(RowbridgeStreamOptions* options);
 
+/* What a scan of an Arrow IPC input reads. */
+typedef struct RowbridgeScanOptions {
+  /* The columns to read, as top-level column indices in the order wanted,
+   * each at most once (borrowed for the duration of the call that takes the
+   * options). num_columns -1 (the default): every column; 0: none (batches
+   * of rows without columns). The other columns' buffers are not
+   * decompressed or checked. */
+  const int32_t* columns;
+  int32_t num_columns;
+  /* The record batches [first_batch, first_batch + batch_count); batch_count
+   * -1 (the default): to the end. A range past the last batch is an error. */
+  int64_t first_batch;
+  int64_t batch_count;
+  /* Non-zero (the default): check every offset, view and dictionary index
+   * of each batch before it is handed out; 0: only the structure (for
+   * inputs from a trusted writer). */
+  int32_t validate_values;
+} RowbridgeScanOptions;
+
+/* Fills `options` with the defaults (every column and batch, values
+ * checked). */
+ROWBRIDGE_EXPORT void rowbridge_scan_options_init(RowbridgeScanOptions* options);
+
+/* One record batch of an IPC input, as its metadata describes it. */
+typedef struct RowbridgeIpcBatchInfo {
+  int64_t num_rows;
+  /* The body as stored (compressed when compressed), and once decompressed. */
+  int64_t body_bytes;
+  int64_t uncompressed_body_bytes;
+} RowbridgeIpcBatchInfo;
+
+/* What rowbridge_ipc_file_info reads: the footer (file format) or every
+ * message's metadata (stream format), never the bodies. */
+typedef struct RowbridgeIpcFileInfo {
+  int32_t format; /* 1: file, 2: stream */
+  int64_t input_bytes;
+  int64_t num_batches;
+  /* num_batches entries, owned: freed by rowbridge_ipc_file_info_free. */
+  RowbridgeIpcBatchInfo* batches;
+} RowbridgeIpcFileInfo;
+
+/* Reads the schema (into `schema` when not NULL: uninitialized, then owned
+ * by the caller) and the record batches' sizes of the IPC input at `path`.
+ * On failure nothing needs freeing. */
+ROWBRIDGE_EXPORT int rowbridge_ipc_file_info(const char* path, struct ArrowSchema* schema,
+                                             RowbridgeIpcFileInfo* out, RowbridgeError* error);
+
+/* Frees what rowbridge_ipc_file_info allocated in `info`; NULL is accepted. */
+ROWBRIDGE_EXPORT void rowbridge_ipc_file_info_free(RowbridgeIpcFileInfo* info);
+
 /* Sets the number of threads of the process-wide worker pool and starts it.
  * Fails (ROWBRIDGE_EINVAL) when the pool already runs with another size: it
  * is sized once, by this call or by the first stream (one thread per core). */
@@ -44,8 +92,10 @@ ROWBRIDGE_EXPORT int rowbridge_worker_pool_init(int32_t threads, RowbridgeError*
 /* Opens the Arrow IPC file or stream at `path` and exports a prefetch stream
  * of its record batches (file format: decoded in parallel) into `out`, which
  * must be uninitialized or released; the caller releases it with
- * out->release(out). Batches of get_next are owned by the caller. */
+ * out->release(out). Batches of get_next are owned by the caller. NULL
+ * options mean the defaults. */
 ROWBRIDGE_EXPORT int rowbridge_scan_ipc(const char* path, const RowbridgeStreamOptions* options,
+                                        const RowbridgeScanOptions* scan_options,
                                         struct ArrowArrayStream* out, RowbridgeError* error);
 
 /* Wraps `source` in a prefetch stream: takes ownership of `source` (also on
@@ -70,8 +120,8 @@ typedef struct RowbridgeRowStream RowbridgeRowStream;
  * freed with rowbridge_row_stream_free. */
 ROWBRIDGE_EXPORT int rowbridge_row_stream_scan_ipc(
     const char* path, const RowbridgeStreamOptions* options,
-    const RowbridgeConverterOptions* converter_options, RowbridgeRowStream** out,
-    RowbridgeError* error);
+    const RowbridgeScanOptions* scan_options, const RowbridgeConverterOptions* converter_options,
+    RowbridgeRowStream** out, RowbridgeError* error);
 
 /* Stores the first chunk of rows of the next batch in `*out`, or sets
  * `*end_of_stream` to 1. The rows are valid until the next call to next or
@@ -79,7 +129,8 @@ ROWBRIDGE_EXPORT int rowbridge_row_stream_scan_ipc(
 ROWBRIDGE_EXPORT int rowbridge_row_stream_next(RowbridgeRowStream* stream, RowbridgeRowBatch* out,
                                                int* end_of_stream, RowbridgeError* error);
 
-/* Converts the next chunk of the current batch (num_rows == 0: none left). */
+/* Converts the next chunk of the current batch (num_rows == 0: none left),
+ * on the caller's thread: workers convert only the first chunk of a batch. */
 ROWBRIDGE_EXPORT int rowbridge_row_stream_next_chunk(RowbridgeRowStream* stream,
                                                      RowbridgeRowBatch* out, RowbridgeError* error);
 

@@ -23,20 +23,16 @@
 #include "rowbridge/arrow_c_data.h"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/export.h"
+#include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/status.hpp"
-
-namespace rowbridge::ipc {
-struct IpcReadOptions;
-}
 
 namespace rowbridge::stream {
 
 /// The errno value (ECANCELED) of the status a cancelled or interrupted
 /// stream returns, and of its C stream's get_next.
-constexpr int kCancelledErrno = 125;
-/// The status code of a cancelled or interrupted stream (not one of the
-/// named StatusCode values: status.hpp has no cancellation code yet).
-constexpr StatusCode kCancelled = static_cast<StatusCode>(kCancelledErrno);
+constexpr int kCancelledErrno = ROWBRIDGE_ECANCELED;
+/// The status code of a cancelled, closed or interrupted stream.
+constexpr StatusCode kCancelled = StatusCode::kCancelled;
 
 /// True when `status` says the stream was cancelled or interrupted.
 inline bool IsCancelled(const Status& status) { return status.code() == kCancelled; }
@@ -108,6 +104,15 @@ class ROWBRIDGE_EXPORT BatchProducer {
   /// stream). Exceptions are caught and become errors.
   virtual Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) = 0;
 
+  /// Produce, also storing in `*input_bytes` how many bytes of input the
+  /// batch took (for StreamStats::input_bytes). The stream calls this one;
+  /// the default calls Produce and reports 0.
+  virtual Status ProduceCounted(int64_t index, ArrowArray* out, bool* end_of_stream,
+                                int64_t* input_bytes) {
+    *input_bytes = 0;
+    return Produce(index, out, end_of_stream);
+  }
+
   /// Asks running Produce calls to return early (with any status: nobody
   /// will see it). Called at most once, from any thread, possibly while
   /// Produce runs on others. Without it, a stream stops at the next batch.
@@ -131,10 +136,28 @@ ROWBRIDGE_EXPORT Status MakeFunctionProducer(ArrowSchema* schema, NextBatchFunct
 ROWBRIDGE_EXPORT Status MakeArrayStreamProducer(ArrowArrayStream* source,
                                                 std::unique_ptr<BatchProducer>* out);
 
+/// What an IPC scan reads.
+struct IpcScanOptions {
+  /// Limits, value checks and the column selection (IpcReadOptions::columns:
+  /// top-level column indices; the other columns are not decoded).
+  ipc::IpcReadOptions read;
+  /// The record batches [first_batch, first_batch + batch_count) of the
+  /// input; batch_count -1: to the end. A range reaching past the last batch
+  /// is an error (an empty range is not). For the stream format, the batches
+  /// before the range are read and dropped.
+  int64_t first_batch = 0;
+  int64_t batch_count = -1;
+};
+
 /// A producer over an Arrow IPC input (SPEC 4): for the file format, batches
 /// are decoded (decompressed) in parallel by index, each concurrent call with
-/// its own reader over one shared mapping of the file; a stream-format input
-/// is read in order. Errors name the input and the batch.
+/// its own reader (IpcReader::Clone) over one shared mapping of the file; a
+/// stream-format input is read in order. Batch i of the producer is batch
+/// first_batch + i of the input. Reports each batch's stored body bytes as
+/// its input bytes. Errors name the input and the batch.
+ROWBRIDGE_EXPORT Status MakeIpcProducer(const std::string& path, const IpcScanOptions& options,
+                                        std::unique_ptr<BatchProducer>* out);
+/// The same over every batch and column.
 ROWBRIDGE_EXPORT Status MakeIpcProducer(const std::string& path, const ipc::IpcReadOptions& options,
                                         std::unique_ptr<BatchProducer>* out);
 
@@ -162,6 +185,17 @@ struct StreamStats {
   /// finished, queued, plus the one the consumer holds (a batch returned by
   /// Next counts until the consumer's next call). At most K + W + 1.
   int64_t max_batches_held = 0;
+  /// Input bytes of the batches handed to the consumer, as their producer
+  /// reported them (BatchProducer::ProduceCounted; an IPC scan: stored body
+  /// bytes).
+  int64_t input_bytes = 0;
+  /// Nanoseconds the consumer spent waiting in Next/Poll for a batch that
+  /// was not ready (a batch taken at once costs no clock read).
+  int64_t wait_nanos = 0;
+  /// Nanoseconds the workers spent producing batches (and, for a row
+  /// stream, converting their first chunk), summed over workers, for every
+  /// batch produced without error.
+  int64_t produce_nanos = 0;
 };
 
 namespace detail {
@@ -208,6 +242,13 @@ class ROWBRIDGE_EXPORT PrefetchStream {
   /// `interrupted`. After an error, every call returns the same error.
   Status Next(ArrowArray* out, bool* end_of_stream);
 
+  /// Next, but waiting at most about one wake period: when no batch is ready
+  /// by then, returns OK with `*ready` false (and `out` released), so that a
+  /// caller can check for interruption itself and call again. `interrupted`
+  /// is consulted as in Next. `*ready` is true when a batch or the end was
+  /// returned.
+  Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready);
+
   /// Cancels the stream without waiting (thread-safe; see StreamCanceller).
   void Cancel();
   StreamCanceller canceller() const;
@@ -221,6 +262,7 @@ class ROWBRIDGE_EXPORT PrefetchStream {
 
  private:
   explicit PrefetchStream(std::shared_ptr<detail::StreamCore> core);
+  Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready, bool wait);
   std::shared_ptr<detail::StreamCore> core_;
 };
 
@@ -256,7 +298,11 @@ class ROWBRIDGE_EXPORT RowStream {
   /// that call gives the batch back to the stream. Waits as PrefetchStream.
   Status Next(RowBatch* out, bool* end_of_stream);
 
-  /// Converts the next chunk of the current batch, on the caller's thread;
+  /// Next, waiting at most about one wake period (see PrefetchStream::Poll).
+  Status Poll(RowBatch* out, bool* end_of_stream, bool* ready);
+
+  /// Converts the next chunk of the current batch, on the caller's thread
+  /// (only the first chunk of a batch is converted by a worker);
   /// `out->num_rows` is 0 when every row has been returned.
   Status NextChunk(RowBatchView* out);
 
@@ -271,6 +317,7 @@ class ROWBRIDGE_EXPORT RowStream {
  private:
   struct State;
   explicit RowStream(std::unique_ptr<State> state);
+  Status Take(RowBatch* out, bool* end_of_stream, bool* ready, bool wait);
   std::unique_ptr<State> state_;
 };
 

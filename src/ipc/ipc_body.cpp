@@ -62,6 +62,47 @@ class BodyDecoder {
     return Status::Ok();
   }
 
+  /// Steps over the nodes and buffers of `field` (and its children) without
+  /// reading or decompressing them.
+  Status SkipField(const IpcField& field) {
+    ++next_node_;
+    if (field.is_dictionary) {
+      next_buffer_ += 2;  // validity, indices
+      return Status::Ok();
+    }
+    switch (field.type.id) {
+      case ArrowTypeId::kNull: break;
+      case ArrowTypeId::kRunEndEncoded: break;
+      case ArrowTypeId::kStruct:
+      case ArrowTypeId::kFixedSizeList: next_buffer_ += 1; break;
+      case ArrowTypeId::kList:
+      case ArrowTypeId::kMap:
+      case ArrowTypeId::kLargeList: next_buffer_ += 2; break;
+      case ArrowTypeId::kListView:
+      case ArrowTypeId::kLargeListView:
+      case ArrowTypeId::kUtf8:
+      case ArrowTypeId::kBinary:
+      case ArrowTypeId::kLargeUtf8:
+      case ArrowTypeId::kLargeBinary: next_buffer_ += 3; break;
+      case ArrowTypeId::kUtf8View:
+      case ArrowTypeId::kBinaryView: {
+        if (next_variadic_ >= header_.variadic_counts.size()) {
+          return FieldError(field, "the batch has no variadic buffer count for this view field");
+        }
+        int64_t count = header_.variadic_counts.ScalarAt<int64_t>(next_variadic_++);
+        if (count < 0 || count > header_.buffers.size()) {
+          return FieldError(field, "variadic buffer count " + std::to_string(count) +
+                                       " exceeds the buffers the batch has");
+        }
+        next_buffer_ += 2 + count;
+        break;
+      }
+      default: next_buffer_ += 2; break;  // validity and values
+    }
+    for (const IpcField& child : field.children) ROWBRIDGE_RETURN_NOT_OK(SkipField(child));
+    return Status::Ok();
+  }
+
   /// Checks that the body had exactly the nodes and buffers the schema needs.
   Status Finish() const {
     auto mismatch = [](const char* what, int64_t has, int64_t used) {
@@ -415,7 +456,8 @@ Status ReadBatchHeader(const FlatTable& record_batch, BatchHeader* out) {
 }
 
 Status DecodeBatch(const BodyContext& context, const BatchHeader& header,
-                   const std::vector<IpcField>& fields, std::shared_ptr<const ArrayData>* out) {
+                   const std::vector<IpcField>& fields, std::shared_ptr<const ArrayData>* out,
+                   const std::vector<int32_t>* selected) {
   if (header.length < 0 || header.length > context.options->max_array_length) {
     return Status::Invalid("the batch claims " + std::to_string(header.length) +
                            " rows, negative or above the limit of " +
@@ -427,7 +469,20 @@ Status DecodeBatch(const BodyContext& context, const BatchHeader& header,
   root->length = header.length;
   root->buffers.push_back(nullptr);
   root->buffer_sizes.push_back(0);
-  for (const IpcField& field : fields) {
+  // Where each field goes among the children (-1: skipped).
+  std::vector<int32_t> position(fields.size(), selected == nullptr ? 0 : -1);
+  if (selected != nullptr) {
+    for (size_t i = 0; i < selected->size(); ++i) {
+      position[static_cast<size_t>((*selected)[i])] = static_cast<int32_t>(i);
+    }
+  }
+  root->children.resize(selected == nullptr ? fields.size() : selected->size());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const IpcField& field = fields[i];
+    if (position[i] < 0) {
+      ROWBRIDGE_RETURN_NOT_OK(decoder.SkipField(field));
+      continue;
+    }
     std::shared_ptr<const ArrayData> column;
     ROWBRIDGE_RETURN_NOT_OK(decoder.DecodeField(field, &column));
     if (column->length < header.length) {
@@ -435,7 +490,7 @@ Status DecodeBatch(const BodyContext& context, const BatchHeader& header,
                                    " is shorter than the batch's " + std::to_string(header.length) +
                                    " rows");
     }
-    root->children.push_back(std::move(column));
+    root->children[selected == nullptr ? i : static_cast<size_t>(position[i])] = std::move(column);
   }
   ROWBRIDGE_RETURN_NOT_OK(decoder.Finish());
   root->memory = decoder.memory();

@@ -47,8 +47,12 @@ struct BodyContext {
 /// buffer counts, lengths, buffer bounds and sizes, and (when
 /// options->validate_values) every offset, view, run end and dictionary
 /// index. Throws std::bad_alloc.
+/// With `selected` (indices into `fields`, each at most once), only those
+/// fields are decoded, as the struct's children in that order; the nodes and
+/// buffers of the others are skipped unread.
 Status DecodeBatch(const BodyContext& context, const BatchHeader& header,
-                   const std::vector<IpcField>& fields, std::shared_ptr<const ArrayData>* out);
+                   const std::vector<IpcField>& fields, std::shared_ptr<const ArrayData>* out,
+                   const std::vector<int32_t>* selected = nullptr);
 
 /// Sums the sizes of the body's buffers once decompressed (from the length
 /// prefixes, without decompressing).

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <new>
+#include <set>
 
 #include "ipc/array_export.hpp"
 #include "ipc/input_file.hpp"
@@ -39,6 +40,10 @@ struct IpcReader::Impl {
   InputView input;
   IpcFormat format = IpcFormat::kStream;
   IpcSchema schema;
+  /// With a column selection: the selected fields (what ExportSchema
+  /// exports), and the dictionary ids they use.
+  IpcSchema projected;
+  std::set<int64_t> needed_dictionaries;
   Footer footer;
   Decompressor decompressor;
   DictionaryMemo dictionaries;
@@ -49,6 +54,7 @@ struct IpcReader::Impl {
   int64_t batches_read = 0;         // stream: record batches read so far
   int64_t next_file_batch = 0;      // file: ReadNext's next batch
   bool finished = false;
+  int64_t body_bytes_read = 0;
   Status failure;  // once a read failed, every later read fails
   std::string compression;
 
@@ -80,7 +86,39 @@ struct IpcReader::Impl {
     limits.max_fields = options.max_fields;
     ROWBRIDGE_RETURN_NOT_OK(ParseSchema(table, limits, &schema));
     schema.metadata_version = version;
+    return SelectColumns();
+  }
+
+  /// Checks the column selection of the options against the schema.
+  Status SelectColumns() {
+    if (!options.select_columns) return Status::Ok();
+    std::vector<bool> seen(schema.fields.size(), false);
+    projected.metadata = schema.metadata;
+    projected.metadata_version = schema.metadata_version;
+    for (int32_t column : options.columns) {
+      if (column < 0 || static_cast<size_t>(column) >= schema.fields.size()) {
+        return Status::Invalid("column " + std::to_string(column) +
+                               " is not in the schema (it has " +
+                               std::to_string(schema.fields.size()) + " columns)");
+      }
+      if (seen[static_cast<size_t>(column)]) {
+        return Status::Invalid("column " + std::to_string(column) + " is selected twice");
+      }
+      seen[static_cast<size_t>(column)] = true;
+      const IpcField& field = schema.fields[static_cast<size_t>(column)];
+      projected.fields.push_back(field);
+      NoteDictionaries(field);
+    }
     return Status::Ok();
+  }
+
+  void NoteDictionaries(const IpcField& field) {
+    if (field.is_dictionary) needed_dictionaries.insert(field.dictionary_id);
+    for (const IpcField& child : field.children) NoteDictionaries(child);
+  }
+
+  const std::vector<int32_t>* Selection() const {
+    return options.select_columns ? &options.columns : nullptr;
   }
 
   Status OpenFile() {
@@ -144,6 +182,9 @@ struct IpcReader::Impl {
       return Status::Invalid("dictionary batch for id " + std::to_string(id) +
                              ", which no field of the schema uses");
     }
+    if (options.select_columns && needed_dictionaries.count(id) == 0) {
+      return Status::Ok();  // only unselected columns use it
+    }
     if (format == IpcFormat::kFile && is_delta == 0 && dictionaries.Contains(id)) {
       return Status::Invalid("dictionary id " + std::to_string(id) +
                              " is defined twice (the file format allows no replacement)");
@@ -168,8 +209,10 @@ struct IpcReader::Impl {
     BatchHeader header;
     ROWBRIDGE_RETURN_NOT_OK(ReadBatchHeader(message.header, &header));
     std::shared_ptr<const ArrayData> batch;
-    ROWBRIDGE_RETURN_NOT_OK(DecodeBatch(Context(message), header, schema.fields, &batch));
+    ROWBRIDGE_RETURN_NOT_OK(
+        DecodeBatch(Context(message), header, schema.fields, &batch, Selection()));
     NoteCompression(header.codec);
+    body_bytes_read += message.body_size;
     return ExportArrayData(std::move(batch), out);
   }
 
@@ -370,8 +413,15 @@ Status IpcReader::OpenBuffer(std::shared_ptr<const void> owner, const uint8_t* d
 }
 
 Status IpcReader::ExportSchema(ArrowSchema* out) const {
-  return ExportIpcSchema(impl_->schema, out);
+  return ExportIpcSchema(impl_->options.select_columns ? impl_->projected : impl_->schema, out);
 }
+
+Status IpcReader::Clone(std::unique_ptr<IpcReader>* out) const {
+  return OpenBuffer(impl_->owner, impl_->input.data, impl_->input.size, impl_->name,
+                    impl_->options, out);
+}
+
+int64_t IpcReader::body_bytes_read() const { return impl_->body_bytes_read; }
 
 IpcFormat IpcReader::format() const { return impl_->format; }
 

@@ -7,35 +7,21 @@
 
 #include "io_rowbridge_RowbridgeNative.h"
 #include "jni/jni_guard.hpp"
+#include "jni/row_result.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/rowbridge.h"
 
 namespace rowbridge::jni {
 namespace {
 
-/// What one convert or next-chunk call produced, read by Java at fixed
-/// offsets (RowbridgeNative.RESULT_*): the RowbridgeRowBatch layout.
-struct Result {
-  const uint8_t* data = nullptr;         // @0
-  const int64_t* row_offsets = nullptr;  // @8
-  int64_t num_rows = 0;                  // @16
-  int64_t first_row = 0;                 // @24
-  int64_t data_size = 0;                 // @32
-};
-static_assert(sizeof(Result) == 40);
-
 /// A converter owned by a Java RowbridgeConverter (the jlong handle).
 struct Handle {
   std::unique_ptr<Converter> converter;
   std::string spark_schema;
-  Result result;
+  RowResult result;
 
   jlong Publish(const RowBatchView& view) {
-    result.data = view.data;
-    result.row_offsets = view.row_offsets;
-    result.num_rows = view.num_rows;
-    result.first_row = view.first_row;
-    result.data_size = view.data_size;
+    result.Publish(view);
     return reinterpret_cast<jlong>(&result);
   }
 };

@@ -1,13 +1,13 @@
 // MakeIpcProducer: an Arrow IPC input as a batch producer. A file is read by
 // index in parallel, each concurrent call with its own IpcReader (a reader is
-// used by one thread at a time) over one shared copy or mapping of the bytes.
+// used by one thread at a time), cloned from the first over the same bytes.
 #include <mutex>
+#include <new>
+#include <string>
 #include <vector>
 
-#include "ipc/input_file.hpp"
 #include "rowbridge/ipc_reader.hpp"
-#include "stream/schema_copy.hpp"
-#include "stream/stream_core.hpp"
+#include "rowbridge/stream.hpp"
 
 namespace rowbridge::stream {
 namespace {
@@ -16,54 +16,54 @@ using ipc::IpcReader;
 
 class IpcFileProducer : public BatchProducer {
  public:
-  IpcFileProducer(ipc::InputBytes bytes, std::string path, const ipc::IpcReadOptions& options,
-                  std::unique_ptr<IpcReader> first)
-      : bytes_(std::move(bytes)), path_(std::move(path)), options_(options) {
-    count_ = first->num_batches();
+  IpcFileProducer(std::unique_ptr<IpcReader> first, int64_t first_batch, int64_t count)
+      : first_batch_(first_batch), count_(count) {
     idle_.push_back(std::move(first));
   }
 
   Status ExportSchema(ArrowSchema* out) override {
-    std::unique_ptr<IpcReader> reader;
-    ROWBRIDGE_RETURN_NOT_OK(Acquire(&reader));
-    Status status = reader->ExportSchema(out);
-    Return(std::move(reader));
-    return status;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return idle_.front()->ExportSchema(out);
   }
 
   int64_t num_batches() const override { return count_; }
   bool parallel() const override { return true; }
 
-  Status Produce(int64_t index, ArrowArray* out, bool*) override {
+  Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) override {
+    int64_t bytes = 0;
+    return ProduceCounted(index, out, end_of_stream, &bytes);
+  }
+
+  Status ProduceCounted(int64_t index, ArrowArray* out, bool*, int64_t* input_bytes) override {
     std::unique_ptr<IpcReader> reader;
     ROWBRIDGE_RETURN_NOT_OK(Acquire(&reader));
-    Status status = reader->ReadBatch(index, out);
+    int64_t before = reader->body_bytes_read();
+    Status status = reader->ReadBatch(first_batch_ + index, out);
+    *input_bytes = reader->body_bytes_read() - before;
     Return(std::move(reader));
     return status;
   }
 
  private:
-  /// An idle reader, or a new one over the same bytes.
+  /// An idle reader, or a clone of the first (kept as the model for
+  /// clones). Cloning happens under the lock, at most once per concurrent
+  /// call over the stream's life.
   Status Acquire(std::unique_ptr<IpcReader>* out) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!idle_.empty()) {
-        *out = std::move(idle_.back());
-        idle_.pop_back();
-        return Status::Ok();
-      }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (idle_.size() > 1) {
+      *out = std::move(idle_.back());
+      idle_.pop_back();
+      return Status::Ok();
     }
-    return IpcReader::OpenBuffer(bytes_.owner, bytes_.data, bytes_.size, path_, options_, out);
+    return idle_.front()->Clone(out);
   }
 
   void Return(std::unique_ptr<IpcReader> reader) {
     std::lock_guard<std::mutex> lock(mutex_);
-    idle_.push_back(std::move(reader));  // capacity: at most one per concurrent call
+    idle_.push_back(std::move(reader));  // at most one per concurrent call, plus the model
   }
 
-  ipc::InputBytes bytes_;
-  std::string path_;
-  ipc::IpcReadOptions options_;
+  int64_t first_batch_ = 0;
   int64_t count_ = 0;
   std::mutex mutex_;
   std::vector<std::unique_ptr<IpcReader>> idle_;
@@ -72,37 +72,89 @@ class IpcFileProducer : public BatchProducer {
 /// The stream format: one reader, read in order.
 class IpcStreamProducer : public BatchProducer {
  public:
-  explicit IpcStreamProducer(std::unique_ptr<IpcReader> reader) : reader_(std::move(reader)) {}
+  IpcStreamProducer(std::unique_ptr<IpcReader> reader, int64_t first_batch, int64_t count)
+      : reader_(std::move(reader)), skip_(first_batch), first_batch_(first_batch), count_(count) {}
 
   Status ExportSchema(ArrowSchema* out) override { return reader_->ExportSchema(out); }
+  int64_t num_batches() const override { return count_; }
   bool parallel() const override { return false; }
-  Status Produce(int64_t, ArrowArray* out, bool* end_of_stream) override {
-    return reader_->ReadNext(out, end_of_stream);
+
+  Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) override {
+    int64_t bytes = 0;
+    return ProduceCounted(index, out, end_of_stream, &bytes);
+  }
+
+  Status ProduceCounted(int64_t index, ArrowArray* out, bool* end_of_stream,
+                        int64_t* input_bytes) override {
+    for (; skip_ > 0; --skip_) {  // the batches before the range
+      ArrowArray dropped{};
+      ROWBRIDGE_RETURN_NOT_OK(reader_->ReadNext(&dropped, end_of_stream));
+      if (*end_of_stream) return RangeError(index);
+      dropped.release(&dropped);
+    }
+    int64_t before = reader_->body_bytes_read();
+    ROWBRIDGE_RETURN_NOT_OK(reader_->ReadNext(out, end_of_stream));
+    *input_bytes = reader_->body_bytes_read() - before;
+    if (*end_of_stream && count_ >= 0) return RangeError(index);
+    return Status::Ok();
   }
 
  private:
+  Status RangeError(int64_t index) const {
+    return Status::Invalid(reader_->name() + ": the stream ends before batch " +
+                           std::to_string(first_batch_ + index) + " of the range");
+  }
+
   std::unique_ptr<IpcReader> reader_;
+  int64_t skip_ = 0;
+  int64_t first_batch_ = 0;
+  int64_t count_ = -1;
 };
+
+Status CheckRange(const std::string& path, const IpcScanOptions& options, int64_t available) {
+  if (options.first_batch < 0 || options.batch_count < -1) {
+    return Status::Invalid(path + ": invalid batch range (first " +
+                           std::to_string(options.first_batch) + ", count " +
+                           std::to_string(options.batch_count) + ")");
+  }
+  if (available < 0) return Status::Ok();  // a stream: checked while reading
+  int64_t end = options.batch_count < 0 ? available : options.first_batch + options.batch_count;
+  if (options.first_batch > available || end > available || end < options.first_batch) {
+    return Status::Invalid(path + ": batch range [" + std::to_string(options.first_batch) + ", " +
+                           std::to_string(end) + ") is outside the file's " +
+                           std::to_string(available) + " record batches");
+  }
+  return Status::Ok();
+}
 
 }  // namespace
 
-Status MakeIpcProducer(const std::string& path, const ipc::IpcReadOptions& options,
+Status MakeIpcProducer(const std::string& path, const IpcScanOptions& options,
                        std::unique_ptr<BatchProducer>* out) {
   try {
-    ipc::InputBytes bytes;
-    ROWBRIDGE_RETURN_NOT_OK(ipc::LoadInputFile(path, options.memory_map, &bytes));
     std::unique_ptr<IpcReader> reader;
-    ROWBRIDGE_RETURN_NOT_OK(
-        IpcReader::OpenBuffer(bytes.owner, bytes.data, bytes.size, path, options, &reader));
-    if (reader->format() == ipc::IpcFormat::kStream) {
-      *out = std::make_unique<IpcStreamProducer>(std::move(reader));
-    } else {
-      *out = std::make_unique<IpcFileProducer>(std::move(bytes), path, options, std::move(reader));
+    ROWBRIDGE_RETURN_NOT_OK(IpcReader::Open(path, options.read, &reader));
+    bool file = reader->format() == ipc::IpcFormat::kFile;
+    ROWBRIDGE_RETURN_NOT_OK(CheckRange(path, options, file ? reader->num_batches() : -1));
+    if (!file) {
+      *out = std::make_unique<IpcStreamProducer>(std::move(reader), options.first_batch,
+                                                 options.batch_count);
+      return Status::Ok();
     }
+    int64_t count = options.batch_count >= 0 ? options.batch_count
+                                             : reader->num_batches() - options.first_batch;
+    *out = std::make_unique<IpcFileProducer>(std::move(reader), options.first_batch, count);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory(path + ": out of memory opening the input");
   }
+}
+
+Status MakeIpcProducer(const std::string& path, const ipc::IpcReadOptions& options,
+                       std::unique_ptr<BatchProducer>* out) {
+  IpcScanOptions scan;
+  scan.read = options;
+  return MakeIpcProducer(path, scan, out);
 }
 
 }  // namespace rowbridge::stream

@@ -144,7 +144,7 @@ TEST(IpcScan, CApiScansColumnsAndRows) {
   rowbridge_stream_options_init(&options);
   RowbridgeError error;
   ArrowArrayStream columns{};
-  ASSERT_EQ(rowbridge_scan_ipc(path.c_str(), &options, &columns, &error), 0) << error.message;
+  ASSERT_EQ(rowbridge_scan_ipc(path.c_str(), &options, nullptr, &columns, &error), 0) << error.message;
   rowbridge::testing::OwnedSchema schema;
   ASSERT_EQ(columns.get_schema(&columns, &schema.schema), 0);
   std::unique_ptr<Converter> converter;
@@ -162,7 +162,7 @@ TEST(IpcScan, CApiScansColumnsAndRows) {
   EXPECT_EQ(rows, expected);
 
   RowbridgeRowStream* row_stream = nullptr;
-  ASSERT_EQ(rowbridge_row_stream_scan_ipc(path.c_str(), &options, nullptr, &row_stream, &error), 0)
+  ASSERT_EQ(rowbridge_row_stream_scan_ipc(path.c_str(), &options, nullptr, nullptr, &row_stream, &error), 0)
       << error.message;
   rows.clear();
   for (;;) {
@@ -179,7 +179,7 @@ TEST(IpcScan, CApiScansColumnsAndRows) {
   rowbridge_row_stream_cancel(row_stream);
   rowbridge_row_stream_free(row_stream);
   EXPECT_EQ(rows, expected);
-  EXPECT_EQ(rowbridge_scan_ipc("/nonexistent/input.arrow", &options, &columns, &error),
+  EXPECT_EQ(rowbridge_scan_ipc("/nonexistent/input.arrow", &options, nullptr, &columns, &error),
             ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("/nonexistent/input.arrow"), std::string::npos)
       << error.message;

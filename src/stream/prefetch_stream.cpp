@@ -27,13 +27,24 @@ Status PrefetchStream::Make(std::unique_ptr<BatchProducer> producer, const Strea
 Status PrefetchStream::ExportSchema(ArrowSchema* out) const { return core_->ExportSchema(out); }
 
 Status PrefetchStream::Next(ArrowArray* out, bool* end_of_stream) {
+  bool ready = false;
+  return Poll(out, end_of_stream, &ready, /*wait=*/true);
+}
+
+Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready) {
+  return Poll(out, end_of_stream, ready, /*wait=*/false);
+}
+
+Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, bool wait) {
   *out = ArrowArray{};
+  *ready = false;
   detail::StreamItem* item = nullptr;
-  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream));
+  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream, /*poll=*/!wait));
   if (item != nullptr) {
     *out = item->array;  // moved to the caller; the empty item counts until the next call
     item->array = ArrowArray{};
   }
+  *ready = item != nullptr || *end_of_stream;
   return Status::Ok();
 }
 

@@ -60,14 +60,25 @@ Status RowStream::Make(std::unique_ptr<BatchProducer> producer, const StreamOpti
 }
 
 Status RowStream::Next(RowBatch* out, bool* end_of_stream) {
+  bool ready = false;
+  return Take(out, end_of_stream, &ready, /*wait=*/true);
+}
+
+Status RowStream::Poll(RowBatch* out, bool* end_of_stream, bool* ready) {
+  return Take(out, end_of_stream, ready, /*wait=*/false);
+}
+
+Status RowStream::Take(RowBatch* out, bool* end_of_stream, bool* ready, bool wait) {
   *out = RowBatch{};
+  *ready = false;
   detail::StreamItem* item = nullptr;
-  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream));
+  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream, /*poll=*/!wait));
   if (item != nullptr) {
     out->index = item->index;
     out->batch = &item->array;
     out->rows = item->rows;
   }
+  *ready = item != nullptr || *end_of_stream;
   return Status::Ok();
 }
 

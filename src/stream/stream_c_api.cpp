@@ -1,4 +1,5 @@
 // The C API of streams: a shell over the C++ API that lets no exception out.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -62,11 +63,33 @@ void CopyView(const rowbridge::RowBatchView& view, RowbridgeRowBatch* out) {
   out->data_size = view.data_size;
 }
 
+Status ToScanOptions(const RowbridgeScanOptions* c, stream::IpcScanOptions* out) {
+  if (c == nullptr) return Status::Ok();
+  if (c->num_columns >= 0) {
+    if (c->num_columns > 0 && c->columns == nullptr) {
+      return Status::Invalid("scan: num_columns is " + std::to_string(c->num_columns) +
+                             " but columns is null");
+    }
+    out->read.select_columns = true;
+    out->read.columns.assign(c->columns, c->columns + c->num_columns);
+  } else if (c->num_columns != -1) {
+    return Status::Invalid("scan: num_columns " + std::to_string(c->num_columns) +
+                           " is negative (-1 selects every column)");
+  }
+  out->first_batch = c->first_batch;
+  out->batch_count = c->batch_count;
+  out->read.validate_values = c->validate_values != 0;
+  return Status::Ok();
+}
+
 Status OpenScan(const char* path, const RowbridgeStreamOptions* options,
+                const RowbridgeScanOptions* scan_options,
                 std::unique_ptr<stream::BatchProducer>* producer, stream::StreamOptions* out) {
   if (path == nullptr) return Status::Invalid("scan: no path (null)");
   ROWBRIDGE_RETURN_NOT_OK(ToOptions(options, out));
-  return stream::MakeIpcProducer(path, rowbridge::ipc::IpcReadOptions(), producer);
+  stream::IpcScanOptions scan;
+  ROWBRIDGE_RETURN_NOT_OK(ToScanOptions(scan_options, &scan));
+  return stream::MakeIpcProducer(path, scan, producer);
 }
 
 }  // namespace
@@ -81,17 +104,58 @@ void rowbridge_stream_options_init(RowbridgeStreamOptions* options) {
   options->wake_period_ms = 100;
 }
 
+void rowbridge_scan_options_init(RowbridgeScanOptions* options) {
+  if (options == nullptr) return;
+  *options = RowbridgeScanOptions{};
+  options->num_columns = -1;
+  options->batch_count = -1;
+  options->validate_values = 1;
+}
+
+int rowbridge_ipc_file_info(const char* path, struct ArrowSchema* schema,
+                            RowbridgeIpcFileInfo* out, RowbridgeError* error) {
+  return Guard(error, [&] {
+    if (path == nullptr || out == nullptr) return Status::Invalid("file info: null argument");
+    *out = RowbridgeIpcFileInfo{};
+    std::unique_ptr<rowbridge::ipc::IpcReader> reader;
+    ROWBRIDGE_RETURN_NOT_OK(
+        rowbridge::ipc::IpcReader::Open(path, rowbridge::ipc::IpcReadOptions(), &reader));
+    rowbridge::ipc::IpcFileInfo info;
+    ROWBRIDGE_RETURN_NOT_OK(reader->Inspect(&info));
+    std::unique_ptr<RowbridgeIpcBatchInfo[]> batches(
+        new RowbridgeIpcBatchInfo[std::max<size_t>(info.batches.size(), 1)]);
+    for (size_t i = 0; i < info.batches.size(); ++i) {
+      batches[i].num_rows = info.batches[i].num_rows;
+      batches[i].body_bytes = info.batches[i].body_bytes;
+      batches[i].uncompressed_body_bytes = info.batches[i].uncompressed_body_bytes;
+    }
+    if (schema != nullptr) ROWBRIDGE_RETURN_NOT_OK(reader->ExportSchema(schema));
+    out->format = static_cast<int32_t>(info.format);
+    out->input_bytes = info.input_bytes;
+    out->num_batches = info.num_record_batches;
+    out->batches = batches.release();
+    return Status::Ok();
+  });
+}
+
+void rowbridge_ipc_file_info_free(RowbridgeIpcFileInfo* info) {
+  if (info == nullptr) return;
+  delete[] info->batches;
+  *info = RowbridgeIpcFileInfo{};
+}
+
 int rowbridge_worker_pool_init(int32_t threads, RowbridgeError* error) {
   return Guard(error, [&] { return stream::WorkerPool::InitDefault(threads); });
 }
 
 int rowbridge_scan_ipc(const char* path, const RowbridgeStreamOptions* options,
-                       struct ArrowArrayStream* out, RowbridgeError* error) {
+                       const RowbridgeScanOptions* scan_options, struct ArrowArrayStream* out,
+                       RowbridgeError* error) {
   return Guard(error, [&] {
     if (out == nullptr) return Status::Invalid("scan: null output");
     std::unique_ptr<stream::BatchProducer> producer;
     stream::StreamOptions stream_options;
-    ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, &producer, &stream_options));
+    ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, scan_options, &producer, &stream_options));
     std::unique_ptr<stream::PrefetchStream> prefetch;
     ROWBRIDGE_RETURN_NOT_OK(
         stream::PrefetchStream::Make(std::move(producer), stream_options, &prefetch));
@@ -130,13 +194,14 @@ int rowbridge_array_stream_cancel(struct ArrowArrayStream* stream_in) {
 }
 
 int rowbridge_row_stream_scan_ipc(const char* path, const RowbridgeStreamOptions* options,
+                                  const RowbridgeScanOptions* scan_options,
                                   const RowbridgeConverterOptions* converter_options,
                                   RowbridgeRowStream** out, RowbridgeError* error) {
   return Guard(error, [&] {
     if (out == nullptr) return Status::Invalid("row stream: null output");
     std::unique_ptr<stream::BatchProducer> producer;
     stream::StreamOptions stream_options;
-    ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, &producer, &stream_options));
+    ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, scan_options, &producer, &stream_options));
     rowbridge::ConverterOptions convert;
     if (converter_options != nullptr) {
       convert.validation = static_cast<rowbridge::Validation>(converter_options->validation);

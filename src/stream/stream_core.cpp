@@ -2,6 +2,7 @@
 #include "stream/stream_core.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <new>
 #include <string>
@@ -180,9 +181,10 @@ void StreamCore::NoteHeld() {
 
 Status StreamCore::Produce(StreamItem* item, bool* end_of_stream) {
   item->array = ArrowArray{};
+  item->input_bytes = 0;
   *end_of_stream = false;
   Status status = Guard(item->index, "producer", [&] {
-    return producer_->Produce(item->index, &item->array, end_of_stream);
+    return producer_->ProduceCounted(item->index, &item->array, end_of_stream, &item->input_bytes);
   });
   if (status.ok() && !*end_of_stream && item->array.release == nullptr) {
     status = Status::Invalid(BatchName(item->index) + ": the producer returned a released array");
@@ -207,6 +209,7 @@ StreamItem* StreamCore::Claim() noexcept {
 }
 
 Status StreamCore::Work(StreamItem* item, bool* end_of_stream) {
+  auto start = std::chrono::steady_clock::now();
   Status status = Produce(item, end_of_stream);
   if (!parallel_) {
     // Let the next batch start while this one goes through the stage.
@@ -222,6 +225,9 @@ Status StreamCore::Work(StreamItem* item, bool* end_of_stream) {
       !cancelled_.load(std::memory_order_relaxed)) {
     status = Guard(item->index, "batch stage", [&] { return stage_->Process(item); });
   }
+  item->produce_nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
   return status;
 }
 
@@ -235,6 +241,7 @@ void StreamCore::Deposit(StreamItem* item, Status status, bool end_of_stream) no
     dropped_.push_back(item);
   } else {
     item->done = true;
+    produce_nanos_ += item->produce_nanos;
     Promote();
   }
   for (StreamItem* dropped : dropped_) {
@@ -268,9 +275,39 @@ void StreamCore::Run() noexcept {
   Deposit(item, std::move(status), end);
 }
 
-Status StreamCore::Take(StreamItem** out, bool* end_of_stream) {
+namespace {
+
+/// Adds the time since the first Start to `total` when destroyed.
+class WaitTimer {
+ public:
+  explicit WaitTimer(std::atomic<int64_t>* total) : total_(total) {}
+  ~WaitTimer() {
+    if (started_) {
+      total_->fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start_)
+                            .count(),
+                        std::memory_order_relaxed);
+    }
+  }
+  void Start() {
+    if (started_) return;
+    started_ = true;
+    start_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  std::atomic<int64_t>* total_;
+  bool started_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+Status StreamCore::Take(StreamItem** out, bool* end_of_stream, bool poll) {
   *out = nullptr;
   *end_of_stream = false;
+  WaitTimer timer(&wait_nanos_);
+  bool period_passed = false;
   StreamItem* previous = held_;
   held_ = nullptr;
   if (previous != nullptr) ReleaseArray(&previous->array);  // ours until recycled
@@ -288,6 +325,7 @@ Status StreamCore::Take(StreamItem** out, bool* end_of_stream) {
       held_ = front;
       front = nullptr;
       ++delivered_;
+      input_bytes_ += held_->input_bytes;
       if (queued_ > 0) --queued_;
       Promote();
       *out = held_;
@@ -304,15 +342,18 @@ Status StreamCore::Take(StreamItem** out, bool* end_of_stream) {
       }
       return Status::Ok();
     }
-    WaitForWork(&lock);
+    if (poll && period_passed) return Status::Ok();  // nothing yet: the caller comes back
+    timer.Start();
+    period_passed = WaitForWork(&lock);
   }
 }
 
-void StreamCore::WaitForWork(std::unique_lock<std::mutex>* lock) {
+bool StreamCore::WaitForWork(std::unique_lock<std::mutex>* lock) {
   consumer_waiting_ = true;
   std::cv_status woke = consumer_wakeup_.wait_for(*lock, options_.wake_period);
   consumer_waiting_ = false;
-  if (woke == std::cv_status::no_timeout || !options_.interrupted) return;
+  if (woke == std::cv_status::no_timeout) return false;
+  if (!options_.interrupted) return true;
   lock->unlock();
   bool interrupted = true;
   try {
@@ -322,6 +363,7 @@ void StreamCore::WaitForWork(std::unique_lock<std::mutex>* lock) {
   }
   if (interrupted) CancelWith(CancelledStatus("stream: interrupted while waiting for a batch"));
   lock->lock();
+  return true;
 }
 
 void StreamCore::CancelWith(Status why) {
@@ -378,6 +420,9 @@ StreamStats StreamCore::stats() const {
   StreamStats stats;
   stats.batches = delivered_;
   stats.max_batches_held = max_held_;
+  stats.input_bytes = input_bytes_;
+  stats.produce_nanos = produce_nanos_;
+  stats.wait_nanos = wait_nanos_.load(std::memory_order_relaxed);
   return stats;
 }
 

@@ -29,6 +29,9 @@ struct StreamItem {
   int64_t index = -1;
   ArrowArray array{};
   bool done = false;
+  /// What producing the batch took: input bytes, worker nanoseconds.
+  int64_t input_bytes = 0;
+  int64_t produce_nanos = 0;
   /// Row stage state, kept across reuses.
   std::unique_ptr<Converter> converter;
   RowBatchView rows;
@@ -67,8 +70,10 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   /// Consumer: gives back the item taken before (if any), then takes the next
   /// finished item, waiting when there is none. On success the consumer owns
   /// `*item` until its next Take or Close. Sets `*end_of_stream` instead when
-  /// every batch has been delivered.
-  Status Take(StreamItem** item, bool* end_of_stream);
+  /// every batch has been delivered. With `poll`, returns OK with neither
+  /// (`*item` null, `*end_of_stream` false) once a wake period passed
+  /// without a batch.
+  Status Take(StreamItem** item, bool* end_of_stream, bool poll = false);
 
   /// Consumer: the item taken last, or null.
   StreamItem* held() const { return held_; }
@@ -129,7 +134,8 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   void Deposit(StreamItem* item, Status status, bool end_of_stream) noexcept;
   /// Consumer: waits (mutex_ held by `lock`) until a worker signals or the
   /// wake period passes; then consults `interrupted` and cancels if asked.
-  void WaitForWork(std::unique_lock<std::mutex>* lock);
+  /// Returns true when the wake period passed.
+  bool WaitForWork(std::unique_lock<std::mutex>* lock);
   /// Cancels with `why` as the status Take returns; the first call wins.
   void CancelWith(Status why);
 
@@ -166,6 +172,9 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   bool closed_ = false;
   Status cancel_status_;
   int64_t max_held_ = 0;
+  int64_t input_bytes_ = 0;    // of delivered batches
+  int64_t produce_nanos_ = 0;  // of batches produced without error
+  std::atomic<int64_t> wait_nanos_{0};
 
   std::atomic<bool> cancelled_{false};
   StreamItem* held_ = nullptr;  // consumer side only

@@ -15,6 +15,8 @@ public class RowbridgeException extends RuntimeException {
   public static final int E2BIG = 7;
   public static final int ENOMEM = 12;
   public static final int EIO = 5;
+  /** A scan was cancelled, closed or interrupted (ROWBRIDGE_ECANCELED). */
+  public static final int ECANCELED = 125;
 
   private final int code;
 
@@ -28,7 +30,7 @@ public class RowbridgeException extends RuntimeException {
     this(message, EINVAL);
   }
 
-  /** The errno-style status code (EINVAL, ENOTSUP, EOVERFLOW, E2BIG, ENOMEM or EIO). */
+  /** The errno-style status code (EINVAL, ENOTSUP, EOVERFLOW, E2BIG, ENOMEM, EIO or ECANCELED). */
   public int code() {
     return code;
   }

@@ -1,0 +1,170 @@
+package io.rowbridge.scan;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
+
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.RowbridgeException;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.CDataDictionaryProvider;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.unsafe.Platform;
+
+/**
+ * The native handle of one scan, shared by {@link ArrowScan} and {@link RowScan}: opening,
+ * interruption polling, cancellation from any thread, statistics that survive close, close.
+ */
+final class NativeStream {
+  private final Object lock = new Object();
+  private final String path;
+  private final BooleanSupplier interrupted;
+  /** Guarded by lock; 0 once closed. */
+  private long handle;
+  /** The statistics at close. */
+  private final long[] closedStats = new long[ScanNative.STAT_COUNT];
+  /** The schema of the scan, imported with arrow-c-data. */
+  private Schema schema;
+
+  private NativeStream(String path, BooleanSupplier interrupted, long handle) {
+    this.path = path;
+    this.interrupted = interrupted;
+    this.handle = handle;
+  }
+
+  /**
+   * Opens a scan of {@code path} and imports its schema (dictionaries into {@code
+   * dictionaries}, with ids Arrow Java assigns: the C Data Interface carries none). On failure
+   * nothing stays open and {@code dictionaries} is closed.
+   */
+  static NativeStream openImported(String path, ScanOptions options, boolean rows,
+      BufferAllocator allocator, CDataDictionaryProvider dictionaries) {
+    ArrowSchema cSchema = ArrowSchema.allocateNew(allocator);
+    NativeStream opened = null;
+    try {
+      opened = open(path, options, rows, cSchema.memoryAddress());
+      opened.schema = Data.importSchema(allocator, cSchema, dictionaries); // releases cSchema
+      return opened;
+    } catch (RuntimeException | Error e) {
+      dictionaries.close();
+      if (opened != null) {
+        opened.close();
+      }
+      throw e;
+    } finally {
+      cSchema.close();
+    }
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  /** Opens a scan of {@code path}; its schema goes to the ArrowSchema at schemaAddress. */
+  static NativeStream open(String path, ScanOptions options, boolean rows, long schemaAddress) {
+    if (path == null) {
+      throw new IllegalArgumentException("rowbridge scan: no path (null)");
+    }
+    long pathAddress = cString(path);
+    int[] columns = options.columnsUnsafe();
+    long columnsAddress = 0;
+    try {
+      if (columns != null && columns.length > 0) {
+        columnsAddress = Platform.allocateMemory(4L * columns.length);
+        Platform.copyMemory(columns, Platform.INT_ARRAY_OFFSET, null, columnsAddress,
+            4L * columns.length);
+      }
+      ConverterOptions converter = options.converterOptions();
+      int validation = converter.validation() == ConverterOptions.Validation.FULL ? 1 : 0;
+      long handle = ScanNative.open(pathAddress, columnsAddress,
+          columns == null ? -1 : columns.length, options.firstBatch(), options.batchCount(),
+          options.validateValues(), options.prefetch(), options.inFlight(),
+          options.wakePeriodMillis(), rows, validation, converter.maxChunkBytes(), schemaAddress);
+      return new NativeStream(path, options.interrupted(), handle);
+    } finally {
+      Platform.freeMemory(pathAddress);
+      if (columnsAddress != 0) {
+        Platform.freeMemory(columnsAddress);
+      }
+    }
+  }
+
+  /** Copies {@code text} into native memory as NUL-terminated UTF-8; the caller frees it. */
+  static long cString(String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    long address = Platform.allocateMemory(bytes.length + 1L);
+    Platform.copyMemory(bytes, Platform.BYTE_ARRAY_OFFSET, null, address, bytes.length);
+    Platform.putByte(null, address + bytes.length, (byte) 0);
+    return address;
+  }
+
+  String path() {
+    return path;
+  }
+
+  /** The handle, for the consumer thread's calls; throws once closed. */
+  long handle() {
+    long current;
+    synchronized (lock) {
+      current = handle;
+    }
+    if (current == 0) {
+      throw new IllegalStateException("rowbridge scan of " + path + ": the scan is closed");
+    }
+    return current;
+  }
+
+  /**
+   * Called when a wait for a batch reached a wake-up without one: polls the interruption check,
+   * and cancels (then throws) when it says so.
+   */
+  void checkInterrupted() {
+    if (interrupted == null) {
+      return;
+    }
+    boolean stop;
+    try {
+      stop = interrupted.getAsBoolean();
+    } catch (RuntimeException | Error e) {
+      cancel();
+      throw e;
+    }
+    if (stop) {
+      cancel();
+      throw new RowbridgeException("rowbridge scan of " + path
+          + ": interrupted while waiting for a batch", RowbridgeException.ECANCELED);
+    }
+  }
+
+  /** Cancels the scan; thread-safe, also during or after close. */
+  void cancel() {
+    synchronized (lock) {
+      if (handle != 0) {
+        ScanNative.cancel(handle);
+      }
+    }
+  }
+
+  long stat(int which) {
+    synchronized (lock) {
+      return handle == 0 ? closedStats[which] : ScanNative.stat(handle, which);
+    }
+  }
+
+  /** Closes the native scan, waiting for batches being decoded; idempotent. */
+  void close() {
+    long closing;
+    synchronized (lock) {
+      closing = handle;
+      if (closing == 0) {
+        return;
+      }
+      for (int i = 0; i < closedStats.length; i++) {
+        closedStats[i] = ScanNative.stat(closing, i);
+      }
+      handle = 0;
+    }
+    ScanNative.close(closing);
+  }
+}

@@ -1,0 +1,157 @@
+package io.rowbridge.scan;
+
+import io.rowbridge.SparkTypes;
+import org.apache.arrow.c.CDataDictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.Platform;
+
+/**
+ * A scan of an Arrow IPC file as Spark UnsafeRows, for one consumer thread. The stream's native
+ * workers decode each batch and convert it to rows (byte for byte what Spark's UnsafeProjection
+ * writes), so a batch's rows are ready when the consumer asks. A batch whose rows exceed the
+ * converter's maxChunkBytes comes in several chunks: the first converted by the worker, the
+ * others by the consumer's thread when it asks for them.
+ *
+ * <p>{@link #nextBatch} moves to the next chunk, {@link #next}/{@link #row} walk its rows. The
+ * row is one reused UnsafeRow pointing into native memory, valid until the next row, chunk or
+ * close (Spark's contract; {@code ConverterOptions.copyRows(true)} hands out copies); after close
+ * it points at zeroed heap memory. Errors, cancellation and close behave as {@link ArrowScan}'s.
+ */
+public final class RowScan extends ScanBase implements AutoCloseable {
+  private final StructType sparkSchema;
+  private final Schema arrowSchema;
+  private final boolean copyRows;
+  private final UnsafeRow row;
+  private final byte[] closedRow;
+  private final long result;
+
+  private boolean inBatch;
+  private boolean finished;
+  private boolean closed;
+  private long dataAddress;
+  private long offsetsAddress;
+  private int chunkRows;
+  private int index;
+
+  RowScan(String path, ScanOptions options) {
+    this(path, options, new CDataDictionaryProvider());
+  }
+
+  private RowScan(String path, ScanOptions options, CDataDictionaryProvider dictionaries) {
+    super(NativeStream.openImported(path, options, true, NativeScan.SchemaAllocator.get(),
+        dictionaries));
+    StructType spark;
+    try {
+      spark = SparkTypes.of(stream.schema().getFields(), dictionaries);
+    } catch (RuntimeException | Error e) {
+      stream.close();
+      throw e;
+    } finally {
+      dictionaries.close();
+    }
+    this.arrowSchema = stream.schema();
+    this.sparkSchema = spark;
+    this.copyRows = options.converterOptions().copyRows();
+    int columns = spark.size();
+    this.row = new UnsafeRow(columns);
+    this.closedRow = new byte[UnsafeRow.calculateBitSetWidthInBytes(columns) + 8 * columns + 8];
+    this.result = ScanNative.result(stream.handle());
+    pointAtClosedRow();
+  }
+
+  /** The Spark schema of the rows (SPEC section 2 of the Arrow schema, after projection). */
+  public StructType sparkSchema() {
+    return sparkSchema;
+  }
+
+  /** The Arrow schema the rows come from (after projection). */
+  public Schema arrowSchema() {
+    return arrowSchema;
+  }
+
+  /**
+   * Moves to the next chunk of rows: the next chunk of the current batch when it has more, else
+   * the first chunk of the next batch (waiting for it if needed, polling the interruption check
+   * at every wake-up). False at the end.
+   */
+  public boolean nextBatch() {
+    if (closed) {
+      throw new IllegalStateException("rowbridge scan of " + stream.path() + ": the scan is closed");
+    }
+    if (finished) {
+      return false;
+    }
+    long handle = stream.handle();
+    if (inBatch) {
+      long rows = ScanNative.nextChunk(handle);
+      if (rows > 0) {
+        readResult();
+        return true;
+      }
+      inBatch = false;
+    }
+    for (;;) {
+      int status = ScanNative.nextRows(handle);
+      if (status == ScanNative.BATCH) {
+        inBatch = true;
+        readResult();
+        return true;
+      }
+      if (status == ScanNative.END) {
+        finished = true;
+        chunkRows = 0;
+        index = 0;
+        return false;
+      }
+      stream.checkInterrupted();
+    }
+  }
+
+  private void readResult() {
+    dataAddress = Platform.getLong(null, result + ScanNative.RESULT_DATA);
+    offsetsAddress = Platform.getLong(null, result + ScanNative.RESULT_ROW_OFFSETS);
+    chunkRows = (int) Platform.getLong(null, result + ScanNative.RESULT_NUM_ROWS);
+    index = -1;
+  }
+
+  /** The rows of the current chunk. */
+  public int numRows() {
+    return chunkRows;
+  }
+
+  /** Moves to the next row of the current chunk; false after its last. */
+  public boolean next() {
+    if (index + 1 >= chunkRows) {
+      index = chunkRows;
+      return false;
+    }
+    index++;
+    long start = Platform.getLong(null, offsetsAddress + 8L * index);
+    long end = Platform.getLong(null, offsetsAddress + 8L * index + 8);
+    row.pointTo(null, dataAddress + start, (int) (end - start));
+    return true;
+  }
+
+  /** The current row (reused; a copy in copying mode). */
+  public UnsafeRow row() {
+    return copyRows ? row.copy() : row;
+  }
+
+  private void pointAtClosedRow() {
+    row.pointTo(closedRow, Platform.BYTE_ARRAY_OFFSET, closedRow.length - 8);
+  }
+
+  /** Closes the scan and frees everything; the reused row then reads zeros. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    pointAtClosedRow();
+    chunkRows = 0;
+    stream.close();
+  }
+}

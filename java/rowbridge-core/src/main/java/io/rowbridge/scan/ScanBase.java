@@ -1,0 +1,50 @@
+package io.rowbridge.scan;
+
+/**
+ * What {@link ArrowScan} and {@link RowScan} share: cancellation and the metrics of the native
+ * stream (for Spark's UI), which stay readable after close.
+ */
+abstract class ScanBase {
+  final NativeStream stream;
+
+  ScanBase(NativeStream stream) {
+    this.stream = stream;
+  }
+
+  /**
+   * Cancels the scan: a consumer blocked waiting for a batch gets a {@link
+   * io.rowbridge.RowbridgeException} with code ECANCELED promptly, every later call too, and no
+   * new batch is decoded. Thread-safe (also during close); does not wait.
+   */
+  public void cancel() {
+    stream.cancel();
+  }
+
+  /** Batches handed to the consumer so far. */
+  public long batchesRead() {
+    return stream.stat(ScanNative.STAT_BATCHES);
+  }
+
+  /** Bytes of the file's batch bodies, as stored (compressed), handed to the consumer so far. */
+  public long bytesRead() {
+    return stream.stat(ScanNative.STAT_INPUT_BYTES);
+  }
+
+  /** Nanoseconds the consumer spent waiting for batches that were not ready yet. */
+  public long waitNanos() {
+    return stream.stat(ScanNative.STAT_WAIT_NANOS);
+  }
+
+  /**
+   * Nanoseconds the native workers spent decoding batches (and, for a row scan, converting their
+   * first chunk), summed over workers.
+   */
+  public long decodeNanos() {
+    return stream.stat(ScanNative.STAT_PRODUCE_NANOS);
+  }
+
+  /** The most batches the native stream held at once: at most K + W + 1. */
+  public long maxBatchesHeld() {
+    return stream.stat(ScanNative.STAT_MAX_BATCHES_HELD);
+  }
+}

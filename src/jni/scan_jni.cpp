@@ -1,0 +1,241 @@
+// The entry points of io.rowbridge.scan.ScanNative: scans of Arrow IPC inputs
+// behind prefetch streams, as Arrow C Data arrays (which Java imports with
+// arrow-c-data) or as rows converted by the stream's workers. Primitives
+// only: strings and index lists arrive in native memory Java wrote, results
+// are read by Java at fixed offsets.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io_rowbridge_scan_ScanNative.h"
+#include "jni/jni_guard.hpp"
+#include "jni/row_result.hpp"
+#include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/stream.hpp"
+
+namespace rowbridge::jni {
+namespace {
+
+namespace stream = rowbridge::stream;
+
+/// What nextArray/nextRows return.
+constexpr jint kBatch = 1;
+constexpr jint kEnd = 0;
+constexpr jint kNotYet = 2;
+
+/// The statistics Java reads with stat(handle, which).
+enum Stat : jint {
+  kBatches = 0,
+  kInputBytes = 1,
+  kWaitNanos = 2,
+  kProduceNanos = 3,
+  kMaxBatchesHeld = 4,
+};
+
+/// A scan owned by a Java ArrowScan or RowScan (the jlong handle).
+struct Scan {
+  std::unique_ptr<stream::PrefetchStream> columns;
+  std::unique_ptr<stream::RowStream> rows;
+  stream::StreamCanceller canceller;
+  RowResult result;
+
+  stream::StreamStats Stats() const { return columns ? columns->stats() : rows->stats(); }
+};
+
+Scan* FromJava(jlong handle) {
+  if (handle == 0) throw StatusError(Status::Invalid("rowbridge scan: the scan is closed"));
+  return reinterpret_cast<Scan*>(handle);
+}
+
+std::string PathAt(jlong address) {
+  if (address == 0) throw StatusError(Status::Invalid("rowbridge scan: no path"));
+  return std::string(reinterpret_cast<const char*>(address));
+}
+
+}  // namespace
+}  // namespace rowbridge::jni
+
+using rowbridge::Status;
+using rowbridge::jni::Check;
+using rowbridge::jni::FromJava;
+using rowbridge::jni::Guard;
+using rowbridge::jni::GuardVoid;
+using rowbridge::jni::Scan;
+using rowbridge::jni::StatusError;
+namespace stream = rowbridge::stream;
+
+extern "C" {
+
+JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_initPool(JNIEnv* env, jclass,
+                                                                  jint threads) {
+  GuardVoid(env, [&] { Check(stream::WorkerPool::InitDefault(threads)); });
+}
+
+JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_inspect(JNIEnv* env, jclass,
+                                                                  jlong path_address,
+                                                                  jlong schema_address) {
+  return Guard(env, jlong{0}, [&] {
+    std::string path = rowbridge::jni::PathAt(path_address);
+    std::unique_ptr<rowbridge::ipc::IpcReader> reader;
+    Check(rowbridge::ipc::IpcReader::Open(path, rowbridge::ipc::IpcReadOptions(), &reader));
+    rowbridge::ipc::IpcFileInfo info;
+    Check(reader->Inspect(&info));
+    // [format, input bytes, batches, then rows, body bytes, uncompressed bytes per batch]
+    size_t count = info.batches.size();
+    auto values = std::make_unique<int64_t[]>(3 + 3 * count);
+    values[0] = static_cast<int64_t>(info.format);
+    values[1] = info.input_bytes;
+    values[2] = static_cast<int64_t>(count);
+    for (size_t i = 0; i < count; ++i) {
+      values[3 + 3 * i] = info.batches[i].num_rows;
+      values[4 + 3 * i] = info.batches[i].body_bytes;
+      values[5 + 3 * i] = info.batches[i].uncompressed_body_bytes;
+    }
+    if (schema_address != 0) Check(reader->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
+    return reinterpret_cast<jlong>(values.release());
+  });
+}
+
+JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_freeInspect(JNIEnv* env, jclass,
+                                                                     jlong address) {
+  GuardVoid(env, [&] { delete[] reinterpret_cast<int64_t*>(address); });
+}
+
+JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
+    JNIEnv* env, jclass, jlong path_address, jlong columns_address, jint num_columns,
+    jlong first_batch, jlong batch_count, jboolean validate_values, jint prefetch, jint in_flight,
+    jint wake_millis, jboolean rows, jint validation, jlong max_chunk_bytes,
+    jlong schema_address) {
+  return Guard(env, jlong{0}, [&] {
+    std::string path = rowbridge::jni::PathAt(path_address);
+    stream::IpcScanOptions scan;
+    if (num_columns >= 0) {
+      if (num_columns > 0 && columns_address == 0) {
+        throw StatusError(Status::Invalid("rowbridge scan: no column indices"));
+      }
+      const auto* columns = reinterpret_cast<const int32_t*>(columns_address);
+      scan.read.select_columns = true;
+      scan.read.columns.assign(columns, columns + num_columns);
+    }
+    scan.first_batch = first_batch;
+    scan.batch_count = batch_count;
+    scan.read.validate_values = validate_values != JNI_FALSE;
+    stream::StreamOptions options;
+    options.prefetch = prefetch;
+    options.in_flight = in_flight;
+    options.wake_period = std::chrono::milliseconds(wake_millis);
+    std::unique_ptr<stream::BatchProducer> producer;
+    Check(stream::MakeIpcProducer(path, scan, &producer));
+    auto handle = std::make_unique<Scan>();
+    if (rows != JNI_FALSE) {
+      if (validation != ROWBRIDGE_VALIDATION_CHEAP && validation != ROWBRIDGE_VALIDATION_FULL) {
+        throw StatusError(Status::Invalid("rowbridge scan: unknown validation level " +
+                                          std::to_string(validation)));
+      }
+      if (max_chunk_bytes <= 0) {
+        throw StatusError(Status::Invalid("rowbridge scan: max chunk bytes must be positive"));
+      }
+      rowbridge::ConverterOptions convert;
+      convert.validation = static_cast<rowbridge::Validation>(validation);
+      convert.max_chunk_bytes = max_chunk_bytes;
+      Check(stream::RowStream::Make(std::move(producer), options, convert, &handle->rows));
+      handle->canceller = handle->rows->canceller();
+      if (schema_address != 0) {
+        Check(handle->rows->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
+      }
+    } else {
+      Check(stream::PrefetchStream::Make(std::move(producer), options, &handle->columns));
+      handle->canceller = handle->columns->canceller();
+      if (schema_address != 0) {
+        Check(handle->columns->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
+      }
+    }
+    return reinterpret_cast<jlong>(handle.release());
+  });
+}
+
+JNIEXPORT jint JNICALL Java_io_rowbridge_scan_ScanNative_nextArray(JNIEnv* env, jclass,
+                                                                   jlong handle,
+                                                                   jlong array_address) {
+  return Guard(env, jint{-1}, [&] {
+    Scan* scan = FromJava(handle);
+    if (scan->columns == nullptr || array_address == 0) {
+      throw StatusError(Status::Invalid("rowbridge scan: nextArray on a row scan or without an array"));
+    }
+    bool end = false;
+    bool ready = false;
+    Check(scan->columns->Poll(reinterpret_cast<ArrowArray*>(array_address), &end, &ready));
+    return !ready ? rowbridge::jni::kNotYet : end ? rowbridge::jni::kEnd : rowbridge::jni::kBatch;
+  });
+}
+
+JNIEXPORT jint JNICALL Java_io_rowbridge_scan_ScanNative_nextRows(JNIEnv* env, jclass,
+                                                                  jlong handle) {
+  return Guard(env, jint{-1}, [&] {
+    Scan* scan = FromJava(handle);
+    if (scan->rows == nullptr) {
+      throw StatusError(Status::Invalid("rowbridge scan: nextRows on an Arrow scan"));
+    }
+    scan->result = rowbridge::jni::RowResult{};
+    stream::RowBatch batch;
+    bool end = false;
+    bool ready = false;
+    Check(scan->rows->Poll(&batch, &end, &ready));
+    if (!ready) return rowbridge::jni::kNotYet;
+    if (end) return rowbridge::jni::kEnd;
+    scan->result.Publish(batch.rows);
+    return rowbridge::jni::kBatch;
+  });
+}
+
+JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_nextChunk(JNIEnv* env, jclass,
+                                                                    jlong handle) {
+  return Guard(env, jlong{-1}, [&] {
+    Scan* scan = FromJava(handle);
+    if (scan->rows == nullptr) {
+      throw StatusError(Status::Invalid("rowbridge scan: nextChunk on an Arrow scan"));
+    }
+    rowbridge::RowBatchView view;
+    Check(scan->rows->NextChunk(&view));
+    scan->result.Publish(view);
+    return static_cast<jlong>(view.num_rows);
+  });
+}
+
+JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_result(JNIEnv* env, jclass,
+                                                                 jlong handle) {
+  return Guard(env, jlong{0}, [&] { return reinterpret_cast<jlong>(&FromJava(handle)->result); });
+}
+
+JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_stat(JNIEnv* env, jclass, jlong handle,
+                                                               jint which) {
+  return Guard(env, jlong{0}, [&] {
+    stream::StreamStats stats = FromJava(handle)->Stats();
+    switch (which) {
+      case rowbridge::jni::kBatches: return static_cast<jlong>(stats.batches);
+      case rowbridge::jni::kInputBytes: return static_cast<jlong>(stats.input_bytes);
+      case rowbridge::jni::kWaitNanos: return static_cast<jlong>(stats.wait_nanos);
+      case rowbridge::jni::kProduceNanos: return static_cast<jlong>(stats.produce_nanos);
+      case rowbridge::jni::kMaxBatchesHeld: return static_cast<jlong>(stats.max_batches_held);
+      default:
+        throw StatusError(Status::Invalid("rowbridge scan: unknown statistic " +
+                                          std::to_string(which)));
+    }
+  });
+}
+
+JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_cancel(JNIEnv* env, jclass,
+                                                                jlong handle) {
+  GuardVoid(env, [&] { FromJava(handle)->canceller.Cancel(); });
+}
+
+JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_close(JNIEnv* env, jclass, jlong handle) {
+  // Closing waits for batches being produced to reach their boundary, then
+  // releases every batch the stream holds (not those Java imported: their
+  // buffers release them), the producer and the file.
+  GuardVoid(env, [&] { delete reinterpret_cast<Scan*>(handle); });
+}
+
+}  // extern "C"
