@@ -1,0 +1,159 @@
+package io.rowbridge.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.rowbridge.RowbridgeException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scan across threads: cancel from another thread while the consumer waits, interruption
+ * through the BooleanSupplier, and thousands of open/close cycles without growth in threads,
+ * mappings or Arrow memory.
+ */
+class ScanThreadsTest {
+  /** Large batches, so that converting one to rows keeps a worker busy for milliseconds. */
+  static final int[] LARGE = {200_000, 200_000, 200_000, 200_000, 200_000, 200_000};
+
+  @TempDir
+  static Path directory;
+  static BufferAllocator allocator;
+  static String large;
+  static String small;
+
+  @BeforeAll
+  static void writeFiles() throws IOException {
+    allocator = new RootAllocator();
+    large = ScanFiles.write(allocator, directory.resolve("large.arrow"), LARGE, 1).path.toString();
+    small = ScanFiles.write(allocator, directory.resolve("small.arrow"), new int[] {10, 10, 10}, 2)
+        .path.toString();
+  }
+
+  @AfterAll
+  static void closeAllocator() {
+    assertEquals(0, allocator.getAllocatedMemory());
+    allocator.close();
+  }
+
+  /** K = 0 and W = 1: the consumer waits for every batch's conversion. */
+  static ScanOptions slow() {
+    return ScanOptions.defaults().withPrefetch(0).withInFlight(1).withWakePeriodMillis(1);
+  }
+
+  @Test
+  void cancelFromAnotherThreadWhileTheConsumerWaits() throws Exception {
+    try (RowScan scan = NativeScan.openRows(large, slow())) {
+      AtomicLong batches = new AtomicLong();
+      CompletableFuture<RowbridgeException> consumer = CompletableFuture.supplyAsync(() -> {
+        try {
+          while (scan.nextBatch()) {
+            batches.incrementAndGet();
+          }
+          return null;
+        } catch (RowbridgeException e) {
+          return e;
+        }
+      });
+      while (batches.get() == 0 && !consumer.isDone()) {
+        Thread.sleep(1);
+      }
+      Thread.sleep(2); // the consumer is now waiting for the next batch's conversion
+      scan.cancel();
+      RowbridgeException error = consumer.get(30, TimeUnit.SECONDS);
+      assertTrue(error != null, "the consumer read every batch: nothing to cancel");
+      assertEquals(RowbridgeException.ECANCELED, error.code(), error.getMessage());
+      assertTrue(batches.get() < LARGE.length);
+      assertTrue(scan.waitNanos() > 0);
+      scan.cancel(); // again: harmless
+    }
+  }
+
+  @Test
+  void theInterruptionCheckCancelsAWaitingConsumer() {
+    AtomicBoolean interrupted = new AtomicBoolean();
+    AtomicLong polls = new AtomicLong();
+    int batches = 0;
+    RowbridgeException error = null;
+    try (RowScan rows = NativeScan.openRows(large, slow().withInterrupted(() -> {
+      polls.incrementAndGet();
+      return interrupted.get();
+    }))) {
+      try {
+        while (rows.nextBatch()) {
+          batches++;
+          interrupted.set(true); // seen at the next wait's first wake-up
+        }
+      } catch (RowbridgeException e) {
+        error = e;
+      }
+      assertTrue(error != null, "no wait for a batch: the interruption was never polled");
+      assertEquals(RowbridgeException.ECANCELED, error.code());
+      assertTrue(error.getMessage().contains("interrupted"), error.getMessage());
+      assertTrue(error.getMessage().contains(large), error.getMessage());
+      assertEquals(1, batches);
+      assertTrue(polls.get() > 0);
+    }
+  }
+
+  static long procStatus(String field) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.substring(field.length() + 1).trim().split("\\s+")[0]);
+      }
+    }
+    return -1;
+  }
+
+  static long mappingsOf(String path) throws IOException {
+    return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+        .filter(line -> line.endsWith(path)).count();
+  }
+
+  @Test
+  void thousandsOfOpenCloseCyclesLeaveNothingBehind() throws IOException {
+    Runnable cycle = () -> {
+      try (ArrowScan scan = NativeScan.openArrow(small, ScanOptions.defaults(), allocator)) {
+        assertTrue(scan.loadNextBatch());
+      }
+      try (RowScan rows = NativeScan.openRows(small, ScanOptions.defaults().withPrefetch(2))) {
+        assertTrue(rows.nextBatch());
+      }
+    };
+    for (int i = 0; i < 200; i++) {
+      cycle.run();
+    }
+    long threads = procStatus("Threads");
+    // Three windows of 1000 cycles: a leak grows RssAnon in each by the same amount, while the
+    // JVM's heap settles after the first.
+    long[] growthKb = new long[3];
+    for (int window = 0; window < growthKb.length; window++) {
+      System.gc();
+      long before = procStatus("RssAnon");
+      for (int i = 0; i < 1000; i++) {
+        cycle.run();
+      }
+      System.gc();
+      growthKb[window] = procStatus("RssAnon") - before;
+    }
+    System.out.println("ScanThreadsTest: 3000 cycles, threads " + threads + " -> "
+        + procStatus("Threads") + ", RssAnon growth per 1000 cycles (kB) "
+        + java.util.Arrays.toString(growthKb));
+    assertEquals(threads, procStatus("Threads"));
+    assertEquals(0, mappingsOf(small), "a closed scan left its file mapped");
+    assertEquals(0, allocator.getAllocatedMemory());
+    assertTrue(growthKb[2] < 8 * 1024, "RssAnon grew by " + growthKb[2] + " kB in the last window");
+  }
+}
