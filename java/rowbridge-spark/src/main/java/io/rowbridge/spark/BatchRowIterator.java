@@ -140,16 +140,14 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         || !RowbridgeConverter.isArrowBacked(batch)) {
       return false;
     }
-    List<Field> fields = null;
+    // The fields of the converter to create (also for a batch of no columns, as count(*) reads).
+    List<Field> fields = converter == null ? new ArrayList<>(batch.numCols()) : null;
     for (int i = 0; i < batch.numCols(); i++) {
       ValueVector vector = ((ArrowColumnVector) batch.column(i)).getValueVector();
       if (vector.getField().getDictionary() != null) {
         return false; // Spark reads a dictionary-encoded vector as its indices
       }
-      if (converter == null) {
-        if (fields == null) {
-          fields = new ArrayList<>(batch.numCols());
-        }
+      if (fields != null) {
         fields.add(vector.getField());
       }
     }
