@@ -2,13 +2,16 @@ package io.rowbridge.spark
 
 import scala.jdk.CollectionConverters._
 
+import io.rowbridge.spark.source.RowbridgeSource
+
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder}
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, SparkPlan}
+import org.apache.spark.sql.execution.{ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
 /**
@@ -26,7 +29,11 @@ case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = ReplaceColumnarToRow(session)
 }
 
-/** Replaces ColumnarToRowExec directly above an allow-listed scan. */
+/**
+ * Replaces ColumnarToRowExec directly above an allow-listed scan, and drops the projection Spark
+ * plans above a row-based DataSource V2 scan to make its rows UnsafeRows when the scan is
+ * rowbridge's row mode (its rows already are) and the projection passes its columns through.
+ */
 case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan = {
     val conf = session.sessionState.conf
@@ -37,6 +44,9 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
       plan.transformUp {
         case ColumnarToRowExec(child) if scans.contains(child.getClass.getName) =>
           RowbridgeColumnarToRowExec(child)
+        case ProjectExec(projectList, scan: BatchScanExec)
+            if RowbridgeSource.readsUnsafeRows(scan.scan) && projectList == scan.output =>
+          scan
       }
     }
   }

@@ -1,0 +1,126 @@
+package io.rowbridge.spark.source;
+
+import io.rowbridge.scan.ArrowScan;
+import io.rowbridge.scan.NativeScan;
+
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.util.ArrowUtils;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * A task's columnar reader: one native ArrowScan over its range, each batch handed to Spark as a
+ * ColumnarBatch of ArrowColumnVectors over the scan's reused VectorSchemaRoot (valid until the
+ * next batch, as Spark expects of a PartitionReader). Rowbridge's columnar-to-row operator, when
+ * the extension is on, converts these batches natively wherever Spark needs rows.
+ */
+final class ColumnarReader implements PartitionReader<ColumnarBatch> {
+  private final StreamTask task;
+  private final BufferAllocator allocator;
+  private ArrowScan scan;
+  private ColumnarBatch batch;
+  private List<FieldVector> wrapped;
+  private long rows;
+  private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
+
+  ColumnarReader(FileRange range, SourceConf conf) {
+    this.task = new StreamTask(range, this);
+    this.allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge scan "
+        + range.path() + " @" + range.firstBatch(), 0, Long.MAX_VALUE);
+    try {
+      scan = NativeScan.openArrow(range.path(), task.options(conf), allocator);
+    } catch (RuntimeException e) {
+      allocator.close();
+      throw task.failure(e);
+    }
+    StreamTask.OPEN_STREAMS.incrementAndGet();
+  }
+
+  @Override
+  public boolean next() {
+    if (scan == null) {
+      return false;
+    }
+    boolean loaded;
+    try {
+      loaded = scan.loadNextBatch();
+    } catch (RuntimeException e) {
+      throw task.failure(e);
+    }
+    if (!loaded) {
+      return false;
+    }
+    VectorSchemaRoot root = scan.getVectorSchemaRoot();
+    List<FieldVector> vectors = root.getFieldVectors();
+    if (batch == null || !sameVectors(vectors)) {
+      // ArrowColumnVector binds its accessor to the vector object: rewrap when the root's
+      // vectors are new objects (ScanColumnVector: Spark's closing them leaves them open).
+      ColumnVector[] columns = new ColumnVector[vectors.size()];
+      for (int i = 0; i < columns.length; i++) {
+        columns[i] = new ScanColumnVector(vectors.get(i));
+      }
+      batch = new ColumnarBatch(columns);
+      wrapped = List.copyOf(vectors);
+    }
+    batch.setNumRows(root.getRowCount());
+    rows += root.getRowCount();
+    return true;
+  }
+
+  private boolean sameVectors(List<FieldVector> vectors) {
+    if (vectors.size() != wrapped.size()) {
+      return false;
+    }
+    for (int i = 0; i < vectors.size(); i++) {
+      if (vectors.get(i) != wrapped.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public ColumnarBatch get() {
+    return batch;
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    ArrowScan current = scan;
+    if (current != null) {
+      totals.update(rows, current.batchesRead(), current.bytesRead(), current.decodeNanos(),
+          current.waitNanos());
+    } else {
+      totals.updateRows(rows);
+    }
+    return totals.values();
+  }
+
+  @Override
+  public void initMetricsValues(CustomTaskMetric[] metrics) {
+    totals.carry(metrics);
+  }
+
+  @Override
+  public void close() {
+    if (scan == null) {
+      return;
+    }
+    currentMetricsValues(); // keeps the stream's final counters
+    try {
+      scan.close();
+    } finally {
+      scan = null;
+      batch = null;
+      wrapped = null;
+      allocator.close();
+      StreamTask.OPEN_STREAMS.decrementAndGet();
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.rowbridge.spark.source;
+
+import java.util.List;
+
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2,
+ * so that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
+ * date64, timestamps and durations in units other than microseconds, decimals other than
+ * decimal128, fixed-size binary, view and large-list layouts, month-day-nano intervals, which
+ * Spark truncates where SPEC section 2 floors, dictionary and run-end encodings) makes the scan
+ * read rows, converted natively, instead.
+ */
+final class ColumnarSupport {
+  private ColumnarSupport() {}
+
+  /** True when every field (and child) is read correctly by ArrowColumnVector. */
+  static boolean readable(List<Field> fields) {
+    for (Field field : fields) {
+      if (!readable(field)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean readable(Field field) {
+    if (field.getDictionary() != null) {
+      return false; // ArrowColumnVector would read the indices
+    }
+    ArrowType type = field.getType();
+    switch (type.getTypeID()) {
+      case Null:
+      case Bool:
+      case Utf8:
+      case LargeUtf8:
+      case Binary:
+      case LargeBinary:
+        return true;
+      case Int:
+        return ((ArrowType.Int) type).getIsSigned();
+      case FloatingPoint:
+        return ((ArrowType.FloatingPoint) type).getPrecision()
+            != org.apache.arrow.vector.types.FloatingPointPrecision.HALF;
+      case Decimal:
+        return ((ArrowType.Decimal) type).getBitWidth() == 128;
+      case Date:
+        return ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY;
+      case Timestamp:
+        return ((ArrowType.Timestamp) type).getUnit() == TimeUnit.MICROSECOND;
+      case Duration:
+        return ((ArrowType.Duration) type).getUnit() == TimeUnit.MICROSECOND;
+      case Interval:
+        return ((ArrowType.Interval) type).getUnit()
+            == org.apache.arrow.vector.types.IntervalUnit.YEAR_MONTH;
+      case List:
+      case Struct:
+      case Map:
+        return readable(field.getChildren());
+      default:
+        return false;
+    }
+  }
+}
