@@ -8,12 +8,16 @@
 #   make test        deps, build, every test suite (Release, ASan+UBSan, TSan),
 #                    then the install/consumer check
 #   make test-long   the long fuzz, sanitizer and soak suites
-#   make run         deps, build, then the main job: rowbridge bench
+#   make run         deps, build, then the main job: Spark SQL queries over a built-in
+#                    dataset through format("rowbridge") and rowbridge's row conversion,
+#                    timed against Spark's Parquet reader; then rowbridge bench
 #   make bench       rowbridge bench --json > build/bench/c2r.json, then the table
 #   make java        the JVM side: librowbridge_jni.so (CMake, build/jni) and the
 #                    Maven modules under java/ (installed into ~/.m2, no tests)
 #   make test-java   the Java suites (Surefire), part of make test
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/
+#   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
+#                    (docs/BENCHMARKS.md, section Spark)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file in place
 #   make clean       remove build/
@@ -81,7 +85,8 @@ JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
         test-fuzz test-long \
-        $(LONG_SUITES) run bench golden format format-check clean jni java test-java bench-jvm
+        $(LONG_SUITES) run bench golden format format-check clean jni java test-java bench-jvm \
+        bench-spark
 
 deps:
 	scripts/deps.sh
@@ -157,6 +162,11 @@ test-java: jni
 bench-jvm: java
 	$(JAVA_ENV) java/rowbridge-jmh/bench.sh $(BENCH_DIR) docs/img
 
+# The data source over ~2 GB of the workload of record: rowbridge's conversion on and off,
+# the row mode and Spark's Parquet reader, local[2] and local[8], peak memory of each JVM.
+bench-spark: java
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/bench.sh $(BENCH_DIR)
+
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 
 test-long: $(LONG_SUITES)
@@ -180,7 +190,16 @@ long-random: build-asan
 
 # ---- The main job and the benchmark. ----
 
-run: build
+# The end-to-end demonstration (java/rowbridge-demo): Arrow IPC files of the workload of
+# record and a nested table in $(DEMO_DIR), queried in Spark local mode through
+# format("rowbridge") and against Spark's Parquet reader; then the columnar->row benchmark.
+DEMO_DIR ?= $(BUILD)/demo
+DEMO_ARGS ?=
+
+run: build java
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/run.sh --data $(DEMO_DIR) $(DEMO_ARGS)
+	@echo
+	@echo "== rowbridge bench (columnar -> row, SPEC 6)"
 	$(CLI) bench
 
 # Two runs: the JSON for tools (build/bench/c2r.json), then the table for people

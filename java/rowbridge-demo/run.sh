@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the end-to-end demonstration (make run) or the Spark benchmark (bench.sh) in one JVM:
+# builds the demo module and its class path, then io.rowbridge.demo.Demo with the arguments.
+#
+#   java/rowbridge-demo/run.sh [Demo arguments...]       (after make java)
+#
+# Environment: BUILD (build), DEMO_JAVA_OPTS (JVM options, default -Xmx4g), JAVA_HOME.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+build=${BUILD:-build}
+mkdir -p "$build"
+classpath_file="$PWD/$build/demo-classpath.txt"
+# The same lock as the Makefile's Maven runs: one Maven build of java/ at a time. The reactor
+# (-am) resolves rowbridge-core and rowbridge-spark from this tree, never from ~/.m2.
+flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml \
+  -Drowbridge.native.dir="$PWD/$build/jni/lib" -DskipTests -pl rowbridge-demo -am \
+  package dependency:build-classpath -Dmdep.includeScope=runtime \
+  -Dmdep.outputFile="$classpath_file"
+
+opens="--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
+opens+=" --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED"
+opens+=" --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED"
+opens+=" --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true"
+# shellcheck disable=SC2086
+exec java ${DEMO_JAVA_OPTS:--Xmx4g} $opens \
+  -cp "java/rowbridge-demo/target/classes:$(cat "$classpath_file")" io.rowbridge.demo.Demo "$@"

@@ -1,0 +1,298 @@
+package io.rowbridge.demo;
+
+import io.rowbridge.spark.RowbridgeConf;
+import io.rowbridge.spark.RowbridgeExtensions;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The end-to-end demonstration ({@code make run}) and the Spark benchmark
+ * ({@code java/rowbridge-demo/bench.sh}): Arrow IPC datasets ({@link Datasets}) queried in Spark
+ * local mode through {@code format("rowbridge")}, in each of the ways rowbridge reads them, and
+ * through Spark's Parquet reader over a copy Spark wrote itself, in one JVM.
+ *
+ * <pre>
+ * Demo [--data DIR] [--master local[2]] [--record-files N] [--record-rows ROWS_PER_FILE]
+ *      [--nested-files N] [--nested-rows ROWS_PER_FILE] [--runs R]
+ *      [--suite demo|bench] [--variants v1,v2,...] [--json FILE]
+ * </pre>
+ *
+ * Variants: {@code rowbridge} (columnar batches, rows by rowbridge's columnar-to-row operator),
+ * {@code spark-c2r} (columnar batches, rows by Spark's own ColumnarToRow), {@code rows} (the
+ * source's row mode: UnsafeRows converted in the native stream's workers), {@code parquet}
+ * (Spark's vectorized Parquet reader). Every variant must give the same answers.
+ */
+public final class Demo {
+  private final Map<String, String> options = new LinkedHashMap<>();
+  private final PrintStream out = System.out;
+
+  private Demo(String[] args) {
+    options.put("data", "build/demo");
+    options.put("master", "local[2]");
+    options.put("record-files", "4");
+    options.put("record-rows", "2000000");
+    options.put("nested-files", "2");
+    options.put("nested-rows", "250000");
+    options.put("runs", "3");
+    options.put("suite", "demo");
+    options.put("variants", "rowbridge,spark-c2r,rows,parquet");
+    options.put("json", "");
+    for (int i = 0; i < args.length; i += 2) {
+      String name = args[i].replaceFirst("^--", "");
+      if (!options.containsKey(name) || i + 1 >= args.length) {
+        throw new IllegalArgumentException("usage: Demo [--NAME VALUE]... with NAME one of "
+            + options.keySet() + " (got " + args[i] + ")");
+      }
+      options.put(name, args[i + 1]);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    new Demo(args).run();
+  }
+
+  private int integer(String name) {
+    return Integer.parseInt(options.get(name));
+  }
+
+  private void run() throws Exception {
+    Path data = Path.of(options.get("data")).toAbsolutePath();
+    boolean bench = options.get("suite").equals("bench");
+    List<String> variants = Arrays.asList(options.get("variants").split(","));
+    Path record = data.resolve("record");
+    Path nested = data.resolve("nested");
+    long recordRows = (long) integer("record-files") * integer("record-rows");
+    prepareArrow(data, record, nested);
+
+    SparkSession spark = SparkSession.builder().master(options.get("master"))
+        .appName("rowbridge " + options.get("suite"))
+        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try {
+      if (variants.contains("parquet")) {
+        prepareParquet(spark, data, record, nested, bench);
+      }
+      out.printf(Locale.ROOT, "== rowbridge %s: Spark %s, %s, %d cores; data in %s%n",
+          options.get("suite"), spark.version(), options.get("master"),
+          Runtime.getRuntime().availableProcessors(), data);
+      out.printf(Locale.ROOT, "   record: %d files, %,d rows, %s of Arrow IPC", integer(
+          "record-files"), recordRows, size(record));
+      if (!bench) {
+        out.printf(Locale.ROOT, "; nested: %d files, %,d rows, %s", integer("nested-files"),
+            (long) integer("nested-files") * integer("nested-rows"), size(nested));
+      }
+      out.println();
+      List<Query> queries = bench ? Query.benchmark() : Query.demo();
+      List<Result> results = new ArrayList<>();
+      for (Query query : queries) {
+        results.add(runQuery(spark, query, variants, data, !bench));
+      }
+      printTable(results, variants);
+      if (!options.get("json").isEmpty()) {
+        writeJson(Path.of(options.get("json")), results, variants, recordRows);
+      }
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** Writes the Arrow datasets unless a previous run left them with the same sizes. */
+  private void prepareArrow(Path data, Path record, Path nested) throws IOException {
+    String manifest = "record " + options.get("record-files") + "x" + options.get("record-rows")
+        + ", nested " + options.get("nested-files") + "x" + options.get("nested-rows")
+        + ", seed " + Datasets.SEED + "\n";
+    Path stamp = data.resolve("_arrow_datasets");
+    if (Files.exists(stamp) && Files.readString(stamp).equals(manifest)) {
+      return;
+    }
+    deleteTree(data);
+    Files.createDirectories(data);
+    long start = System.nanoTime();
+    try (BufferAllocator allocator = new RootAllocator()) {
+      Datasets.writeRecord(record, integer("record-files"), integer("record-rows"), allocator);
+      if (integer("nested-files") > 0) {
+        Datasets.writeNested(nested, integer("nested-files"), integer("nested-rows"),
+            allocator);
+      }
+    }
+    Files.writeString(stamp, manifest);
+    out.printf(Locale.ROOT, "-- wrote the Arrow IPC datasets (%s) in %.1f s%n", manifest.trim(),
+        (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Spark writes its own Parquet copy of each dataset, read from the Arrow files by rowbridge. */
+  private void prepareParquet(SparkSession spark, Path data, Path record, Path nested,
+      boolean bench) throws IOException {
+    List<Path[]> copies = new ArrayList<>();
+    copies.add(new Path[] {record, data.resolve("record-parquet")});
+    if (!bench) {
+      copies.add(new Path[] {nested, data.resolve("nested-parquet")});
+    }
+    for (Path[] copy : copies) {
+      if (Files.exists(copy[1].resolve("_SUCCESS"))) {
+        continue;
+      }
+      long start = System.nanoTime();
+      spark.read().format("rowbridge").load(copy[0].toString()).write().mode("overwrite")
+          .parquet(copy[1].toString());
+      out.printf(Locale.ROOT, "-- Spark wrote %s as Parquet (%s) in %.1f s%n",
+          data.relativize(copy[0]), size(copy[1]), (System.nanoTime() - start) / 1e9);
+    }
+  }
+
+  /** A query's answer and its best time per variant. */
+  record Result(Query query, List<String> answer, Map<String, double[]> seconds) {}
+
+  /**
+   * Runs the query {@code runs} times per variant, the variants taking turns (so that warm-up
+   * and the machine's noise fall on all of them alike); keeps every time, sorted.
+   */
+  private Result runQuery(SparkSession spark, Query query, List<String> variants, Path data,
+      boolean print) {
+    Map<String, double[]> seconds = new LinkedHashMap<>();
+    Map<String, List<String>> answers = new LinkedHashMap<>();
+    int runs = integer("runs");
+    for (String variant : variants) {
+      register(spark, variant, data, query);
+      seconds.put(variant, new double[runs]);
+    }
+    for (int run = 0; run < runs; run++) {
+      for (String variant : variants) {
+        spark.conf().set(RowbridgeConf.ENABLED, String.valueOf(!variant.equals("spark-c2r")));
+        long start = System.nanoTime();
+        List<String> answer = query.run(spark, variant.replace('-', '_'));
+        seconds.get(variant)[run] = (System.nanoTime() - start) / 1e9;
+        answers.put(variant, answer);
+      }
+    }
+    spark.conf().set(RowbridgeConf.ENABLED, "true");
+    List<String> reference = answers.get(variants.get(0));
+    for (String variant : variants) {
+      Arrays.sort(seconds.get(variant));
+      if (!answers.get(variant).equals(reference)) {
+        throw new IllegalStateException("answers differ for " + query.name() + ": "
+            + variants.get(0) + " " + reference + " vs " + variant + " " + answers.get(variant));
+      }
+    }
+    if (print) {
+      out.println();
+      out.println("-- " + query.name() + ": " + query.sql().replace("{record}", "record")
+          .replace("{nested}", "nested"));
+      for (String line : reference) {
+        out.println("   " + line);
+      }
+    }
+    return new Result(query, reference, seconds);
+  }
+
+  private static void register(SparkSession spark, String variant, Path data, Query query) {
+    for (String table : List.of("record", "nested")) {
+      if (!query.sql().contains("{" + table + "}")) {
+        continue;
+      }
+      Dataset<Row> frame = variant.equals("parquet")
+          ? spark.read().parquet(data.resolve(table + "-parquet").toString())
+          : spark.read().format("rowbridge").option("mode",
+              variant.equals("rows") ? "rows" : "auto").load(data.resolve(table).toString());
+      frame.createOrReplaceTempView(table + "_" + variant.replace('-', '_'));
+    }
+  }
+
+  private void printTable(List<Result> results, List<String> variants) {
+    out.println();
+    out.printf(Locale.ROOT, "-- timings: seconds, best of %s runs (ratio to Parquet)%n",
+        options.get("runs"));
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "   %-22s", "query"));
+    for (String variant : variants) {
+      header.append(String.format(Locale.ROOT, " %20s", Variant.label(variant)));
+    }
+    out.println(header);
+    for (Result result : results) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "   %-22s",
+          result.query().name()));
+      double[] parquet = result.seconds().get("parquet");
+      for (String variant : variants) {
+        double best = result.seconds().get(variant)[0];
+        String cell = parquet == null || variant.equals("parquet")
+            ? String.format(Locale.ROOT, "%.2f", best)
+            : String.format(Locale.ROOT, "%.2f (%.2fx)", best, best / parquet[0]);
+        line.append(String.format(Locale.ROOT, " %20s", cell));
+      }
+      out.println(line);
+    }
+    out.println("   " + Variant.legend(variants));
+  }
+
+  private void writeJson(Path file, List<Result> results, List<String> variants,
+      long recordRows) throws IOException {
+    StringBuilder json = new StringBuilder("{\"master\":\"" + options.get("master")
+        + "\",\"record_rows\":" + recordRows + ",\"peak_rss_bytes\":" + peakRss()
+        + ",\"queries\":[");
+    for (int q = 0; q < results.size(); q++) {
+      Result result = results.get(q);
+      json.append(q == 0 ? "" : ",").append("{\"name\":\"").append(result.query().name())
+          .append("\",\"seconds\":{");
+      for (int v = 0; v < variants.size(); v++) {
+        json.append(v == 0 ? "" : ",").append('"').append(variants.get(v)).append("\":")
+            .append(Arrays.toString(result.seconds().get(variants.get(v))));
+      }
+      json.append("}}");
+    }
+    json.append("]}\n");
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, json.toString());
+  }
+
+  /** The process's peak resident set size (VmHWM), in bytes; -1 when unknown. */
+  static long peakRss() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmHWM:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  private static String size(Path dir) throws IOException {
+    long bytes;
+    try (Stream<Path> files = Files.walk(dir)) {
+      bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+    return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path path : files.sorted((x, y) -> y.compareTo(x)).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}
