@@ -42,6 +42,7 @@ java/rowbridge-demo/run.sh "${common[@]}" --master 'local[2]' --runs "$runs" \
   --variants "$variants" --json "$out/spark-times.json"
 
 echo "== peak memory: one JVM per variant and master, one run each"
+export DEMO_SKIP_BUILD=1
 for master in 'local[2]' 'local[8]'; do
   for variant in ${variants//,/ }; do
     json="$out/spark-memory-${master//[^a-z0-9]/}-$variant.json"

@@ -4,7 +4,8 @@
 #
 #   java/rowbridge-demo/run.sh [Demo arguments...]       (after make java)
 #
-# Environment: BUILD (build), DEMO_JAVA_OPTS (JVM options, default -Xmx4g), JAVA_HOME.
+# Environment: BUILD (build), DEMO_JAVA_OPTS (JVM options, default -Xmx4g), JAVA_HOME;
+# DEMO_SKIP_BUILD=1 reuses the build and class path of a previous run (bench.sh's later JVMs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -13,7 +14,7 @@ mkdir -p "$build"
 classpath_file="$PWD/$build/demo-classpath.txt"
 # The same lock as the Makefile's Maven runs: one Maven build of java/ at a time. The reactor
 # (-am) resolves rowbridge-core and rowbridge-spark from this tree, never from ~/.m2.
-flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml \
+[[ "${DEMO_SKIP_BUILD:-0}" == 1 && -s "$classpath_file" ]] || flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml \
   -Drowbridge.native.dir="$PWD/$build/jni/lib" -DskipTests -pl rowbridge-demo -am \
   package dependency:build-classpath -Dmdep.includeScope=runtime \
   -Dmdep.outputFile="$classpath_file"
