@@ -215,6 +215,46 @@ class NativeScanTest {
     }
   }
 
+  /**
+   * Files pyarrow writes (src/stream/make_scan_files.py with build/venv, which make deps
+   * installs): ZSTD and LZ4_FRAME bodies, file and stream format, read back equal to what Arrow
+   * Java's own reader reads from the uncompressed file of the same values.
+   */
+  @Test
+  void readsCompressedFilesPyarrowWrote() throws Exception {
+    Path root = Path.of(System.getProperty("rowbridge.root", "../..")).toAbsolutePath();
+    Path python = root.resolve("build/venv/bin/python3");
+    assertTrue(Files.isExecutable(python), python + " is missing: run make deps");
+    Path out = directory.resolve("pyarrow");
+    Process process = new ProcessBuilder(python.toString(),
+        root.resolve("src/stream/make_scan_files.py").toString(), out.toString(), "--batches",
+        "3", "--batch-rows", "700").inheritIO().start();
+    assertEquals(0, process.waitFor(), "make_scan_files.py failed");
+    for (String kind : new String[] {"flat", "lists"}) {
+      List<String> expected = new ArrayList<>();
+      try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+          out.resolve(kind + ".none.arrow"));
+          org.apache.arrow.vector.ipc.ArrowFileReader reader =
+              new org.apache.arrow.vector.ipc.ArrowFileReader(channel, allocator)) {
+        while (reader.loadNextBatch()) {
+          expected.add(reader.getVectorSchemaRoot().contentToTSVString());
+        }
+      }
+      assertEquals(3, expected.size());
+      for (String suffix : new String[] {".zstd.arrow", ".lz4.arrow", ".zstd.arrows",
+          ".none.arrows"}) {
+        String file = out.resolve(kind + suffix).toString();
+        List<String> actual = new ArrayList<>();
+        try (ArrowScan scan = NativeScan.openArrow(file, ScanOptions.defaults(), allocator)) {
+          while (scan.loadNextBatch()) {
+            actual.add(scan.getVectorSchemaRoot().contentToTSVString());
+          }
+        }
+        assertEquals(expected, actual, file);
+      }
+    }
+  }
+
   @Test
   void aCorruptBatchFailsAfterTheGoodOnes() throws IOException {
     ScanFiles.corruptBatch(written, 3);
