@@ -73,6 +73,14 @@ JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_initPool(JNIEnv* env, j
   GuardVoid(env, [&] { Check(stream::WorkerPool::InitDefault(threads)); });
 }
 
+JNIEXPORT jint JNICALL Java_io_rowbridge_scan_ScanNative_poolSize(JNIEnv* env, jclass) {
+  return Guard(env, jint{0}, [&] {
+    std::shared_ptr<stream::WorkerPool> pool;
+    Check(stream::WorkerPool::Default(&pool));
+    return static_cast<jint>(pool->size());
+  });
+}
+
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_inspect(JNIEnv* env, jclass,
                                                                   jlong path_address,
                                                                   jlong schema_address) {

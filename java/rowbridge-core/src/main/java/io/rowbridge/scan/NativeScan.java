@@ -27,6 +27,14 @@ public final class NativeScan {
     ScanNative.initPool(threads);
   }
 
+  /**
+   * The number of threads of the process-wide worker pool; starts it with one thread per core
+   * when neither {@link #initPool} nor a scan has yet.
+   */
+  public static int poolSize() {
+    return ScanNative.poolSize();
+  }
+
   /** Reads the footer of the IPC input at {@code path}: schema, batches, their sizes and rows. */
   public static IpcFileInfo inspect(String path) {
     if (path == null) {

@@ -37,6 +37,9 @@ final class ScanNative {
   /** Sizes the process-wide worker pool (once; the same size again is a no-op). */
   static native void initPool(int threads);
 
+  /** The size of the process-wide worker pool, starting it (one thread per core) if needed. */
+  static native int poolSize();
+
   /**
    * Reads the footer of the IPC input at the NUL-terminated UTF-8 path at pathAddress; exports
    * its schema into the ArrowSchema at schemaAddress (0: not wanted). Returns the address of

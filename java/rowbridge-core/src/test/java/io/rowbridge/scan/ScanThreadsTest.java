@@ -108,6 +108,17 @@ class ScanThreadsTest {
     }
   }
 
+  @Test
+  void thePoolIsSizedOnce() {
+    int size = NativeScan.poolSize();
+    assertTrue(size >= 1);
+    NativeScan.initPool(size); // the same size again: nothing happens
+    RowbridgeException resized = org.junit.jupiter.api.Assertions.assertThrows(
+        RowbridgeException.class, () -> NativeScan.initPool(size + 1));
+    assertEquals(RowbridgeException.EINVAL, resized.code());
+    assertEquals(size, NativeScan.poolSize());
+  }
+
   static long procStatus(String field) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
       if (line.startsWith(field + ":")) {
