@@ -23,13 +23,13 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    ScanPool.ensure(conf.poolThreads());
+    ScanPool.ensure();
     return new RowReader((FileRange) partition, conf);
   }
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
-    ScanPool.ensure(conf.poolThreads());
+    ScanPool.ensure();
     return new ColumnarReader((FileRange) partition, conf);
   }
 }

@@ -3,13 +3,15 @@ package io.rowbridge.spark.source;
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.scan.NativeScan;
 
+import org.apache.spark.SparkEnv;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The native worker pool of this JVM (one per executor), sized once from
- * {@link SourceConf#POOL_THREADS}: the first task that opens a scan starts it; later tasks find
- * it started. The pool is never resized: a later, different size is reported once and ignored.
+ * The native worker pool of this JVM (one per executor), sized once from the executor's Spark
+ * configuration ({@link SourceConf#POOL_THREADS}, else {@code spark.executor.cores}, else the
+ * JVM's processors): the first task that opens a scan starts it; later tasks find it started.
+ * The pool is never resized: a later, different size is reported once and ignored.
  */
 final class ScanPool {
   private static final Logger LOG = LoggerFactory.getLogger(ScanPool.class);
@@ -17,6 +19,15 @@ final class ScanPool {
   private static boolean warned;
 
   private ScanPool() {}
+
+  /** Starts the pool unless it already runs. */
+  static void ensure() {
+    SparkEnv env = SparkEnv.get();
+    int processors = Runtime.getRuntime().availableProcessors();
+    int threads = env == null ? processors : env.conf().getInt(SourceConf.POOL_THREADS,
+        env.conf().getInt("spark.executor.cores", processors));
+    ensure(threads);
+  }
 
   /** Starts the pool with {@code requested} workers unless it already runs. */
   static synchronized void ensure(int requested) {

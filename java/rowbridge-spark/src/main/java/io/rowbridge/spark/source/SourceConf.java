@@ -15,7 +15,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * the session's Spark configuration ({@code spark.rowbridge.scan.*}), then the defaults. Read on
  * the driver when the scan is planned and sent to the executors with the reader factory.
  */
-record SourceConf(int prefetch, int inFlight, int wakeMillis, int poolThreads, boolean rowsOnly,
+record SourceConf(int prefetch, int inFlight, int wakeMillis, boolean rowsOnly,
     long splitBytes, long maxChunkBytes, ConverterOptions.Validation validation)
     implements Serializable {
 
@@ -33,7 +33,10 @@ record SourceConf(int prefetch, int inFlight, int wakeMillis, int poolThreads, b
   static final String MODE = "mode";
 
   static final String CONF_PREFIX = "spark.rowbridge.scan.";
-  /** Spark configuration: the native worker pool's size, once per executor (default: cores). */
+  /**
+   * Spark configuration of the executors: the native worker pool's size, applied once per
+   * executor (default: spark.executor.cores, else the JVM's processors).
+   */
   static final String POOL_THREADS = CONF_PREFIX + "threads";
   /** Spark configuration: how often a task blocked on its stream checks for a kill (ms). */
   static final String WAKE_MILLIS = CONF_PREFIX + "wakePeriodMillis";
@@ -58,10 +61,8 @@ record SourceConf(int prefetch, int inFlight, int wakeMillis, int poolThreads, b
     if (!mode.equals("auto") && !mode.equals("rows")) {
       throw new IllegalArgumentException("rowbridge: " + MODE + " is auto or rows, not " + mode);
     }
-    int pool = Integer.parseInt(conf.getConfString(POOL_THREADS,
-        String.valueOf(Runtime.getRuntime().availableProcessors())).trim());
     int wake = Integer.parseInt(conf.getConfString(WAKE_MILLIS, "100").trim());
-    return new SourceConf(prefetch, inFlight, wake, pool, mode.equals("rows"), splitBytes,
+    return new SourceConf(prefetch, inFlight, wake, mode.equals("rows"), splitBytes,
         RowbridgeConf.maxChunkBytes(conf), RowbridgeConf.validation(conf));
   }
 
