@@ -81,6 +81,8 @@ MVN = mkdir -p $(BUILD) && flock $(abspath $(BUILD))/.java.lock \
 # Randomized Java suites: schemas x rows (make test: 200 x 500; make test-long: 5000 x 500).
 JAVA_TEST_SCHEMAS ?= 200
 JAVA_LONG_TEST_SCHEMAS ?= 5000
+# Random Arrow Java files read back through the data source in make test-long (make test: 24).
+JAVA_LONG_SOURCE_SCHEMAS ?= 500
 JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
@@ -181,7 +183,8 @@ long-fuzz: build-fuzz
 long-java: jni
 	@echo "== Java randomized differential suite, $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows"
 	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) \
-	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) install
+	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) \
+	  -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) install
 
 long-random: build-asan
 	@echo "== randomized differential test, $(LONG_RANDOM_ITERATIONS) iterations (ASan+UBSan)"
