@@ -46,6 +46,17 @@ inline void CopyBytes(uint8_t* dst, const uint8_t* src, int64_t length) {
   }
 }
 
+/// The portable copy of a variable-length value: `length` bytes, then zeros
+/// up to the next multiple of 8 (the destination holds round8(length) bytes;
+/// the source is read only within its `length` bytes). Writer templates take
+/// a Copier with this `CopyPadded`; simd/ holds the per-ISA ones.
+struct PortableCopy {
+  static void CopyPadded(uint8_t* dst, const uint8_t* src, int64_t length) {
+    if (length & 7) Store64(dst + (length & ~int64_t{7}), 0);
+    CopyBytes(dst, src, length);
+  }
+};
+
 template <typename OffsetType>
 struct OffsetSource {
   static int64_t Length(const ColumnInput& input, int64_t index) {

@@ -88,6 +88,7 @@ ROWBRIDGE_CONVERT_BENCHMARK(large_decimals, &LargeDecimals);
 ROWBRIDGE_CONVERT_BENCHMARK(dictionary_strings, &bench::DictionaryStringsSpec);
 ROWBRIDGE_CONVERT_BENCHMARK(run_end_ints, &bench::RunEndSpec);
 ROWBRIDGE_CONVERT_BENCHMARK(wide_strings, &bench::WideStringsSpec);
+ROWBRIDGE_CONVERT_BENCHMARK(nested, &bench::NestedSpec);
 
 }  // namespace
 }  // namespace rowbridge

@@ -7,6 +7,9 @@
 // small chunk caps, schema re-encoding between batches) and compared byte for
 // byte with the independent reference writer, errors included.
 //
+// Iterations alternate the byte-copying kernels this machine runs (odd seeds
+// use the AVX-512 kernels when available, even ones the portable kernels).
+//
 // ROWBRIDGE_TEST_SEED sets the seed (iteration i uses seed + i; rerun one with
 // ROWBRIDGE_TEST_SEED=<seed + i> ROWBRIDGE_RANDOM_ITERATIONS=1) and
 // ROWBRIDGE_RANDOM_ITERATIONS the number of schemas (default 300).
@@ -17,16 +20,13 @@
 #include <functional>
 #include <limits>
 
+#include "row/simd/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/random_columns.hpp"
 #include "testing/random_nested.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
 #include "testing/test_arrow.hpp"
-
-#include "testing/random_columns.hpp"
-#include "testing/random_nested.hpp"
-#include "testing/reference_row_writer.hpp"
 
 namespace rowbridge {
 namespace {
@@ -100,7 +100,21 @@ Outcome Expect(const testing::ReferenceRows& reference, int64_t cap) {
                                        << (cells.empty() ? -1 : cells[0].row);
 }
 
+/// Plans compiled while it lives use the kernels of `seed`'s parity.
+class IterationKernel {
+ public:
+  explicit IterationKernel(uint64_t seed) {
+    if ((seed & 1) != 0 && row::KernelIsaAvailable(row::KernelIsa::kAvx512)) {
+      row::OverrideKernelIsaForTesting(row::KernelIsa::kAvx512);
+    } else {
+      row::OverrideKernelIsaForTesting(row::KernelIsa::kPortable);
+    }
+  }
+  ~IterationKernel() { row::ClearKernelIsaOverrideForTesting(); }
+};
+
 void RunIteration(uint64_t seed) {
+  IterationKernel kernel(seed);
   Rng rng(seed);
   int64_t num_columns = rng.Chance(0.05) ? rng.Range(60, 80) : rng.Range(1, 12);
   bool overflow_schema = rng.Chance(0.1);

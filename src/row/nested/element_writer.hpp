@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "arrow/arrow_type.hpp"
+#include "row/column_access.hpp"
 #include "row/column_writer.hpp"
 #include "row/memory_access.hpp"
 
@@ -82,6 +83,35 @@ inline uint64_t ReadBits(const uint8_t* bitmap, int64_t bit, int64_t count, int6
   uint64_t word = 0;
   for (int64_t i = 0; i < count; ++i) word |= static_cast<uint64_t>(GetBit(bitmap, bit + i)) << i;
   return word;
+}
+
+/// The walk every writer of variable-region elements shares: for each valid
+/// element c (of `input`) of every array of `sink`, `write_value(c, dst)`
+/// writes the value at `dst`, its place in the array's variable region, and
+/// returns its size; the element's slot becomes (offset << 32) | size and
+/// the next value goes round8(size) bytes further. Null elements get their
+/// null bit and take no bytes.
+template <bool kAllValid, typename WriteValue>
+inline void ForEachVariableElement(const ColumnInput& input, const ArraySink& sink_ref,
+                                   WriteValue&& write_value) {
+  const ArraySink sink = sink_ref;  // a local: stores into arrays may alias anything
+  for (int64_t k = 0; k < sink.count; ++k) {
+    const int64_t begin = sink.first[k];
+    const int64_t n = sink.first[k + 1] - begin;
+    uint8_t* array = sink.base + sink.positions[k];
+    uint8_t* slots = array + ArrayHeaderBytes(n);
+    int64_t cursor = ArrayFixedBytes(n, 8);
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t c = begin + e;
+      if (!IsValid<kAllValid>(input, c)) {
+        SetBit(array + 8, e);
+        continue;
+      }
+      const int64_t size = write_value(c, array + cursor);
+      Store64(slots + 8 * e, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(size));
+      cursor += RoundUp8(size);
+    }
+  }
 }
 
 /// Returns the batch row of array k of `sink`, for errors.

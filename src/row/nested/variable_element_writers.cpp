@@ -3,62 +3,16 @@
 // Each array's variable region starts after its fixed part and holds the
 // valid elements' bytes in element order; the element's 8-byte slot is
 // (offset from the array start << 32) | size.
-#include "row/binary_sources.hpp"
 #include "row/column_access.hpp"
 #include "row/decimal_math.hpp"
 #include "row/large_decimal_sources.hpp"
+#include "row/nested/binary_element_kernel.hpp"
 #include "row/nested/element_writer.hpp"
+#include "row/simd/kernel_isa.hpp"
 #include "row/writer_families.hpp"
 
 namespace rowbridge::row {
 namespace {
-
-inline uint64_t OffsetAndSize(int64_t offset, int64_t size) {
-  return (static_cast<uint64_t>(offset) << 32) | static_cast<uint64_t>(size);
-}
-
-template <typename Source>
-struct BinaryElementKernel {
-  template <bool kGathered, bool kAllValid>
-  static Status Write(const ColumnTarget&, const ColumnInput& input_ref,
-                      const ArraySink& sink_ref) {
-    const ColumnInput input = input_ref;
-    const ArraySink sink = sink_ref;
-    for (int64_t k = 0; k < sink.count; ++k) {
-      const int64_t begin = sink.first[k];
-      const int64_t n = sink.first[k + 1] - begin;
-      uint8_t* array = sink.base + sink.positions[k];
-      uint8_t* slots = array + ArrayHeaderBytes(n);
-      int64_t cursor = ArrayFixedBytes(n, 8);
-      for (int64_t e = 0; e < n; ++e) {
-        int64_t c = begin + e;
-        if (!IsValid<kAllValid>(input, c)) {
-          SetBit(array + 8, e);
-          continue;
-        }
-        int64_t index = ValueIndex<kGathered>(input, c);
-        int64_t length = Source::Length(input, index);
-        uint8_t* dst = array + cursor;
-        if (length & 7) Store64(dst + (length & ~int64_t{7}), 0);
-        CopyBytes(dst, Source::Data(input, index), length);
-        Store64(slots + 8 * e, OffsetAndSize(cursor, length));
-        cursor += RoundUp8(length);
-      }
-    }
-    return Status::Ok();
-  }
-};
-
-template <typename Source>
-Status BinaryElements(const ArrowType& type, ElementWriterSet* out) {
-  WriterSet slot_writers;
-  ROWBRIDGE_RETURN_NOT_OK(BinaryWriters(type, &slot_writers));
-  *out = MakeElementWriterSet<BinaryElementKernel<Source>, false>();
-  for (int g = 0; g < 2; ++g) {
-    for (int v = 0; v < 2; ++v) out->size[g][v] = slot_writers.size[g][v];
-  }
-  return Status::Ok();
-}
 
 /// Inside an array a large decimal takes round8(len) bytes for its minimal
 /// big-endian bytes, and a null element takes none.
@@ -81,32 +35,19 @@ struct LargeDecimalElementKernel {
   static Status Write(const ColumnTarget& target, const ColumnInput& input_ref,
                       const ArraySink& sink_ref) {
     const ColumnInput input = input_ref;
-    const ArraySink sink = sink_ref;
+    const ArraySink& sink = sink_ref;
     const int32_t precision = target.precision;
     bool ok = true;
-    for (int64_t k = 0; k < sink.count; ++k) {
-      const int64_t begin = sink.first[k];
-      const int64_t n = sink.first[k + 1] - begin;
-      uint8_t* array = sink.base + sink.positions[k];
-      uint8_t* slots = array + ArrayHeaderBytes(n);
-      int64_t cursor = ArrayFixedBytes(n, 8);
-      for (int64_t e = 0; e < n; ++e) {
-        int64_t c = begin + e;
-        if (!IsValid<kAllValid>(input, c)) {
-          SetBit(array + 8, e);
-          continue;
-        }
-        Int128 v;
-        ok &= Source::Read(input.values, ValueIndex<kGathered>(input, c), &v);
-        ok &= FitsPrecision128(v, precision);
-        uint8_t bytes[16];
-        int64_t length = MinimalBigEndian(v, bytes);
-        Store64(array + cursor, Load<uint64_t>(bytes));
-        if (length > 8) Store64(array + cursor + 8, Load<uint64_t>(bytes + 8));
-        Store64(slots + 8 * e, OffsetAndSize(cursor, length));
-        cursor += RoundUp8(length);
-      }
-    }
+    ForEachVariableElement<kAllValid>(input, sink, [&](int64_t c, uint8_t* dst) {
+      Int128 v;
+      ok &= Source::Read(input.values, ValueIndex<kGathered>(input, c), &v);
+      ok &= FitsPrecision128(v, precision);
+      uint8_t bytes[16];
+      const int64_t length = MinimalBigEndian(v, bytes);
+      Store64(dst, Load<uint64_t>(bytes));
+      if (length > 8) Store64(dst + 8, Load<uint64_t>(bytes + 8));
+      return length;
+    });
     if (ok) return Status::Ok();
     for (int64_t k = 0; k < sink.count; ++k) {
       for (int64_t c = sink.first[k]; c < sink.first[k + 1]; ++c) {
@@ -141,28 +82,14 @@ struct CalendarIntervalElementKernel {
   static Status Write(const ColumnTarget&, const ColumnInput& input_ref,
                       const ArraySink& sink_ref) {
     const ColumnInput input = input_ref;
-    const ArraySink sink = sink_ref;
-    for (int64_t k = 0; k < sink.count; ++k) {
-      const int64_t begin = sink.first[k];
-      const int64_t n = sink.first[k + 1] - begin;
-      uint8_t* array = sink.base + sink.positions[k];
-      uint8_t* slots = array + ArrayHeaderBytes(n);
-      int64_t cursor = ArrayFixedBytes(n, 8);
-      for (int64_t e = 0; e < n; ++e) {
-        int64_t c = begin + e;
-        if (!IsValid<kAllValid>(input, c)) {
-          SetBit(array + 8, e);
-          continue;
-        }
-        const uint8_t* value = input.values + ValueIndex<kGathered>(input, c) * 16;
-        int64_t nanos = Load<int64_t>(value + 8);
-        int64_t micros = nanos / 1000 - ((nanos % 1000 != 0) & (nanos < 0));
-        std::memcpy(array + cursor, value, 8);
-        Store64(array + cursor + 8, static_cast<uint64_t>(micros));
-        Store64(slots + 8 * e, OffsetAndSize(cursor, 16));
-        cursor += 16;
-      }
-    }
+    ForEachVariableElement<kAllValid>(input, sink_ref, [&](int64_t c, uint8_t* dst) {
+      const uint8_t* value = input.values + ValueIndex<kGathered>(input, c) * 16;
+      const int64_t nanos = Load<int64_t>(value + 8);
+      const int64_t micros = nanos / 1000 - ((nanos % 1000 != 0) & (nanos < 0));
+      std::memcpy(dst, value, 8);  // months and days, both int32
+      Store64(dst + 8, static_cast<uint64_t>(micros));
+      return int64_t{16};
+    });
     return Status::Ok();
   }
 };
@@ -185,12 +112,16 @@ struct NullElementKernel {
 Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
   switch (type.id) {
     case ArrowTypeId::kUtf8:
-    case ArrowTypeId::kBinary: return BinaryElements<OffsetSource<int32_t>>(type, out);
+    case ArrowTypeId::kBinary:
     case ArrowTypeId::kLargeUtf8:
-    case ArrowTypeId::kLargeBinary: return BinaryElements<OffsetSource<int64_t>>(type, out);
+    case ArrowTypeId::kLargeBinary:
     case ArrowTypeId::kUtf8View:
-    case ArrowTypeId::kBinaryView: return BinaryElements<ViewSource>(type, out);
-    case ArrowTypeId::kFixedSizeBinary: return BinaryElements<FixedSizeSource>(type, out);
+    case ArrowTypeId::kBinaryView:
+    case ArrowTypeId::kFixedSizeBinary:
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+      if (ActiveKernelIsa() == KernelIsa::kAvx512) return BinaryElementWritersAvx512(type, out);
+#endif
+      return MakeBinaryElementWriters<PortableCopy>(type, out);
     case ArrowTypeId::kUInt64:
       *out = MakeElementWriterSet<LargeDecimalElementKernel<UInt64Source>, true>();
       return Status::Ok();

@@ -1,0 +1,85 @@
+// The string and binary column writers, templates on how bytes are copied
+// (`Copier::CopyPadded`, see binary_sources.hpp): instantiated with the
+// portable copy in binary_writers.cpp and with per-ISA copies in simd/.
+#pragma once
+
+#include "row/binary_sources.hpp"
+#include "row/column_access.hpp"
+#include "row/writer_families.hpp"
+
+namespace rowbridge::row {
+
+template <typename Source, typename Copier>
+struct BinaryKernel {
+  template <bool kGathered, bool kAllValid>
+  static int64_t Size(const ColumnInput& input_ref, int64_t row_begin, int64_t num_rows,
+                      int64_t* sizes) {
+    const ColumnInput input = input_ref;
+    if constexpr (!kGathered && HasPrefetchData<Source>::value) {
+      Source::PrefetchData(input, input.offset + row_begin, num_rows);
+    }
+    int64_t sign_bits = 0;
+    for (int64_t k = 0; k < num_rows; ++k) {
+      int64_t r = row_begin + k;
+      int64_t length = 0;
+      if (IsValid<kAllValid>(input, r)) length = Source::Length(input, ValueIndex<kGathered>(input, r));
+      sign_bits |= length;
+      sizes[k] += RoundUp8(length);
+    }
+    if (sign_bits >= 0) return -1;
+    for (int64_t r = row_begin; r < row_begin + num_rows; ++r) {
+      if (IsValid<kAllValid>(input, r) && Source::Length(input, ValueIndex<kGathered>(input, r)) < 0) {
+        return r;
+      }
+    }
+    return -1;
+  }
+
+  template <bool kGathered, bool kAllValid, bool kAlone = false>
+  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
+                      int64_t num_rows, const RowSink& sink_ref) {
+    const ColumnInput input = input_ref;
+    const RowSink sink = sink_ref;
+    const int64_t slot_offset = target.slot_offset;
+    const NullBit null_bit = NullBitOf(target);
+    ForEachRow<kAllValid>(input, row_begin, num_rows, [&](int64_t k, auto valid) {
+      int64_t r = row_begin + k;
+      uint8_t* row = sink.base + sink.row_offsets[k];
+      if (!valid) {
+        SetNull(row, null_bit);
+        Store64(row + slot_offset, 0);
+        return;
+      }
+      int64_t index = ValueIndex<kGathered>(input, r);
+      int64_t length = Source::Length(input, index);
+      int64_t cursor = CursorOf<kAlone>(sink, k);
+      uint8_t* dst = row + cursor;
+      Copier::CopyPadded(dst, Source::Data(input, index), length);
+      Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(length));
+      AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
+    });
+    return Status::Ok();
+  }
+};
+
+template <typename Source, typename Copier>
+WriterSet Binary() {
+  return MakeWriterSet<BinaryKernel<Source, Copier>, true>();
+}
+
+/// The writers of the binary-like `type` with `Copier`'s copy.
+template <typename Copier>
+Status MakeBinaryWriters(const ArrowType& type, WriterSet* out) {
+  switch (type.id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kBinary: *out = Binary<OffsetSource<int32_t>, Copier>(); return Status::Ok();
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kLargeBinary: *out = Binary<OffsetSource<int64_t>, Copier>(); return Status::Ok();
+    case ArrowTypeId::kUtf8View:
+    case ArrowTypeId::kBinaryView: *out = Binary<ViewSource, Copier>(); return Status::Ok();
+    case ArrowTypeId::kFixedSizeBinary: *out = Binary<FixedSizeSource, Copier>(); return Status::Ok();
+    default: return Status::NotSupported("no binary writer for " + ArrowTypeName(type));
+  }
+}
+
+}  // namespace rowbridge::row

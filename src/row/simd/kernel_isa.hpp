@@ -1,0 +1,41 @@
+// Which instruction set the byte-copying writers (strings and binaries, as
+// columns and as array elements) are built for. Writer sets are picked once,
+// when a plan is compiled: the portable kernels, or those of a per-ISA source
+// file (simd/*_avx512.cpp) when the CPU runs them. Setting the environment
+// variable ROWBRIDGE_KERNELS=portable forces the portable kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "arrow/arrow_type.hpp"
+#include "row/column_writer.hpp"
+#include "row/nested/element_writer.hpp"
+
+namespace rowbridge::row {
+
+enum class KernelIsa : uint8_t {
+  kPortable,  // baseline x86-64 (or any other architecture)
+  kAvx512,    // AVX-512 F/BW/VL and BMI2: masked byte loads and stores
+};
+
+/// The kernels plans compiled now use: the override if one is set, else the
+/// best the CPU runs (detected once), unless ROWBRIDGE_KERNELS=portable.
+KernelIsa ActiveKernelIsa();
+
+/// True when this build has kernels for `isa` and the CPU runs them.
+bool KernelIsaAvailable(KernelIsa isa);
+
+/// Makes plans compiled from now on use `isa` (which must be available);
+/// for tests that run every kernel on the same inputs. Not thread-safe
+/// against concurrent plan compilation.
+void OverrideKernelIsaForTesting(KernelIsa isa);
+/// Removes the override.
+void ClearKernelIsaOverrideForTesting();
+
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+/// The AVX-512 builds of BinaryWriters and of the binary element writers.
+Status BinaryWritersAvx512(const ArrowType& type, WriterSet* out);
+Status BinaryElementWritersAvx512(const ArrowType& type, ElementWriterSet* out);
+#endif
+
+}  // namespace rowbridge::row

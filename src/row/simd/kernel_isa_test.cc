@@ -1,0 +1,158 @@
+// Every byte-copying kernel this machine runs (portable, AVX-512) on the
+// same inputs: strings of every length from 0 to 200 as columns and as array
+// elements, in every layout, compared with the reference writer; and values
+// that end at the last byte before an unmapped page, which a kernel reading
+// past a value would fault on. The randomized differential test alternates
+// the kernels too.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "row/simd/kernel_isa.hpp"
+#include "testing/reference_row_writer.hpp"
+#include "testing/row_test_util.hpp"
+#include "testing/test_arrow.hpp"
+
+namespace rowbridge {
+namespace {
+
+using row::KernelIsa;
+using testing::TestArray;
+
+std::vector<KernelIsa> AvailableKernels() {
+  std::vector<KernelIsa> kernels;
+  for (KernelIsa isa : {KernelIsa::kPortable, KernelIsa::kAvx512}) {
+    if (row::KernelIsaAvailable(isa)) kernels.push_back(isa);
+  }
+  return kernels;
+}
+
+std::string KernelName(KernelIsa isa) { return isa == KernelIsa::kAvx512 ? "avx512" : "portable"; }
+
+/// Plans compiled while it lives use `isa`.
+class KernelScope {
+ public:
+  explicit KernelScope(KernelIsa isa) { row::OverrideKernelIsaForTesting(isa); }
+  ~KernelScope() { row::ClearKernelIsaOverrideForTesting(); }
+};
+
+/// Values of every length 0..200 (every 7th null), bytes from a simple generator.
+std::vector<std::optional<std::string>> EveryLength() {
+  std::vector<std::optional<std::string>> values;
+  uint32_t state = 12345;
+  for (int length = 0; length <= 200; ++length) {
+    if (length % 7 == 3) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    std::string value(static_cast<size_t>(length), '\0');
+    for (char& c : value) {
+      state = state * 1103515245u + 12345u;
+      c = static_cast<char>(state >> 24);
+    }
+    values.push_back(value);
+  }
+  return values;
+}
+
+TEST(KernelIsa, EveryKernelCopiesValuesOfEveryLength) {
+  const auto values = EveryLength();
+  const int64_t n = static_cast<int64_t>(values.size());
+  std::vector<std::optional<int64_t>> lengths;  // arrays of 0..5 elements over the values
+  for (int64_t used = 0, k = 0; used < n; ++k) {
+    int64_t length = std::min<int64_t>(k % 6, n - used);
+    lengths.push_back(length);
+    used += length;
+  }
+  std::vector<std::optional<std::string>> fixed;
+  for (int64_t i = 0; i < n; ++i) {
+    if (values[static_cast<size_t>(i)]) fixed.push_back(std::string(13, static_cast<char>('a' + i % 26)));
+    else fixed.push_back(std::nullopt);
+  }
+  TestArray flat = testing::Batch({testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
+                                   testing::Views("vu", "v", values), testing::FixedSizeBinary("f", 13, fixed)});
+  const int64_t arrays = static_cast<int64_t>(lengths.size());
+  TestArray nested = testing::Batch(
+      {testing::ListOfLengths("ls", testing::Strings("u", "element", values), lengths),
+       testing::ListOfLengths("lv", testing::Views("vz", "element", values), lengths),
+       testing::Slice(testing::ListOfLengths("sliced", testing::Strings("U", "element", values), lengths), 0, arrays)});
+  for (const TestArray* batch : {&flat, &nested}) {
+    testing::ReferenceRows reference = testing::ReferenceConvert(*batch);
+    ASSERT_EQ(reference.error, "");
+    for (KernelIsa isa : AvailableKernels()) {
+      SCOPED_TRACE("kernel " + KernelName(isa));
+      KernelScope scope(isa);
+      testing::Conversion conversion = testing::Convert(*batch);
+      ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+      ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+      for (size_t r = 0; r < reference.rows.size(); ++r) {
+        ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+      }
+    }
+  }
+}
+
+/// Two pages, the second unmapped: bytes placed to end at the first page's
+/// end are followed by memory whose read faults.
+class GuardedBytes {
+ public:
+  GuardedBytes() {
+    page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void* p = mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    base_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+    if (base_ != nullptr) mprotect(base_ + page_, page_, PROT_NONE);
+  }
+  ~GuardedBytes() {
+    if (base_ != nullptr) munmap(base_, 2 * page_);
+  }
+  bool ok() const { return base_ != nullptr; }
+  /// Copies `bytes` to end exactly at the guard page and returns their start.
+  const uint8_t* PlaceAtEnd(const testing::Bytes& bytes) {
+    uint8_t* at = base_ + page_ - bytes.size();
+    std::memcpy(at, bytes.data(), bytes.size());
+    return at;
+  }
+
+ private:
+  size_t page_ = 0;
+  uint8_t* base_ = nullptr;
+};
+
+TEST(KernelIsa, NoKernelReadsPastTheLastValue) {
+  GuardedBytes guarded;
+  ASSERT_TRUE(guarded.ok()) << "mmap failed";
+  for (int last = 0; last <= 70; ++last) {
+    // A short value, then one of `last` bytes ending the data buffer.
+    std::vector<std::optional<std::string>> values = {std::string("abc"), std::string(static_cast<size_t>(last), 'z')};
+    TestArray batch = testing::Batch({testing::Strings("u", "s", values),
+                                      testing::ListOfLengths("l", testing::Strings("u", "element", values), {2, 0})});
+    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+    ASSERT_EQ(reference.error, "");
+    for (KernelIsa isa : AvailableKernels()) {
+      SCOPED_TRACE("kernel " + KernelName(isa) + ", last value of " + std::to_string(last) + " bytes");
+      KernelScope scope(isa);
+      auto exported = testing::ExportBatch(batch);
+      // Both columns' string bytes move to the end of the readable page.
+      ArrowArray* strings[] = {exported->array.array.children[0], exported->array.array.children[1]->children[0]};
+      for (ArrowArray* array : strings) {
+        testing::Bytes data(3 + static_cast<size_t>(last));
+        std::memcpy(data.data(), array->buffers[2], data.size());
+        array->buffers[2] = guarded.PlaceAtEnd(data);
+      }
+      std::unique_ptr<Converter> converter;
+      ASSERT_TRUE(Converter::Make(exported->schema.schema, ConverterOptions{}, &converter).ok());
+      testing::Conversion conversion = testing::Drain(*converter, exported->array.array);
+      ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+      ASSERT_EQ(conversion.rows.size(), 2u);
+      EXPECT_EQ(testing::Hex(conversion.rows[0]), testing::Hex(reference.rows[0]));
+      EXPECT_EQ(testing::Hex(conversion.rows[1]), testing::Hex(reference.rows[1]));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rowbridge
