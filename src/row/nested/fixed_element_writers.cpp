@@ -5,6 +5,7 @@
 #include "row/binary_sources.hpp"
 #include "row/column_access.hpp"
 #include "row/nested/element_writer.hpp"
+#include "row/simd/kernel_isa.hpp"
 #include "row/value_ops.hpp"
 
 namespace rowbridge::row {
@@ -90,13 +91,25 @@ struct FixedElementKernel {
   }
 };
 
+template <typename Op, int kSize>
+ElementWriterSet Sized() {
+  ElementWriterSet set = MakeElementWriterSet<FixedElementKernel<Op, kSize>, false>();
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+  if (FixedElementKernel<Op, kSize>::kBulk && ActiveKernelIsa() == KernelIsa::kAvx512) {
+    set.write[0][0] = BulkElementWriterAvx512(kSize, false);
+    set.write[0][1] = BulkElementWriterAvx512(kSize, true);
+  }
+#endif
+  return set;
+}
+
 template <typename Op>
 bool MakeSized(int32_t element_size, ElementWriterSet* out) {
   switch (element_size) {
-    case 1: *out = MakeElementWriterSet<FixedElementKernel<Op, 1>, false>(); return true;
-    case 2: *out = MakeElementWriterSet<FixedElementKernel<Op, 2>, false>(); return true;
-    case 4: *out = MakeElementWriterSet<FixedElementKernel<Op, 4>, false>(); return true;
-    case 8: *out = MakeElementWriterSet<FixedElementKernel<Op, 8>, false>(); return true;
+    case 1: *out = Sized<Op, 1>(); return true;
+    case 2: *out = Sized<Op, 2>(); return true;
+    case 4: *out = Sized<Op, 4>(); return true;
+    case 8: *out = Sized<Op, 8>(); return true;
     default: return false;
   }
 }

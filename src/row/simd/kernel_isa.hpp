@@ -36,6 +36,9 @@ void ClearKernelIsaOverrideForTesting();
 /// The AVX-512 builds of BinaryWriters and of the binary element writers.
 Status BinaryWritersAvx512(const ArrowType& type, WriterSet* out);
 Status BinaryElementWritersAvx512(const ArrowType& type, ElementWriterSet* out);
+/// The AVX-512 writer of plain (not gathered) array elements of
+/// `element_size` bytes whose Arrow values are the Spark bytes.
+ElementWriteFn BulkElementWriterAvx512(int32_t element_size, bool all_valid);
 #endif
 
 }  // namespace rowbridge::row

@@ -1,6 +1,7 @@
 // Every byte-copying kernel this machine runs (portable, AVX-512) on the
 // same inputs: strings of every length from 0 to 200 as columns and as array
-// elements, in every layout, compared with the reference writer; and values
+// elements, in every layout, and arrays of 0 to 140 fixed-width elements,
+// compared with the reference writer; and values
 // that end at the last byte before an unmapped page, which a kernel reading
 // past a value would fault on. The randomized differential test alternates
 // the kernels too.
@@ -92,6 +93,57 @@ TEST(KernelIsa, EveryKernelCopiesValuesOfEveryLength) {
       for (size_t r = 0; r < reference.rows.size(); ++r) {
         ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
       }
+    }
+  }
+}
+
+/// `count` values of T (every `null_every`th null when not 0) with the
+/// garbage value 0x5a.. under nulls.
+template <typename T>
+TestArray Numbers(const std::string& format, int64_t count, int64_t null_every) {
+  std::vector<std::optional<T>> values;
+  for (int64_t i = 0; i < count; ++i) {
+    if (null_every != 0 && i % null_every == null_every - 1) values.push_back(std::nullopt);
+    else values.push_back(static_cast<T>(i * 37 - 1000));
+  }
+  TestArray array = testing::Primitive<T>(format, "element", values);
+  // Garbage under the nulls, which must not reach the rows.
+  for (int64_t i = 0; i < count; ++i) {
+    if (values[static_cast<size_t>(i)]) continue;
+    std::memset(array.buffers[1]->data() + i * static_cast<int64_t>(sizeof(T)), 0x5a, sizeof(T));
+  }
+  return array;
+}
+
+TEST(KernelIsa, EveryKernelCopiesFixedWidthElementArrays) {
+  // Arrays of 0..140 elements over 1, 2, 4 and 8-byte children, with and without nulls.
+  std::vector<std::optional<int64_t>> lengths;
+  int64_t total = 0;
+  for (int64_t n = 0; n <= 140; n += (n < 20 ? 1 : 13)) {
+    lengths.push_back(n);
+    total += n;
+  }
+  lengths.push_back(std::nullopt);
+  std::vector<TestArray> columns;
+  for (int64_t null_every : {0, 3, 10}) {
+    std::string suffix = std::to_string(null_every);
+    columns.push_back(testing::ListOfLengths("b" + suffix, Numbers<int8_t>("c", total, null_every), lengths));
+    columns.push_back(testing::ListOfLengths("s" + suffix, Numbers<int16_t>("s", total, null_every), lengths));
+    columns.push_back(testing::ListOfLengths("i" + suffix, Numbers<int32_t>("i", total, null_every), lengths));
+    columns.push_back(testing::ListOfLengths("l" + suffix, Numbers<int64_t>("l", total, null_every), lengths));
+    columns.push_back(testing::ListOfLengths("d" + suffix, Numbers<int64_t>("g", total, null_every), lengths));
+  }
+  TestArray batch = testing::Batch(std::move(columns));
+  testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+  ASSERT_EQ(reference.error, "");
+  for (KernelIsa isa : AvailableKernels()) {
+    SCOPED_TRACE("kernel " + KernelName(isa));
+    KernelScope scope(isa);
+    testing::Conversion conversion = testing::Convert(batch);
+    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+    for (size_t r = 0; r < reference.rows.size(); ++r) {
+      ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
     }
   }
 }

@@ -1,0 +1,83 @@
+// Array elements of 1, 2, 4 or 8 bytes whose Arrow values are already the
+// Spark bytes (a plain child), built with AVX-512 masked moves: up to 64
+// bytes of elements are one masked load, which reads only the valid
+// elements (null ones load as zero), and one masked store of the array's
+// elements. Compiled and linked like binary_writers_avx512.cpp.
+#include <immintrin.h>
+
+#include <algorithm>
+
+#include "row/nested/element_writer.hpp"
+#include "row/simd/kernel_isa.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+/// Moves the `store` lanes of kSize bytes from `src` to `dst`, the lanes
+/// outside `load` as zero.
+template <int kSize>
+inline void MaskedMove(uint8_t* dst, const uint8_t* src, uint64_t load, uint64_t store) {
+  if constexpr (kSize == 1) {
+    _mm512_mask_storeu_epi8(dst, store, _mm512_maskz_loadu_epi8(load, src));
+  } else if constexpr (kSize == 2) {
+    _mm512_mask_storeu_epi16(dst, static_cast<__mmask32>(store),
+                             _mm512_maskz_loadu_epi16(static_cast<__mmask32>(load), src));
+  } else if constexpr (kSize == 4) {
+    _mm512_mask_storeu_epi32(dst, static_cast<__mmask16>(store),
+                             _mm512_maskz_loadu_epi32(static_cast<__mmask16>(load), src));
+  } else {
+    _mm512_mask_storeu_epi64(dst, static_cast<__mmask8>(store),
+                             _mm512_maskz_loadu_epi64(static_cast<__mmask8>(load), src));
+  }
+}
+
+template <int kSize, bool kAllValid>
+Status MaskedBulkElements(const ColumnTarget&, const ColumnInput& input_ref,
+                          const ArraySink& sink_ref) {
+  constexpr int64_t kLanes = 64 / kSize;
+  const ColumnInput input = input_ref;
+  const ArraySink sink = sink_ref;
+  for (int64_t k = 0; k < sink.count; ++k) {
+    const int64_t begin = sink.first[k];
+    const int64_t n = sink.first[k + 1] - begin;
+    uint8_t* array = sink.base + sink.positions[k];
+    uint8_t* elements = array + ArrayHeaderBytes(n);
+    const uint8_t* values = input.values + (input.offset + begin) * kSize;
+    // A 64-element word of null bits at a time, its elements kLanes at a time.
+    for (int64_t word = 0; word * 64 < n; ++word) {
+      const int64_t first = word * 64;
+      const auto bits = static_cast<unsigned>(std::min<int64_t>(64, n - first));
+      const uint64_t present = _bzhi_u64(~uint64_t{0}, bits);
+      uint64_t valid = present;
+      if constexpr (!kAllValid) {
+        valid = ReadBits(input.validity, input.validity_offset + begin + first, bits,
+                         sink.validity_bytes);
+        Store64(array + 8 + word * 8, ~valid & present);
+      }
+      for (unsigned lane = 0; lane < bits; lane += kLanes) {
+        MaskedMove<kSize>(elements + (first + lane) * kSize, values + (first + lane) * kSize,
+                          valid >> lane, _bzhi_u64(present >> lane, kLanes));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+template <int kSize>
+ElementWriteFn Pick(bool all_valid) {
+  return all_valid ? &MaskedBulkElements<kSize, true> : &MaskedBulkElements<kSize, false>;
+}
+
+}  // namespace
+
+ElementWriteFn BulkElementWriterAvx512(int32_t element_size, bool all_valid) {
+  switch (element_size) {
+    case 1: return Pick<1>(all_valid);
+    case 2: return Pick<2>(all_valid);
+    case 4: return Pick<4>(all_valid);
+    case 8: return Pick<8>(all_valid);
+    default: return nullptr;
+  }
+}
+
+}  // namespace rowbridge::row
