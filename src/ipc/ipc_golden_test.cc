@@ -17,28 +17,6 @@ using testing::json;
 namespace fs = std::filesystem;
 namespace t = rowbridge::testing;
 
-t::TestArray FromGoldenJson(const json& schema, const json& array) {
-  t::TestArray node;
-  node.format = schema.at("format").get<std::string>();
-  node.name = schema.at("name").get<std::string>();
-  node.nullable = schema.at("nullable").get<bool>();
-  node.length = array.at("length").get<int64_t>();
-  node.null_count = array.at("null_count").get<int64_t>();
-  node.offset = array.at("offset").get<int64_t>();
-  for (const json& buffer : array.at("buffers")) {
-    if (buffer.is_null()) node.buffers.emplace_back(std::nullopt);
-    else node.buffers.emplace_back(testing::FromHex(buffer.get<std::string>()));
-  }
-  for (size_t i = 0; i < schema.at("children").size(); ++i) {
-    node.children.push_back(FromGoldenJson(schema["children"][i], array["children"][i]));
-  }
-  if (schema.contains("dictionary") && !schema["dictionary"].is_null()) {
-    node.dictionary =
-        std::make_shared<t::TestArray>(FromGoldenJson(schema["dictionary"], array["dictionary"]));
-  }
-  return node;
-}
-
 /// Converts `batch` with a fresh converter; returns the status and rows.
 Status Convert(const ArrowSchema& schema, const ArrowArray& batch, testing::ConvertedRows* rows) {
   ConverterOptions options;
@@ -50,52 +28,48 @@ Status Convert(const ArrowSchema& schema, const ArrowArray& batch, testing::Conv
 
 TEST(IpcGolden, JavaWrittenFilesMatchTheirJson) {
   size_t files = 0;
-  for (const char* group : {"flat", "derived", "nested"}) {
-    fs::path dir = fs::path(ROWBRIDGE_SOURCE_DIR) / "tests" / "golden" / group;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      if (entry.path().extension() != ".arrow") continue;
-      SCOPED_TRACE(entry.path().string());
-      fs::path json_path = entry.path();
-      json_path.replace_extension(".json");
-      json golden = json::parse(testing::ReadTextFile(json_path.string()));
-      t::TestArray expected = FromGoldenJson(golden["schema"], golden["batch"]);
-      t::OwnedSchema expected_schema;
-      t::OwnedArray expected_array;
-      t::ExportSchema(expected, &expected_schema.schema);
-      t::ExportArray(expected, &expected_array.array);
+  for (const fs::path& arrow_path : t::GoldenFiles(".arrow")) {
+    SCOPED_TRACE(arrow_path.string());
+    fs::path json_path = arrow_path;
+    json_path.replace_extension(".json");
+    json golden = json::parse(testing::ReadTextFile(json_path.string()));
+    t::TestArray expected = t::GoldenToTestArray(golden["schema"], golden["batch"]);
+    t::OwnedSchema expected_schema;
+    t::OwnedArray expected_array;
+    t::ExportSchema(expected, &expected_schema.schema);
+    t::ExportArray(expected, &expected_array.array);
 
-      std::unique_ptr<IpcReader> reader;
-      Status status = IpcReader::Open(entry.path().string(), {}, &reader);
-      ASSERT_TRUE(status.ok()) << status.message();
-      EXPECT_EQ(reader->format(), IpcFormat::kFile);
-      t::OwnedSchema schema;
-      ASSERT_TRUE(reader->ExportSchema(&schema.schema).ok());
-      json described = testing::DescribeSchema(schema.schema);
-      json expected_described = testing::DescribeSchema(expected_schema.schema);
-      ASSERT_EQ(described["children"].size(), expected_described["children"].size());
-      for (size_t c = 0; c < described["children"].size(); ++c) {
-        EXPECT_EQ(described["children"][c]["format"], expected_described["children"][c]["format"]);
-        EXPECT_EQ(described["children"][c]["name"], expected_described["children"][c]["name"]);
-      }
-      t::OwnedArray batch;
-      bool end = false;
-      status = reader->ReadNext(&batch.array, &end);
-      ASSERT_TRUE(status.ok()) << status.message();
-      ASSERT_FALSE(end);
-      EXPECT_EQ(testing::CanonicalColumns(schema.schema, batch.array),
-                testing::CanonicalColumns(expected_schema.schema, expected_array.array));
-
-      testing::ConvertedRows from_ipc, from_memory;
-      Status ipc_status = Convert(schema.schema, batch.array, &from_ipc);
-      Status memory_status = Convert(expected_schema.schema, expected_array.array, &from_memory);
-      EXPECT_EQ(ipc_status.code(), memory_status.code())
-          << ipc_status.message() << " / " << memory_status.message();
-      EXPECT_EQ(from_ipc.rows, from_memory.rows);
-      t::OwnedArray after;
-      ASSERT_TRUE(reader->ReadNext(&after.array, &end).ok());
-      EXPECT_TRUE(end);
-      ++files;
+    std::unique_ptr<IpcReader> reader;
+    Status status = IpcReader::Open(arrow_path.string(), {}, &reader);
+    ASSERT_TRUE(status.ok()) << status.message();
+    EXPECT_EQ(reader->format(), IpcFormat::kFile);
+    t::OwnedSchema schema;
+    ASSERT_TRUE(reader->ExportSchema(&schema.schema).ok());
+    json described = testing::DescribeSchema(schema.schema);
+    json expected_described = testing::DescribeSchema(expected_schema.schema);
+    ASSERT_EQ(described["children"].size(), expected_described["children"].size());
+    for (size_t c = 0; c < described["children"].size(); ++c) {
+      EXPECT_EQ(described["children"][c]["format"], expected_described["children"][c]["format"]);
+      EXPECT_EQ(described["children"][c]["name"], expected_described["children"][c]["name"]);
     }
+    t::OwnedArray batch;
+    bool end = false;
+    status = reader->ReadNext(&batch.array, &end);
+    ASSERT_TRUE(status.ok()) << status.message();
+    ASSERT_FALSE(end);
+    EXPECT_EQ(testing::CanonicalColumns(schema.schema, batch.array),
+              testing::CanonicalColumns(expected_schema.schema, expected_array.array));
+
+    testing::ConvertedRows from_ipc, from_memory;
+    Status ipc_status = Convert(schema.schema, batch.array, &from_ipc);
+    Status memory_status = Convert(expected_schema.schema, expected_array.array, &from_memory);
+    EXPECT_EQ(ipc_status.code(), memory_status.code())
+        << ipc_status.message() << " / " << memory_status.message();
+    EXPECT_EQ(from_ipc.rows, from_memory.rows);
+    t::OwnedArray after;
+    ASSERT_TRUE(reader->ReadNext(&after.array, &end).ok());
+    EXPECT_TRUE(end);
+    ++files;
   }
   EXPECT_GT(files, 70u);
 }

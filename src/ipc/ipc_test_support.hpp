@@ -17,6 +17,7 @@
 #include "arrow/arrow_type.hpp"
 #include "ipc/value_checks.hpp"
 #include "rowbridge/converter.hpp"
+#include "testing/golden_json.hpp"
 #include "testing/test_arrow.hpp"
 
 namespace rowbridge::ipc::testing {
@@ -183,13 +184,7 @@ inline Status ConvertAll(Converter* converter, const ArrowArray& batch, Converte
   return status;
 }
 
-inline rowbridge::testing::Bytes FromHex(const std::string& hex) {
-  rowbridge::testing::Bytes out(hex.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i] = static_cast<uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-  }
-  return out;
-}
+using rowbridge::testing::FromHex;
 
 /// Builds an in-memory column of the flat type `format` from canonical
 /// values (as make_ipc_files.py writes them).

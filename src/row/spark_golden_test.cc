@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rowbridge/converter.hpp"
+#include "testing/golden_json.hpp"
 #include "testing/test_arrow.hpp"
 
 namespace rowbridge {
@@ -15,52 +16,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-const fs::path kGoldenDir = fs::path(ROWBRIDGE_SOURCE_DIR) / "tests" / "golden";
-
-testing::Bytes FromHex(const std::string& hex) {
-  testing::Bytes bytes(hex.size() / 2);
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    bytes[i] = static_cast<uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-  }
-  return bytes;
-}
-
-/// Merges a schema node and an array node of the golden JSON into a TestArray.
-testing::TestArray ToTestArray(const json& schema, const json& array) {
-  testing::TestArray node;
-  node.format = schema.at("format").get<std::string>();
-  node.name = schema.at("name").get<std::string>();
-  node.nullable = schema.at("nullable").get<bool>();
-  node.length = array.at("length").get<int64_t>();
-  node.null_count = array.at("null_count").get<int64_t>();
-  node.offset = array.at("offset").get<int64_t>();
-  for (const json& buffer : array.at("buffers")) {
-    if (buffer.is_null()) node.buffers.emplace_back(std::nullopt);
-    else node.buffers.emplace_back(FromHex(buffer.get<std::string>()));
-  }
-  const json& schema_children = schema.at("children");
-  const json& array_children = array.at("children");
-  for (size_t i = 0; i < schema_children.size(); ++i) {
-    node.children.push_back(ToTestArray(schema_children[i], array_children[i]));
-  }
-  if (schema.contains("dictionary") && !schema.at("dictionary").is_null()) {
-    node.dictionary = std::make_shared<testing::TestArray>(
-        ToTestArray(schema.at("dictionary"), array.at("dictionary")));
-  }
-  return node;
-}
-
-std::vector<fs::path> GoldenCases() {
-  std::vector<fs::path> cases;
-  for (const char* dir : {"flat", "derived", "nested"}) {
-    for (const auto& entry : fs::directory_iterator(kGoldenDir / dir)) {
-      if (entry.path().extension() == ".json") cases.push_back(entry.path());
-    }
-  }
-  std::sort(cases.begin(), cases.end());
-  return cases;
-}
 
 /// Spark truncates interval[month_day_nano] nanoseconds toward zero while
 /// SPEC section 2 floors them: the rows may differ only in the microseconds
@@ -81,15 +36,15 @@ bool IsFloorDivisionDifference(const testing::Bytes& ours, const testing::Bytes&
 }
 
 TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) {
-  std::vector<fs::path> cases = GoldenCases();
-  ASSERT_GE(cases.size(), 75u) << "golden vectors missing under " << kGoldenDir;
+  std::vector<fs::path> cases = testing::GoldenFiles(".json");
+  ASSERT_GE(cases.size(), 75u) << "golden vectors missing under " << testing::GoldenDir();
   int compared = 0;
   for (const fs::path& path : cases) {
     SCOPED_TRACE(path.string());
     std::ifstream in(path);
     json golden = json::parse(in);
     std::string spark_schema = golden.at("spark_schema").get<std::string>();
-    testing::TestArray batch = ToTestArray(golden.at("schema"), golden.at("batch"));
+    testing::TestArray batch = testing::GoldenToTestArray(golden.at("schema"), golden.at("batch"));
     testing::OwnedSchema schema;
     testing::OwnedArray array;
     testing::ExportSchema(batch, &schema.schema);
@@ -112,7 +67,7 @@ TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) {
                          spark_schema.find(":interval,") != std::string::npos;
     for (int64_t r = 0; r < view.num_rows; ++r) {
       testing::Bytes ours(view.data + view.row_offsets[r], view.data + view.row_offsets[r + 1]);
-      testing::Bytes spark = FromHex(rows[static_cast<size_t>(r)].get<std::string>());
+      testing::Bytes spark = testing::FromHex(rows[static_cast<size_t>(r)].get<std::string>());
       if (interval_case && ours != spark) {
         EXPECT_TRUE(IsFloorDivisionDifference(ours, spark))
             << "row " << r << "\n ours:  " << testing::Hex(ours.data(), ours.size())
