@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "rowbridge/converter.hpp"
+#include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
 #include "testing/test_arrow.hpp"
 
@@ -155,6 +156,35 @@ TEST(NestedValidation, NullMapKeys) {
                       {"0000000000000000 3800000010000000"
                        "1800000000000000 0100000000000000 0100000000000000 0000000000000000"
                        "0100000000000000 0000000000000000 0200000000000000"});
+}
+
+TEST(NestedValidation, NullMapKeysThroughAnEncoding) {
+  // SPEC section 2: full validation rejects any null map key, whatever makes it null: a null
+  // dictionary index, an index to a null dictionary value, a run of null keys.
+  TestArray values = Primitive<int32_t>("i", "", {1, 2, 3});
+  TestArray null_index =
+      testing::Dictionary(Primitive<int32_t>("i", "", {1, std::nullopt, 0}), Strings("u", "", {"a", "b"}));
+  TestArray null_value =
+      testing::Dictionary(Primitive<int8_t>("c", "", {0, 0, 1}), Strings("u", "", {"a", std::nullopt}));
+  TestArray null_run = testing::RunEnd("", 3, Primitive<int32_t>("i", "", {1, 3}), Strings("u", "", {"a", std::nullopt}));
+  for (const TestArray& keys : {null_index, null_value, null_run}) {
+    TestArray map = testing::Map("m", keys, values, {0, 1, 3});
+    SCOPED_TRACE(testing::DescribeBatch(Batch({map})));
+    testing::Conversion full = testing::Convert(Batch({map}), Full());
+    EXPECT_TRUE(IsError(full.status, StatusCode::kInvalid, {"'m.key'", "row 1:", "null map key"}))
+        << full.status.message();
+    // Cheap validation writes such a key as a null element, like a plain null key (the
+    // reference writer's bytes).
+    testing::Conversion cheap = testing::Convert(Batch({map}));
+    ASSERT_TRUE(cheap.status.ok()) << cheap.status.message();
+    testing::ReferenceRows reference = testing::ReferenceConvert(Batch({map}));
+    ASSERT_EQ(reference.error, "");
+    EXPECT_EQ(testing::RowsHex(cheap), [&] {
+      std::vector<std::string> rows;
+      for (const testing::Bytes& row : reference.rows) rows.push_back(testing::Hex(row));
+      return rows;
+    }());
+  }
 }
 
 TEST(NestedValidation, ValueOverflowsNameTheFieldAndTheRow) {

@@ -9,26 +9,59 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
-/** A column (Arrow field) description used by the case tables. */
-public record Col(String name, ArrowType type, boolean nullable, List<Col> children) {
+/**
+ * A column (Arrow field) description used by the case tables. With {@code dictionaryIndex}, the
+ * column is dictionary-encoded: indices of that type over a dictionary of {@code type}.
+ */
+public record Col(String name, ArrowType type, boolean nullable, List<Col> children,
+    ArrowType.Int dictionaryIndex) {
+
+  public Col(String name, ArrowType type, boolean nullable, List<Col> children) {
+    this(name, type, nullable, children, null);
+  }
 
   public Field toField() {
     List<Field> kids = new ArrayList<>();
     for (Col c : children) {
       kids.add(c.toField());
     }
-    return new Field(name, new FieldType(nullable, type, null), kids);
+    DictionaryEncoding encoding =
+        dictionaryIndex == null ? null : new DictionaryEncoding(0, false, dictionaryIndex);
+    return new Field(name, new FieldType(nullable, type, encoding), kids);
   }
 
   public Col named(String n) {
-    return new Col(n, type, nullable, children);
+    return new Col(n, type, nullable, children, dictionaryIndex);
   }
 
   public Col notNull() {
-    return new Col(name, type, false, children);
+    return new Col(name, type, false, children, dictionaryIndex);
+  }
+
+  /** The same column with plain values (no dictionary). */
+  public Col plain() {
+    return new Col(name, type, nullable, children, null);
+  }
+
+  /**
+   * True when Arrow Java 18.3 can load this column from its buffers and write it to an IPC file
+   * (no dictionary, list_view or run_end_encoded node anywhere in it).
+   */
+  public boolean javaLoadable() {
+    if (dictionaryIndex != null || type instanceof ArrowType.ListView
+        || type instanceof ArrowType.LargeListView || type instanceof ArrowType.RunEndEncoded) {
+      return false;
+    }
+    for (Col c : children) {
+      if (!c.javaLoadable()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---- factories (all nullable, name filled in by the case) ----
@@ -63,6 +96,23 @@ public record Col(String name, ArrowType type, boolean nullable, List<Col> child
 
   static Col fixedList(int n, Col elem) {
     return of(new ArrowType.FixedSizeList(n), elem.named("item"));
+  }
+
+  static Col listView(Col elem) { return of(ArrowType.ListView.INSTANCE, elem.named("item")); }
+
+  static Col largeListView(Col elem) {
+    return of(ArrowType.LargeListView.INSTANCE, elem.named("item"));
+  }
+
+  /** {@code values} dictionary-encoded with signed indices of {@code bits} bits. */
+  static Col dict(int bits, Col values) {
+    return new Col("", values.type(), true, values.children(), new ArrowType.Int(bits, true));
+  }
+
+  /** {@code values} run-end encoded with int32 run ends. */
+  static Col ree(Col values) {
+    return of(ArrowType.RunEndEncoded.INSTANCE, i32().named("run_ends").notNull(),
+        values.named("values"));
   }
 
   static Col struct(Col... fields) { return of(ArrowType.Struct.INSTANCE, fields); }

@@ -33,6 +33,7 @@ public final class Enc {
     final int nullCount;
     final List<byte[]> buffers = new ArrayList<>();
     final List<Node> children = new ArrayList<>();
+    Node dictionary; // the values of a dictionary-encoded node (which holds the indices)
 
     Node(Col col, int length, int nullCount) {
       this.col = col;
@@ -73,6 +74,15 @@ public final class Enc {
   public static Node encode(Col col, List<Object> vals) {
     int n = vals.size();
     ArrowType t = col.type();
+    if (col.dictionaryIndex() != null) {
+      return EncodedLayouts.dictionary(col, vals);
+    }
+    if (t instanceof ArrowType.RunEndEncoded) {
+      return EncodedLayouts.runEnds(col, vals);
+    }
+    if (t instanceof ArrowType.ListView || t instanceof ArrowType.LargeListView) {
+      return EncodedLayouts.listView(col, vals);
+    }
     if (t instanceof ArrowType.Null) {
       return new Node(col, n, n); // the null type has no buffers at all
     }
@@ -322,6 +332,9 @@ public final class Enc {
       case LargeList -> "+L";
       case FixedSizeList -> "+w:" + ((ArrowType.FixedSizeList) t).getListSize();
       case Map -> "+m";
+      case ListView -> "+vl";
+      case LargeListView -> "+vL";
+      case RunEndEncoded -> "+r";
       default -> throw new IllegalArgumentException("no format for " + t);
     };
   }
