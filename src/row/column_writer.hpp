@@ -125,6 +125,19 @@ inline NullBit NullBitOf(const ColumnTarget& target) {
   return NullBit{target.null_word_offset, target.null_mask};
 }
 
+/// The slot of a variable-length value: (offset << 32) | size.
+inline uint64_t OffsetAndSize(int64_t offset, int64_t size) {
+  return (static_cast<uint64_t>(offset) << 32) | static_cast<uint64_t>(size);
+}
+
+/// Sets `bit` in `row`'s null bitset when `is_null`, without a branch.
+inline void SetNullIf(uint8_t* row, NullBit bit, bool is_null) {
+  uint64_t word;
+  std::memcpy(&word, row + bit.word_offset, sizeof(word));
+  word |= bit.mask & -static_cast<uint64_t>(is_null);
+  std::memcpy(row + bit.word_offset, &word, sizeof(word));
+}
+
 /// Sets `bit` in `row`'s null bitset.
 inline void SetNull(uint8_t* row, NullBit bit) {
   uint64_t word;

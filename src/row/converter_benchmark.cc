@@ -66,6 +66,13 @@ void BM_Convert(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
 bench::DatasetSpec FixedWidth5() { return bench::FixedWidthSpec(5); }
 bench::DatasetSpec FixedWidth10() { return bench::FixedWidthSpec(10); }
 bench::DatasetSpec FixedWidth20() { return bench::FixedWidthSpec(20); }
+// The columns of "nested" alone, to see where its time goes.
+bench::DatasetSpec NestedStruct() { return {"nested_struct", {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}}}; }
+bench::DatasetSpec NestedListInt32() { return {"nested_list", {{"a", bench::ColumnKind::kListInt32, 0.1}}}; }
+bench::DatasetSpec NestedMap() { return {"nested_map", {{"m", bench::ColumnKind::kMapUtf8Int64, 0.1}}}; }
+bench::DatasetSpec NestedListStruct() {
+  return {"nested_list_struct", {{"p", bench::ColumnKind::kListStructFloat64Utf8, 0.1}}};
+}
 bench::DatasetSpec SmallDecimals() { return bench::DecimalSpec(false); }
 bench::DatasetSpec LargeDecimals() { return bench::DecimalSpec(true); }
 
@@ -89,6 +96,10 @@ ROWBRIDGE_CONVERT_BENCHMARK(dictionary_strings, &bench::DictionaryStringsSpec);
 ROWBRIDGE_CONVERT_BENCHMARK(run_end_ints, &bench::RunEndSpec);
 ROWBRIDGE_CONVERT_BENCHMARK(wide_strings, &bench::WideStringsSpec);
 ROWBRIDGE_CONVERT_BENCHMARK(nested, &bench::NestedSpec);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_struct, &NestedStruct);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_list_int32, &NestedListInt32);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_map, &NestedMap);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_list_struct, &NestedListStruct);
 
 }  // namespace
 }  // namespace rowbridge

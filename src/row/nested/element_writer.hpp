@@ -108,7 +108,7 @@ inline void ForEachVariableElement(const ColumnInput& input, const ArraySink& si
         continue;
       }
       const int64_t size = write_value(c, array + cursor);
-      Store64(slots + 8 * e, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(size));
+      Store64(slots + 8 * e, OffsetAndSize(cursor, size));
       cursor += RoundUp8(size);
     }
   }

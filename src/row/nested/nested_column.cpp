@@ -30,7 +30,7 @@ int64_t NestedSize(const ColumnInput& input, int64_t row_begin, int64_t num_rows
   }
   const int64_t* rank = root.rank.data() + first;
   for (int64_t k = 0; k < num_rows; ++k) {
-    if (rank[k + 1] != rank[k]) sizes[k] += item_size[rank[k]];
+    sizes[k] += item_size[rank[k]] & -static_cast<int64_t>(rank[k + 1] != rank[k]);
   }
   return -1;
 }
@@ -45,8 +45,8 @@ Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t
   const int64_t first = row_begin - state->span_begin;
   const int64_t first_item = root.Rank(first);
   const int64_t end_item = root.Rank(first + num_rows);
-  if (root.positions.size() < static_cast<size_t>(end_item - first_item)) {
-    root.positions.resize(static_cast<size_t>(end_item - first_item));
+  if (root.positions.size() < static_cast<size_t>(end_item - first_item + 1)) {
+    root.positions.resize(static_cast<size_t>(end_item - first_item + 1));
   }
   // Locals, not members: stores into rows may alias anything in memory.
   int64_t* positions = root.positions.data();
@@ -55,19 +55,30 @@ Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t
   const RowSink local = sink;
   const int64_t slot_offset = target.slot_offset;
   const NullBit null_bit = NullBitOf(target);
-  int64_t item = 0;
-  for (int64_t k = 0; k < num_rows; ++k) {
-    uint8_t* row = local.base + local.row_offsets[k];
-    if (rank != nullptr && rank[k + 1] == rank[k]) {
-      SetNull(row, null_bit);  // the slot is zero already (see RowSink)
-      continue;
+  if (rank == nullptr) {
+    for (int64_t k = 0; k < num_rows; ++k) {
+      const int64_t cursor = CursorOf<kAlone>(local, k);
+      const int64_t size = item_size[k];
+      Store64(local.base + local.row_offsets[k] + slot_offset, OffsetAndSize(cursor, size));
+      positions[k] = local.row_offsets[k] + cursor;
+      AdvanceCursor<kAlone>(local, k, cursor + size);
     }
-    int64_t cursor = CursorOf<kAlone>(local, k);
-    int64_t size = item_size[item];
-    Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(size));
-    positions[item] = local.row_offsets[k] + cursor;
-    AdvanceCursor<kAlone>(local, k, cursor + size);
-    ++item;
+  } else {
+    // Without a branch on nulls: a null row gets its null bit and a zero slot
+    // (the row is zero already, see RowSink), and its position is overwritten
+    // by the next item's (`positions` and `item_size` have a spare entry).
+    int64_t item = 0;
+    for (int64_t k = 0; k < num_rows; ++k) {
+      uint8_t* row = local.base + local.row_offsets[k];
+      const bool valid = rank[k + 1] != rank[k];
+      const int64_t cursor = CursorOf<kAlone>(local, k);
+      const int64_t size = item_size[item] & -static_cast<int64_t>(valid);
+      SetNullIf(row, null_bit, !valid);
+      Store64(row + slot_offset, valid ? OffsetAndSize(cursor, size) : 0);
+      positions[item] = local.row_offsets[k] + cursor;
+      AdvanceCursor<kAlone>(local, k, cursor + size);
+      item += valid;
+    }
   }
   RowLocator locator{sink.row_offsets, num_rows, row_begin};
   return WriteItems(&root, first_item, end_item, positions, TileContext{sink.base, &locator});

@@ -22,9 +22,10 @@ void AddItemSizes(const NodeState& node, int64_t* sizes) {
     for (int64_t c = 0; c < node.count; ++c) sizes[c] += item_size[c];
     return;
   }
+  // Without a branch: null candidates (no item) add nothing.
   const int64_t* rank = node.rank.data();
   for (int64_t c = 0; c < node.count; ++c) {
-    if (rank[c + 1] != rank[c]) sizes[c] += item_size[rank[c]];
+    sizes[c] += item_size[rank[c]] & -static_cast<int64_t>(rank[c + 1] != rank[c]);
   }
 }
 
@@ -121,8 +122,9 @@ Status SizeMaps(NodeState* node, NestedColumnState* column) {
 
 Status ComputeSizes(NodeState* node, NestedColumnState* column) {
   const int64_t items = node->num_items;
-  if (node->item_size.size() < static_cast<size_t>(items))
-    node->item_size.resize(static_cast<size_t>(items));
+  // One entry of slack: branch-free loops read the entry after the last item.
+  if (node->item_size.size() < static_cast<size_t>(items + 1))
+    node->item_size.resize(static_cast<size_t>(items + 1));
   switch (node->plan->kind) {
     case NodeKind::kLeaf: return Status::Ok();
     case NodeKind::kStruct: return SizeStructs(node, column);

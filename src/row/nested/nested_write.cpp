@@ -14,13 +14,11 @@
 namespace rowbridge::row {
 namespace {
 
-inline uint64_t OffsetAndSize(int64_t offset, int64_t size) {
-  return (static_cast<uint64_t>(offset) << 32) | static_cast<uint64_t>(size);
-}
-
+/// The positions of `items` items of `node`, and a spare entry that
+/// branch-free loops write for a null.
 int64_t* TilePositions(NodeState* node, int64_t items) {
-  if (node->positions.size() < static_cast<size_t>(items))
-    node->positions.resize(static_cast<size_t>(items));
+  if (node->positions.size() < static_cast<size_t>(items + 1))
+    node->positions.resize(static_cast<size_t>(items + 1));
   return node->positions.data();
 }
 
@@ -36,19 +34,18 @@ Status WriteNestedField(NodeState* field, int64_t begin, int64_t end, const int6
   const int64_t* item_size = field->item_size.data() + first_item;
   const int64_t* rank = field->identity ? nullptr : field->rank.data() + begin;
   uint8_t* const base = tile.base;
+  // Without a branch on nulls (see NestedWrite in nested_column.cpp).
   int64_t item = 0;
   for (int64_t k = 0; k < end - begin; ++k) {
     uint8_t* row = base + positions[k];
-    if (rank != nullptr && rank[k + 1] == rank[k]) {
-      SetNull(row, null_bit);
-      continue;
-    }
-    int64_t cursor = cursors != nullptr ? cursors[k] : fixed_cursor;
-    int64_t size = item_size[item];
-    Store64(row + slot_offset, OffsetAndSize(cursor, size));
+    const bool valid = rank == nullptr || rank[k + 1] != rank[k];
+    const int64_t cursor = cursors != nullptr ? cursors[k] : fixed_cursor;
+    const int64_t size = item_size[item] & -static_cast<int64_t>(valid);
+    SetNullIf(row, null_bit, !valid);
+    Store64(row + slot_offset, valid ? OffsetAndSize(cursor, size) : 0);
     child_positions[item] = positions[k] + cursor;
     if (cursors != nullptr) cursors[k] = cursor + size;
-    ++item;
+    item += valid;
   }
   return WriteItems(field, first_item, end_item, child_positions, tile);
 }
@@ -118,18 +115,25 @@ void PlaceNestedElements(const NodeState& element, const int64_t* positions, con
       }
       continue;
     }
+    // Without a branch on null elements: their null bits gather in a word,
+    // stored every 64 elements and after the last; a null's position is
+    // overwritten by the next item's (spare entries, see TilePositions).
     const int64_t* rank = ranks + first[k];
+    uint64_t nulls = 0;
     for (int64_t e = 0; e < n; ++e) {
-      if (rank[e + 1] == rank[e]) {
-        SetBit(array + 8, e);
-        continue;
-      }
-      int64_t size = item_size[item];
-      Store64(slots + 8 * e, OffsetAndSize(cursor, size));
+      const bool valid = rank[e + 1] != rank[e];
+      const int64_t size = item_size[item] & -static_cast<int64_t>(valid);
+      Store64(slots + 8 * e, valid ? OffsetAndSize(cursor, size) : 0);
       child_positions[item] = array_position + cursor;
+      nulls |= static_cast<uint64_t>(!valid) << (e & 63);
+      if ((e & 63) == 63) {
+        Store64(array + 8 + (e >> 6) * 8, nulls);
+        nulls = 0;
+      }
       cursor += size;
-      ++item;
+      item += valid;
     }
+    if ((n & 63) != 0) Store64(array + 8 + (n >> 6) * 8, nulls);
   }
 }
 
