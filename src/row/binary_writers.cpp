@@ -6,10 +6,14 @@
 namespace rowbridge::row {
 
 Status BinaryWriters(const ArrowType& type, WriterSet* out) {
+  bool found = false;
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512) return BinaryWritersAvx512(type, out);
+  if (ActiveKernelIsa() == KernelIsa::kAvx512) found = BinaryWriterSetAvx512(type.id, out);
+  else
 #endif
-  return MakeBinaryWriters<PortableCopy>(type, out);
+    found = BinaryWriterSetFor<PortableCopy>(type.id, out);
+  if (found) return Status::Ok();
+  return Status::NotSupported("no binary writer for " + ArrowTypeName(type));
 }
 
 }  // namespace rowbridge::row

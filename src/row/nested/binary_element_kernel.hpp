@@ -26,29 +26,31 @@ struct BinaryElementKernel {
 };
 
 template <typename Source, typename Copier>
-Status BinaryElements(const ArrowType& type, ElementWriterSet* out) {
-  WriterSet slot_writers;
-  ROWBRIDGE_RETURN_NOT_OK(MakeBinaryWriters<Copier>(type, &slot_writers));
-  *out = MakeElementWriterSet<BinaryElementKernel<Source, Copier>, false>();
+ElementWriterSet BinaryElements(const WriterSet& slot_writers) {
+  ElementWriterSet set = MakeElementWriterSet<BinaryElementKernel<Source, Copier>, false>();
   for (int g = 0; g < 2; ++g) {
-    for (int v = 0; v < 2; ++v) out->size[g][v] = slot_writers.size[g][v];
+    for (int v = 0; v < 2; ++v) set.size[g][v] = slot_writers.size[g][v];
   }
-  return Status::Ok();
+  return set;
 }
 
-/// The element writers of the binary-like `type` with `Copier`'s copy.
+/// Sets `*out` to the element writers of the binary-like type `id` with
+/// `Copier`'s copy (their sizes are the slot writers'); false for other
+/// types. Builds no string (see simd/kernel_isa.hpp).
 template <typename Copier>
-Status MakeBinaryElementWriters(const ArrowType& type, ElementWriterSet* out) {
-  switch (type.id) {
+bool BinaryElementWriterSetFor(ArrowTypeId id, ElementWriterSet* out) {
+  WriterSet slot_writers;
+  if (!BinaryWriterSetFor<Copier>(id, &slot_writers)) return false;
+  switch (id) {
     case ArrowTypeId::kUtf8:
-    case ArrowTypeId::kBinary: return BinaryElements<OffsetSource<int32_t>, Copier>(type, out);
+    case ArrowTypeId::kBinary: *out = BinaryElements<OffsetSource<int32_t>, Copier>(slot_writers); break;
     case ArrowTypeId::kLargeUtf8:
-    case ArrowTypeId::kLargeBinary: return BinaryElements<OffsetSource<int64_t>, Copier>(type, out);
+    case ArrowTypeId::kLargeBinary: *out = BinaryElements<OffsetSource<int64_t>, Copier>(slot_writers); break;
     case ArrowTypeId::kUtf8View:
-    case ArrowTypeId::kBinaryView: return BinaryElements<ViewSource, Copier>(type, out);
-    case ArrowTypeId::kFixedSizeBinary: return BinaryElements<FixedSizeSource, Copier>(type, out);
-    default: return Status::NotSupported("no binary element writer for " + ArrowTypeName(type));
+    case ArrowTypeId::kBinaryView: *out = BinaryElements<ViewSource, Copier>(slot_writers); break;
+    default: *out = BinaryElements<FixedSizeSource, Copier>(slot_writers); break;
   }
+  return true;
 }
 
 }  // namespace rowbridge::row

@@ -119,9 +119,13 @@ Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
     case ArrowTypeId::kBinaryView:
     case ArrowTypeId::kFixedSizeBinary:
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-      if (ActiveKernelIsa() == KernelIsa::kAvx512) return BinaryElementWritersAvx512(type, out);
+      if (ActiveKernelIsa() == KernelIsa::kAvx512) {
+        BinaryElementWriterSetAvx512(type.id, out);
+        return Status::Ok();
+      }
 #endif
-      return MakeBinaryElementWriters<PortableCopy>(type, out);
+      BinaryElementWriterSetFor<PortableCopy>(type.id, out);
+      return Status::Ok();
     case ArrowTypeId::kUInt64:
       *out = MakeElementWriterSet<LargeDecimalElementKernel<UInt64Source>, true>();
       return Status::Ok();

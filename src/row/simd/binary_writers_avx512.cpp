@@ -7,8 +7,11 @@
 // (src/CMakeLists.txt) and used only when the CPU runs them (kernel_isa.cpp).
 // Every kernel instantiated here takes MaskedCopy, local to this file, so
 // its code has internal linkage and cannot replace the portable code of the
-// same templates elsewhere; check_isa_symbols.cmake checks that this object
-// defines no other global or weak symbol than its two entry points.
+// same templates elsewhere. Nothing here builds a string or an error (the
+// type checks and messages stay in the portable callers), since that would
+// emit std::string's inline members compiled for AVX-512 as weak symbols;
+// check_isa_symbols.cmake checks that this object defines no other global
+// or weak symbol than its entry points.
 #include <immintrin.h>
 
 #include "row/binary_kernel.hpp"
@@ -38,12 +41,12 @@ struct MaskedCopy {
 
 }  // namespace
 
-Status BinaryWritersAvx512(const ArrowType& type, WriterSet* out) {
-  return MakeBinaryWriters<MaskedCopy>(type, out);
+bool BinaryWriterSetAvx512(ArrowTypeId id, WriterSet* out) {
+  return BinaryWriterSetFor<MaskedCopy>(id, out);
 }
 
-Status BinaryElementWritersAvx512(const ArrowType& type, ElementWriterSet* out) {
-  return MakeBinaryElementWriters<MaskedCopy>(type, out);
+bool BinaryElementWriterSetAvx512(ArrowTypeId id, ElementWriterSet* out) {
+  return BinaryElementWriterSetFor<MaskedCopy>(id, out);
 }
 
 }  // namespace rowbridge::row

@@ -33,9 +33,15 @@ void OverrideKernelIsaForTesting(KernelIsa isa);
 void ClearKernelIsaOverrideForTesting();
 
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-/// The AVX-512 builds of BinaryWriters and of the binary element writers.
-Status BinaryWritersAvx512(const ArrowType& type, WriterSet* out);
-Status BinaryElementWritersAvx512(const ArrowType& type, ElementWriterSet* out);
+// The per-ISA entry points build no string and return no error (a string's
+// inline members compiled there could replace the portable ones library-wide);
+// their callers check types and build messages.
+
+/// The AVX-512 builds of the binary writers (BinaryWriterSetFor) and of the
+/// binary element writers (BinaryElementWriterSetFor); false for a type that
+/// is not binary-like.
+bool BinaryWriterSetAvx512(ArrowTypeId id, WriterSet* out);
+bool BinaryElementWriterSetAvx512(ArrowTypeId id, ElementWriterSet* out);
 /// The AVX-512 writer of plain (not gathered) array elements of
 /// `element_size` bytes whose Arrow values are the Spark bytes.
 ElementWriteFn BulkElementWriterAvx512(int32_t element_size, bool all_valid);
