@@ -71,25 +71,29 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
     if (finished) {
       return false;
     }
-    long handle = stream.handle();
-    for (;;) {
-      ArrowArray array = ArrowArray.allocateNew(allocator);
-      int result;
-      try {
-        result = ScanNative.nextArray(handle, array.memoryAddress());
-        if (result == ScanNative.BATCH) {
-          Data.importIntoVectorSchemaRoot(allocator, array, root, dictionaries); // moves array
-          return true;
+    long handle = stream.enter();
+    try {
+      for (;;) {
+        ArrowArray array = ArrowArray.allocateNew(allocator);
+        int result;
+        try {
+          result = ScanNative.nextArray(handle, array.memoryAddress());
+          if (result == ScanNative.BATCH) {
+            Data.importIntoVectorSchemaRoot(allocator, array, root, dictionaries); // moves array
+            return true;
+          }
+        } finally {
+          array.close();
         }
-      } finally {
-        array.close();
+        if (result == ScanNative.END) {
+          finished = true;
+          root.clear();
+          return false;
+        }
+        stream.checkInterrupted();
       }
-      if (result == ScanNative.END) {
-        finished = true;
-        root.clear();
-        return false;
-      }
-      stream.checkInterrupted();
+    } finally {
+      stream.exit();
     }
   }
 

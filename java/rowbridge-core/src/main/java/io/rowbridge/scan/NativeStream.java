@@ -22,6 +22,9 @@ final class NativeStream {
   private final BooleanSupplier interrupted;
   /** Guarded by lock; 0 once closed. */
   private long handle;
+  /** Guarded by lock: consumer calls inside native code, and a close waiting for them. */
+  private int active;
+  private boolean closing;
   /** The statistics at close. */
   private final long[] closedStats = new long[ScanNative.STAT_COUNT];
   /** The schema of the scan, imported with arrow-c-data. */
@@ -103,16 +106,26 @@ final class NativeStream {
     return path;
   }
 
-  /** The handle, for the consumer thread's calls; throws once closed. */
-  long handle() {
-    long current;
+  /**
+   * The handle, for a consumer call into native code, which must end with {@link #exit}; a close
+   * from another thread waits for it. Throws once the scan is closed or closing.
+   */
+  long enter() {
     synchronized (lock) {
-      current = handle;
+      if (handle == 0 || closing) {
+        throw new IllegalStateException("rowbridge scan of " + path + ": the scan is closed");
+      }
+      active++;
+      return handle;
     }
-    if (current == 0) {
-      throw new IllegalStateException("rowbridge scan of " + path + ": the scan is closed");
+  }
+
+  void exit() {
+    synchronized (lock) {
+      if (--active == 0 && closing) {
+        lock.notifyAll();
+      }
     }
-    return current;
   }
 
   /**
@@ -152,19 +165,39 @@ final class NativeStream {
     }
   }
 
-  /** Closes the native scan, waiting for batches being decoded; idempotent. */
+  /**
+   * Closes the native scan, waiting for batches being decoded; idempotent. From another thread
+   * than the consumer's, it cancels the scan and waits for a consumer call inside native code to
+   * return first (the consumer then gets a cancellation or IllegalStateException); rows or
+   * vectors the consumer still reads are not protected: close on the consumer's thread.
+   */
   void close() {
-    long closing;
+    long closed;
     synchronized (lock) {
-      closing = handle;
-      if (closing == 0) {
+      if (handle == 0 || closing) {
         return;
       }
-      for (int i = 0; i < closedStats.length; i++) {
-        closedStats[i] = ScanNative.stat(closing, i);
+      closing = true;
+      if (active > 0) {
+        ScanNative.cancel(handle); // wakes a consumer waiting for a batch
       }
+      boolean interrupted = false;
+      while (active > 0) {
+        try {
+          lock.wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      for (int i = 0; i < closedStats.length; i++) {
+        closedStats[i] = ScanNative.stat(handle, i);
+      }
+      closed = handle;
       handle = 0;
     }
-    ScanNative.close(closing);
+    ScanNative.close(closed);
   }
 }

@@ -57,7 +57,12 @@ public final class RowScan extends ScanBase implements AutoCloseable {
     int columns = spark.size();
     this.row = new UnsafeRow(columns);
     this.closedRow = new byte[UnsafeRow.calculateBitSetWidthInBytes(columns) + 8 * columns + 8];
-    this.result = ScanNative.result(stream.handle());
+    long handle = stream.enter();
+    try {
+      this.result = ScanNative.result(handle);
+    } finally {
+      stream.exit();
+    }
     pointAtClosedRow();
   }
 
@@ -83,29 +88,33 @@ public final class RowScan extends ScanBase implements AutoCloseable {
     if (finished) {
       return false;
     }
-    long handle = stream.handle();
-    if (inBatch) {
-      long rows = ScanNative.nextChunk(handle);
-      if (rows > 0) {
-        readResult();
-        return true;
+    long handle = stream.enter();
+    try {
+      if (inBatch) {
+        long rows = ScanNative.nextChunk(handle);
+        if (rows > 0) {
+          readResult();
+          return true;
+        }
+        inBatch = false;
       }
-      inBatch = false;
-    }
-    for (;;) {
-      int status = ScanNative.nextRows(handle);
-      if (status == ScanNative.BATCH) {
-        inBatch = true;
-        readResult();
-        return true;
+      for (;;) {
+        int status = ScanNative.nextRows(handle);
+        if (status == ScanNative.BATCH) {
+          inBatch = true;
+          readResult();
+          return true;
+        }
+        if (status == ScanNative.END) {
+          finished = true;
+          chunkRows = 0;
+          index = 0;
+          return false;
+        }
+        stream.checkInterrupted();
       }
-      if (status == ScanNative.END) {
-        finished = true;
-        chunkRows = 0;
-        index = 0;
-        return false;
-      }
-      stream.checkInterrupted();
+    } finally {
+      stream.exit();
     }
   }
 
