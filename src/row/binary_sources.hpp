@@ -15,6 +15,12 @@ namespace rowbridge::row {
 /// Copies 16 bytes.
 inline void Copy16(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16); }
 
+/// The branch class of a length in CopyBytes.
+inline int CopyClass(int64_t length) {
+  return (length > 0) + (length >= 4) + (length >= 8) + (length > 16) + (length > 32) +
+         (length > 64);
+}
+
 /// Copies `length` bytes with a few possibly overlapping wide moves, calling
 /// memcpy only for values longer than 64 bytes.
 inline void CopyBytes(uint8_t* dst, const uint8_t* src, int64_t length) {
@@ -67,6 +73,25 @@ struct OffsetSource {
   static const uint8_t* Data(const ColumnInput& input, int64_t index) {
     return input.data + Load<OffsetType>(input.values + index * sizeof(OffsetType));
   }
+  /// True when a plain column's batch of `num_rows` rows is long enough to
+  /// pay for a look at its first 64 lengths (nulls included) and they all
+  /// take the same branches of CopyBytes.
+  static bool LengthsPredictable(const ColumnInput& input, int64_t num_rows) {
+    constexpr int64_t kMinRows = 1024;
+    constexpr int64_t kSample = 64;
+    if (num_rows < kMinRows) return false;
+    const uint8_t* offsets = input.values + input.offset * static_cast<int64_t>(sizeof(OffsetType));
+    int64_t shortest = INT64_MAX;
+    int64_t longest = 0;
+    for (int64_t k = 0; k < kSample; ++k) {
+      const int64_t length = static_cast<int64_t>(Load<OffsetType>(offsets + (k + 1) * sizeof(OffsetType))) -
+                             static_cast<int64_t>(Load<OffsetType>(offsets + k * sizeof(OffsetType)));
+      shortest = std::min(shortest, length);
+      longest = std::max(longest, length);
+    }
+    return CopyClass(shortest) == CopyClass(longest);
+  }
+
   /// Starts loading the bytes of the `num_rows` values from value `index` on
   /// (their first kMaxLines cache lines).
   static void PrefetchData(const ColumnInput& input, int64_t index, int64_t num_rows) {

@@ -5,14 +5,36 @@
 
 namespace rowbridge::row {
 
+namespace {
+
+/// Adds the portable writers of an offset-based type to the branch-free
+/// `set`, for batches whose lengths the portable copy predicts.
+template <typename Source>
+void AddPredictableWriters(ArrowTypeId id, WriterSet* set) {
+  WriterSet portable;
+  BinaryWriterSetFor<PortableCopy>(id, &portable);
+  for (int v = 0; v < 2; ++v) {
+    set->predictable_write[v] = portable.write[0][v];
+    set->predictable_write_alone[v] = portable.write_alone[0][v];
+    for (int g = 0; g < 2; ++g) set->size[g][v] = portable.size[g][v];
+  }
+  set->lengths_predictable = &Source::LengthsPredictable;
+}
+
+}  // namespace
+
 Status BinaryWriters(const ArrowType& type, WriterSet* out) {
-  bool found = false;
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512) found = BinaryWriterSetAvx512(type.id, out);
-  else
+  if (ActiveKernelIsa() == KernelIsa::kAvx512 && BinaryWriterSetAvx512(type.id, out)) {
+    if (type.id == ArrowTypeId::kUtf8 || type.id == ArrowTypeId::kBinary) {
+      AddPredictableWriters<OffsetSource<int32_t>>(type.id, out);
+    } else if (type.id == ArrowTypeId::kLargeUtf8 || type.id == ArrowTypeId::kLargeBinary) {
+      AddPredictableWriters<OffsetSource<int64_t>>(type.id, out);
+    }
+    return Status::Ok();
+  }
 #endif
-    found = BinaryWriterSetFor<PortableCopy>(type.id, out);
-  if (found) return Status::Ok();
+  if (BinaryWriterSetFor<PortableCopy>(type.id, out)) return Status::Ok();
   return Status::NotSupported("no binary writer for " + ArrowTypeName(type));
 }
 

@@ -103,6 +103,14 @@ struct WriterSet {
   WriteFn write_alone[2][2] = {};
   SizeFn size[2][2] = {};  // null for columns whose variable bytes are constant
   int32_t constant_variable_bytes = 0;  // 16 for large decimals and calendar intervals
+  /// Set when `write` copies without branching on value lengths (simd/): the
+  /// same writers with a branchy copy, indexed by [all_valid], for plain
+  /// columns, and a test of a batch's first values that picks them. A
+  /// branch-free copy waits for each length; a branchy one runs ahead when
+  /// its branches are predicted, as they are when lengths stay in one class.
+  WriteFn predictable_write[2] = {};
+  WriteFn predictable_write_alone[2] = {};
+  bool (*lengths_predictable)(const ColumnInput& input, int64_t num_rows) = nullptr;
 };
 
 /// Formats "column 'NAME' (TYPE) row R: MESSAGE".

@@ -149,6 +149,11 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
     bool gathered = column.input.gather != nullptr;
     bool alone = !needs_cursors && column_plan.writers.write_alone[0][0] != nullptr;
     column.write = (alone ? column_plan.writers.write_alone : column_plan.writers.write)[gathered][all_valid];
+    const row::WriterSet& writers = column_plan.writers;
+    if (!gathered && writers.lengths_predictable != nullptr &&
+        writers.lengths_predictable(column.input, num_rows)) {
+      column.write = (alone ? writers.predictable_write_alone : writers.predictable_write)[all_valid];
+    }
     column.size = column_plan.writers.size[gathered][all_valid];
     column.plan = &column_plan;
     // A batch's buffers are often cold and scattered: start loading every

@@ -97,6 +97,36 @@ TEST(KernelIsa, EveryKernelCopiesValuesOfEveryLength) {
   }
 }
 
+TEST(KernelIsa, LongBatchesOfPredictableLengthsTakeTheBranchyCopy) {
+  // Batches of 1024 rows or more whose first lengths share one copy class take
+  // the portable string writer even under the AVX-512 kernels; later values
+  // may leave that class. Both must give the reference bytes.
+  std::vector<std::optional<std::string>> values;
+  for (int64_t i = 0; i < 3000; ++i) {
+    if (i % 97 == 5 && i > 64) values.push_back(std::nullopt);
+    else if (i < 1500) values.push_back("value_" + std::to_string(100000 + i));
+    else values.push_back(std::string(static_cast<size_t>(i % 70), static_cast<char>('a' + i % 26)));
+  }
+  TestArray several = testing::Batch({testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
+                                      testing::Primitive<int64_t>("l", "n", std::vector<std::optional<int64_t>>(3000, 7))});
+  TestArray alone = testing::Batch({testing::Strings("u", "s", values)});
+  for (const TestArray* batch_ptr : {&several, &alone}) {
+    const TestArray& batch = *batch_ptr;
+    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+    ASSERT_EQ(reference.error, "");
+    for (KernelIsa isa : AvailableKernels()) {
+      SCOPED_TRACE("kernel " + KernelName(isa));
+      KernelScope scope(isa);
+      testing::Conversion conversion = testing::Convert(batch);
+      ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+      ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+      for (size_t r = 0; r < reference.rows.size(); ++r) {
+        ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+      }
+    }
+  }
+}
+
 /// `count` values of T (every `null_every`th null when not 0) with the
 /// garbage value 0x5a.. under nulls.
 template <typename T>
