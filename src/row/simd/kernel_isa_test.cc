@@ -41,6 +41,23 @@ class KernelScope {
   ~KernelScope() { row::ClearKernelIsaOverrideForTesting(); }
 };
 
+/// Converts `batch` under every kernel this machine runs and expects the
+/// reference writer's rows from each.
+void ExpectEveryKernelWritesTheReference(const TestArray& batch) {
+  testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+  ASSERT_EQ(reference.error, "");
+  for (KernelIsa isa : AvailableKernels()) {
+    SCOPED_TRACE("kernel " + KernelName(isa));
+    KernelScope scope(isa);
+    testing::Conversion conversion = testing::Convert(batch);
+    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+    for (size_t r = 0; r < reference.rows.size(); ++r) {
+      ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+    }
+  }
+}
+
 /// Values of every length 0..200 (every 7th null), bytes from a simple generator.
 std::vector<std::optional<std::string>> EveryLength() {
   std::vector<std::optional<std::string>> values;
@@ -81,20 +98,8 @@ TEST(KernelIsa, EveryKernelCopiesValuesOfEveryLength) {
       {testing::ListOfLengths("ls", testing::Strings("u", "element", values), lengths),
        testing::ListOfLengths("lv", testing::Views("vz", "element", values), lengths),
        testing::Slice(testing::ListOfLengths("sliced", testing::Strings("U", "element", values), lengths), 0, arrays)});
-  for (const TestArray* batch : {&flat, &nested}) {
-    testing::ReferenceRows reference = testing::ReferenceConvert(*batch);
-    ASSERT_EQ(reference.error, "");
-    for (KernelIsa isa : AvailableKernels()) {
-      SCOPED_TRACE("kernel " + KernelName(isa));
-      KernelScope scope(isa);
-      testing::Conversion conversion = testing::Convert(*batch);
-      ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-      ASSERT_EQ(conversion.rows.size(), reference.rows.size());
-      for (size_t r = 0; r < reference.rows.size(); ++r) {
-        ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
-      }
-    }
-  }
+  ExpectEveryKernelWritesTheReference(flat);
+  ExpectEveryKernelWritesTheReference(nested);
 }
 
 TEST(KernelIsa, LongBatchesOfPredictableLengthsTakeTheBranchyCopy) {
@@ -110,21 +115,8 @@ TEST(KernelIsa, LongBatchesOfPredictableLengthsTakeTheBranchyCopy) {
   TestArray several = testing::Batch({testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
                                       testing::Primitive<int64_t>("l", "n", std::vector<std::optional<int64_t>>(3000, 7))});
   TestArray alone = testing::Batch({testing::Strings("u", "s", values)});
-  for (const TestArray* batch_ptr : {&several, &alone}) {
-    const TestArray& batch = *batch_ptr;
-    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
-    ASSERT_EQ(reference.error, "");
-    for (KernelIsa isa : AvailableKernels()) {
-      SCOPED_TRACE("kernel " + KernelName(isa));
-      KernelScope scope(isa);
-      testing::Conversion conversion = testing::Convert(batch);
-      ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-      ASSERT_EQ(conversion.rows.size(), reference.rows.size());
-      for (size_t r = 0; r < reference.rows.size(); ++r) {
-        ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
-      }
-    }
-  }
+  ExpectEveryKernelWritesTheReference(several);
+  ExpectEveryKernelWritesTheReference(alone);
 }
 
 /// `count` values of T (every `null_every`th null when not 0) with the
@@ -163,19 +155,7 @@ TEST(KernelIsa, EveryKernelCopiesFixedWidthElementArrays) {
     columns.push_back(testing::ListOfLengths("l" + suffix, Numbers<int64_t>("l", total, null_every), lengths));
     columns.push_back(testing::ListOfLengths("d" + suffix, Numbers<int64_t>("g", total, null_every), lengths));
   }
-  TestArray batch = testing::Batch(std::move(columns));
-  testing::ReferenceRows reference = testing::ReferenceConvert(batch);
-  ASSERT_EQ(reference.error, "");
-  for (KernelIsa isa : AvailableKernels()) {
-    SCOPED_TRACE("kernel " + KernelName(isa));
-    KernelScope scope(isa);
-    testing::Conversion conversion = testing::Convert(batch);
-    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
-    for (size_t r = 0; r < reference.rows.size(); ++r) {
-      ASSERT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
-    }
-  }
+  ExpectEveryKernelWritesTheReference(testing::Batch(std::move(columns)));
 }
 
 /// Two pages, the second unmapped: bytes placed to end at the first page's
