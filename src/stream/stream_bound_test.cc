@@ -146,6 +146,10 @@ TEST(PrefetchStreamBound, OneStreamRunsOnFewWorkersOfABigPool) {
   // Idle workers are woken last-in first-out and a finishing worker takes
   // the request it posts, so one stream (W = 2) keeps to a few threads of 16:
   // their caches stay warm and only their malloc arenas hold its buffers.
+  // Usually 2 or 3; a woken worker that is preempted before it runs leaves
+  // the request to the next idle one, which on a loaded machine (2 cores,
+  // five busy loops, ASan) made it 5 in 1 run of 150. Waking them in
+  // first-in first-out order would cycle through all 16.
   std::shared_ptr<WorkerPool> pool = Pool(16);
   auto counters = std::make_shared<BatchCounters>();
   ProducerPlan plan;
@@ -158,7 +162,7 @@ TEST(PrefetchStreamBound, OneStreamRunsOnFewWorkersOfABigPool) {
   std::mt19937 random(3);
   EXPECT_EQ(Drain(stream.get(), &random, true), plan.batches);
   std::lock_guard<std::mutex> lock(counters->threads_mutex);
-  EXPECT_LE(counters->threads.size(), 4u);
+  EXPECT_LE(counters->threads.size(), 8u);
 }
 
 TEST(PrefetchStreamBound, StreamsShareThePoolFairly) {
