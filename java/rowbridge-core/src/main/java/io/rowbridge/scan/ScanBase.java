@@ -4,7 +4,7 @@ package io.rowbridge.scan;
  * What {@link ArrowScan} and {@link RowScan} share: cancellation and the metrics of the native
  * stream (for Spark's UI), which stay readable after close.
  */
-abstract class ScanBase {
+abstract class ScanBase implements StreamCounters {
   final NativeStream stream;
 
   ScanBase(NativeStream stream) {
@@ -21,16 +21,19 @@ abstract class ScanBase {
   }
 
   /** Batches handed to the consumer so far. */
+  @Override
   public long batchesRead() {
     return stream.stat(ScanNative.STAT_BATCHES);
   }
 
   /** Bytes of the file's batch bodies, as stored (compressed), handed to the consumer so far. */
+  @Override
   public long bytesRead() {
     return stream.stat(ScanNative.STAT_INPUT_BYTES);
   }
 
   /** Nanoseconds the consumer spent waiting for batches that were not ready yet. */
+  @Override
   public long waitNanos() {
     return stream.stat(ScanNative.STAT_WAIT_NANOS);
   }
@@ -39,6 +42,7 @@ abstract class ScanBase {
    * Nanoseconds the native workers spent decoding batches (and, for a row scan, converting their
    * first chunk), summed over workers.
    */
+  @Override
   public long decodeNanos() {
     return stream.stat(ScanNative.STAT_PRODUCE_NANOS);
   }

@@ -92,14 +92,7 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    ArrowScan current = scan;
-    if (current != null) {
-      totals.update(rows, current.batchesRead(), current.bytesRead(), current.decodeNanos(),
-          current.waitNanos());
-    } else {
-      totals.updateRows(rows);
-    }
-    return totals.values();
+    return totals.current(rows, scan);
   }
 
   @Override

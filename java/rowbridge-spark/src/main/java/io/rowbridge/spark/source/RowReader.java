@@ -57,14 +57,7 @@ final class RowReader implements PartitionReader<InternalRow> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    RowScan current = scan;
-    if (current != null) {
-      totals.update(rows, current.batchesRead(), current.bytesRead(), current.decodeNanos(),
-          current.waitNanos());
-    } else {
-      totals.updateRows(rows);
-    }
-    return totals.values();
+    return totals.current(rows, scan);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.rowbridge.spark.source;
 
+import io.rowbridge.scan.StreamCounters;
+
 import java.util.Locale;
 
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -57,6 +59,20 @@ final class ScanMetrics {
     /** Only the rows move (the stream is closed, its counters kept). */
     void updateRows(long rows) {
       current[0] = rows;
+    }
+
+    /**
+     * The values to report now: the open stream's counters (null once the stream is closed:
+     * its last counters are kept and only the rows move).
+     */
+    CustomTaskMetric[] current(long rows, StreamCounters stream) {
+      if (stream != null) {
+        update(rows, stream.batchesRead(), stream.bytesRead(), stream.decodeNanos(),
+            stream.waitNanos());
+      } else {
+        updateRows(rows);
+      }
+      return values();
     }
 
     CustomTaskMetric[] values() {
