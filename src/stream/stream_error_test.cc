@@ -42,6 +42,21 @@ struct Shape {
 const Shape kShapes[] = {{true, true, 1, 2},   {true, false, 2, 4}, {false, true, 1, 2},
                          {false, false, 0, 1}, {true, true, 0, 3},  {true, true, 4, 1}};
 
+/// A stream of `plan`, laid out (parallel, known count) and bounded (K, W) as
+/// `shape`, on `pool`, counting into `counters`.
+std::unique_ptr<PrefetchStream> MakeShaped(ProducerPlan plan, const Shape& shape,
+                                           const std::shared_ptr<WorkerPool>& pool,
+                                           const std::shared_ptr<BatchCounters>& counters) {
+  plan.known_count = plan.known_count && shape.known_count;
+  StreamOptions options;
+  options.prefetch = shape.k;
+  options.in_flight = shape.w;
+  options.pool = pool;
+  std::unique_ptr<PrefetchStream> stream;
+  EXPECT_TRUE(PrefetchStream::Make(Counting(plan, counters), options, &stream).ok());
+  return stream;
+}
+
 TEST(PrefetchStreamErrors, AnErrorAtBatchKFollowsExactlyKGoodBatches) {
   std::shared_ptr<WorkerPool> pool = Pool(4);
   for (const Shape& shape : kShapes) {
@@ -51,17 +66,11 @@ TEST(PrefetchStreamErrors, AnErrorAtBatchKFollowsExactlyKGoodBatches) {
       auto counters = std::make_shared<BatchCounters>();
       ProducerPlan plan;
       plan.batches = 60;
-      plan.parallel = shape.parallel;
-      plan.known_count = shape.known_count;
       plan.fail_at = k;
       plan.work = 10us;
       plan.slow_first = true;  // batches after k may finish before k does
-      StreamOptions options;
-      options.prefetch = shape.k;
-      options.in_flight = shape.w;
-      options.pool = pool;
-      std::unique_ptr<PrefetchStream> stream;
-      ASSERT_TRUE(PrefetchStream::Make(Counting(plan, counters), options, &stream).ok());
+      std::unique_ptr<PrefetchStream> stream = MakeShaped(plan, shape, pool, counters);
+      ASSERT_NE(stream, nullptr);
       Status status;
       bool ended = false;
       EXPECT_EQ(ReadUntilStop(stream.get(), &status, &ended), k);
@@ -98,16 +107,10 @@ TEST(PrefetchStreamErrors, ExceptionsBecomeErrorsInOrder) {
       auto counters = std::make_shared<BatchCounters>();
       ProducerPlan plan;
       plan.batches = 30;
-      plan.parallel = shape.parallel;
-      plan.known_count = shape.known_count;
       plan.throw_at = 7;
       plan.throw_kind = c.kind;
-      StreamOptions options;
-      options.prefetch = shape.k;
-      options.in_flight = shape.w;
-      options.pool = pool;
-      std::unique_ptr<PrefetchStream> stream;
-      ASSERT_TRUE(PrefetchStream::Make(Counting(plan, counters), options, &stream).ok());
+      std::unique_ptr<PrefetchStream> stream = MakeShaped(plan, shape, pool, counters);
+      ASSERT_NE(stream, nullptr);
       Status status;
       bool ended = false;
       EXPECT_EQ(ReadUntilStop(stream.get(), &status, &ended), 7);
@@ -125,14 +128,9 @@ TEST(PrefetchStreamErrors, AnUnknownCountEndsAtTheProducersEnd) {
     auto counters = std::make_shared<BatchCounters>();
     ProducerPlan plan;
     plan.batches = 23;
-    plan.parallel = shape.parallel;
     plan.known_count = false;
-    StreamOptions options;
-    options.prefetch = shape.k;
-    options.in_flight = shape.w;
-    options.pool = pool;
-    std::unique_ptr<PrefetchStream> stream;
-    ASSERT_TRUE(PrefetchStream::Make(Counting(plan, counters), options, &stream).ok());
+    std::unique_ptr<PrefetchStream> stream = MakeShaped(plan, shape, pool, counters);
+    ASSERT_NE(stream, nullptr);
     Status status;
     bool ended = false;
     EXPECT_EQ(ReadUntilStop(stream.get(), &status, &ended), 23);
