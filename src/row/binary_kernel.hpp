@@ -18,11 +18,20 @@ struct BinaryKernel {
     if constexpr (!kGathered && HasPrefetchData<Source>::value) {
       Source::PrefetchData(input, input.offset + row_begin, num_rows);
     }
+    // A plain column, without a branch on nulls (10 % of them cost more in
+    // mispredictions than loading every length): a null value's length,
+    // whatever its offsets say, is masked to 0. A gathered one may hold any
+    // index under a null.
     int64_t sign_bits = 0;
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       int64_t length = 0;
-      if (IsValid<kAllValid>(input, r)) length = Source::Length(input, ValueIndex<kGathered>(input, r));
+      if constexpr (kGathered) {
+        if (IsValid<kAllValid>(input, r)) length = Source::Length(input, ValueIndex<true>(input, r));
+      } else {
+        length = Source::Length(input, ValueIndex<false>(input, r)) &
+                 -static_cast<int64_t>(IsValid<kAllValid>(input, r));
+      }
       sign_bits |= length;
       sizes[k] += RoundUp8(length);
     }
@@ -42,20 +51,27 @@ struct BinaryKernel {
     const RowSink sink = sink_ref;
     const int64_t slot_offset = target.slot_offset;
     const NullBit null_bit = NullBitOf(target);
+    // A plain column without a branch on nulls: a null value is copied with
+    // length 0, gets its null bit and a zero slot, and takes no bytes. A
+    // gathered null may hold an index that is not readable (an empty
+    // dictionary's).
     ForEachRow<kAllValid>(input, row_begin, num_rows, [&](int64_t k, auto valid) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
-      if (!valid) {
-        SetNull(row, null_bit);
-        Store64(row + slot_offset, 0);
-        return;
+      if constexpr (kGathered) {
+        if (!valid) {
+          SetNull(row, null_bit);
+          Store64(row + slot_offset, 0);
+          return;
+        }
       }
       int64_t index = ValueIndex<kGathered>(input, r);
-      int64_t length = Source::Length(input, index);
+      int64_t length = Source::Length(input, index) & -static_cast<int64_t>(static_cast<bool>(valid));
       int64_t cursor = CursorOf<kAlone>(sink, k);
       uint8_t* dst = row + cursor;
       Copier::CopyPadded(dst, Source::Data(input, index), length);
-      Store64(row + slot_offset, (static_cast<uint64_t>(cursor) << 32) | static_cast<uint64_t>(length));
+      Store64(row + slot_offset, valid ? OffsetAndSize(cursor, length) : 0);
+      if constexpr (!std::is_same_v<decltype(valid), std::true_type>) SetNullIf(row, null_bit, !valid);
       AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
     });
     return Status::Ok();

@@ -8,6 +8,7 @@
 #include "row/column_plan.hpp"
 #include "row/memory_access.hpp"
 #include "row/nested/nested_column.hpp"
+#include "row/nested/nested_plan.hpp"
 #include "row/output_buffer.hpp"
 #include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
@@ -34,6 +35,9 @@ struct Converter::State {
   /// More than one column writes variable-region bytes, so rows need cursors;
   /// otherwise that one column (if any) uses its write_alone writers.
   bool needs_cursors = false;
+  /// Scratch bytes past a tile's rows where nested columns put their null
+  /// values (NestedNode::dead_bytes).
+  int64_t dead_bytes = 0;
 
   row::OutputBuffer output;
   std::vector<int64_t> row_offsets;
@@ -118,6 +122,10 @@ void Converter::State::UpdateLayout() {
     variable_writers += column.writers.write_alone[0][0] != nullptr;
   }
   needs_cursors = variable_writers > 1;
+  dead_bytes = 0;
+  for (const row::ColumnPlan& column : columns) {
+    if (column.nested != nullptr) dead_bytes = std::max(dead_bytes, column.nested->dead_bytes);
+  }
 }
 
 Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch_schema) {
@@ -192,7 +200,7 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
     if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes)) return too_large(first, row_bytes);
     int64_t chunk_rows = row_bytes == 0 ? remaining : std::min(remaining, cap / row_bytes);
     for (int64_t k = 1; k <= chunk_rows; ++k) offsets[k] = k * row_bytes;
-    if (!output.Reserve(std::max<int64_t>(offsets[chunk_rows], 8), 0)) {
+    if (!output.Reserve(std::max<int64_t>(offsets[chunk_rows], 8) + dead_bytes, 0)) {
       return Status::OutOfMemory("cannot allocate " + std::to_string(offsets[chunk_rows]) +
                                  " bytes of rows");
     }
@@ -237,7 +245,7 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
         tile_rows = fit;
         end = offsets[count + tile_rows];
       }
-      if (!output.Reserve(std::max<int64_t>(end, 8), start)) {
+      if (!output.Reserve(std::max<int64_t>(end, 8) + dead_bytes, start)) {
         return Status::OutOfMemory("cannot allocate " + std::to_string(end) + " bytes of rows");
       }
       ROWBRIDGE_RETURN_NOT_OK(WriteTile(tile_first, count, tile_rows, slots_end, bound_columns, bound_end));

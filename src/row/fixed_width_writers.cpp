@@ -1,4 +1,6 @@
 // Writers for values that live in the 8-byte slot.
+#include <type_traits>
+
 #include "row/column_access.hpp"
 #include "row/value_ops.hpp"
 #include "row/writer_families.hpp"
@@ -20,11 +22,23 @@ struct FixedKernel {
     ForEachRow<kAllValid>(input, row_begin, num_rows, [&](int64_t k, auto valid) {
       int64_t r = row_begin + k;
       uint8_t* row = sink.base + sink.row_offsets[k];
+      // A plain column without a branch on nulls: every value is loaded (a
+      // null one may hold anything), and a null one's slot and check result
+      // are masked. A gathered null may hold an unreadable index.
       uint64_t slot = 0;
-      if (valid) {
+      if constexpr (std::is_same_v<decltype(valid), std::true_type>) {
         ok &= Op::Load(input, ValueIndex<kGathered>(input, r), precision, &slot);
+      } else if constexpr (kGathered) {
+        if (valid) {
+          ok &= Op::Load(input, ValueIndex<kGathered>(input, r), precision, &slot);
+        } else {
+          SetNull(row, null_bit);
+        }
       } else {
-        SetNull(row, null_bit);
+        const bool loaded = Op::Load(input, ValueIndex<kGathered>(input, r), precision, &slot);
+        ok &= loaded | !valid;
+        slot &= -static_cast<uint64_t>(static_cast<bool>(valid));
+        SetNullIf(row, null_bit, !valid);
       }
       Store64(row + slot_offset, slot);
     });

@@ -21,17 +21,8 @@ int64_t NestedSize(const ColumnInput& input, int64_t row_begin, int64_t num_rows
       return row_begin;
     }
   }
-  const NodeState& root = state->root;
-  const int64_t first = row_begin - state->span_begin;
-  const int64_t* item_size = root.item_size.data();
-  if (root.identity) {
-    for (int64_t k = 0; k < num_rows; ++k) sizes[k] += item_size[first + k];
-    return -1;
-  }
-  const int64_t* rank = root.rank.data() + first;
-  for (int64_t k = 0; k < num_rows; ++k) {
-    sizes[k] += item_size[rank[k]] & -static_cast<int64_t>(rank[k + 1] != rank[k]);
-  }
+  const int64_t* item_size = state->root.item_size.data() + (row_begin - state->span_begin);
+  for (int64_t k = 0; k < num_rows; ++k) sizes[k] += item_size[k];
   return -1;
 }
 
@@ -43,19 +34,18 @@ Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t
     ROWBRIDGE_RETURN_NOT_OK(state->Expand(row_begin, num_rows));
   NodeState& root = state->root;
   const int64_t first = row_begin - state->span_begin;
-  const int64_t first_item = root.Rank(first);
-  const int64_t end_item = root.Rank(first + num_rows);
-  if (root.positions.size() < static_cast<size_t>(end_item - first_item + 1)) {
-    root.positions.resize(static_cast<size_t>(end_item - first_item + 1));
-  }
+  if (root.positions.size() < static_cast<size_t>(num_rows))
+    root.positions.resize(static_cast<size_t>(num_rows));
   // Locals, not members: stores into rows may alias anything in memory.
   int64_t* positions = root.positions.data();
-  const int64_t* item_size = root.item_size.data() + first_item;
-  const int64_t* rank = root.identity ? nullptr : root.rank.data() + first;
+  const int64_t* item_size = root.item_size.data() + first;
   const RowSink local = sink;
   const int64_t slot_offset = target.slot_offset;
   const NullBit null_bit = NullBitOf(target);
-  if (rank == nullptr) {
+  // Dead values go past the tile's rows (the converter reserves dead_bytes there).
+  const int64_t scratch = local.row_offsets[num_rows];
+  const LiveBits live = root.Liveness();
+  if (live.bits == nullptr) {
     for (int64_t k = 0; k < num_rows; ++k) {
       const int64_t cursor = CursorOf<kAlone>(local, k);
       const int64_t size = item_size[k];
@@ -65,23 +55,21 @@ Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t
     }
   } else {
     // Without a branch on nulls: a null row gets its null bit and a zero slot
-    // (the row is zero already, see RowSink), and its position is overwritten
-    // by the next item's (`positions` and `item_size` have a spare entry).
-    int64_t item = 0;
+    // (the row is zero already, see RowSink), its value (size 0) the scratch.
     for (int64_t k = 0; k < num_rows; ++k) {
       uint8_t* row = local.base + local.row_offsets[k];
-      const bool valid = rank[k + 1] != rank[k];
+      const bool valid = live(first + k);
       const int64_t cursor = CursorOf<kAlone>(local, k);
-      const int64_t size = item_size[item] & -static_cast<int64_t>(valid);
+      const int64_t size = item_size[k];
       SetNullIf(row, null_bit, !valid);
       Store64(row + slot_offset, valid ? OffsetAndSize(cursor, size) : 0);
-      positions[item] = local.row_offsets[k] + cursor;
+      positions[k] = valid ? local.row_offsets[k] + cursor : scratch;
       AdvanceCursor<kAlone>(local, k, cursor + size);
-      item += valid;
     }
   }
   RowLocator locator{sink.row_offsets, num_rows, row_begin};
-  return WriteItems(&root, first_item, end_item, positions, TileContext{sink.base, &locator});
+  return WriteItems(&root, first, first + num_rows, positions,
+                    TileContext{sink.base, &locator, scratch});
 }
 
 }  // namespace

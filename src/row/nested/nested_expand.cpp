@@ -1,6 +1,6 @@
 // Expanding a span of a nested column level by level: a node's candidates
-// are resolved, its valid ones become items, and the items' children become
-// the next level's candidates. List ranges are checked against the child's
+// are resolved, each is an item, and the items' children become the next
+// level's candidates (a dead list or map has no elements). List ranges are checked against the child's
 // length here, where they are dereferenced, so corrupt offsets are reported
 // with their row and never read out of bounds.
 #include <algorithm>
@@ -23,54 +23,39 @@ int64_t LoadIndex(const uint8_t* buffer, int64_t i) {
   return static_cast<int64_t>(v);
 }
 
-/// Makes the valid candidates of `node` its items.
-void CollectItems(NodeState* node) {
-  const ColumnInput& input = node->input;
-  const int64_t count = node->count;
-  if (node->all_valid && input.gather == nullptr) {
-    node->identity = true;
-    node->item_base = input.offset;
-    node->num_items = count;
-    return;
-  }
-  node->identity = false;
-  if (node->rank.size() < static_cast<size_t>(count + 1))
-    node->rank.resize(static_cast<size_t>(count + 1));
-  if (node->item_index.size() < static_cast<size_t>(count))
-    node->item_index.resize(static_cast<size_t>(count));
-  int64_t* rank = node->rank.data();
-  int64_t* items = node->item_index.data();
-  const int64_t* gather = input.gather;
-  const uint8_t* validity = node->all_valid ? nullptr : input.validity;
-  const int64_t validity_offset = input.validity_offset;
-  const int64_t offset = input.offset;
-  int64_t j = 0;
-  for (int64_t c = 0; c < count; ++c) {
-    rank[c] = j;
-    items[j] = gather != nullptr ? gather[c] : offset + c;
-    j += (validity == nullptr || GetBit(validity, validity_offset + c)) ? 1 : 0;
-  }
-  rank[count] = j;
-  node->num_items = j;
-}
+/// Where a list-like node's ranges are, copied out of the node so that
+/// loops storing int64 values keep them in registers.
+struct ListRanges {
+  const uint8_t* offsets;
+  const uint8_t* sizes;
+  int64_t list_size;
+  const int64_t* gather;  // the node's input: candidate c is gather[c] or offset + c
+  int64_t offset;
 
-/// The start and length of item j's elements.
-template <ListLayout kLayout>
-struct Range {
-  static void Get(const NodeState& node, int64_t p, int64_t* start, int64_t* length) {
+  explicit ListRanges(const NodeState& node)
+      : offsets(node.list_offsets),
+        sizes(node.list_sizes),
+        list_size(node.plan->list_size),
+        gather(node.input.gather),
+        offset(node.input.offset) {}
+
+  /// The start and length of the elements of candidate c.
+  template <ListLayout kLayout>
+  void Get(int64_t c, int64_t* start, int64_t* length) const {
+    const int64_t p = gather != nullptr ? gather[c] : offset + c;
     if constexpr (kLayout == ListLayout::kOffsets32 || kLayout == ListLayout::kOffsets64) {
       using T = std::conditional_t<kLayout == ListLayout::kOffsets32, int32_t, int64_t>;
-      *start = LoadIndex<T>(node.list_offsets, p);
+      *start = LoadIndex<T>(offsets, p);
       // Wrapping: corrupt offsets must not overflow; OutOfRange rejects them.
-      *length = static_cast<int64_t>(static_cast<uint64_t>(LoadIndex<T>(node.list_offsets, p + 1)) -
+      *length = static_cast<int64_t>(static_cast<uint64_t>(LoadIndex<T>(offsets, p + 1)) -
                                      static_cast<uint64_t>(*start));
     } else if constexpr (kLayout == ListLayout::kViews32 || kLayout == ListLayout::kViews64) {
       using T = std::conditional_t<kLayout == ListLayout::kViews32, int32_t, int64_t>;
-      *start = LoadIndex<T>(node.list_offsets, p);
-      *length = LoadIndex<T>(node.list_sizes, p);
+      *start = LoadIndex<T>(offsets, p);
+      *length = LoadIndex<T>(sizes, p);
     } else {
-      *start = p * node.plan->list_size;
-      *length = node.plan->list_size;
+      *start = p * list_size;
+      *length = list_size;
     }
   }
 };
@@ -84,47 +69,49 @@ inline bool OutOfRange(int64_t start, int64_t length, int64_t limit) {
   return (s > l) | (n > static_cast<uint64_t>(kMaxArrayElements)) | (n > l - s);
 }
 
-int64_t ItemCandidate(const NodeState* node, int64_t j) {
-  if (node->identity) return j;
-  const int64_t* rank = node->rank.data();
-  return std::upper_bound(rank, rank + node->count + 1, j) - rank - 1;
-}
-
 /// Sets the element ranges of every item (first[]) and returns the
 /// elements' candidates in `*out`.
 template <ListLayout kLayout>
 Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t logical_base,
                     Candidates* out) {
-  const int64_t items = node->num_items;
+  const int64_t items = node->count;
   if (node->first.size() < static_cast<size_t>(items + 1))
     node->first.resize(static_cast<size_t>(items + 1));
   int64_t* first = node->first.data();
   first[0] = 0;
   const int64_t limit = node->element_length;
-  int64_t first_start = 0;
-  int64_t expected = 0;
+  int64_t expected = -1;  // where the next non-empty list must start; -1: anywhere
   bool contiguous = true;
   bool bad = false;
+  const ListRanges ranges(*node);
+  const LiveBits live = node->Liveness();
+  // Without branches: nulls (a dead list has no elements, whatever its range
+  // says) and empty lists are common and unpredictable.
   for (int64_t j = 0; j < items; ++j) {
     int64_t start;
     int64_t length;
-    Range<kLayout>::Get(*node, node->ItemIndex(j), &start, &length);
-    if (j == 0) first_start = expected = start;
-    bool out_of_range = OutOfRange(start, length, limit);
+    ranges.Get<kLayout>(j, &start, &length);
+    const bool is_live = live(j);
+    const bool out_of_range = is_live & OutOfRange(start, length, limit);
     bad |= out_of_range;
-    length = out_of_range ? 0 : length;
-    contiguous &= start == expected;
-    expected = start + length;
+    length &= -static_cast<int64_t>(is_live & !out_of_range);
+    const bool empty = length == 0;
+    contiguous &= empty | (start == expected) | (expected < 0);
+    // Unsigned: a corrupt (hence empty) range may hold any start.
+    const uint64_t step = static_cast<uint64_t>(start) + static_cast<uint64_t>(length) -
+                          static_cast<uint64_t>(expected);
+    expected = static_cast<int64_t>(static_cast<uint64_t>(expected) +
+                                    (step & -static_cast<uint64_t>(!empty)));
     first[j + 1] = first[j] + length;
   }
   if (bad) {
     for (int64_t j = 0; j < items; ++j) {
       int64_t start;
       int64_t length;
-      Range<kLayout>::Get(*node, node->ItemIndex(j), &start, &length);
-      if (OutOfRange(start, length, limit)) {
+      ranges.Get<kLayout>(j, &start, &length);
+      if (live(j) && OutOfRange(start, length, limit)) {
         return CandidateError(
-            node, ItemCandidate(node, j), column,
+            node, j, column,
             length < 0
                 ? "corrupt list offsets: negative length " + std::to_string(length)
                 : "list elements [" + std::to_string(start) + ", +" + std::to_string(length) +
@@ -133,6 +120,13 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
     }
   }
   const int64_t total = first[items];
+  int64_t first_start = 0;
+  for (int64_t j = 0; j < items; ++j) {
+    if (first[j + 1] == first[j]) continue;
+    int64_t length;
+    ranges.Get<kLayout>(j, &first_start, &length);
+    break;
+  }
   *out = Candidates{total, logical_base + first_start, nullptr};
   if (contiguous) return Status::Ok();
   if (node->element_indices.size() < static_cast<size_t>(total)) {
@@ -142,7 +136,8 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
   for (int64_t j = 0; j < items; ++j) {
     int64_t start;
     int64_t length;
-    Range<kLayout>::Get(*node, node->ItemIndex(j), &start, &length);
+    ranges.Get<kLayout>(j, &start, &length);
+    length = first[j + 1] - first[j];
     int64_t* dst = indices + first[j];
     for (int64_t e = 0; e < length; ++e) dst[e] = logical_base + start + e;
   }
@@ -167,34 +162,35 @@ Status ElementCandidates(NodeState* node, const NestedColumnState& column, Candi
 
 }  // namespace
 
-Status ExpandNode(NodeState* node, const Candidates& candidates, NestedColumnState* column) {
-  ROWBRIDGE_RETURN_NOT_OK(ResolveCandidates(node, candidates, *column));
+Status ExpandNode(NodeState* node, const Candidates& candidates, const CandidateMask& mask,
+                  NestedColumnState* column) {
+  ROWBRIDGE_RETURN_NOT_OK(ResolveCandidates(node, candidates, mask, *column));
   const NestedNode& plan = *node->plan;
   if (plan.kind == NodeKind::kLeaf) return Status::Ok();
-  CollectItems(node);
   if (plan.kind == NodeKind::kStruct) {
-    Candidates fields{node->num_items, node->identity ? node->item_base : 0,
-                      node->identity ? nullptr : node->item_index.data()};
+    // The fields' candidates are the struct's own, at its physical indices.
+    const ColumnInput& input = node->input;
+    Candidates fields{node->count, input.gather == nullptr ? input.offset : 0, input.gather};
+    CandidateMask live;
+    if (!node->all_valid) live = {input.validity, input.validity_offset, node->input_validity_bytes};
     for (NodeState& child : node->children)
-      ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, fields, column));
+      ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, fields, live, column));
     return Status::Ok();
   }
   Candidates elements;
   ROWBRIDGE_RETURN_NOT_OK(ElementCandidates(node, *column, &elements));
   for (NodeState& child : node->children)
-    ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, elements, column));
+    ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, elements, CandidateMask(), column));
   return Status::Ok();
 }
 
 int64_t RowOfCandidate(const NodeState* node, int64_t c, const NestedColumnState& column) {
   for (const NodeState* parent = node->parent; parent != nullptr;
        node = parent, parent = node->parent) {
-    int64_t item = c;
     if (parent->plan->kind != NodeKind::kStruct) {
       const int64_t* first = parent->first.data();
-      item = std::upper_bound(first, first + parent->num_items + 1, c) - first - 1;
+      c = std::upper_bound(first, first + parent->count + 1, c) - first - 1;
     }
-    c = ItemCandidate(parent, item);
   }
   return column.span_begin + c;
 }
@@ -209,7 +205,8 @@ Status NestedColumnState::Expand(int64_t row, int64_t rows) {
   rows = std::min(std::max(rows, kSpanRows), batch_rows - row);
   span_begin = row;
   span_end = row;
-  ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&root, Candidates{rows, batch_offset + row, nullptr}, this));
+  ROWBRIDGE_RETURN_NOT_OK(
+      ExpandNode(&root, Candidates{rows, batch_offset + row, nullptr}, CandidateMask(), this));
   ROWBRIDGE_RETURN_NOT_OK(ComputeSizes(&root, this));
   span_end = row + rows;
   return Status::Ok();

@@ -1,5 +1,7 @@
 #include "row/nested/nested_plan.hpp"
 
+#include <algorithm>
+
 #include "row/memory_access.hpp"
 #include "row/type_mapping.hpp"
 #include "row/value_ops.hpp"
@@ -107,12 +109,19 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
   }
 }
 
+int64_t DeadBytes(const NestedNode& node) {
+  int64_t bytes = node.kind == NodeKind::kStruct ? node.fixed_bytes + node.constant_bytes : 16;
+  for (const NestedNode& child : node.children) bytes = std::max(bytes, DeadBytes(child));
+  return bytes;
+}
+
 }  // namespace
 
 Status CompileNestedColumn(const ArrowField& field, const SparkType& spark,
                            std::shared_ptr<const NestedNode>* out) {
   auto node = std::make_shared<NestedNode>();
   ROWBRIDGE_RETURN_NOT_OK(CompileNode(field, spark, field.name, node.get()));
+  node->dead_bytes = DeadBytes(*node);
   *out = std::move(node);
   return Status::Ok();
 }

@@ -57,6 +57,11 @@ struct NestedNode {
   ListLayout layout = ListLayout::kOffsets32;
   int32_t list_size = 0;  // fixed_size_list
 
+  /// The top-level node: the scratch bytes a dead item of any node of the
+  /// tree is written to (a struct's fixed part and 16-byte values, a map's
+  /// key-array size and its arrays' numElements).
+  int64_t dead_bytes = 0;
+
   /// Struct fields in order; a list's element; a map's key and value.
   std::vector<NestedNode> children;
 };

@@ -18,15 +18,12 @@ constexpr int64_t kMaxItemBytes = int64_t{1} << 32;
 /// Adds the size of each item of `node` to the entry of its candidate.
 void AddItemSizes(const NodeState& node, int64_t* sizes) {
   const int64_t* item_size = node.item_size.data();
-  if (node.identity) {
-    for (int64_t c = 0; c < node.count; ++c) sizes[c] += item_size[c];
-    return;
-  }
-  // Without a branch: null candidates (no item) add nothing.
-  const int64_t* rank = node.rank.data();
-  for (int64_t c = 0; c < node.count; ++c) {
-    sizes[c] += item_size[rank[c]] & -static_cast<int64_t>(rank[c + 1] != rank[c]);
-  }
+  for (int64_t c = 0; c < node.count; ++c) sizes[c] += item_size[c];
+}
+
+/// `live_bytes` for a live item, 0 for a dead one.
+inline int64_t IfLive(LiveBits live, int64_t c, int64_t live_bytes) {
+  return live_bytes & -static_cast<int64_t>(live(c));
 }
 
 /// Adds the variable-region bytes of every candidate of `child` (a field or
@@ -62,12 +59,13 @@ bool HasElementBytes(const NodeState& element) {
 /// `element` (a list's element, a map's key or value).
 Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column,
                   int64_t* array_size) {
-  const int64_t items = node->num_items;
+  const int64_t items = node->count;
   const int64_t* first = node->first.data();
   const int64_t element_size = element->plan->element_size;
+  const LiveBits live = node->Liveness();
   if (!HasElementBytes(*element)) {
     for (int64_t j = 0; j < items; ++j)
-      array_size[j] = ArrayFixedBytes(first[j + 1] - first[j], element_size);
+      array_size[j] = IfLive(live, j, ArrayFixedBytes(first[j + 1] - first[j], element_size));
     return Status::Ok();
   }
   const int64_t total = first[items];
@@ -88,7 +86,7 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
   for (int64_t j = 0; j < items; ++j) {
     int64_t size = ArrayFixedBytes(first[j + 1] - first[j], element_size) + sizes[first[j + 1]] -
                    sizes[first[j]];
-    array_size[j] = std::min(size, kMaxItemBytes);
+    array_size[j] = IfLive(live, j, std::min(size, kMaxItemBytes));
   }
   return Status::Ok();
 }
@@ -96,32 +94,35 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
 Status SizeStructs(NodeState* node, NestedColumnState* column) {
   const NestedNode& plan = *node->plan;
   int64_t* item_size = node->item_size.data();
-  std::fill(item_size, item_size + node->num_items, plan.fixed_bytes + plan.constant_bytes);
+  std::fill(item_size, item_size + node->count, plan.fixed_bytes + plan.constant_bytes);
+  const LiveBits live = node->Liveness();
   for (NodeState& field : node->children) {
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(&field, column, FieldSizeFns(field), item_size));
   }
-  for (int64_t j = 0; j < node->num_items; ++j)
-    item_size[j] = std::min(item_size[j], kMaxItemBytes);
+  for (int64_t j = 0; j < node->count; ++j)
+    item_size[j] = IfLive(live, j, std::min(item_size[j], kMaxItemBytes));
   return Status::Ok();
 }
 
 Status SizeMaps(NodeState* node, NestedColumnState* column) {
-  const int64_t items = node->num_items;
+  const int64_t items = node->count;
   if (node->key_size.size() < static_cast<size_t>(items))
     node->key_size.resize(static_cast<size_t>(items));
   int64_t* key_size = node->key_size.data();
   int64_t* item_size = node->item_size.data();
   ROWBRIDGE_RETURN_NOT_OK(SizeArrays(node, &node->children[0], column, key_size));
   ROWBRIDGE_RETURN_NOT_OK(SizeArrays(node, &node->children[1], column, item_size));
+  const LiveBits live = node->Liveness();
+  // A dead map's arrays are 0 bytes (SizeArrays), and so is the map.
   for (int64_t j = 0; j < items; ++j)
-    item_size[j] = std::min(8 + key_size[j] + item_size[j], kMaxItemBytes);
+    item_size[j] = IfLive(live, j, std::min(8 + key_size[j] + item_size[j], kMaxItemBytes));
   return Status::Ok();
 }
 
 }  // namespace
 
 Status ComputeSizes(NodeState* node, NestedColumnState* column) {
-  const int64_t items = node->num_items;
+  const int64_t items = node->count;
   // One entry of slack: branch-free loops read the entry after the last item.
   if (node->item_size.size() < static_cast<size_t>(items + 1))
     node->item_size.resize(static_cast<size_t>(items + 1));

@@ -2,13 +2,16 @@
 // reused across batches (its vectors only grow).
 //
 // A batch is converted a span of rows at a time (a few tiles). For a span,
-// every node has a set of *candidates*: the values of its array that the
-// span's valid parents hold, in row order (a struct field: one per valid
-// struct; a list element: the elements of the valid lists, concatenated).
-// The candidates of a nested node that are not null are its *items*, the
-// nested values actually written; their children are the next level's
-// candidates. Sizes are computed per level for the whole span, bottom-up;
-// bytes are written per tile, top-down, one level at a time.
+// every node has a set of *candidates*: the values of its array that its
+// parent's values hold, in row order (a struct field: one per candidate of
+// the struct; a list element: the elements of the valid lists, concatenated).
+// A nested node's candidates are its *items*, one nested value each; a null
+// item (*dead*: null itself, or a field of a dead struct) has size 0 and is
+// written to the tile's scratch bytes, past its rows, so that its fields and
+// elements are written by the same loops as the live ones, without a gather
+// of the live ones. A struct field's validity is its own AND its struct's.
+// Sizes are computed per level for the whole span, bottom-up; bytes are
+// written per tile, top-down, one level at a time.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "row/column_binding.hpp"
+#include "row/memory_access.hpp"
 #include "row/nested/nested_plan.hpp"
 
 namespace rowbridge::row {
@@ -26,6 +30,21 @@ struct Candidates {
   int64_t count = 0;
   int64_t start = 0;
   const int64_t* indices = nullptr;  // null when contiguous
+};
+
+/// The validity of a struct's candidates, which its fields AND into their
+/// own: bit `offset + c` of `bits` for candidate c; no bits when all valid.
+struct CandidateMask {
+  const uint8_t* bits = nullptr;
+  int64_t offset = 0;
+  int64_t readable = 0;  // bytes of `bits` that may be read
+};
+
+/// Which candidates of a node are live (see NodeState::Liveness).
+struct LiveBits {
+  const uint8_t* bits = nullptr;  // null when every candidate is
+  int64_t offset = 0;
+  bool operator()(int64_t c) const { return bits == nullptr || GetBit(bits, offset + c); }
 };
 
 struct NodeState {
@@ -44,36 +63,39 @@ struct NodeState {
   int64_t element_length = 0;  // length of the list child or map entries
   int64_t entries_offset = 0;  // offset of the map entries array
 
-  // Per span: the candidates resolved to value indices and validity.
+  // Per span: the candidates resolved to value indices and validity (a
+  // struct field's validity includes its struct's).
   int64_t count = 0;
   ColumnInput input;  // value c of `input` is candidate c
   bool all_valid = true;
+  int64_t input_validity_bytes = 0;  // readable bytes of input.validity
   std::vector<int64_t> gather;
   std::vector<uint8_t> validity;
 
-  // Per span, nested nodes: the items.
-  int64_t num_items = 0;
-  bool identity = true;  // item j is candidate j, at value index item_base + j
-  int64_t item_base = 0;
-  std::vector<int64_t> rank;        // count + 1: items before candidate c
-  std::vector<int64_t> item_index;  // value index of item j
-  std::vector<int64_t> item_size;   // bytes of item j's value
-  std::vector<int64_t> first;     // lists and maps: elements of item j are [first[j], first[j + 1])
-  std::vector<int64_t> key_size;  // maps: bytes of item j's key array
+  // Per span, nested nodes: item c is candidate c.
+  std::vector<int64_t> item_size;  // bytes of item c's value, 0 for a dead one
+  std::vector<int64_t> first;     // lists and maps: elements of item c are [first[c], first[c + 1])
+  std::vector<int64_t> key_size;  // maps: bytes of item c's key array
   std::vector<int64_t> element_indices;  // lists and maps: non-contiguous element candidates
   std::vector<int64_t> element_sizes;    // lists and maps: scratch for element sizes
 
   // Per tile.
   std::vector<int64_t> positions;        // of the tile's items
   std::vector<int64_t> cursors;          // structs: per item of the tile
-  std::vector<int64_t> value_positions;  // maps: of the tile's value arrays
+  std::vector<int64_t> array_positions;  // lists and maps: of the tile's non-empty arrays
+  std::vector<int64_t> array_first;      // lists and maps: their element ranges
 
-  int64_t Rank(int64_t c) const { return identity ? c : rank[static_cast<size_t>(c)]; }
-  bool IsItem(int64_t c) const {
-    return identity || rank[static_cast<size_t>(c) + 1] != rank[static_cast<size_t>(c)];
+  bool Live(int64_t c) const {
+    return all_valid || GetBit(input.validity, input.validity_offset + c);
   }
-  int64_t ItemIndex(int64_t j) const {
-    return identity ? item_base + j : item_index[static_cast<size_t>(j)];
+  /// The validity of the candidates, to be copied into a local in loops
+  /// that store into rows (which may alias the node).
+  LiveBits Liveness() const {
+    return LiveBits{all_valid ? nullptr : input.validity, input.validity_offset};
+  }
+  /// The physical index of candidate c in the node's value array.
+  int64_t ValueIndexOf(int64_t c) const {
+    return input.gather != nullptr ? input.gather[c] : input.offset + c;
   }
 };
 
@@ -104,9 +126,11 @@ Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_lengt
                 Validation validation);
 
 /// Resolves `candidates` of `node` (dictionary indices, run ends) into its
-/// input and validity, and, for nested nodes, its items and their children's
-/// candidates, recursively.
-Status ExpandNode(NodeState* node, const Candidates& candidates, NestedColumnState* column);
+/// input and validity (ANDed with `mask`, the validity of the struct whose
+/// field `node` is), and, for nested nodes, their children's candidates,
+/// recursively.
+Status ExpandNode(NodeState* node, const Candidates& candidates, const CandidateMask& mask,
+                  NestedColumnState* column);
 
 /// Computes the item sizes of `node` and of its descendants.
 Status ComputeSizes(NodeState* node, NestedColumnState* column);
@@ -122,10 +146,13 @@ Status CandidateError(const NodeState* node, int64_t c, const NestedColumnState&
 struct TileContext {
   uint8_t* base = nullptr;
   const RowLocator* locator = nullptr;
+  /// Where dead items are written (relative to base): past the tile's rows,
+  /// NestedNode::dead_bytes long, overwritten by the next tile.
+  int64_t scratch = 0;
 };
 
 /// Writes items [item_begin, item_end) of `node` at `positions` (one per item,
-/// relative to the tile's base).
+/// relative to the tile's base; the scratch position for dead items).
 Status WriteItems(NodeState* node, int64_t item_begin, int64_t item_end, const int64_t* positions,
                   const TileContext& tile);
 

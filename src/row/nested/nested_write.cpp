@@ -7,6 +7,8 @@
 //
 // The tile's rows are zero before any writer runs (see RowSink), so null
 // bits are only ever set, null slots and array fixed parts left as they are.
+// A dead item (null, or inside a null struct) is placed at the tile's
+// scratch position, where its fields (all null) and numElements words land.
 #include <algorithm>
 
 #include "row/nested/nested_state.hpp"
@@ -14,11 +16,10 @@
 namespace rowbridge::row {
 namespace {
 
-/// The positions of `items` items of `node`, and a spare entry that
-/// branch-free loops write for a null.
+/// The positions of `items` items of `node`.
 int64_t* TilePositions(NodeState* node, int64_t items) {
-  if (node->positions.size() < static_cast<size_t>(items + 1))
-    node->positions.resize(static_cast<size_t>(items + 1));
+  if (node->positions.size() < static_cast<size_t>(items))
+    node->positions.resize(static_cast<size_t>(items));
   return node->positions.data();
 }
 
@@ -28,26 +29,24 @@ Status WriteNestedField(NodeState* field, int64_t begin, int64_t end, const int6
                         int64_t* cursors, int64_t fixed_cursor, const TileContext& tile) {
   const int64_t slot_offset = field->plan->target.slot_offset;
   const NullBit null_bit = NullBitOf(field->plan->target);
-  const int64_t first_item = field->Rank(begin);
-  const int64_t end_item = field->Rank(end);
-  int64_t* child_positions = TilePositions(field, end_item - first_item);
-  const int64_t* item_size = field->item_size.data() + first_item;
-  const int64_t* rank = field->identity ? nullptr : field->rank.data() + begin;
+  int64_t* child_positions = TilePositions(field, end - begin);
+  const int64_t* item_size = field->item_size.data() + begin;
   uint8_t* const base = tile.base;
+  const int64_t scratch = tile.scratch;
+  const LiveBits live = field->Liveness();
   // Without a branch on nulls (see NestedWrite in nested_column.cpp).
-  int64_t item = 0;
   for (int64_t k = 0; k < end - begin; ++k) {
-    uint8_t* row = base + positions[k];
-    const bool valid = rank == nullptr || rank[k + 1] != rank[k];
+    const int64_t position = positions[k];
+    uint8_t* row = base + position;
+    const bool valid = live(begin + k);
     const int64_t cursor = cursors != nullptr ? cursors[k] : fixed_cursor;
-    const int64_t size = item_size[item] & -static_cast<int64_t>(valid);
+    const int64_t size = item_size[k];
     SetNullIf(row, null_bit, !valid);
     Store64(row + slot_offset, valid ? OffsetAndSize(cursor, size) : 0);
-    child_positions[item] = positions[k] + cursor;
+    child_positions[k] = valid ? position + cursor : scratch;
     if (cursors != nullptr) cursors[k] = cursor + size;
-    item += valid;
   }
-  return WriteItems(field, first_item, end_item, child_positions, tile);
+  return WriteItems(field, begin, end, child_positions, tile);
 }
 
 Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
@@ -92,46 +91,45 @@ void StartArrays(const int64_t* positions, const int64_t* first, int64_t count,
 }
 
 /// Writes the slots of nested elements (offset and size, or a null bit) and
-/// the positions of the valid ones, for `count` arrays.
+/// the positions of their items, for `count` arrays.
 void PlaceNestedElements(const NodeState& element, const int64_t* positions, const int64_t* first,
-                         int64_t count, int64_t first_item, int64_t* child_positions,
-                         const TileContext& tile) {
-  const int64_t* item_size = element.item_size.data() + first_item;
-  const int64_t* ranks = element.identity ? nullptr : element.rank.data();
+                         int64_t count, int64_t* child_positions, const TileContext& tile) {
+  const int64_t first_item = first[0];
+  const int64_t* item_size = element.item_size.data();
   uint8_t* const base = tile.base;
-  int64_t item = 0;
+  const int64_t scratch = tile.scratch;
+  const LiveBits live = element.Liveness();
   for (int64_t k = 0; k < count; ++k) {
-    const int64_t n = first[k + 1] - first[k];
+    const int64_t begin = first[k];
+    const int64_t n = first[k + 1] - begin;
     const int64_t array_position = positions[k];  // a local: stores may alias `positions`
     uint8_t* array = base + array_position;
     uint8_t* slots = array + ArrayHeaderBytes(n);
+    int64_t* element_positions = child_positions + (begin - first_item);
     int64_t cursor = ArrayFixedBytes(n, 8);
-    if (ranks == nullptr) {
-      for (int64_t e = 0; e < n; ++e, ++item) {
-        int64_t size = item_size[item];
+    if (live.bits == nullptr) {
+      for (int64_t e = 0; e < n; ++e) {
+        const int64_t size = item_size[begin + e];
         Store64(slots + 8 * e, OffsetAndSize(cursor, size));
-        child_positions[item] = array_position + cursor;
+        element_positions[e] = array_position + cursor;
         cursor += size;
       }
       continue;
     }
     // Without a branch on null elements: their null bits gather in a word,
-    // stored every 64 elements and after the last; a null's position is
-    // overwritten by the next item's (spare entries, see TilePositions).
-    const int64_t* rank = ranks + first[k];
+    // stored every 64 elements and after the last.
     uint64_t nulls = 0;
     for (int64_t e = 0; e < n; ++e) {
-      const bool valid = rank[e + 1] != rank[e];
-      const int64_t size = item_size[item] & -static_cast<int64_t>(valid);
+      const bool valid = live(begin + e);
+      const int64_t size = item_size[begin + e];
       Store64(slots + 8 * e, valid ? OffsetAndSize(cursor, size) : 0);
-      child_positions[item] = array_position + cursor;
+      element_positions[e] = valid ? array_position + cursor : scratch;
       nulls |= static_cast<uint64_t>(!valid) << (e & 63);
       if ((e & 63) == 63) {
         Store64(array + 8 + (e >> 6) * 8, nulls);
         nulls = 0;
       }
       cursor += size;
-      item += valid;
     }
     if ((n & 63) != 0) Store64(array + 8 + (n >> 6) * 8, nulls);
   }
@@ -148,32 +146,70 @@ Status WriteElements(NodeState* element, const int64_t* positions, const int64_t
     ElementWriteFn write = plan.element_writers.write[gathered ? 1 : 0][element->all_valid ? 1 : 0];
     return write(plan.target, element->input,
                  ArraySink{tile.base, positions, first, count, tile.locator,
-                           gathered ? 0 : element->validity_bytes});
+                           element->input_validity_bytes});
   }
-  const int64_t first_item = element->Rank(first[0]);
-  const int64_t end_item = element->Rank(first[count]);
+  const int64_t first_item = first[0];
+  const int64_t end_item = first[count];
   int64_t* child_positions = TilePositions(element, end_item - first_item);
-  PlaceNestedElements(*element, positions, first, count, first_item, child_positions, tile);
+  PlaceNestedElements(*element, positions, first, count, child_positions, tile);
   return WriteItems(element, first_item, end_item, child_positions, tile);
+}
+
+/// Room for the positions (`lanes` per array) and element ranges of the
+/// non-empty arrays among `count` items of a list or map `node`.
+void PrepareArrays(NodeState* node, int64_t count, int lanes) {
+  if (node->array_positions.size() < static_cast<size_t>(lanes * count))
+    node->array_positions.resize(static_cast<size_t>(lanes * count));
+  if (node->array_first.size() < static_cast<size_t>(count + 1))
+    node->array_first.resize(static_cast<size_t>(count + 1));
+}
+
+// Dead and empty lists and maps are left out of their elements' writers:
+// their arrays are the tile's zero bytes (numElements 0) already. The
+// compaction has no branch: every item is stored, and the next overwrites
+// it unless it has elements.
+
+Status WriteLists(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
+                  const TileContext& tile) {
+  const int64_t count = end - begin;
+  PrepareArrays(node, count, 1);
+  int64_t* array_positions = node->array_positions.data();
+  int64_t* array_first = node->array_first.data();
+  const int64_t* first = node->first.data() + begin;
+  int64_t m = 0;
+  array_first[0] = first[0];
+  for (int64_t k = 0; k < count; ++k) {
+    array_positions[m] = positions[k];
+    m += first[k + 1] != first[k];
+    array_first[m] = first[k + 1];
+  }
+  if (m == 0) return Status::Ok();
+  return WriteElements(&node->children[0], array_positions, array_first, m, tile);
 }
 
 Status WriteMaps(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
                  const TileContext& tile) {
   const int64_t count = end - begin;
-  if (node->value_positions.size() < static_cast<size_t>(2 * count)) {
-    node->value_positions.resize(static_cast<size_t>(2 * count));
-  }
-  int64_t* key_positions = node->value_positions.data();
+  PrepareArrays(node, count, 2);
+  int64_t* key_positions = node->array_positions.data();
   int64_t* value_positions = key_positions + count;
-  const int64_t* key_size = node->key_size.data() + begin;
-  for (int64_t k = 0; k < count; ++k) {
-    Store64(tile.base + positions[k], static_cast<uint64_t>(key_size[k]));
-    key_positions[k] = positions[k] + 8;
-    value_positions[k] = positions[k] + 8 + key_size[k];
-  }
+  int64_t* array_first = node->array_first.data();
   const int64_t* first = node->first.data() + begin;
-  ROWBRIDGE_RETURN_NOT_OK(WriteElements(&node->children[0], key_positions, first, count, tile));
-  return WriteElements(&node->children[1], value_positions, first, count, tile);
+  const int64_t* key_size = node->key_size.data() + begin;
+  uint8_t* const base = tile.base;
+  int64_t m = 0;
+  array_first[0] = first[0];
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t position = positions[k];
+    Store64(base + position, static_cast<uint64_t>(key_size[k]));
+    key_positions[m] = position + 8;
+    value_positions[m] = position + 8 + key_size[k];
+    m += first[k + 1] != first[k];
+    array_first[m] = first[k + 1];
+  }
+  if (m == 0) return Status::Ok();
+  ROWBRIDGE_RETURN_NOT_OK(WriteElements(&node->children[0], key_positions, array_first, m, tile));
+  return WriteElements(&node->children[1], value_positions, array_first, m, tile);
 }
 
 }  // namespace
@@ -183,9 +219,7 @@ Status WriteItems(NodeState* node, int64_t item_begin, int64_t item_end, const i
   if (item_end == item_begin) return Status::Ok();
   switch (node->plan->kind) {
     case NodeKind::kStruct: return WriteStructs(node, item_begin, item_end, positions, tile);
-    case NodeKind::kList:
-      return WriteElements(&node->children[0], positions, node->first.data() + item_begin,
-                           item_end - item_begin, tile);
+    case NodeKind::kList: return WriteLists(node, item_begin, item_end, positions, tile);
     case NodeKind::kMap: return WriteMaps(node, item_begin, item_end, positions, tile);
     case NodeKind::kLeaf: break;
   }

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "arrow/array_checks.hpp"
+#include "row/column_access.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -194,8 +195,9 @@ Status GatherEncoded(NodeState* node, const Candidates& candidates, const Nested
   }
 }
 
-/// Full validation: a null where the schema forbids one.
-Status CheckNulls(NodeState* node, const NestedColumnState& column) {
+/// Full validation: a null where the schema forbids one, among the
+/// candidates `mask` leaves live.
+Status CheckNulls(NodeState* node, const CandidateMask& mask, const NestedColumnState& column) {
   const NestedNode& plan = *node->plan;
   if (node->all_valid || !plan.rejects_nulls || column.validation != Validation::kFull ||
       plan.value_type.id == ArrowTypeId::kNull) {
@@ -203,7 +205,8 @@ Status CheckNulls(NodeState* node, const NestedColumnState& column) {
   }
   const ColumnInput& input = node->input;
   for (int64_t c = 0; c < node->count; ++c) {
-    if (!GetBit(input.validity, input.validity_offset + c)) {
+    if (!GetBit(input.validity, input.validity_offset + c) &&
+        (mask.bits == nullptr || GetBit(mask.bits, mask.offset + c))) {
       return CandidateError(node, c, column,
                             plan.is_map_key ? "null map key" : "null in a non-nullable field");
     }
@@ -211,9 +214,41 @@ Status CheckNulls(NodeState* node, const NestedColumnState& column) {
   return Status::Ok();
 }
 
+/// ANDs `mask` into the node's validity: a field of a dead struct is null.
+void ApplyMask(NodeState* node, const CandidateMask& mask) {
+  if (mask.bits == nullptr || node->plan->value_type.id == ArrowTypeId::kNull) return;
+  ColumnInput& input = node->input;
+  if (node->all_valid) {
+    input.validity = mask.bits;
+    input.validity_offset = mask.offset;
+    node->input_validity_bytes = mask.readable;
+    node->all_valid = false;
+    return;
+  }
+  const int64_t count = node->count;
+  PrepareScratch(node, count);
+  // In place when the validity is the node's scratch already (word k is read
+  // before it is written).
+  uint8_t* out = node->validity.data();
+  bool any_null = false;
+  for (int64_t word = 0; word * 64 < count; ++word) {
+    const int64_t bits = std::min<int64_t>(64, count - word * 64);
+    const uint64_t own = LoadBits(input.validity, input.validity_offset + word * 64, bits);
+    const uint64_t live = LoadBits(mask.bits, mask.offset + word * 64, bits);
+    const uint64_t valid = own & live;
+    any_null |= valid != (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
+    Store64(out + word * 8, valid);
+  }
+  input.validity = out;
+  input.validity_offset = 0;
+  node->input_validity_bytes = static_cast<int64_t>(node->validity.size());
+  node->all_valid = !any_null;
+  if (!any_null) input.validity = nullptr;
+}
+
 }  // namespace
 
-Status ResolveCandidates(NodeState* node, const Candidates& candidates,
+Status ResolveCandidates(NodeState* node, const Candidates& candidates, const CandidateMask& mask,
                          const NestedColumnState& column) {
   const NestedNode& plan = *node->plan;
   node->count = candidates.count;
@@ -224,21 +259,25 @@ Status ResolveCandidates(NodeState* node, const Candidates& candidates,
     input.offset = node->values->offset + candidates.start;
     input.validity_offset = input.offset;
     input.gather = nullptr;
+    node->input_validity_bytes = node->validity_bytes;
     node->all_valid = !value_nulls || plan.value_type.id == ArrowTypeId::kNull;
-    return CheckNulls(node, column);
-  }
-  PrepareScratch(node, candidates.count);
-  bool any_null = false;
-  if (plan.encoding == Encoding::kPlain) {
-    any_null = GatherPlain(node, candidates);
   } else {
-    ROWBRIDGE_RETURN_NOT_OK(GatherEncoded(node, candidates, column, &any_null));
-    input.gather = node->gather.data();
+    PrepareScratch(node, candidates.count);
+    bool any_null = false;
+    if (plan.encoding == Encoding::kPlain) {
+      any_null = GatherPlain(node, candidates);
+    } else {
+      ROWBRIDGE_RETURN_NOT_OK(GatherEncoded(node, candidates, column, &any_null));
+      input.gather = node->gather.data();
+    }
+    input.validity = any_null ? node->validity.data() : nullptr;
+    input.validity_offset = 0;
+    node->input_validity_bytes = static_cast<int64_t>(node->validity.size());
+    node->all_valid = !any_null || plan.value_type.id == ArrowTypeId::kNull;
   }
-  input.validity = any_null ? node->validity.data() : nullptr;
-  input.validity_offset = 0;
-  node->all_valid = !any_null || plan.value_type.id == ArrowTypeId::kNull;
-  return CheckNulls(node, column);
+  ROWBRIDGE_RETURN_NOT_OK(CheckNulls(node, mask, column));
+  ApplyMask(node, mask);
+  return Status::Ok();
 }
 
 }  // namespace rowbridge::row

@@ -6,10 +6,10 @@
 namespace rowbridge::row {
 
 /// Sets `node`'s input, validity and count for `candidates`: candidate c
-/// becomes value c of `node->input`. Checks dictionary indices and run ends
-/// (errors name the batch row), and at full validation rejects nulls where
-/// the schema forbids them.
-Status ResolveCandidates(NodeState* node, const Candidates& candidates,
+/// becomes value c of `node->input`, null where `mask` says its struct is.
+/// Checks dictionary indices and run ends (errors name the batch row), and
+/// at full validation rejects nulls where the schema forbids them.
+Status ResolveCandidates(NodeState* node, const Candidates& candidates, const CandidateMask& mask,
                          const NestedColumnState& column);
 
 }  // namespace rowbridge::row
