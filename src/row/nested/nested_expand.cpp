@@ -1,8 +1,8 @@
 // Expanding a span of a nested column level by level: a node's candidates
 // are resolved, each is an item, and the items' children become the next
-// level's candidates (a dead list or map has no elements). List ranges are checked against the child's
-// length here, where they are dereferenced, so corrupt offsets are reported
-// with their row and never read out of bounds.
+// level's candidates (a dead list or map has no elements). List ranges are checked against the
+// child's length here, where they are dereferenced, so corrupt offsets are reported with their row
+// and never read out of bounds.
 #include <algorithm>
 #include <cstring>
 
@@ -85,24 +85,49 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
   bool bad = false;
   const ListRanges ranges(*node);
   const LiveBits live = node->Liveness();
-  // Without branches: nulls (a dead list has no elements, whatever its range
-  // says) and empty lists are common and unpredictable.
-  for (int64_t j = 0; j < items; ++j) {
-    int64_t start;
-    int64_t length;
-    ranges.Get<kLayout>(j, &start, &length);
-    const bool is_live = live(j);
-    const bool out_of_range = is_live & OutOfRange(start, length, limit);
-    bad |= out_of_range;
-    length &= -static_cast<int64_t>(is_live & !out_of_range);
-    const bool empty = length == 0;
-    contiguous &= empty | (start == expected) | (expected < 0);
-    // Unsigned: a corrupt (hence empty) range may hold any start.
-    const uint64_t step = static_cast<uint64_t>(start) + static_cast<uint64_t>(length) -
-                          static_cast<uint64_t>(expected);
-    expected = static_cast<int64_t>(static_cast<uint64_t>(expected) +
-                                    (step & -static_cast<uint64_t>(!empty)));
-    first[j + 1] = first[j] + length;
+  constexpr bool kOffsets = kLayout == ListLayout::kOffsets32 || kLayout == ListLayout::kOffsets64;
+  if (kOffsets && ranges.gather == nullptr) {
+    // Consecutive lists by offsets: one list ends where the next starts, so
+    // the elements are contiguous unless a dropped (dead or corrupt) list
+    // had some.
+    using T = std::conditional_t<kLayout == ListLayout::kOffsets32, int32_t, int64_t>;
+    int64_t start = LoadIndex<T>(ranges.offsets, ranges.offset);
+    int64_t running = 0;
+    bool dropped = false;
+    for (int64_t j = 0; j < items; ++j) {
+      const int64_t end = LoadIndex<T>(ranges.offsets, ranges.offset + j + 1);
+      const int64_t length =
+          static_cast<int64_t>(static_cast<uint64_t>(end) - static_cast<uint64_t>(start));
+      const bool is_live = live(j);
+      const bool out_of_range = is_live & OutOfRange(start, length, limit);
+      bad |= out_of_range;
+      const int64_t kept = length & -static_cast<int64_t>(is_live & !out_of_range);
+      dropped |= kept != length;
+      running += kept;
+      first[j + 1] = running;
+      start = end;
+    }
+    contiguous = !dropped;
+  } else {
+    // Without branches: nulls (a dead list has no elements, whatever its
+    // range says) and empty lists are common and unpredictable.
+    for (int64_t j = 0; j < items; ++j) {
+      int64_t start;
+      int64_t length;
+      ranges.Get<kLayout>(j, &start, &length);
+      const bool is_live = live(j);
+      const bool out_of_range = is_live & OutOfRange(start, length, limit);
+      bad |= out_of_range;
+      length &= -static_cast<int64_t>(is_live & !out_of_range);
+      const bool empty = length == 0;
+      contiguous &= empty | (start == expected) | (expected < 0);
+      // Unsigned: a corrupt (hence empty) range may hold any start.
+      const uint64_t step = static_cast<uint64_t>(start) + static_cast<uint64_t>(length) -
+                            static_cast<uint64_t>(expected);
+      expected = static_cast<int64_t>(static_cast<uint64_t>(expected) +
+                                      (step & -static_cast<uint64_t>(!empty)));
+      first[j + 1] = first[j] + length;
+    }
   }
   if (bad) {
     for (int64_t j = 0; j < items; ++j) {
@@ -172,7 +197,8 @@ Status ExpandNode(NodeState* node, const Candidates& candidates, const Candidate
     const ColumnInput& input = node->input;
     Candidates fields{node->count, input.gather == nullptr ? input.offset : 0, input.gather};
     CandidateMask live;
-    if (!node->all_valid) live = {input.validity, input.validity_offset, node->input_validity_bytes};
+    if (!node->all_valid)
+      live = {input.validity, input.validity_offset, node->input_validity_bytes};
     for (NodeState& child : node->children)
       ROWBRIDGE_RETURN_NOT_OK(ExpandNode(&child, fields, live, column));
     return Status::Ok();

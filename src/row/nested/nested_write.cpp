@@ -91,47 +91,45 @@ void StartArrays(const int64_t* positions, const int64_t* first, int64_t count,
 }
 
 /// Writes the slots of nested elements (offset and size, or a null bit) and
-/// the positions of their items, for `count` arrays.
+/// the positions of their items, for `count` arrays, none of them empty.
+///
+/// One loop over the elements of all the arrays, without a branch: arrays
+/// hold a few elements, and a loop per array mispredicts its exit every time,
+/// as a branch on null elements would at every null.
 void PlaceNestedElements(const NodeState& element, const int64_t* positions, const int64_t* first,
                          int64_t count, int64_t* child_positions, const TileContext& tile) {
   const int64_t first_item = first[0];
+  const int64_t end_item = first[count];
   const int64_t* item_size = element.item_size.data();
   uint8_t* const base = tile.base;
   const int64_t scratch = tile.scratch;
   const LiveBits live = element.Liveness();
-  for (int64_t k = 0; k < count; ++k) {
+  const bool has_nulls = live.bits != nullptr;
+  int64_t k = 0;
+  int64_t cursor = 0;
+  uint64_t nulls = 0;
+  for (int64_t c = first_item; c < end_item; ++c) {
+    k += c == first[k + 1];  // arrays are not empty: at most one step
     const int64_t begin = first[k];
     const int64_t n = first[k + 1] - begin;
-    const int64_t array_position = positions[k];  // a local: stores may alias `positions`
-    uint8_t* array = base + array_position;
-    uint8_t* slots = array + ArrayHeaderBytes(n);
-    int64_t* element_positions = child_positions + (begin - first_item);
-    int64_t cursor = ArrayFixedBytes(n, 8);
-    if (live.bits == nullptr) {
-      for (int64_t e = 0; e < n; ++e) {
-        const int64_t size = item_size[begin + e];
-        Store64(slots + 8 * e, OffsetAndSize(cursor, size));
-        element_positions[e] = array_position + cursor;
-        cursor += size;
-      }
-      continue;
+    const int64_t e = c - begin;
+    const int64_t array_position = positions[k];
+    const uint64_t fresh = -static_cast<uint64_t>(e == 0);
+    cursor = static_cast<int64_t>((static_cast<uint64_t>(ArrayFixedBytes(n, 8)) & fresh) |
+                                  (static_cast<uint64_t>(cursor) & ~fresh));
+    const uint64_t valid = -static_cast<uint64_t>(live(c));
+    const int64_t size = item_size[c];
+    Store64(base + array_position + ArrayHeaderBytes(n) + 8 * e, OffsetAndSize(cursor, size) & valid);
+    child_positions[c - first_item] = static_cast<int64_t>(
+        (static_cast<uint64_t>(array_position + cursor) & valid) |
+        (static_cast<uint64_t>(scratch) & ~valid));
+    if (has_nulls) {
+      // The word of null bits so far, stored at every element (no load).
+      nulls &= -static_cast<uint64_t>((e & 63) != 0);
+      nulls |= (~valid & 1) << (e & 63);
+      Store64(base + array_position + 8 + (e >> 6) * 8, nulls);
     }
-    // Without a branch on null elements: their null bits gather in a word,
-    // stored every 64 elements and after the last.
-    uint64_t nulls = 0;
-    for (int64_t e = 0; e < n; ++e) {
-      const bool valid = live(begin + e);
-      const int64_t size = item_size[begin + e];
-      Store64(slots + 8 * e, valid ? OffsetAndSize(cursor, size) : 0);
-      element_positions[e] = valid ? array_position + cursor : scratch;
-      nulls |= static_cast<uint64_t>(!valid) << (e & 63);
-      if ((e & 63) == 63) {
-        Store64(array + 8 + (e >> 6) * 8, nulls);
-        nulls = 0;
-      }
-      cursor += size;
-    }
-    if ((n & 63) != 0) Store64(array + 8 + (n >> 6) * 8, nulls);
+    cursor += size;
   }
 }
 
