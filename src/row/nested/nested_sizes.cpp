@@ -6,6 +6,7 @@
 // A level's element sizes are computed for all its candidates at once, then
 // summed per parent (segmented sums over the parents' element ranges).
 #include <algorithm>
+#include <cstdint>
 
 #include "row/nested/nested_state.hpp"
 
@@ -26,6 +27,39 @@ inline int64_t IfLive(LiveBits live, int64_t c, int64_t live_bytes) {
   return live_bytes & -static_cast<int64_t>(live(c));
 }
 
+/// Starts loading the string bytes of a plain string or binary leaf's
+/// candidates: they are written a tile at a time after the span is sized,
+/// and their first read would otherwise wait for memory.
+void PrefetchStrings(const NodeState& node) {
+  const ColumnInput& input = node.input;
+  if (input.gather != nullptr || input.data == nullptr || node.count == 0) return;
+  int64_t begin;
+  int64_t end;
+  switch (node.plan->value_type.id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kBinary:
+      begin = Load<int32_t>(input.values + input.offset * 4);
+      end = Load<int32_t>(input.values + (input.offset + node.count) * 4);
+      break;
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kLargeBinary:
+      begin = Load<int64_t>(input.values + input.offset * 8);
+      end = Load<int64_t>(input.values + (input.offset + node.count) * 8);
+      break;
+    default: return;
+  }
+  // Offsets are not validated yet (the size function checks them): only a
+  // sane range is prefetched.
+  if (begin < 0 || end < begin) return;
+  constexpr int64_t kMaxLines = 1024;
+  const int64_t lines = std::min(kMaxLines, (end - begin) / 64 + 1);
+  // As an integer: a corrupt offset may point anywhere, and a prefetch of
+  // any address is harmless.
+  const uintptr_t first = reinterpret_cast<uintptr_t>(input.data) + static_cast<uintptr_t>(begin);
+  for (int64_t line = 0; line < lines; ++line)
+    __builtin_prefetch(reinterpret_cast<const void*>(first + static_cast<uintptr_t>(line) * 64));
+}
+
 /// Adds the variable-region bytes of every candidate of `child` (a field or
 /// an element) to `sizes`.
 Status AddVariableSizes(NodeState* child, NestedColumnState* column, const SizeFn* size_fns,
@@ -37,6 +71,7 @@ Status AddVariableSizes(NodeState* child, NestedColumnState* column, const SizeF
   }
   SizeFn size = size_fns[child->all_valid ? 1 : 0];
   if (size == nullptr) return Status::Ok();
+  PrefetchStrings(*child);
   int64_t bad = size(child->input, 0, child->count, sizes);
   if (bad >= 0)
     return CandidateError(child, bad, *column, "offsets decrease (negative value length)");
