@@ -108,12 +108,20 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
     node->element_sizes.resize(static_cast<size_t>(total + 1));
   }
   int64_t* sizes = node->element_sizes.data();
-  std::fill(sizes, sizes + total, int64_t{0});
-  ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(element, column, ElementSizeFns(*element), sizes));
-  // Segmented sums as differences of one exclusive prefix sum.
+  // Segmented sums as differences of one exclusive prefix sum, taken of the
+  // nested elements' item sizes directly, or of the leaf sizes (which a
+  // SizeFn adds to zeros).
+  const int64_t* element_sizes = sizes;
+  if (element->plan->kind != NodeKind::kLeaf) {
+    ROWBRIDGE_RETURN_NOT_OK(ComputeSizes(element, column));
+    element_sizes = element->item_size.data();
+  } else {
+    std::fill(sizes, sizes + total, int64_t{0});
+    ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(element, column, ElementSizeFns(*element), sizes));
+  }
   int64_t running = 0;
   for (int64_t c = 0; c < total; ++c) {
-    int64_t size = sizes[c];
+    int64_t size = element_sizes[c];
     sizes[c] = running;
     running += size;
   }
