@@ -82,14 +82,6 @@ Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* 
   return Status::Ok();
 }
 
-/// Writes the numElements word of each array (the rest of its fixed part
-/// is zero until the elements are written).
-void StartArrays(const int64_t* positions, const int64_t* first, int64_t count,
-                 const TileContext& tile) {
-  for (int64_t k = 0; k < count; ++k)
-    Store64(tile.base + positions[k], static_cast<uint64_t>(first[k + 1] - first[k]));
-}
-
 /// Writes the slots of nested elements (offset and size, or a null bit) and
 /// the positions of their items, for `count` arrays, none of them empty.
 ///
@@ -134,11 +126,11 @@ void PlaceNestedElements(const NodeState& element, const int64_t* positions, con
 }
 
 /// Writes the elements of `count` arrays at `positions` whose elements are
-/// the candidates [first[k], first[k + 1]) of `element`.
+/// the candidates [first[k], first[k + 1]) of `element` (their numElements
+/// words are written already, the rest of their fixed parts is zero).
 Status WriteElements(NodeState* element, const int64_t* positions, const int64_t* first,
                      int64_t count, const TileContext& tile) {
   const NestedNode& plan = *element->plan;
-  StartArrays(positions, first, count, tile);
   if (plan.kind == NodeKind::kLeaf) {
     const bool gathered = element->input.gather != nullptr;
     ElementWriteFn write = plan.element_writers.write[gathered ? 1 : 0][element->all_valid ? 1 : 0];
@@ -162,10 +154,10 @@ void PrepareArrays(NodeState* node, int64_t count, int lanes) {
     node->array_first.resize(static_cast<size_t>(count + 1));
 }
 
-// Dead and empty lists and maps are left out of their elements' writers:
-// their arrays are the tile's zero bytes (numElements 0) already. The
-// compaction has no branch: every item is stored, and the next overwrites
-// it unless it has elements.
+// A list's or map's numElements words are written with the compaction of
+// the non-empty arrays, which alone go to their elements' writers (empty
+// and dead ones are complete). The compaction has no branch: every item is
+// stored, and the next overwrites it unless it has elements.
 
 Status WriteLists(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
                   const TileContext& tile) {
@@ -174,11 +166,15 @@ Status WriteLists(NodeState* node, int64_t begin, int64_t end, const int64_t* po
   int64_t* array_positions = node->array_positions.data();
   int64_t* array_first = node->array_first.data();
   const int64_t* first = node->first.data() + begin;
+  uint8_t* const base = tile.base;
   int64_t m = 0;
   array_first[0] = first[0];
   for (int64_t k = 0; k < count; ++k) {
-    array_positions[m] = positions[k];
-    m += first[k + 1] != first[k];
+    const int64_t position = positions[k];
+    const int64_t n = first[k + 1] - first[k];
+    Store64(base + position, static_cast<uint64_t>(n));
+    array_positions[m] = position;
+    m += n != 0;
     array_first[m] = first[k + 1];
   }
   if (m == 0) return Status::Ok();
@@ -199,10 +195,14 @@ Status WriteMaps(NodeState* node, int64_t begin, int64_t end, const int64_t* pos
   array_first[0] = first[0];
   for (int64_t k = 0; k < count; ++k) {
     const int64_t position = positions[k];
+    const int64_t n = first[k + 1] - first[k];
+    const int64_t values = position + 8 + key_size[k];
     Store64(base + position, static_cast<uint64_t>(key_size[k]));
+    Store64(base + position + 8, static_cast<uint64_t>(n));
+    Store64(base + values, static_cast<uint64_t>(n));
     key_positions[m] = position + 8;
-    value_positions[m] = position + 8 + key_size[k];
-    m += first[k + 1] != first[k];
+    value_positions[m] = values;
+    m += n != 0;
     array_first[m] = first[k + 1];
   }
   if (m == 0) return Status::Ok();
