@@ -137,13 +137,19 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
 Status SizeStructs(NodeState* node, NestedColumnState* column) {
   const NestedNode& plan = *node->plan;
   int64_t* item_size = node->item_size.data();
-  std::fill(item_size, item_size + node->count, plan.fixed_bytes + plan.constant_bytes);
+  const int64_t fixed = plan.fixed_bytes + plan.constant_bytes;
   const LiveBits live = node->Liveness();
+  if (live.bits == nullptr) {
+    std::fill(item_size, item_size + node->count, fixed);
+  } else {
+    for (int64_t j = 0; j < node->count; ++j) item_size[j] = IfLive(live, j, fixed);
+  }
+  // A dead struct's fields are null (their validity includes the struct's),
+  // so they add nothing to its 0.
   for (NodeState& field : node->children) {
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(&field, column, FieldSizeFns(field), item_size));
   }
-  for (int64_t j = 0; j < node->count; ++j)
-    item_size[j] = IfLive(live, j, std::min(item_size[j], kMaxItemBytes));
+  for (int64_t j = 0; j < node->count; ++j) item_size[j] = std::min(item_size[j], kMaxItemBytes);
   return Status::Ok();
 }
 
