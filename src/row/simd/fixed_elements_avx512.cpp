@@ -31,34 +31,69 @@ inline void MaskedMove(uint8_t* dst, const uint8_t* src, uint64_t load, uint64_t
   }
 }
 
+/// Writes the null bits of `n` (more than kLanes) elements and moves their
+/// values, a 64-element word of null bits at a time, kLanes elements at a time.
+template <int kSize, bool kAllValid>
+void LongArray(uint8_t* array, int64_t n, const uint8_t* values, const ColumnInput& input,
+               int64_t begin, int64_t validity_bytes) {
+  constexpr int64_t kLanes = 64 / kSize;
+  uint8_t* elements = array + ArrayHeaderBytes(n);
+  for (int64_t word = 0; word * 64 < n; ++word) {
+    const int64_t first = word * 64;
+    const auto bits = static_cast<unsigned>(std::min<int64_t>(64, n - first));
+    const uint64_t present = _bzhi_u64(~uint64_t{0}, bits);
+    uint64_t valid = present;
+    if constexpr (!kAllValid) {
+      valid = ReadBits(input.validity, input.validity_offset + begin + first, bits, validity_bytes);
+      Store64(array + 8 + word * 8, ~valid & present);
+    }
+    for (unsigned lane = 0; lane < bits; lane += kLanes) {
+      MaskedMove<kSize>(elements + (first + lane) * kSize, values + (first + lane) * kSize,
+                        valid >> lane, _bzhi_u64(present >> lane, kLanes));
+    }
+  }
+}
+
 template <int kSize, bool kAllValid>
 Status MaskedBulkElements(const ColumnTarget&, const ColumnInput& input_ref,
                           const ArraySink& sink_ref) {
+  // At most kShort elements: one masked move, one word of null bits read with
+  // one 8-byte load (kShort + 7 bits) when the bitmap has the bytes.
   constexpr int64_t kLanes = 64 / kSize;
+  constexpr int64_t kShort = kLanes < 56 ? kLanes : 56;
   const ColumnInput input = input_ref;
   const ArraySink sink = sink_ref;
+  const uint8_t* const values = input.values + input.offset * kSize;
+  const uint8_t* const validity = input.validity;
+  const int64_t validity_offset = input.validity_offset;
+  // Whole 8-byte loads of the bitmap are safe from bit 0 up to this one.
+  const int64_t load_limit = (sink.validity_bytes - 8) * 8;
+  uint64_t spare = 0;  // where an empty array's (zero) null word goes
+  int64_t begin = sink.first[0];
   for (int64_t k = 0; k < sink.count; ++k) {
-    const int64_t begin = sink.first[k];
-    const int64_t n = sink.first[k + 1] - begin;
+    const int64_t end = sink.first[k + 1];
+    const int64_t n = end - begin;
     uint8_t* array = sink.base + sink.positions[k];
-    uint8_t* elements = array + ArrayHeaderBytes(n);
-    const uint8_t* values = input.values + (input.offset + begin) * kSize;
-    // A 64-element word of null bits at a time, its elements kLanes at a time.
-    for (int64_t word = 0; word * 64 < n; ++word) {
-      const int64_t first = word * 64;
-      const auto bits = static_cast<unsigned>(std::min<int64_t>(64, n - first));
-      const uint64_t present = _bzhi_u64(~uint64_t{0}, bits);
+    if (n <= kShort) {
+      const uint64_t present = _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(n));
       uint64_t valid = present;
       if constexpr (!kAllValid) {
-        valid = ReadBits(input.validity, input.validity_offset + begin + first, bits,
-                         sink.validity_bytes);
-        Store64(array + 8 + word * 8, ~valid & present);
+        const int64_t bit = validity_offset + begin;
+        if (bit <= load_limit) [[likely]] {
+          valid = (Load<uint64_t>(validity + (bit >> 3)) >> (bit & 7)) & present;
+        } else {
+          valid = ReadBits(validity, bit, n, sink.validity_bytes);
+        }
+        // An empty array has no null word: its zero goes to `spare`.
+        uint8_t* null_word = n != 0 ? array + 8 : reinterpret_cast<uint8_t*>(&spare);
+        Store64(null_word, ~valid & present);
       }
-      for (unsigned lane = 0; lane < bits; lane += kLanes) {
-        MaskedMove<kSize>(elements + (first + lane) * kSize, values + (first + lane) * kSize,
-                          valid >> lane, _bzhi_u64(present >> lane, kLanes));
-      }
+      MaskedMove<kSize>(array + 8 + 8 * (n != 0), values + begin * kSize, valid, present);
+    } else {
+      LongArray<kSize, kAllValid>(array, n, values + begin * kSize, input, begin,
+                                  sink.validity_bytes);
     }
+    begin = end;
   }
   return Status::Ok();
 }
