@@ -85,6 +85,52 @@ inline uint64_t ReadBits(const uint8_t* bitmap, int64_t bit, int64_t count, int6
   return word;
 }
 
+/// `a` where `mask` is all ones, `b` where it is 0: a select the compiler
+/// keeps free of branches.
+inline int64_t Select(int64_t mask, int64_t a, int64_t b) { return (a & mask) | (b & ~mask); }
+
+/// How many elements ForEachElementChunk hands out at a time.
+inline constexpr int64_t kElementChunk = 256;
+
+/// Where the arrays that start in a chunk of elements are: for the element
+/// at index i of the chunk that is the first of its array, `cursor[i]` is
+/// the array's first variable-region offset (its fixed bytes, never 0),
+/// `slots[i]` the offset of its first slot and `array[i]` its position; the
+/// cursor of every other element is 0.
+struct ArrayStarts {
+  int64_t cursor[kElementChunk];
+  int64_t slots[kElementChunk];
+  int64_t array[kElementChunk];
+};
+
+/// Walks the elements of every array of `sink` as one flat sequence, a chunk
+/// at a time, so no loop runs per array (its exit would be mispredicted for
+/// short arrays of varying lengths): `visit(c, end, starts)` gets elements
+/// [c, end) and where the arrays starting among them are (ArrayStarts, for
+/// `element_size`-byte slots). Always inlined, as is ForEachVariableElement:
+/// called, they would reload the input's fields after every store.
+template <typename Visit>
+[[gnu::always_inline]] inline void ForEachElementChunk(const ArraySink& sink, int64_t element_size,
+                                                       ArrayStarts* starts, Visit&& visit) {
+  const int64_t* first = sink.first;
+  const int64_t end = first[sink.count];
+  int64_t k = 0;  // the first array that starts at or after the chunk
+  for (int64_t c = first[0]; c < end; c += kElementChunk) {
+    const int64_t chunk_end = c + kElementChunk < end ? c + kElementChunk : end;
+    std::memset(starts->cursor, 0, sizeof(starts->cursor));
+    for (; k < sink.count && first[k] < chunk_end; ++k) {
+      // An empty array's entry is overwritten by the next array's.
+      const auto n = static_cast<uint64_t>(first[k + 1] - first[k]);
+      const int64_t header = static_cast<int64_t>(8 + ((n + 63) >> 6) * 8);
+      const int64_t i = first[k] - c;
+      starts->cursor[i] = header + RoundUp8(static_cast<int64_t>(n) * element_size);
+      starts->slots[i] = sink.positions[k] + header;
+      starts->array[i] = sink.positions[k];
+    }
+    visit(c, chunk_end, *starts);
+  }
+}
+
 /// The walk every writer of variable-region elements shares: for each valid
 /// element c (of `input`) of every array of `sink`, `write_value(c, dst)`
 /// writes the value at `dst`, its place in the array's variable region, and
@@ -92,26 +138,43 @@ inline uint64_t ReadBits(const uint8_t* bitmap, int64_t bit, int64_t count, int6
 /// the next value goes round8(size) bytes further. Null elements get their
 /// null bit and take no bytes.
 template <bool kAllValid, typename WriteValue>
-inline void ForEachVariableElement(const ColumnInput& input, const ArraySink& sink_ref,
-                                   WriteValue&& write_value) {
+[[gnu::always_inline]] inline void ForEachVariableElement(const ColumnInput& input,
+                                                          const ArraySink& sink_ref,
+                                                          WriteValue&& write_value) {
   const ArraySink sink = sink_ref;  // a local: stores into arrays may alias anything
-  for (int64_t k = 0; k < sink.count; ++k) {
-    const int64_t begin = sink.first[k];
-    const int64_t n = sink.first[k + 1] - begin;
-    uint8_t* array = sink.base + sink.positions[k];
-    uint8_t* slots = array + ArrayHeaderBytes(n);
-    int64_t cursor = ArrayFixedBytes(n, 8);
-    for (int64_t e = 0; e < n; ++e) {
-      const int64_t c = begin + e;
-      if (!IsValid<kAllValid>(input, c)) {
-        SetBit(array + 8, e);
-        continue;
-      }
-      const int64_t size = write_value(c, array + cursor);
-      Store64(slots + 8 * e, OffsetAndSize(cursor, size));
-      cursor += RoundUp8(size);
-    }
-  }
+  uint8_t* const base = sink.base;
+  ArrayStarts starts;
+  // Carried from element to element (and chunk to chunk), replaced without a
+  // branch where an array starts.
+  int64_t cursor = 0;
+  int64_t slot = 0;
+  int64_t array = 0;
+  int64_t e = 0;
+  ForEachElementChunk(sink, 8, &starts,
+                      [&](int64_t chunk_begin, int64_t chunk_end, const ArrayStarts& at) {
+                        for (int64_t c = chunk_begin; c < chunk_end; ++c) {
+                          const int64_t i = c - chunk_begin;
+                          const int64_t start_cursor = at.cursor[i];
+                          const int64_t restart = -static_cast<int64_t>(start_cursor != 0);
+                          cursor = Select(restart, start_cursor, cursor);
+                          slot = Select(restart, at.slots[i], slot);
+                          array = Select(restart, at.array[i], array);
+                          if constexpr (!kAllValid) {
+                            e &= ~restart;
+                            if (!IsValid<kAllValid>(input, c)) {
+                              SetBit(base + array + 8, e);
+                              slot += 8;
+                              ++e;
+                              continue;
+                            }
+                            ++e;
+                          }
+                          const int64_t size = write_value(c, base + array + cursor);
+                          Store64(base + slot, OffsetAndSize(cursor, size));
+                          slot += 8;
+                          cursor += RoundUp8(size);
+                        }
+                      });
 }
 
 /// Returns the batch row of array k of `sink`, for errors.
