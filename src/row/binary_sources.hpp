@@ -65,6 +65,7 @@ struct PortableCopy {
 
 template <typename OffsetType>
 struct OffsetSource {
+  using Offset = OffsetType;
   static int64_t Length(const ColumnInput& input, int64_t index) {
     const uint8_t* offsets = input.values + index * sizeof(OffsetType);
     return static_cast<int64_t>(Load<OffsetType>(offsets + sizeof(OffsetType))) -
@@ -125,6 +126,17 @@ struct FixedSizeSource {
     return input.values + index * input.fixed_size;
   }
 };
+
+/// True when `Copier` can add the padded lengths of a run of `Source`'s
+/// values to their sizes at once (`AddPaddedLengths`, see binary_kernel.hpp).
+template <typename Copier, typename Source, typename = void>
+struct HasPaddedLengths : std::false_type {};
+template <typename Copier, typename Source>
+struct HasPaddedLengths<
+    Copier, Source,
+    std::void_t<typename Source::Offset,
+                decltype(&Copier::template AddPaddedLengths<typename Source::Offset>)>>
+    : std::true_type {};
 
 template <typename Source, typename = void>
 struct HasPrefetchData : std::false_type {};

@@ -2,6 +2,8 @@
 // AVX-512 masked byte moves: a value of up to 64 bytes is one masked load,
 // which reads only its own bytes, and one masked store of round8(length)
 // bytes, zeros after the value included, so no copy branches on the length.
+// The sizes of a plain column's offset-addressed values are added 8 at a
+// time from their offsets (MaskedCopy::AddPaddedLengths).
 //
 // This file alone is compiled with -mavx512f -mavx512bw -mavx512vl -mbmi2
 // (src/CMakeLists.txt) and used only when the CPU runs them (kernel_isa.cpp).
@@ -36,6 +38,56 @@ struct MaskedCopy {
     const __mmask64 load = _bzhi_u64(~uint64_t{0}, bytes);
     const __mmask64 store = _bzhi_u64(~uint64_t{0}, (bytes + 7) & ~7u);
     _mm512_mask_storeu_epi8(dst, store, _mm512_maskz_loadu_epi8(load, src));
+  }
+
+  /// Adds round8(length) of `count` values to `sizes` from their offsets
+  /// (count + 1 entries), a null value's length as 0 (its bits in `validity`
+  /// from `validity_bit` on; all valid when it is null); false when a valid
+  /// value's length is negative.
+  template <typename Offset>
+  static bool AddPaddedLengths(const uint8_t* offsets, const uint8_t* validity,
+                               int64_t validity_bit, int64_t count, int64_t* sizes) {
+    __m512i sign = _mm512_setzero_si512();
+    if (validity == nullptr) {
+      for (int64_t j = 0; j < count; j += 8) sign = AddEight<Offset>(offsets, j, count, 0xff, sizes, sign);
+    } else {
+      for (int64_t block = 0; block < count; block += 64) {
+        const int64_t in_block = count - block < 64 ? count - block : 64;
+        const uint64_t valid = LoadBits(validity, validity_bit + block, in_block);
+        for (int64_t j = block; j < block + in_block; j += 8) {
+          sign = AddEight<Offset>(offsets, j, count, static_cast<__mmask8>(valid >> (j - block)),
+                                  sizes, sign);
+        }
+      }
+    }
+    return _mm512_cmplt_epi64_mask(sign, _mm512_setzero_si512()) == 0;
+  }
+
+  /// Adds round8(length) of values j.. j + 7 (those below `count`; length 0
+  /// outside `valid`) to `sizes`; returns `sign` ORed with the lengths.
+  template <typename Offset>
+  static __m512i AddEight(const uint8_t* offsets, int64_t j, int64_t count, __mmask8 valid,
+                          int64_t* sizes, __m512i sign) {
+    const auto lanes =
+        static_cast<__mmask8>(_bzhi_u32(0xff, static_cast<unsigned>(count - j < 8 ? count - j : 8)));
+    const __m512i length = _mm512_maskz_sub_epi64(lanes & valid, Offsets<Offset>(offsets, j + 1, lanes),
+                                                  Offsets<Offset>(offsets, j, lanes));
+    const __m512i padded =
+        _mm512_and_si512(_mm512_add_epi64(length, _mm512_set1_epi64(7)), _mm512_set1_epi64(~int64_t{7}));
+    _mm512_mask_storeu_epi64(sizes + j, lanes,
+                             _mm512_add_epi64(_mm512_maskz_loadu_epi64(lanes, sizes + j), padded));
+    return _mm512_or_si512(sign, length);
+  }
+
+  /// The `lanes` offsets from entry `index` on, as int64 (0 elsewhere).
+  template <typename Offset>
+  static __m512i Offsets(const uint8_t* offsets, int64_t index, __mmask8 lanes) {
+    const uint8_t* at = offsets + index * static_cast<int64_t>(sizeof(Offset));
+    if constexpr (sizeof(Offset) == 4) {
+      return _mm512_maskz_cvtepi32_epi64(lanes, _mm256_maskz_loadu_epi32(lanes, at));
+    } else {
+      return _mm512_maskz_loadu_epi64(lanes, at);
+    }
   }
 };
 
