@@ -16,7 +16,6 @@ void AddPredictableWriters(ArrowTypeId id, WriterSet* set) {
   for (int v = 0; v < 2; ++v) {
     set->predictable_write[v] = portable.write[0][v];
     set->predictable_write_alone[v] = portable.write_alone[0][v];
-    for (int g = 0; g < 2; ++g) set->size[g][v] = portable.size[g][v];
   }
   set->lengths_predictable = &Source::LengthsPredictable;
 }
