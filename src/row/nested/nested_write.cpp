@@ -154,60 +154,45 @@ void PrepareArrays(NodeState* node, int64_t count, int lanes) {
     node->array_first.resize(static_cast<size_t>(count + 1));
 }
 
-// A list's or map's numElements words are written with the compaction of
-// the non-empty arrays, which alone go to their elements' writers (empty
-// and dead ones are complete). The compaction has no branch: every item is
-// stored, and the next overwrites it unless it has elements.
-
-Status WriteLists(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
-                  const TileContext& tile) {
+/// Writes the arrays of items [begin, end) of a list or (kMap) map `node`.
+/// A map is its key array's size, then a key array and a value array with
+/// the same element ranges. The numElements words are written with the
+/// compaction of the non-empty arrays, which alone go to their elements'
+/// writers (empty and dead ones are complete). The compaction has no
+/// branch: every item is stored, and the next overwrites it unless it has
+/// elements.
+template <bool kMap>
+Status WriteArrays(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
+                   const TileContext& tile) {
   const int64_t count = end - begin;
-  PrepareArrays(node, count, 1);
-  int64_t* array_positions = node->array_positions.data();
+  PrepareArrays(node, count, kMap ? 2 : 1);
+  int64_t* array_positions = node->array_positions.data();  // of a map's key arrays
+  int64_t* value_positions = array_positions + count;       // maps
   int64_t* array_first = node->array_first.data();
   const int64_t* first = node->first.data() + begin;
+  const int64_t* key_size = kMap ? node->key_size.data() + begin : nullptr;
   uint8_t* const base = tile.base;
   int64_t m = 0;
   array_first[0] = first[0];
   for (int64_t k = 0; k < count; ++k) {
-    const int64_t position = positions[k];
+    int64_t array = positions[k];
     const int64_t n = first[k + 1] - first[k];
-    Store64(base + position, static_cast<uint64_t>(n));
-    array_positions[m] = position;
+    if constexpr (kMap) {
+      Store64(base + array, static_cast<uint64_t>(key_size[k]));
+      array += 8;
+      const int64_t values = array + key_size[k];
+      Store64(base + values, static_cast<uint64_t>(n));
+      value_positions[m] = values;
+    }
+    Store64(base + array, static_cast<uint64_t>(n));
+    array_positions[m] = array;
     m += n != 0;
     array_first[m] = first[k + 1];
   }
   if (m == 0) return Status::Ok();
-  return WriteElements(&node->children[0], array_positions, array_first, m, tile);
-}
-
-Status WriteMaps(NodeState* node, int64_t begin, int64_t end, const int64_t* positions,
-                 const TileContext& tile) {
-  const int64_t count = end - begin;
-  PrepareArrays(node, count, 2);
-  int64_t* key_positions = node->array_positions.data();
-  int64_t* value_positions = key_positions + count;
-  int64_t* array_first = node->array_first.data();
-  const int64_t* first = node->first.data() + begin;
-  const int64_t* key_size = node->key_size.data() + begin;
-  uint8_t* const base = tile.base;
-  int64_t m = 0;
-  array_first[0] = first[0];
-  for (int64_t k = 0; k < count; ++k) {
-    const int64_t position = positions[k];
-    const int64_t n = first[k + 1] - first[k];
-    const int64_t values = position + 8 + key_size[k];
-    Store64(base + position, static_cast<uint64_t>(key_size[k]));
-    Store64(base + position + 8, static_cast<uint64_t>(n));
-    Store64(base + values, static_cast<uint64_t>(n));
-    key_positions[m] = position + 8;
-    value_positions[m] = values;
-    m += n != 0;
-    array_first[m] = first[k + 1];
-  }
-  if (m == 0) return Status::Ok();
-  ROWBRIDGE_RETURN_NOT_OK(WriteElements(&node->children[0], key_positions, array_first, m, tile));
-  return WriteElements(&node->children[1], value_positions, array_first, m, tile);
+  ROWBRIDGE_RETURN_NOT_OK(WriteElements(&node->children[0], array_positions, array_first, m, tile));
+  if constexpr (kMap) return WriteElements(&node->children[1], value_positions, array_first, m, tile);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -217,8 +202,8 @@ Status WriteItems(NodeState* node, int64_t item_begin, int64_t item_end, const i
   if (item_end == item_begin) return Status::Ok();
   switch (node->plan->kind) {
     case NodeKind::kStruct: return WriteStructs(node, item_begin, item_end, positions, tile);
-    case NodeKind::kList: return WriteLists(node, item_begin, item_end, positions, tile);
-    case NodeKind::kMap: return WriteMaps(node, item_begin, item_end, positions, tile);
+    case NodeKind::kList: return WriteArrays<false>(node, item_begin, item_end, positions, tile);
+    case NodeKind::kMap: return WriteArrays<true>(node, item_begin, item_end, positions, tile);
     case NodeKind::kLeaf: break;
   }
   return Status::Internal("a leaf has no items");
