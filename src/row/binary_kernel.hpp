@@ -70,7 +70,7 @@ struct BinaryKernel {
     const int64_t slot_offset = target.slot_offset;
     const NullBit null_bit = NullBitOf(target);
     // A plain column without a branch on nulls: a null value is copied with
-    // length 0, gets its null bit and a zero slot, and takes no bytes. A
+    // length 0, gets a zero slot (its null bit afterwards) and takes no bytes. A
     // gathered null may hold an index that is not readable (an empty
     // dictionary's).
     ForEachRow<kAllValid>(input, row_begin, num_rows, [&](int64_t k, auto valid) {
@@ -89,9 +89,12 @@ struct BinaryKernel {
       uint8_t* dst = row + cursor;
       Copier::CopyPadded(dst, Source::Data(input, index), length);
       Store64(row + slot_offset, valid ? OffsetAndSize(cursor, length) : 0);
-      if constexpr (!std::is_same_v<decltype(valid), std::true_type>) SetNullIf(row, null_bit, !valid);
       AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
     });
+    // The null bits after the values: setting one reads its row's null word,
+    // and a read just after a (masked) copy into the row before may wait for
+    // that copy's store.
+    if constexpr (!kAllValid) SetNullBits(input, row_begin, num_rows, sink, null_bit);
     return Status::Ok();
   }
 };

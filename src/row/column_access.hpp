@@ -64,6 +64,20 @@ inline void ForEachRow(const ColumnInput& input, int64_t row_begin, int64_t num_
   }
 }
 
+/// Sets the null bit `bit` of the output rows (batch rows from `row_begin`)
+/// whose value is null, a 64-row word of validity at a time.
+inline void SetNullBits(const ColumnInput& input, int64_t row_begin, int64_t num_rows,
+                        const RowSink& sink, NullBit bit) {
+  for (int64_t block = 0; block < num_rows; block += 64) {
+    int64_t count = num_rows - block < 64 ? num_rows - block : 64;
+    uint64_t all = count < 64 ? (uint64_t{1} << count) - 1 : ~uint64_t{0};
+    uint64_t nulls = ~LoadBits(input.validity, input.validity_offset + row_begin + block, count) & all;
+    for (; nulls != 0; nulls &= nulls - 1) {
+      SetNull(sink.base + sink.row_offsets[block + __builtin_ctzll(nulls)], bit);
+    }
+  }
+}
+
 /// Returns the variable-region cursor of output row `k`.
 template <bool kAlone>
 inline int64_t CursorOf(const RowSink& sink, int64_t k) {
