@@ -109,6 +109,11 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
   }
 }
 
+void SetPlacement(PlaceElementsFn place, NestedNode* node) {
+  node->place_elements = place;
+  for (NestedNode& child : node->children) SetPlacement(place, &child);
+}
+
 int64_t DeadBytes(const NestedNode& node) {
   int64_t bytes = node.kind == NodeKind::kStruct ? node.fixed_bytes + node.constant_bytes : 16;
   for (const NestedNode& child : node.children) bytes = std::max(bytes, DeadBytes(child));
@@ -122,6 +127,7 @@ Status CompileNestedColumn(const ArrowField& field, const SparkType& spark,
   auto node = std::make_shared<NestedNode>();
   ROWBRIDGE_RETURN_NOT_OK(CompileNode(field, spark, field.name, node.get()));
   node->dead_bytes = DeadBytes(*node);
+  SetPlacement(PlaceElementsKernel(), node.get());
   *out = std::move(node);
   return Status::Ok();
 }

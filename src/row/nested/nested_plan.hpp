@@ -8,6 +8,7 @@
 
 #include "arrow/arrow_field.hpp"
 #include "row/column_plan.hpp"
+#include "row/nested/element_placement.hpp"
 #include "row/nested/element_writer.hpp"
 
 namespace rowbridge::row {
@@ -55,6 +56,8 @@ struct NestedNode {
 
   /// Lists and maps.
   ListLayout layout = ListLayout::kOffsets32;
+  /// Places nested elements (of this node, as a list's or map's element).
+  PlaceElementsFn place_elements = nullptr;
   int32_t list_size = 0;  // fixed_size_list
 
   /// The top-level node: the scratch bytes a dead item of any node of the

@@ -11,6 +11,7 @@
 // scratch position, where its fields (all null) and numElements words land.
 #include <algorithm>
 
+#include "row/nested/element_placement.hpp"
 #include "row/nested/nested_state.hpp"
 
 namespace rowbridge::row {
@@ -82,49 +83,6 @@ Status WriteStructs(NodeState* node, int64_t begin, int64_t end, const int64_t* 
   return Status::Ok();
 }
 
-/// Writes the slots of nested elements (offset and size, or a null bit) and
-/// the positions of their items, for `count` arrays, none of them empty.
-///
-/// One loop over the elements of all the arrays, without a branch: arrays
-/// hold a few elements, and a loop per array mispredicts its exit every time,
-/// as a branch on null elements would at every null.
-void PlaceNestedElements(const NodeState& element, const int64_t* positions, const int64_t* first,
-                         int64_t count, int64_t* child_positions, const TileContext& tile) {
-  const int64_t first_item = first[0];
-  const int64_t end_item = first[count];
-  const int64_t* item_size = element.item_size.data();
-  uint8_t* const base = tile.base;
-  const int64_t scratch = tile.scratch;
-  const LiveBits live = element.Liveness();
-  const bool has_nulls = live.bits != nullptr;
-  int64_t k = 0;
-  int64_t cursor = 0;
-  uint64_t nulls = 0;
-  for (int64_t c = first_item; c < end_item; ++c) {
-    k += c == first[k + 1];  // arrays are not empty: at most one step
-    const int64_t begin = first[k];
-    const int64_t n = first[k + 1] - begin;
-    const int64_t e = c - begin;
-    const int64_t array_position = positions[k];
-    const uint64_t fresh = -static_cast<uint64_t>(e == 0);
-    cursor = static_cast<int64_t>((static_cast<uint64_t>(ArrayFixedBytes(n, 8)) & fresh) |
-                                  (static_cast<uint64_t>(cursor) & ~fresh));
-    const uint64_t valid = -static_cast<uint64_t>(live(c));
-    const int64_t size = item_size[c];
-    Store64(base + array_position + ArrayHeaderBytes(n) + 8 * e, OffsetAndSize(cursor, size) & valid);
-    child_positions[c - first_item] = static_cast<int64_t>(
-        (static_cast<uint64_t>(array_position + cursor) & valid) |
-        (static_cast<uint64_t>(scratch) & ~valid));
-    if (has_nulls) {
-      // The word of null bits so far, stored at every element (no load).
-      nulls &= -static_cast<uint64_t>((e & 63) != 0);
-      nulls |= (~valid & 1) << (e & 63);
-      Store64(base + array_position + 8 + (e >> 6) * 8, nulls);
-    }
-    cursor += size;
-  }
-}
-
 /// Writes the elements of `count` arrays at `positions` whose elements are
 /// the candidates [first[k], first[k + 1]) of `element` (their numElements
 /// words are written already, the rest of their fixed parts is zero).
@@ -141,7 +99,10 @@ Status WriteElements(NodeState* element, const int64_t* positions, const int64_t
   const int64_t first_item = first[0];
   const int64_t end_item = first[count];
   int64_t* child_positions = TilePositions(element, end_item - first_item);
-  PlaceNestedElements(*element, positions, first, count, child_positions, tile);
+  const LiveBits live = element->Liveness();
+  plan.place_elements(ElementPlacement{tile.base, positions, first, count,
+                                       element->item_size.data(), live.bits, live.offset,
+                                       child_positions, tile.scratch});
   return WriteItems(element, first_item, end_item, child_positions, tile);
 }
 

@@ -1,14 +1,16 @@
 // Which instruction set the byte-copying writers (strings and binaries, as
-// columns and as array elements) are built for. Writer sets are picked once,
-// when a plan is compiled: the portable kernels, or those of a per-ISA source
-// file (simd/*_avx512.cpp) when the CPU runs them. Setting the environment
-// variable ROWBRIDGE_KERNELS=portable forces the portable kernels.
+// columns and as array elements) and the nested element placement are built
+// for. Kernels are picked once, when a plan is compiled: the portable ones,
+// or those of a per-ISA source file (simd/*_avx512.cpp) when the CPU runs
+// them. Setting the environment variable ROWBRIDGE_KERNELS=portable forces
+// the portable kernels.
 #pragma once
 
 #include <cstdint>
 
 #include "arrow/arrow_type.hpp"
 #include "row/column_writer.hpp"
+#include "row/nested/element_placement.hpp"
 #include "row/nested/element_writer.hpp"
 
 namespace rowbridge::row {
@@ -45,6 +47,8 @@ bool BinaryElementWriterSetAvx512(ArrowTypeId id, ElementWriterSet* out);
 /// The AVX-512 writer of plain (not gathered) array elements of
 /// `element_size` bytes whose Arrow values are the Spark bytes.
 ElementWriteFn BulkElementWriterAvx512(int32_t element_size, bool all_valid);
+/// The AVX-512 element placement (see nested/element_placement.hpp).
+void PlaceElementsAvx512(const ElementPlacement& placement);
 #endif
 
 }  // namespace rowbridge::row

@@ -1,7 +1,7 @@
 // Every byte-copying kernel this machine runs (portable, AVX-512) on the
 // same inputs: strings of every length from 0 to 200 as columns and as array
 // elements, in every layout, and arrays of 0 to 140 fixed-width elements,
-// compared with the reference writer; and values
+// compared with the reference writer; nested array elements placed; and values
 // that end at the last byte before an unmapped page, which a kernel reading
 // past a value would fault on. The randomized differential test alternates
 // the kernels too.
@@ -154,6 +154,45 @@ TEST(KernelIsa, EveryKernelCopiesFixedWidthElementArrays) {
     columns.push_back(testing::ListOfLengths("i" + suffix, Numbers<int32_t>("i", total, null_every), lengths));
     columns.push_back(testing::ListOfLengths("l" + suffix, Numbers<int64_t>("l", total, null_every), lengths));
     columns.push_back(testing::ListOfLengths("d" + suffix, Numbers<int64_t>("g", total, null_every), lengths));
+  }
+  ExpectEveryKernelWritesTheReference(testing::Batch(std::move(columns)));
+}
+
+TEST(KernelIsa, EveryKernelPlacesNestedElements) {
+  // Arrays of 0..140 struct, list and map elements (more than a step of 8
+  // and a word of 64 null bits), with null arrays, null elements and all
+  // valid ones, placed by every element placement kernel.
+  std::vector<std::optional<int64_t>> lengths;
+  int64_t total = 0;
+  for (int64_t n = 0; n <= 140; n += (n < 20 ? 1 : 13)) {
+    lengths.push_back(n);
+    lengths.push_back(std::nullopt);
+    total += n;
+  }
+  std::vector<TestArray> columns;
+  for (int64_t null_every : {0, 3, 10}) {
+    std::vector<bool> valid;
+    std::vector<std::optional<int64_t>> inner;
+    std::vector<int64_t> map_offsets{0};
+    std::vector<std::optional<std::string>> words;
+    for (int64_t i = 0; i < total; ++i) {
+      valid.push_back(null_every == 0 || i % null_every != null_every - 1);
+      inner.push_back(i % 4 == 1 ? std::nullopt : std::optional<int64_t>(i % 4));
+      map_offsets.push_back(map_offsets.back() + i % 3);
+      words.push_back(std::string(static_cast<size_t>(i % 19), static_cast<char>('a' + i % 26)));
+    }
+    int64_t inner_total = 0;
+    for (const auto& n : inner) inner_total += n.value_or(0);
+    std::string suffix = std::to_string(null_every);
+    TestArray structs = testing::Struct(
+        "element", total, {Numbers<int32_t>("i", total, 5), testing::Strings("u", "s", words)}, valid);
+    columns.push_back(testing::ListOfLengths("s" + suffix, structs, lengths));
+    TestArray lists = testing::ListOfLengths("element", Numbers<int16_t>("s", inner_total, 0), inner);
+    columns.push_back(testing::ListOfLengths("l" + suffix, lists, lengths));
+    const int64_t entries = map_offsets.back();
+    TestArray maps = testing::Map("element", Numbers<int32_t>("i", entries, 0),
+                                  Numbers<int64_t>("l", entries, 4), map_offsets, valid);
+    columns.push_back(testing::ListOfLengths("m" + suffix, maps, lengths));
   }
   ExpectEveryKernelWritesTheReference(testing::Batch(std::move(columns)));
 }
