@@ -78,7 +78,6 @@ struct BinaryKernel {
       uint8_t* row = sink.base + sink.row_offsets[k];
       if constexpr (kGathered) {
         if (!valid) {
-          SetNull(row, null_bit);
           Store64(row + slot_offset, 0);
           return;
         }
