@@ -2,6 +2,8 @@
 // whatever K, W and the pool size; order; fairness across streams.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <random>
 
 #include "stream/stream_test_support.hpp"
@@ -146,10 +148,11 @@ TEST(PrefetchStreamBound, OneStreamRunsOnFewWorkersOfABigPool) {
   // Idle workers are woken last-in first-out and a finishing worker takes
   // the request it posts, so one stream (W = 2) keeps to a few threads of 16:
   // their caches stay warm and only their malloc arenas hold its buffers.
-  // Usually 2 or 3; a woken worker that is preempted before it runs leaves
-  // the request to the next idle one, which on a loaded machine (2 cores,
-  // five busy loops, ASan) made it 5 in 1 run of 150. Waking them in
-  // first-in first-out order would cycle through all 16.
+  // A woken worker that is preempted before it runs leaves the request to
+  // the next idle one, so on a loaded machine (2 cores, other builds, ASan)
+  // a few more threads make some batches (up to 9 seen); what stays is that
+  // the 4 busiest make nearly all of them. Waking workers in first-in
+  // first-out order would spread the batches over all 16.
   std::shared_ptr<WorkerPool> pool = Pool(16);
   auto counters = std::make_shared<BatchCounters>();
   ProducerPlan plan;
@@ -162,7 +165,12 @@ TEST(PrefetchStreamBound, OneStreamRunsOnFewWorkersOfABigPool) {
   std::mt19937 random(3);
   EXPECT_EQ(Drain(stream.get(), &random, true), plan.batches);
   std::lock_guard<std::mutex> lock(counters->threads_mutex);
-  EXPECT_LE(counters->threads.size(), 8u);
+  std::vector<int64_t> per_thread;
+  for (const auto& entry : counters->threads) per_thread.push_back(entry.second);
+  std::sort(per_thread.rbegin(), per_thread.rend());
+  int64_t busiest = 0;
+  for (size_t i = 0; i < per_thread.size() && i < 4; ++i) busiest += per_thread[i];
+  EXPECT_GE(busiest * 10, plan.batches * 9) << per_thread.size() << " threads made batches";
 }
 
 TEST(PrefetchStreamBound, StreamsShareThePoolFairly) {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -33,7 +34,7 @@ struct BatchCounters {
   std::atomic<int64_t> max_concurrent{0};
   std::atomic<bool> cancel_called{false};
   std::mutex threads_mutex;
-  std::set<std::thread::id> threads;  // that entered Produce
+  std::map<std::thread::id, int64_t> threads;  // Produce calls per thread
 
   static void Raise(std::atomic<int64_t>* max, int64_t value) {
     int64_t seen = max->load();
@@ -130,7 +131,7 @@ class CountingProducer : public BatchProducer {
     counters_->started.fetch_add(1);
     {
       std::lock_guard<std::mutex> lock(counters_->threads_mutex);
-      counters_->threads.insert(std::this_thread::get_id());
+      ++counters_->threads[std::this_thread::get_id()];
     }
     BatchCounters::Raise(&counters_->max_concurrent, counters_->concurrent.fetch_add(1) + 1);
     struct Leave {
