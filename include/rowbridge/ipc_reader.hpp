@@ -176,6 +176,12 @@ class ROWBRIDGE_EXPORT IpcReader {
   /// of the record batches this reader returned so far.
   int64_t body_bytes_read() const;
 
+  /// The bytes of the buffers this reader allocated for the record batches it
+  /// returned so far (decompressed buffers, and copies of misaligned ones):
+  /// memory those batches hold for themselves, beyond the input they point
+  /// into. Dictionaries are not counted.
+  int64_t owned_bytes_read() const;
+
   /// Summarises the input (batches, rows, bytes, compression) from message
   /// metadata without decoding bodies. Reads the whole input for a stream;
   /// does not move ReadNext's position.

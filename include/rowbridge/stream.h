@@ -137,6 +137,17 @@ ROWBRIDGE_EXPORT int rowbridge_row_stream_next_chunk(RowbridgeRowStream* stream,
 /* Cancels without waiting; thread-safe, but not concurrent with free. */
 ROWBRIDGE_EXPORT void rowbridge_row_stream_cancel(RowbridgeRowStream* stream);
 
+/* The bytes of native memory the stream holds now: the decoded batches it
+ * has produced and not yet released (buffers allocated for them, such as
+ * decompressed bodies; not the mapped file) plus its converters' row buffers
+ * (up to K + W + 1 converters, each counted as the most row bytes plus row
+ * offsets it has written; they are kept for reuse until the stream is
+ * freed). It changes as the workers run, also between calls to next. An
+ * atomic read: callable from any thread, at any time before
+ * rowbridge_row_stream_free; returns 0 for NULL. For hosts that account
+ * native memory (e.g. Spark's task memory manager). */
+ROWBRIDGE_EXPORT int64_t rowbridge_row_stream_bytes_held(const RowbridgeRowStream* stream);
+
 /* Closes the stream (waits for running batches to reach their boundary) and
  * frees it. NULL is accepted. */
 ROWBRIDGE_EXPORT void rowbridge_row_stream_free(RowbridgeRowStream* stream);

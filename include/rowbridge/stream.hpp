@@ -104,12 +104,21 @@ class ROWBRIDGE_EXPORT BatchProducer {
   /// stream). Exceptions are caught and become errors.
   virtual Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) = 0;
 
-  /// Produce, also storing in `*input_bytes` how many bytes of input the
-  /// batch took (for StreamStats::input_bytes). The stream calls this one;
-  /// the default calls Produce and reports 0.
+  /// What producing one batch took and holds, for StreamStats.
+  struct BatchCounts {
+    /// Bytes of input the batch took (StreamStats::input_bytes).
+    int64_t input_bytes = 0;
+    /// Bytes of memory the produced array holds for itself until released
+    /// (buffers the producer allocated for it, not input it points into);
+    /// counted in StreamStats::bytes_held while the stream holds the batch.
+    int64_t owned_bytes = 0;
+  };
+
+  /// Produce, also filling `*counts` (zeroed by the caller). The stream
+  /// calls this one; the default calls Produce and reports zeros.
   virtual Status ProduceCounted(int64_t index, ArrowArray* out, bool* end_of_stream,
-                                int64_t* input_bytes) {
-    *input_bytes = 0;
+                                BatchCounts* counts) {
+    (void)counts;
     return Produce(index, out, end_of_stream);
   }
 
@@ -196,6 +205,14 @@ struct StreamStats {
   /// stream, converting their first chunk), summed over workers, for every
   /// batch produced without error.
   int64_t produce_nanos = 0;
+  /// Bytes of native memory the stream holds now (bytes_held()): its
+  /// batches' owned bytes (BatchProducer::BatchCounts::owned_bytes) from
+  /// production until the batch is released or, for a PrefetchStream,
+  /// handed to the consumer; plus, for a RowStream, the row buffers of its
+  /// converters (up to K + W + 1, each counted as the most row bytes plus
+  /// row offsets it has written: converters keep their buffers for reuse
+  /// until Close). 0 after Close.
+  int64_t bytes_held = 0;
 };
 
 namespace detail {
@@ -259,6 +276,9 @@ class ROWBRIDGE_EXPORT PrefetchStream {
   void Close();
 
   StreamStats stats() const;
+  /// StreamStats::bytes_held alone, without taking the stream's lock: an
+  /// atomic read, from any thread, at any time before destruction.
+  int64_t bytes_held() const;
 
  private:
   explicit PrefetchStream(std::shared_ptr<detail::StreamCore> core);
@@ -313,6 +333,10 @@ class ROWBRIDGE_EXPORT RowStream {
   /// As PrefetchStream::Close; the last rows become invalid.
   void Close();
   StreamStats stats() const;
+  /// As PrefetchStream::bytes_held: what the batches and the converters'
+  /// row buffers hold now; grows as workers produce batches ahead of the
+  /// consumer (also between calls to Next), 0 after Close.
+  int64_t bytes_held() const;
 
  private:
   struct State;

@@ -55,6 +55,7 @@ struct IpcReader::Impl {
   int64_t next_file_batch = 0;      // file: ReadNext's next batch
   bool finished = false;
   int64_t body_bytes_read = 0;
+  int64_t owned_bytes_read = 0;
   Status failure;  // once a read failed, every later read fails
   std::string compression;
 
@@ -213,6 +214,9 @@ struct IpcReader::Impl {
         DecodeBatch(Context(message), header, schema.fields, &batch, Selection()));
     NoteCompression(header.codec);
     body_bytes_read += message.body_size;
+    if (batch->memory != nullptr) {
+      for (const auto& owned : batch->memory->owned) owned_bytes_read += owned->size();
+    }
     return ExportArrayData(std::move(batch), out);
   }
 
@@ -422,6 +426,8 @@ Status IpcReader::Clone(std::unique_ptr<IpcReader>* out) const {
 }
 
 int64_t IpcReader::body_bytes_read() const { return impl_->body_bytes_read; }
+
+int64_t IpcReader::owned_bytes_read() const { return impl_->owned_bytes_read; }
 
 IpcFormat IpcReader::format() const { return impl_->format; }
 

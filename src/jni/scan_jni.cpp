@@ -32,6 +32,7 @@ enum Stat : jint {
   kWaitNanos = 2,
   kProduceNanos = 3,
   kMaxBatchesHeld = 4,
+  kBytesHeld = 5,
 };
 
 /// A scan owned by a Java ArrowScan or RowScan (the jlong handle).
@@ -42,6 +43,8 @@ struct Scan {
   RowResult result;
 
   stream::StreamStats Stats() const { return columns ? columns->stats() : rows->stats(); }
+  /// StreamStats::bytes_held without the stream's lock (an atomic read).
+  int64_t BytesHeld() const { return columns ? columns->bytes_held() : rows->bytes_held(); }
 };
 
 Scan* FromJava(jlong handle) {
@@ -220,7 +223,9 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_result(JNIEnv* env, jc
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_stat(JNIEnv* env, jclass, jlong handle,
                                                                jint which) {
   return Guard(env, jlong{0}, [&] {
-    stream::StreamStats stats = FromJava(handle)->Stats();
+    Scan* scan = FromJava(handle);
+    if (which == rowbridge::jni::kBytesHeld) return static_cast<jlong>(scan->BytesHeld());
+    stream::StreamStats stats = scan->Stats();
     switch (which) {
       case rowbridge::jni::kBatches: return static_cast<jlong>(stats.batches);
       case rowbridge::jni::kInputBytes: return static_cast<jlong>(stats.input_bytes);

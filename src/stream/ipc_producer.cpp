@@ -30,16 +30,18 @@ class IpcFileProducer : public BatchProducer {
   bool parallel() const override { return true; }
 
   Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) override {
-    int64_t bytes = 0;
-    return ProduceCounted(index, out, end_of_stream, &bytes);
+    BatchCounts counts;
+    return ProduceCounted(index, out, end_of_stream, &counts);
   }
 
-  Status ProduceCounted(int64_t index, ArrowArray* out, bool*, int64_t* input_bytes) override {
+  Status ProduceCounted(int64_t index, ArrowArray* out, bool*, BatchCounts* counts) override {
     std::unique_ptr<IpcReader> reader;
     ROWBRIDGE_RETURN_NOT_OK(Acquire(&reader));
     int64_t before = reader->body_bytes_read();
+    int64_t owned_before = reader->owned_bytes_read();
     Status status = reader->ReadBatch(first_batch_ + index, out);
-    *input_bytes = reader->body_bytes_read() - before;
+    counts->input_bytes = reader->body_bytes_read() - before;
+    counts->owned_bytes = reader->owned_bytes_read() - owned_before;
     Return(std::move(reader));
     return status;
   }
@@ -80,12 +82,12 @@ class IpcStreamProducer : public BatchProducer {
   bool parallel() const override { return false; }
 
   Status Produce(int64_t index, ArrowArray* out, bool* end_of_stream) override {
-    int64_t bytes = 0;
-    return ProduceCounted(index, out, end_of_stream, &bytes);
+    BatchCounts counts;
+    return ProduceCounted(index, out, end_of_stream, &counts);
   }
 
   Status ProduceCounted(int64_t index, ArrowArray* out, bool* end_of_stream,
-                        int64_t* input_bytes) override {
+                        BatchCounts* counts) override {
     for (; skip_ > 0; --skip_) {  // the batches before the range
       ArrowArray dropped{};
       ROWBRIDGE_RETURN_NOT_OK(reader_->ReadNext(&dropped, end_of_stream));
@@ -93,8 +95,10 @@ class IpcStreamProducer : public BatchProducer {
       dropped.release(&dropped);
     }
     int64_t before = reader_->body_bytes_read();
+    int64_t owned_before = reader_->owned_bytes_read();
     ROWBRIDGE_RETURN_NOT_OK(reader_->ReadNext(out, end_of_stream));
-    *input_bytes = reader_->body_bytes_read() - before;
+    counts->input_bytes = reader_->body_bytes_read() - before;
+    counts->owned_bytes = reader_->owned_bytes_read() - owned_before;
     if (*end_of_stream && count_ >= 0) return RangeError(index);
     return Status::Ok();
   }

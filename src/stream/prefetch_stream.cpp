@@ -41,8 +41,7 @@ Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, b
   detail::StreamItem* item = nullptr;
   ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream, /*poll=*/!wait));
   if (item != nullptr) {
-    *out = item->array;  // moved to the caller; the empty item counts until the next call
-    item->array = ArrowArray{};
+    core_->HandOver(item, out);  // moved to the caller; the empty item counts until the next call
   }
   *ready = item != nullptr || *end_of_stream;
   return Status::Ok();
@@ -55,5 +54,7 @@ StreamCanceller PrefetchStream::canceller() const { return StreamCanceller(core_
 void PrefetchStream::Close() { core_->Close(); }
 
 StreamStats PrefetchStream::stats() const { return core_->stats(); }
+
+int64_t PrefetchStream::bytes_held() const { return core_->bytes_held(); }
 
 }  // namespace rowbridge::stream

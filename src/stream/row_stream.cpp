@@ -17,6 +17,7 @@ class RowStage : public detail::ItemStage {
     }
     Status status = item->converter->Convert(item->array, &item->rows);
     if (!status.ok()) return status.WithContext("batch " + std::to_string(item->index));
+    item->NoteRows(item->rows);  // the stream adds the growth to bytes_held
     return status;
   }
 
@@ -90,7 +91,9 @@ Status RowStream::NextChunk(RowBatchView* out) {
   }
   try {
     if (!item->converter->HasMoreChunks()) return Status::Ok();
-    return item->converter->NextChunk(out);
+    ROWBRIDGE_RETURN_NOT_OK(item->converter->NextChunk(out));
+    state_->core->AddBytesHeld(item->NoteRows(*out));
+    return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("row stream: out of memory converting a chunk");
   }
@@ -107,5 +110,7 @@ StreamCanceller RowStream::canceller() const { return StreamCanceller(state_->co
 void RowStream::Close() { state_->core->Close(); }
 
 StreamStats RowStream::stats() const { return state_->core->stats(); }
+
+int64_t RowStream::bytes_held() const { return state_->core->bytes_held(); }
 
 }  // namespace rowbridge::stream

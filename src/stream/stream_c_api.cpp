@@ -255,6 +255,10 @@ void rowbridge_row_stream_cancel(RowbridgeRowStream* stream_in) {
   }
 }
 
+int64_t rowbridge_row_stream_bytes_held(const RowbridgeRowStream* stream_in) {
+  return stream_in == nullptr ? 0 : stream_in->rows->bytes_held();  // an atomic read: no throw
+}
+
 void rowbridge_row_stream_free(RowbridgeRowStream* stream_in) { delete stream_in; }
 
 }  // extern "C"

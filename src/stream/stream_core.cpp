@@ -182,15 +182,36 @@ void StreamCore::NoteHeld() {
 Status StreamCore::Produce(StreamItem* item, bool* end_of_stream) {
   item->array = ArrowArray{};
   item->input_bytes = 0;
+  item->owned_bytes = 0;
   *end_of_stream = false;
+  BatchProducer::BatchCounts counts;
   Status status = Guard(item->index, "producer", [&] {
-    return producer_->ProduceCounted(item->index, &item->array, end_of_stream, &item->input_bytes);
+    return producer_->ProduceCounted(item->index, &item->array, end_of_stream, &counts);
   });
   if (status.ok() && !*end_of_stream && item->array.release == nullptr) {
     status = Status::Invalid(BatchName(item->index) + ": the producer returned a released array");
   }
-  if (!status.ok() || *end_of_stream) ReleaseArray(&item->array);
+  if (!status.ok() || *end_of_stream) {
+    ReleaseArray(&item->array);
+    return status;
+  }
+  item->input_bytes = counts.input_bytes;
+  item->owned_bytes = std::max<int64_t>(counts.owned_bytes, 0);
+  AddBytesHeld(item->owned_bytes);
   return status;
+}
+
+void StreamCore::ReleaseItemArray(StreamItem* item) {
+  ReleaseArray(&item->array);
+  AddBytesHeld(-item->owned_bytes);
+  item->owned_bytes = 0;
+}
+
+void StreamCore::HandOver(StreamItem* item, ArrowArray* out) {
+  *out = item->array;
+  item->array = ArrowArray{};
+  AddBytesHeld(-item->owned_bytes);
+  item->owned_bytes = 0;
 }
 
 StreamItem* StreamCore::Claim() noexcept {
@@ -223,7 +244,9 @@ Status StreamCore::Work(StreamItem* item, bool* end_of_stream) {
   }
   if (status.ok() && !*end_of_stream && stage_ != nullptr &&
       !cancelled_.load(std::memory_order_relaxed)) {
+    int64_t row_bytes = item->row_bytes;
     status = Guard(item->index, "batch stage", [&] { return stage_->Process(item); });
+    AddBytesHeld(item->row_bytes - row_bytes);  // the converter's buffers grew
   }
   item->produce_nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now() - start)
@@ -245,7 +268,7 @@ void StreamCore::Deposit(StreamItem* item, Status status, bool end_of_stream) no
     Promote();
   }
   for (StreamItem* dropped : dropped_) {
-    ReleaseArray(&dropped->array);  // rare (end or error): under the lock, kept simple
+    ReleaseItemArray(dropped);  // rare (end or error): under the lock, kept simple
     Recycle(dropped);
   }
   dropped_.clear();
@@ -271,7 +294,7 @@ void StreamCore::Run() noexcept {
   } catch (...) {  // only bad_alloc, when not even an error message fits
     status = TakeSpareOutOfMemory();
   }
-  if (!status.ok() || end) ReleaseArray(&item->array);
+  if (!status.ok() || end) ReleaseItemArray(item);
   Deposit(item, std::move(status), end);
 }
 
@@ -310,7 +333,7 @@ Status StreamCore::Take(StreamItem** out, bool* end_of_stream, bool poll) {
   bool period_passed = false;
   StreamItem* previous = held_;
   held_ = nullptr;
-  if (previous != nullptr) ReleaseArray(&previous->array);  // ours until recycled
+  if (previous != nullptr) ReleaseItemArray(previous);  // ours until recycled
   std::unique_lock<std::mutex> lock(mutex_);
   if (previous != nullptr && !closed_) Recycle(previous);
   for (;;) {
@@ -409,7 +432,8 @@ void StreamCore::Close() {
     held_ = nullptr;
   }
   for (auto& item : items) ReleaseArray(&item->array);
-  items.clear();
+  items.clear();  // with the converters and their row buffers
+  bytes_held_.store(0, std::memory_order_relaxed);
   stage.reset();
   producer.reset();
   pool.reset();
@@ -423,6 +447,7 @@ StreamStats StreamCore::stats() const {
   stats.input_bytes = input_bytes_;
   stats.produce_nanos = produce_nanos_;
   stats.wait_nanos = wait_nanos_.load(std::memory_order_relaxed);
+  stats.bytes_held = bytes_held();
   return stats;
 }
 

@@ -32,9 +32,24 @@ struct StreamItem {
   /// What producing the batch took: input bytes, worker nanoseconds.
   int64_t input_bytes = 0;
   int64_t produce_nanos = 0;
-  /// Row stage state, kept across reuses.
+  /// What `array` holds for itself (BatchCounts::owned_bytes), counted in
+  /// the stream's bytes_held while the item holds the array.
+  int64_t owned_bytes = 0;
+  /// Row stage state, kept across reuses. `row_bytes`: the most row bytes
+  /// plus row offsets the converter has written (it keeps its buffers), set
+  /// by the stage; the stream counts its growth in bytes_held.
   std::unique_ptr<Converter> converter;
   RowBatchView rows;
+  int64_t row_bytes = 0;
+
+  /// Raises row_bytes to what `view` occupies; returns by how much.
+  int64_t NoteRows(const RowBatchView& view) {
+    int64_t bytes = view.data_size + 8 * (view.num_rows + 1);
+    if (bytes <= row_bytes) return 0;
+    int64_t growth = bytes - row_bytes;
+    row_bytes = bytes;
+    return growth;
+  }
 };
 
 /// Work run by the producing worker on a finished batch, in parallel with
@@ -84,6 +99,13 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   void Close();
 
   StreamStats stats() const;
+  /// Any thread: StreamStats::bytes_held (an atomic read, no lock).
+  int64_t bytes_held() const { return bytes_held_.load(std::memory_order_relaxed); }
+  /// Adds `delta` to bytes_held: the owner of an item whose converter grew.
+  void AddBytesHeld(int64_t delta) { bytes_held_.fetch_add(delta, std::memory_order_relaxed); }
+  /// Consumer: moves the held item's array into `out` (the consumer owns it
+  /// from now on, so it leaves bytes_held).
+  void HandOver(StreamItem* item, ArrowArray* out);
   Status ExportSchema(ArrowSchema* out) const;
   const ArrowSchema& schema() const { return schema_; }
 
@@ -123,6 +145,9 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   /// Gives items back to the free list. Requires mutex_; their arrays must
   /// already be released.
   void Recycle(StreamItem* item);
+  /// Releases the item's array and takes its owned bytes off bytes_held.
+  /// Only the item's owner calls it.
+  void ReleaseItemArray(StreamItem* item);
   void NoteHeld();
 
   Status Produce(StreamItem* item, bool* end_of_stream);
@@ -175,6 +200,7 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   int64_t input_bytes_ = 0;    // of delivered batches
   int64_t produce_nanos_ = 0;  // of batches produced without error
   std::atomic<int64_t> wait_nanos_{0};
+  std::atomic<int64_t> bytes_held_{0};  // see StreamStats::bytes_held
 
   std::atomic<bool> cancelled_{false};
   StreamItem* held_ = nullptr;  // consumer side only

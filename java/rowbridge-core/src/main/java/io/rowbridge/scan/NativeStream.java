@@ -195,6 +195,7 @@ final class NativeStream {
       for (int i = 0; i < closedStats.length; i++) {
         closedStats[i] = ScanNative.stat(handle, i);
       }
+      closedStats[ScanNative.STAT_BYTES_HELD] = 0; // the close frees them
       closed = handle;
       handle = 0;
     }

@@ -47,6 +47,12 @@ abstract class ScanBase implements StreamCounters {
     return stream.stat(ScanNative.STAT_PRODUCE_NANOS);
   }
 
+  /** Native bytes the stream holds now; see {@link StreamCounters#bytesHeld}. */
+  @Override
+  public long bytesHeld() {
+    return stream.stat(ScanNative.STAT_BYTES_HELD);
+  }
+
   /** The most batches the native stream held at once: at most K + W + 1. */
   public long maxBatchesHeld() {
     return stream.stat(ScanNative.STAT_MAX_BATCHES_HELD);

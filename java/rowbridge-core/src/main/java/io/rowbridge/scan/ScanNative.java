@@ -26,7 +26,9 @@ final class ScanNative {
   static final int STAT_WAIT_NANOS = 2;
   static final int STAT_PRODUCE_NANOS = 3;
   static final int STAT_MAX_BATCHES_HELD = 4;
-  static final int STAT_COUNT = 5;
+  /** Native bytes the stream holds now (an atomic read, no lock); 0 once closed. */
+  static final int STAT_BYTES_HELD = 5;
+  static final int STAT_COUNT = 6;
 
   static {
     NativeLibrary.load();

@@ -310,6 +310,41 @@ class NativeScanTest {
     assertThrows(IllegalStateException.class, rows::nextBatch);
   }
 
+  /**
+   * bytesHeld with K = 0 and W = 1 (at most two items, so two converters): while a batch is
+   * held, at least its rows plus offsets; once every batch is read, exactly the largest rows
+   * plus offsets of each of the one or two converters (so one batch's footprint, or the sum of
+   * two: an uncompressed file's batches own no buffers); 0 after close.
+   */
+  @Test
+  void rowScanReportsTheNativeBytesItHolds() {
+    List<Long> footprints = new ArrayList<>();
+    try (RowScan scan = NativeScan.openRows(path(),
+        ScanOptions.defaults().withPrefetch(0).withInFlight(1))) {
+      while (scan.nextBatch()) {
+        long footprint = 8L * (scan.numRows() + 1);
+        while (scan.next()) {
+          footprint += scan.row().getSizeInBytes();
+        }
+        footprints.add(footprint);
+        assertTrue(scan.bytesHeld() >= footprint, scan.bytesHeld() + " < " + footprint);
+      }
+      assertEquals(BATCH_ROWS.length, footprints.size());
+      long held = scan.bytesHeld();
+      boolean possible = false;
+      for (int i = 0; i < footprints.size(); i++) {
+        possible |= held == footprints.get(i);
+        for (int j = i + 1; j < footprints.size(); j++) {
+          possible |= held == footprints.get(i) + footprints.get(j);
+        }
+      }
+      assertTrue(held >= java.util.Collections.max(footprints) && possible,
+          held + " from batch footprints " + footprints);
+      scan.close();
+      assertEquals(0, scan.bytesHeld());
+    }
+  }
+
   @Test
   void cancelBeforeTheNextBatch() {
     try (ArrowScan scan = NativeScan.openArrow(path(), ScanOptions.defaults(), allocator)) {

@@ -7,17 +7,30 @@ import org.apache.spark.memory.MemoryConsumer;
 import org.apache.spark.memory.TaskMemoryManager;
 
 /**
- * Accounts a converter's native row buffers to the task's memory manager, in the task's Tungsten
- * memory mode (off-heap when spark.memory.offHeap.enabled, execution memory otherwise). The
- * buffers cannot be spilled; when the manager grants less than asked, the batch fails with a
- * RowbridgeException (ENOMEM) that names the cap to lower.
+ * Accounts native memory rowbridge holds for a task (a converter's row buffers, a row-mode scan's
+ * batches and row buffers) to the task's memory manager, in the task's Tungsten memory mode
+ * (off-heap when spark.memory.offHeap.enabled, execution memory otherwise). Used on the task's
+ * thread. The memory cannot be spilled; when the manager grants less than asked, the caller
+ * fails with a RowbridgeException (ENOMEM) that names the settings to lower.
  */
-final class TaskMemoryAccounting extends MemoryConsumer implements NativeMemoryListener {
-  private final long maxChunkBytes;
+public final class TaskMemoryAccounting extends MemoryConsumer implements NativeMemoryListener {
+  private final String holder;
+  private final String remedy;
 
+  /** For a converter's row buffers, whose size the cap {@code maxChunkBytes} bounds. */
   TaskMemoryAccounting(TaskMemoryManager manager, long maxChunkBytes) {
+    this(manager, "the native row buffer", "lower " + RowbridgeConf.MAX_CHUNK_BYTES + " (now "
+        + maxChunkBytes + ")");
+  }
+
+  /**
+   * @param holder what holds the memory, for the error ("the native row buffer")
+   * @param remedy what to lower, for the error ("lower spark.rowbridge.maxChunkBytes (now 64m)")
+   */
+  public TaskMemoryAccounting(TaskMemoryManager manager, String holder, String remedy) {
     super(manager, manager.getTungstenMemoryMode());
-    this.maxChunkBytes = maxChunkBytes;
+    this.holder = holder;
+    this.remedy = remedy;
   }
 
   @Override
@@ -26,9 +39,8 @@ final class TaskMemoryAccounting extends MemoryConsumer implements NativeMemoryL
     if (granted < bytes) {
       freeMemory(granted);
       throw new RowbridgeException("rowbridge: the task memory manager granted " + granted
-          + " of the " + bytes + " bytes the native row buffer needs (" + getMode()
-          + " memory, " + getUsed() + " bytes held); lower " + RowbridgeConf.MAX_CHUNK_BYTES
-          + " (now " + maxChunkBytes + ") or give executors more memory",
+          + " of the " + bytes + " bytes " + holder + " needs (" + getMode() + " memory, "
+          + getUsed() + " bytes held); " + remedy + " or give executors more memory",
           RowbridgeException.ENOMEM);
     }
   }
@@ -38,8 +50,27 @@ final class TaskMemoryAccounting extends MemoryConsumer implements NativeMemoryL
     freeMemory(Math.min(bytes, getUsed()));
   }
 
+  /**
+   * Acquires or releases the difference so that the bytes held become {@code bytes}: the native
+   * side's current count, sampled at each batch. Throws as {@link #acquire} when refused (what
+   * was held before stays held: {@link #releaseAll} at close gives it back).
+   */
+  public void hold(long bytes) {
+    long used = getUsed();
+    if (bytes > used) {
+      acquire(bytes - used);
+    } else if (bytes < used) {
+      release(used - bytes);
+    }
+  }
+
+  /** Releases everything held; idempotent. */
+  public void releaseAll() {
+    release(getUsed());
+  }
+
   @Override
   public long spill(long size, MemoryConsumer trigger) {
-    return 0; // rows of the batch being read cannot be spilled
+    return 0; // native batches and rows being read cannot be spilled
   }
 }

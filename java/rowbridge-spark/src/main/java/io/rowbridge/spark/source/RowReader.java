@@ -2,6 +2,8 @@ package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.NativeScan;
 import io.rowbridge.scan.RowScan;
+import io.rowbridge.spark.RowbridgeConf;
+import io.rowbridge.spark.TaskMemoryAccounting;
 
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -11,10 +13,19 @@ import org.apache.spark.sql.connector.read.PartitionReader;
  * A task's row reader: one native RowScan over its range, whose workers decode each batch and
  * convert it to UnsafeRows, so rows are ready when the task asks. The row is reused: valid until
  * the next call to {@link #next()} (Spark's row reuse contract).
+ *
+ * <p>The native memory the scan holds (up to K + W + 1 decoded batches and converters' row
+ * buffers, filled by the pool's workers) is accounted to the task's memory manager: at each batch
+ * the reader acquires or releases the difference with what the stream reports ({@link
+ * RowScan#bytesHeld}), and releases everything when the range ends (closing the stream at once)
+ * or the reader closes. A refusal fails the task with an ENOMEM error naming what to lower.
  */
 final class RowReader implements PartitionReader<InternalRow> {
   private final StreamTask task;
   private RowScan scan;
+  /** Null outside a Spark task. */
+  private final TaskMemoryAccounting memory;
+  private boolean ended;
   private InternalRow row;
   private long rows;
   private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
@@ -28,18 +39,28 @@ final class RowReader implements PartitionReader<InternalRow> {
       throw task.failure(e);
     }
     StreamTask.OPEN_STREAMS.incrementAndGet();
+    memory = task.context == null ? null : new TaskMemoryAccounting(
+        task.context.taskMemoryManager(), "the row-mode scan's native batches and row buffers",
+        "lower the read options " + SourceConf.PREFETCH + " (now " + conf.prefetch() + ") or "
+            + SourceConf.IN_FLIGHT + " (now " + conf.inFlight() + ") or "
+            + RowbridgeConf.MAX_CHUNK_BYTES + " (now " + conf.maxChunkBytes()
+            + "), write smaller record batches,");
   }
 
   @Override
   public boolean next() {
-    if (scan == null) {
+    if (scan == null || ended) {
       return false;
     }
     try {
       while (!scan.next()) {
         if (!scan.nextBatch()) {
           row = null;
+          end();
           return false;
+        }
+        if (memory != null) {
+          memory.hold(scan.bytesHeld());
         }
       }
     } catch (RuntimeException e) {
@@ -65,6 +86,21 @@ final class RowReader implements PartitionReader<InternalRow> {
     totals.carry(metrics);
   }
 
+  /**
+   * The range is read: frees the stream's batches and row buffers now rather than at the task's
+   * end (the counters stay readable), and gives their memory back to the task.
+   */
+  private void end() {
+    ended = true;
+    try {
+      scan.close();
+    } finally {
+      if (memory != null) {
+        memory.releaseAll();
+      }
+    }
+  }
+
   @Override
   public void close() {
     if (scan == null) {
@@ -76,6 +112,9 @@ final class RowReader implements PartitionReader<InternalRow> {
     } finally {
       scan = null;
       row = null;
+      if (memory != null) {
+        memory.releaseAll();
+      }
       StreamTask.OPEN_STREAMS.decrementAndGet();
     }
   }
