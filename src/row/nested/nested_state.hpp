@@ -85,17 +85,10 @@ struct NodeState {
   std::vector<int64_t> array_positions;  // lists and maps: of the tile's non-empty arrays
   std::vector<int64_t> array_first;      // lists and maps: their element ranges
 
-  bool Live(int64_t c) const {
-    return all_valid || GetBit(input.validity, input.validity_offset + c);
-  }
   /// The validity of the candidates, to be copied into a local in loops
   /// that store into rows (which may alias the node).
   LiveBits Liveness() const {
     return LiveBits{all_valid ? nullptr : input.validity, input.validity_offset};
-  }
-  /// The physical index of candidate c in the node's value array.
-  int64_t ValueIndexOf(int64_t c) const {
-    return input.gather != nullptr ? input.gather[c] : input.offset + c;
   }
 };
 
