@@ -6,9 +6,9 @@
 // A level's element sizes are computed for all its candidates at once, then
 // summed per parent (segmented sums over the parents' element ranges).
 #include <algorithm>
-#include <cstdint>
 
 #include "row/nested/nested_state.hpp"
+#include "row/prefetch.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -32,32 +32,16 @@ inline int64_t IfLive(LiveBits live, int64_t c, int64_t live_bytes) {
 /// and their first read would otherwise wait for memory.
 void PrefetchStrings(const NodeState& node) {
   const ColumnInput& input = node.input;
-  if (input.gather != nullptr || input.data == nullptr || node.count == 0) return;
-  int64_t begin;
-  int64_t end;
+  if (input.gather != nullptr) return;
+  int64_t offset_width = 0;
   switch (node.plan->value_type.id) {
     case ArrowTypeId::kUtf8:
-    case ArrowTypeId::kBinary:
-      begin = Load<int32_t>(input.values + input.offset * 4);
-      end = Load<int32_t>(input.values + (input.offset + node.count) * 4);
-      break;
+    case ArrowTypeId::kBinary: offset_width = 4; break;
     case ArrowTypeId::kLargeUtf8:
-    case ArrowTypeId::kLargeBinary:
-      begin = Load<int64_t>(input.values + input.offset * 8);
-      end = Load<int64_t>(input.values + (input.offset + node.count) * 8);
-      break;
+    case ArrowTypeId::kLargeBinary: offset_width = 8; break;
     default: return;
   }
-  // Offsets are not validated yet (the size function checks them): only a
-  // sane range is prefetched.
-  if (begin < 0 || end < begin) return;
-  constexpr int64_t kMaxLines = 1024;
-  const int64_t lines = std::min(kMaxLines, (end - begin) / 64 + 1);
-  // As an integer: a corrupt offset may point anywhere, and a prefetch of
-  // any address is harmless.
-  const uintptr_t first = reinterpret_cast<uintptr_t>(input.data) + static_cast<uintptr_t>(begin);
-  for (int64_t line = 0; line < lines; ++line)
-    __builtin_prefetch(reinterpret_cast<const void*>(first + static_cast<uintptr_t>(line) * 64));
+  PrefetchOffsetData(input.values, input.data, offset_width, input.offset, node.count, 1024);
 }
 
 /// Adds the variable-region bytes of every candidate of `child` (a field or
