@@ -91,7 +91,10 @@ struct BinaryKernel {
       // would otherwise wait for each line of them.
       if constexpr (!kGathered && HasPrefetchData<Source>::value) __builtin_prefetch(src + 512);
       Copier::CopyPadded(dst, src, length);
-      Store64(row + slot_offset, valid ? OffsetAndSize(cursor, length) : 0);
+      uint64_t slot = OffsetAndSize(cursor, length);
+      // A mask, not a conditional, which the compiler may make a branch.
+      if constexpr (!kGathered) slot &= -static_cast<uint64_t>(static_cast<bool>(valid));
+      Store64(row + slot_offset, slot);
       AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
     });
     // The null bits after the values: setting one reads its row's null word,

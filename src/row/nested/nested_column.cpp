@@ -54,18 +54,20 @@ Status NestedWrite(const ColumnTarget& target, const ColumnInput& input, int64_t
       AdvanceCursor<kAlone>(local, k, cursor + size);
     }
   } else {
-    // Without a branch on nulls: a null row gets its null bit and a zero slot
-    // (the row is zero already, see RowSink), its value (size 0) the scratch.
+    // Without a branch on nulls: a null row gets a zero slot (the row is zero
+    // already, see RowSink), its value (size 0) the scratch; the null bits
+    // are set afterwards, for the nulls alone.
     for (int64_t k = 0; k < num_rows; ++k) {
-      uint8_t* row = local.base + local.row_offsets[k];
-      const bool valid = live(first + k);
+      const int64_t row = local.row_offsets[k];
+      const uint64_t valid = -static_cast<uint64_t>(live(first + k));
       const int64_t cursor = CursorOf<kAlone>(local, k);
       const int64_t size = item_size[k];
-      SetNullIf(row, null_bit, !valid);
-      Store64(row + slot_offset, valid ? OffsetAndSize(cursor, size) : 0);
-      positions[k] = valid ? local.row_offsets[k] + cursor : scratch;
+      Store64(local.base + row + slot_offset, OffsetAndSize(cursor, size) & valid);
+      positions[k] = static_cast<int64_t>((static_cast<uint64_t>(row + cursor) & valid) |
+                                          (static_cast<uint64_t>(scratch) & ~valid));
       AdvanceCursor<kAlone>(local, k, cursor + size);
     }
+    SetNullBits(root.input, first, num_rows, local, null_bit);
   }
   RowLocator locator{sink.row_offsets, num_rows, row_begin};
   return WriteItems(&root, first, first + num_rows, positions,

@@ -18,8 +18,10 @@ constexpr int64_t kMaxItemBytes = int64_t{1} << 32;
 
 /// Adds the size of each item of `node` to the entry of its candidate.
 void AddItemSizes(const NodeState& node, int64_t* sizes) {
+  // Locals: the stores may alias the node, and would reload its fields.
   const int64_t* item_size = node.item_size.data();
-  for (int64_t c = 0; c < node.count; ++c) sizes[c] += item_size[c];
+  const int64_t count = node.count;
+  for (int64_t c = 0; c < count; ++c) sizes[c] += item_size[c];
 }
 
 /// `live_bytes` for a live item, 0 for a dead one.
@@ -121,19 +123,20 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
 Status SizeStructs(NodeState* node, NestedColumnState* column) {
   const NestedNode& plan = *node->plan;
   int64_t* item_size = node->item_size.data();
+  const int64_t count = node->count;
   const int64_t fixed = plan.fixed_bytes + plan.constant_bytes;
   const LiveBits live = node->Liveness();
   if (live.bits == nullptr) {
-    std::fill(item_size, item_size + node->count, fixed);
+    std::fill(item_size, item_size + count, fixed);
   } else {
-    for (int64_t j = 0; j < node->count; ++j) item_size[j] = IfLive(live, j, fixed);
+    for (int64_t j = 0; j < count; ++j) item_size[j] = IfLive(live, j, fixed);
   }
   // A dead struct's fields are null (their validity includes the struct's),
   // so they add nothing to its 0.
   for (NodeState& field : node->children) {
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(&field, column, FieldSizeFns(field), item_size));
   }
-  for (int64_t j = 0; j < node->count; ++j) item_size[j] = std::min(item_size[j], kMaxItemBytes);
+  for (int64_t j = 0; j < count; ++j) item_size[j] = std::min(item_size[j], kMaxItemBytes);
   return Status::Ok();
 }
 

@@ -36,15 +36,18 @@ Status WriteNestedField(NodeState* field, int64_t begin, int64_t end, const int6
   const int64_t scratch = tile.scratch;
   const LiveBits live = field->Liveness();
   // Without a branch on nulls (see NestedWrite in nested_column.cpp).
+  // (Masks, not conditionals: the compiler turns those into branches.)
   for (int64_t k = 0; k < end - begin; ++k) {
     const int64_t position = positions[k];
     uint8_t* row = base + position;
-    const bool valid = live(begin + k);
+    const bool live_item = live(begin + k);
+    const uint64_t valid = -static_cast<uint64_t>(live_item);
     const int64_t cursor = cursors != nullptr ? cursors[k] : fixed_cursor;
     const int64_t size = item_size[k];
-    SetNullIf(row, null_bit, !valid);
-    Store64(row + slot_offset, valid ? OffsetAndSize(cursor, size) : 0);
-    child_positions[k] = valid ? position + cursor : scratch;
+    SetNullIf(row, null_bit, !live_item);
+    Store64(row + slot_offset, OffsetAndSize(cursor, size) & valid);
+    child_positions[k] = static_cast<int64_t>((static_cast<uint64_t>(position + cursor) & valid) |
+                                              (static_cast<uint64_t>(scratch) & ~valid));
     if (cursors != nullptr) cursors[k] = cursor + size;
   }
   return WriteItems(field, begin, end, child_positions, tile);
