@@ -14,6 +14,23 @@
 #include "row/registered_batch.hpp"
 
 namespace rowbridge {
+namespace {
+
+/// Rows per tile: rows are sized and written a tile at a time, small enough
+/// that a tile's output stays in the L1 cache while every column writes its
+/// part, so the column-at-a-time loops keep their tight per-type bodies
+/// without re-reading the output from farther away.
+inline constexpr int64_t kTileRows = 128;
+
+/// The rows per tile for rows of `row_bytes` bytes on average: half as many
+/// when kTileRows of them would not fit in 32 KiB, unless nested columns
+/// write them, whose per-tile work (a pass per level) costs more than the
+/// misses of a wider tile (measured: `rowbridge bench`, docs/BENCHMARKS.md).
+inline int64_t TileRowsFor(int64_t row_bytes, bool nested) {
+  return !nested && row_bytes * kTileRows > 32 * 1024 ? kTileRows / 2 : kTileRows;
+}
+
+}  // namespace
 
 struct Converter::State {
   std::shared_ptr<const RowPlan> plan;
@@ -36,7 +53,7 @@ struct Converter::State {
   /// otherwise that one column (if any) uses its write_alone writers.
   bool needs_cursors = false;
   /// Scratch bytes past a tile's rows where nested columns put their null
-  /// values (NestedNode::dead_bytes).
+  /// values (NestedNode::dead_bytes); 0 when there are no nested columns.
   int64_t dead_bytes = 0;
 
   row::OutputBuffer output;
@@ -46,6 +63,9 @@ struct Converter::State {
 
   int64_t batch_rows = 0;
   int64_t next_row = 0;
+  /// Rows per tile: kTileRows, fewer for wide rows (TileRowsFor), set from
+  /// the rows of the last tile written.
+  int64_t tile_target = kTileRows;
   std::unique_ptr<row::RegisteredBatch> registered;
 
   Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
@@ -60,12 +80,6 @@ struct Converter::State {
 };
 
 namespace {
-
-/// Rows per tile: rows are sized and written a tile at a time, small enough
-/// that a tile's output stays in the L1 cache while every column writes its
-/// part, so the column-at-a-time loops keep their tight per-type bodies
-/// without re-reading the output from farther away.
-constexpr int64_t kTileRows = 128;
 
 Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
   if (batch.release == nullptr) return Status::Invalid("the batch array is released");
@@ -199,13 +213,14 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
     int64_t row_bytes = fixed_row_bytes;
     if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes)) return too_large(first, row_bytes);
     int64_t chunk_rows = row_bytes == 0 ? remaining : std::min(remaining, cap / row_bytes);
+    tile_target = TileRowsFor(row_bytes, dead_bytes > 0);
     for (int64_t k = 1; k <= chunk_rows; ++k) offsets[k] = k * row_bytes;
     if (!output.Reserve(std::max<int64_t>(offsets[chunk_rows], 8) + dead_bytes, 0)) {
       return Status::OutOfMemory("cannot allocate " + std::to_string(offsets[chunk_rows]) +
                                  " bytes of rows");
     }
-    for (; count < chunk_rows; count += kTileRows) {
-      ROWBRIDGE_RETURN_NOT_OK(WriteTile(first + count, count, std::min(kTileRows, chunk_rows - count),
+    for (; count < chunk_rows; count += tile_target) {
+      ROWBRIDGE_RETURN_NOT_OK(WriteTile(first + count, count, std::min(tile_target, chunk_rows - count),
                                         slots_end, bound_columns, bound_end));
     }
     count = chunk_rows;
@@ -215,12 +230,12 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
     int64_t* tile_sizes = sizes.data();
     bool chunk_full = false;
     while (count < remaining && !chunk_full) {
-      int64_t tile_rows = std::min(kTileRows, remaining - count);
+      int64_t rows = std::min(tile_target, remaining - count);
       int64_t tile_first = first + count;
-      std::fill(tile_sizes, tile_sizes + tile_rows, fixed_row_bytes);
+      std::fill(tile_sizes, tile_sizes + rows, fixed_row_bytes);
       for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
         if (column->size == nullptr) continue;
-        int64_t bad_row = column->size(column->input, tile_first, tile_rows, tile_sizes);
+        int64_t bad_row = column->size(column->input, tile_first, rows, tile_sizes);
         if (bad_row >= 0) {
           if (column->input.nested != nullptr) return row::NestedSizeError(column->input);
           return Status::Invalid("column '" + column->plan->field.name + "' row " +
@@ -228,12 +243,12 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
         }
       }
       int64_t start = offsets[count];
-      for (int64_t k = 0; k < tile_rows; ++k) offsets[count + k + 1] = offsets[count + k] + tile_sizes[k];
-      int64_t end = offsets[count + tile_rows];
+      for (int64_t k = 0; k < rows; ++k) offsets[count + k + 1] = offsets[count + k] + tile_sizes[k];
+      int64_t end = offsets[count + rows];
       if (end > cap || end - start > kMaxRowBytes) {
         // Rare: the chunk fills up in this tile, or a row may be too large.
         int64_t fit = 0;
-        while (fit < tile_rows) {
+        while (fit < rows) {
           int64_t size = tile_sizes[fit];
           if (size > kMaxRowBytes || (count + fit == 0 && size > cap)) {
             return too_large(tile_first + fit, size);
@@ -241,15 +256,16 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
           if (offsets[count + fit] + size > cap) break;
           ++fit;
         }
-        chunk_full = fit < tile_rows;
-        tile_rows = fit;
-        end = offsets[count + tile_rows];
+        chunk_full = fit < rows;
+        rows = fit;
+        end = offsets[count + rows];
       }
       if (!output.Reserve(std::max<int64_t>(end, 8) + dead_bytes, start)) {
         return Status::OutOfMemory("cannot allocate " + std::to_string(end) + " bytes of rows");
       }
-      ROWBRIDGE_RETURN_NOT_OK(WriteTile(tile_first, count, tile_rows, slots_end, bound_columns, bound_end));
-      count += tile_rows;
+      ROWBRIDGE_RETURN_NOT_OK(WriteTile(tile_first, count, rows, slots_end, bound_columns, bound_end));
+      if (rows > 0) tile_target = TileRowsFor((end - start) / rows, dead_bytes > 0);
+      count += rows;
     }
   }
   next_row = first + count;
@@ -266,14 +282,14 @@ Status Converter::State::WriteTile(int64_t batch_row, int64_t chunk_row, int64_t
                                    const BoundColumn* bound_end) {
   // Ask for the input of the tiles ahead: values two tiles ahead, string
   // bytes one tile ahead (their offsets were asked for a tile earlier).
-  int64_t values_ahead = batch_row + 2 * kTileRows;
-  int64_t data_ahead = batch_row + kTileRows;
+  int64_t values_ahead = batch_row + 2 * tile_target;
+  int64_t data_ahead = batch_row + tile_target;
   for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
     row::PrefetchValues(column->input, *column->plan, values_ahead,
-                        std::min(kTileRows, batch_rows - values_ahead), 32);
+                        std::min(tile_target, batch_rows - values_ahead), 32);
     if (column->size != nullptr) {
       row::PrefetchStringData(column->input, *column->plan, data_ahead,
-                              std::min(kTileRows, batch_rows - data_ahead), 64);
+                              std::min(tile_target, batch_rows - data_ahead), 64);
     }
   }
   uint8_t* base = output.data();
