@@ -86,7 +86,18 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
   const ListRanges ranges(*node);
   const LiveBits live = node->Liveness();
   constexpr bool kOffsets = kLayout == ListLayout::kOffsets32 || kLayout == ListLayout::kOffsets64;
-  if (kOffsets && ranges.gather == nullptr) {
+  if (kLayout == ListLayout::kOffsets32 && ranges.gather == nullptr) {
+    OffsetRanges pass;
+    pass.offsets = ranges.offsets + ranges.offset * 4;
+    pass.count = items;
+    pass.live = LiveItems{live.bits, live.offset};
+    pass.limit = limit;
+    pass.max_length = kMaxArrayElements;
+    pass.first = first;
+    const RangesFound found = node->plan->size_kernels->offset_ranges(pass);
+    bad = found.out_of_range;
+    contiguous = !found.dropped;
+  } else if (kOffsets && ranges.gather == nullptr) {
     // Consecutive lists by offsets: one list ends where the next starts, so
     // the elements are contiguous unless a dropped (dead or corrupt) list
     // had some.

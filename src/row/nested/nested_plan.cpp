@@ -109,9 +109,10 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
   }
 }
 
-void SetPlacement(PlaceElementsFn place, NestedNode* node) {
+void SetKernels(PlaceElementsFn place, const SizeKernels* sizes, NestedNode* node) {
   node->place_elements = place;
-  for (NestedNode& child : node->children) SetPlacement(place, &child);
+  node->size_kernels = sizes;
+  for (NestedNode& child : node->children) SetKernels(place, sizes, &child);
 }
 
 int64_t DeadBytes(const NestedNode& node) {
@@ -127,7 +128,7 @@ Status CompileNestedColumn(const ArrowField& field, const SparkType& spark,
   auto node = std::make_shared<NestedNode>();
   ROWBRIDGE_RETURN_NOT_OK(CompileNode(field, spark, field.name, node.get()));
   node->dead_bytes = DeadBytes(*node);
-  SetPlacement(PlaceElementsKernel(), node.get());
+  SetKernels(PlaceElementsKernel(), ActiveSizeKernels(), node.get());
   *out = std::move(node);
   return Status::Ok();
 }

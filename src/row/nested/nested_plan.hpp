@@ -10,6 +10,7 @@
 #include "row/column_plan.hpp"
 #include "row/nested/element_placement.hpp"
 #include "row/nested/element_writer.hpp"
+#include "row/nested/size_kernels.hpp"
 
 namespace rowbridge::row {
 
@@ -58,6 +59,8 @@ struct NestedNode {
   ListLayout layout = ListLayout::kOffsets32;
   /// Places nested elements (of this node, as a list's or map's element).
   PlaceElementsFn place_elements = nullptr;
+  /// The kernels of the node's sizing loops (never null once compiled).
+  const SizeKernels* size_kernels = nullptr;
   int32_t list_size = 0;  // fixed_size_list
 
   /// The top-level node: the scratch bytes a dead item of any node of the

@@ -29,6 +29,12 @@ inline int64_t IfLive(LiveBits live, int64_t c, int64_t live_bytes) {
   return live_bytes & -static_cast<int64_t>(live(c));
 }
 
+/// The live items of `node` for the sizing kernels.
+inline LiveItems LiveItemsOf(const NodeState& node) {
+  const LiveBits live = node.Liveness();
+  return LiveItems{live.bits, live.offset};
+}
+
 /// Starts loading the string bytes of a plain string or binary leaf's
 /// candidates: they are written a tile at a time after the span is sized,
 /// and their first read would otherwise wait for memory.
@@ -81,15 +87,18 @@ bool HasElementBytes(const NodeState& element) {
 Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column,
                   int64_t* array_size) {
   const int64_t items = node->count;
-  const int64_t* first = node->first.data();
-  const int64_t element_size = element->plan->element_size;
-  const LiveBits live = node->Liveness();
+  const SizeKernels& kernels = *node->plan->size_kernels;
+  ArraySizing sizing;
+  sizing.first = node->first.data();
+  sizing.count = items;
+  sizing.element_size = element->plan->element_size;
+  sizing.live = LiveItemsOf(*node);
+  sizing.out = array_size;
   if (!HasElementBytes(*element)) {
-    for (int64_t j = 0; j < items; ++j)
-      array_size[j] = IfLive(live, j, ArrayFixedBytes(first[j + 1] - first[j], element_size));
+    kernels.array_sizes(sizing);
     return Status::Ok();
   }
-  const int64_t total = first[items];
+  const int64_t total = sizing.first[items];
   if (node->element_sizes.size() < static_cast<size_t>(total + 1)) {
     node->element_sizes.resize(static_cast<size_t>(total + 1));
   }
@@ -105,18 +114,10 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
     std::fill(sizes, sizes + total, int64_t{0});
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(element, column, ElementSizeFns(*element), sizes));
   }
-  int64_t running = 0;
-  for (int64_t c = 0; c < total; ++c) {
-    int64_t size = element_sizes[c];
-    sizes[c] = running;
-    running += size;
-  }
-  sizes[total] = running;
-  for (int64_t j = 0; j < items; ++j) {
-    int64_t size = ArrayFixedBytes(first[j + 1] - first[j], element_size) + sizes[first[j + 1]] -
-                   sizes[first[j]];
-    array_size[j] = IfLive(live, j, std::min(size, kMaxItemBytes));
-  }
+  kernels.exclusive_scan(element_sizes, sizes, total);
+  sizing.prefix = sizes;
+  sizing.limit = kMaxItemBytes;
+  kernels.array_sizes(sizing);
   return Status::Ok();
 }
 
@@ -124,19 +125,14 @@ Status SizeStructs(NodeState* node, NestedColumnState* column) {
   const NestedNode& plan = *node->plan;
   int64_t* item_size = node->item_size.data();
   const int64_t count = node->count;
-  const int64_t fixed = plan.fixed_bytes + plan.constant_bytes;
-  const LiveBits live = node->Liveness();
-  if (live.bits == nullptr) {
-    std::fill(item_size, item_size + count, fixed);
-  } else {
-    for (int64_t j = 0; j < count; ++j) item_size[j] = IfLive(live, j, fixed);
-  }
+  const SizeKernels& kernels = *plan.size_kernels;
+  kernels.fill_live(item_size, count, plan.fixed_bytes + plan.constant_bytes, LiveItemsOf(*node));
   // A dead struct's fields are null (their validity includes the struct's),
   // so they add nothing to its 0.
   for (NodeState& field : node->children) {
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(&field, column, FieldSizeFns(field), item_size));
   }
-  for (int64_t j = 0; j < count; ++j) item_size[j] = std::min(item_size[j], kMaxItemBytes);
+  kernels.clamp(item_size, count, kMaxItemBytes);
   return Status::Ok();
 }
 

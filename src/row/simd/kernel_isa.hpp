@@ -12,6 +12,7 @@
 #include "row/column_writer.hpp"
 #include "row/nested/element_placement.hpp"
 #include "row/nested/element_writer.hpp"
+#include "row/nested/size_kernels.hpp"
 
 namespace rowbridge::row {
 
@@ -49,6 +50,8 @@ bool BinaryElementWriterSetAvx512(ArrowTypeId id, ElementWriterSet* out);
 ElementWriteFn BulkElementWriterAvx512(int32_t element_size, bool all_valid);
 /// The AVX-512 element placement (see nested/element_placement.hpp).
 void PlaceElementsAvx512(const ElementPlacement& placement);
+/// Sets `*out` to the AVX-512 sizing kernels (see nested/size_kernels.hpp).
+void SizeKernelsAvx512(SizeKernels* out);
 #endif
 
 }  // namespace rowbridge::row

@@ -1,0 +1,142 @@
+// The AVX-512 sizing kernels (see nested/size_kernels.hpp): eight items at a
+// time, liveness as a lane mask read straight from the validity bits, prefix
+// sums across the lanes by shifted adds, the tail of a run as masked lanes.
+// Compiled and linked like binary_writers_avx512.cpp: everything here but the
+// entry point has internal linkage, and it uses no library type with inline
+// members (check_isa_symbols.cmake).
+// GCC 12's unmasked AVX-512 intrinsics pass _mm512_undefined_*() as their
+// merge source, which -Wmaybe-uninitialized reports once inlined.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include "row/nested/size_kernels.hpp"
+#include "row/simd/kernel_isa.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+/// The lanes of items [j, count) among eight from j.
+inline __mmask8 Lanes(int64_t j, int64_t count) {
+  const int64_t left = count - j;
+  return static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
+}
+
+/// The live lanes among `lanes` of the items from j (reading only the bytes
+/// that hold their bits).
+inline __mmask8 LiveLanes(LiveItems live, int64_t j, __mmask8 lanes) {
+  if (live.bits == nullptr) return lanes;
+  const int64_t bit = live.offset + j;
+  const uint8_t* byte = live.bits + (bit >> 3);
+  const int shift = static_cast<int>(bit & 7);
+  uint32_t word = byte[0];
+  // A second byte only when the lanes' bits reach into it.
+  const int top = 32 - __builtin_clz(static_cast<uint32_t>(lanes) | 1u);
+  if (shift + top > 8) word |= static_cast<uint32_t>(byte[1]) << 8;
+  return static_cast<__mmask8>((word >> shift) & lanes);
+}
+
+/// The inclusive prefix sum of the lanes.
+inline __m512i PrefixSum(__m512i v) {
+  const __m512i zero = _mm512_setzero_si512();
+  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 7));
+  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 6));
+  return _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 4));
+}
+
+/// The last lane in every lane: the running total carried from one step to
+/// the next in a register (a shorter chain than through a scalar).
+inline __m512i BroadcastLast(__m512i v) { return _mm512_permutexvar_epi64(_mm512_set1_epi64(7), v); }
+
+void FillLive(int64_t* out, int64_t count, int64_t value, LiveItems live) {
+  const __m512i values = _mm512_set1_epi64(value);
+  for (int64_t j = 0; j < count; j += 8) {
+    const __mmask8 lanes = Lanes(j, count);
+    _mm512_mask_storeu_epi64(out + j, lanes, _mm512_maskz_mov_epi64(LiveLanes(live, j, lanes), values));
+  }
+}
+
+void Clamp(int64_t* sizes, int64_t count, int64_t limit) {
+  const __m512i limits = _mm512_set1_epi64(limit);
+  for (int64_t j = 0; j < count; j += 8) {
+    const __mmask8 lanes = Lanes(j, count);
+    const __m512i v = _mm512_maskz_loadu_epi64(lanes, sizes + j);
+    _mm512_mask_storeu_epi64(sizes + j, lanes, _mm512_min_epi64(v, limits));
+  }
+}
+
+void ExclusiveScan(const int64_t* in, int64_t* out, int64_t count) {
+  __m512i running = _mm512_setzero_si512();
+  for (int64_t c = 0; c < count; c += 8) {
+    const __mmask8 lanes = Lanes(c, count);
+    const __m512i v = _mm512_maskz_loadu_epi64(lanes, in + c);
+    const __m512i through = _mm512_add_epi64(PrefixSum(v), running);
+    _mm512_mask_storeu_epi64(out + c, lanes, _mm512_sub_epi64(through, v));
+    running = BroadcastLast(through);  // masked-off lanes add 0
+  }
+  _mm512_mask_storeu_epi64(out + count, 1, running);
+}
+
+void ArraySizes(const ArraySizing& sizing) {
+  const ArraySizing s = sizing;  // a local: the stores may alias it
+  const __m512i shift = _mm512_set1_epi64(__builtin_ctzll(static_cast<uint64_t>(s.element_size)));
+  const __m512i seven = _mm512_set1_epi64(7);
+  const __m512i limits = _mm512_set1_epi64(s.limit);
+  for (int64_t j = 0; j < s.count; j += 8) {
+    const __mmask8 lanes = Lanes(j, s.count);
+    const __m512i begin = _mm512_maskz_loadu_epi64(lanes, s.first + j);
+    const __m512i end = _mm512_maskz_loadu_epi64(lanes, s.first + j + 1);
+    const __m512i n = _mm512_sub_epi64(end, begin);
+    // 8 + ceil(n / 64) * 8 + round8(n * element_size)
+    const __m512i words = _mm512_srli_epi64(_mm512_add_epi64(n, _mm512_set1_epi64(63)), 6);
+    const __m512i slots = _mm512_andnot_si512(seven, _mm512_add_epi64(_mm512_sllv_epi64(n, shift), seven));
+    __m512i size = _mm512_add_epi64(_mm512_add_epi64(_mm512_set1_epi64(8), _mm512_slli_epi64(words, 3)), slots);
+    if (s.prefix != nullptr) {
+      const __m512i zero = _mm512_setzero_si512();
+      const __m512i after = _mm512_mask_i64gather_epi64(zero, lanes, end, s.prefix, 8);
+      const __m512i before = _mm512_mask_i64gather_epi64(zero, lanes, begin, s.prefix, 8);
+      size = _mm512_min_epi64(_mm512_add_epi64(size, _mm512_sub_epi64(after, before)), limits);
+    }
+    _mm512_mask_storeu_epi64(s.out + j, lanes, _mm512_maskz_mov_epi64(LiveLanes(s.live, j, lanes), size));
+  }
+}
+
+RangesFound OffsetRanges32(const OffsetRanges& ranges) {
+  const OffsetRanges r = ranges;  // a local: the stores may alias it
+  const __m512i limit = _mm512_set1_epi64(r.limit);
+  const __m512i max_length = _mm512_set1_epi64(r.max_length);
+  const auto* offsets = reinterpret_cast<const int32_t*>(r.offsets);
+  __m512i running = _mm512_setzero_si512();
+  __mmask8 out_of_range = 0;
+  __mmask8 dropped = 0;
+  for (int64_t j = 0; j < r.count; j += 8) {
+    const __mmask8 lanes = Lanes(j, r.count);
+    const __m512i start = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(lanes, offsets + j));
+    const __m512i end = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(lanes, offsets + j + 1));
+    const __m512i n = _mm512_sub_epi64(end, start);
+    const __mmask8 live = LiveLanes(r.live, j, lanes);
+    // Unsigned, as the portable kernel: start > limit, n > max_length or
+    // n > limit - start (a negative start or length is huge).
+    const __mmask8 bad = live & (_mm512_cmpgt_epu64_mask(start, limit) |
+                                 _mm512_cmpgt_epu64_mask(n, max_length) |
+                                 _mm512_cmpgt_epu64_mask(n, _mm512_sub_epi64(limit, start)));
+    out_of_range |= bad;
+    const __m512i kept = _mm512_maskz_mov_epi64(static_cast<__mmask8>(live & ~bad), n);
+    dropped |= static_cast<__mmask8>(_mm512_cmpneq_epi64_mask(kept, n) & lanes);
+    const __m512i through = _mm512_add_epi64(PrefixSum(kept), running);
+    _mm512_mask_storeu_epi64(r.first + j + 1, lanes, through);
+    running = BroadcastLast(through);  // masked-off lanes add 0
+  }
+  return RangesFound{out_of_range != 0, dropped != 0};
+}
+
+}  // namespace
+
+void SizeKernelsAvx512(SizeKernels* out) {
+  out->fill_live = &FillLive;
+  out->clamp = &Clamp;
+  out->exclusive_scan = &ExclusiveScan;
+  out->array_sizes = &ArraySizes;
+  out->offset_ranges = &OffsetRanges32;
+}
+
+}  // namespace rowbridge::row
