@@ -1,6 +1,6 @@
 // Which instruction set the byte-copying writers (strings and binaries, as
-// columns and as array elements) and the nested element placement are built
-// for. Kernels are picked once, when a plan is compiled: the portable ones,
+// columns and as array elements), the nested element placement and the
+// nested sizing loops are built for. Kernels are picked once, when a plan is compiled: the portable ones,
 // or those of a per-ISA source file (simd/*_avx512.cpp) when the CPU runs
 // them. Setting the environment variable ROWBRIDGE_KERNELS=portable forces
 // the portable kernels.
