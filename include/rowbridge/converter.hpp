@@ -116,6 +116,13 @@ class ROWBRIDGE_EXPORT Converter {
 
   const RowPlan& plan() const;
 
+  /// Bytes of memory the converter holds for rows and scratch: the
+  /// capacities of its output buffer, row offsets and per-column buffers
+  /// (nested columns' per-level state included), not the plan, which
+  /// converters share. Grows to fit the largest batch converted so far and
+  /// never shrinks; what a memory manager should charge for the converter.
+  int64_t buffer_bytes() const;
+
  private:
   explicit Converter(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

@@ -119,6 +119,13 @@ ROWBRIDGE_EXPORT struct ArrowArray* rowbridge_converter_registered_batch(
  * (e.g. "struct<a:bigint,d:string>"). Owned by the converter. */
 ROWBRIDGE_EXPORT const char* rowbridge_converter_spark_schema(const RowbridgeConverter* converter);
 
+/* Returns the bytes of memory the converter holds for rows and scratch (the
+ * capacities of its output buffer, row offsets and per-column buffers; not
+ * its share of the compiled schema). Grows to fit the largest batch
+ * converted so far and never shrinks: what a host's memory manager should
+ * charge for it. 0 for NULL. */
+ROWBRIDGE_EXPORT int64_t rowbridge_converter_buffer_bytes(const RowbridgeConverter* converter);
+
 #ifdef __cplusplus
 }
 #endif

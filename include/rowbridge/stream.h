@@ -139,10 +139,10 @@ ROWBRIDGE_EXPORT void rowbridge_row_stream_cancel(RowbridgeRowStream* stream);
 
 /* The bytes of native memory the stream holds now: the decoded batches it
  * has produced and not yet released (buffers allocated for them, such as
- * decompressed bodies; not the mapped file) plus its converters' row buffers
- * (up to K + W + 1 converters, each counted as the most row bytes plus row
- * offsets it has written; they are kept for reuse until the stream is
- * freed). It changes as the workers run, also between calls to next. An
+ * decompressed bodies; not the mapped file) plus what its converters hold
+ * (up to K + W + 1 converters, each counted as the capacities of its row
+ * buffers and scratch, rowbridge_converter_buffer_bytes; they are kept for
+ * reuse until the stream is freed). It changes as the workers run, also between calls to next. An
  * atomic read: callable from any thread, at any time before
  * rowbridge_row_stream_free; returns 0 for NULL. For hosts that account
  * native memory (e.g. Spark's task memory manager). */

@@ -208,10 +208,10 @@ struct StreamStats {
   /// Bytes of native memory the stream holds now (bytes_held()): its
   /// batches' owned bytes (BatchProducer::BatchCounts::owned_bytes) from
   /// production until the batch is released or, for a PrefetchStream,
-  /// handed to the consumer; plus, for a RowStream, the row buffers of its
-  /// converters (up to K + W + 1, each counted as the most row bytes plus
-  /// row offsets it has written: converters keep their buffers for reuse
-  /// until Close). 0 after Close.
+  /// handed to the consumer; plus, for a RowStream, what its converters hold
+  /// (up to K + W + 1, each counted as Converter::buffer_bytes: the
+  /// capacities of its row buffers and scratch, kept for reuse until Close).
+  /// 0 after Close.
   int64_t bytes_held = 0;
 };
 
@@ -295,6 +295,9 @@ struct RowBatch {
   /// The first chunk of rows (all of them unless the rows exceed
   /// ConverterOptions::max_chunk_bytes; then call NextChunk).
   RowBatchView rows;
+  /// What the converter that wrote `rows` holds (Converter::buffer_bytes):
+  /// counted in bytes_held, with the other converters', until Close.
+  int64_t converter_bytes = 0;
 };
 
 /// A prefetch stream whose batches are converted to Spark UnsafeRows by the
@@ -333,10 +336,14 @@ class ROWBRIDGE_EXPORT RowStream {
   /// As PrefetchStream::Close; the last rows become invalid.
   void Close();
   StreamStats stats() const;
-  /// As PrefetchStream::bytes_held: what the batches and the converters'
-  /// row buffers hold now; grows as workers produce batches ahead of the
-  /// consumer (also between calls to Next), 0 after Close.
+  /// As PrefetchStream::bytes_held: what the batches and the converters
+  /// hold now; grows as workers produce batches ahead of the consumer (also
+  /// between calls to Next), 0 after Close.
   int64_t bytes_held() const;
+  /// What the converter of the batch in hand holds now
+  /// (Converter::buffer_bytes, also after NextChunk grew it), part of
+  /// bytes_held; 0 without a batch in hand. The consumer's thread only.
+  int64_t converter_bytes() const;
 
  private:
   struct State;

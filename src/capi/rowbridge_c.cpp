@@ -126,4 +126,8 @@ const char* rowbridge_converter_spark_schema(const RowbridgeConverter* converter
   return converter == nullptr ? "" : converter->spark_schema.c_str();
 }
 
+int64_t rowbridge_converter_buffer_bytes(const RowbridgeConverter* converter) {
+  return converter == nullptr ? 0 : converter->converter->buffer_bytes();  // sums capacities: no throw
+}
+
 }  // extern "C"

@@ -96,6 +96,9 @@ TEST(CApi, ConvertMatchesTheCppApiInChunks) {
     EXPECT_EQ(out.row_offsets[0], 0);
     EXPECT_EQ(out.data_size, out.row_offsets[out.num_rows]);
     EXPECT_LE(out.data_size, 4096);
+    // The converter holds at least the chunk and its offsets.
+    EXPECT_GE(rowbridge_converter_buffer_bytes(handle.converter),
+              out.data_size + 8 * (out.num_rows + 1));
     for (auto& row : Rows(out)) rows.push_back(std::move(row));
     ASSERT_EQ(rowbridge_converter_next_chunk(handle.converter, &out, &error), ROWBRIDGE_OK) << error.message;
   }
@@ -140,6 +143,7 @@ TEST(CApi, NullArgumentsAreEinval) {
   EXPECT_EQ(rowbridge_converter_next_chunk(nullptr, nullptr, nullptr), ROWBRIDGE_EINVAL);
   EXPECT_EQ(rowbridge_converter_registered_batch(nullptr), nullptr);
   EXPECT_STREQ(rowbridge_converter_spark_schema(nullptr), "");
+  EXPECT_EQ(rowbridge_converter_buffer_bytes(nullptr), 0);
   rowbridge_converter_free(nullptr);
 }
 

@@ -33,6 +33,7 @@ enum Stat : jint {
   kProduceNanos = 3,
   kMaxBatchesHeld = 4,
   kBytesHeld = 5,
+  kConverterBytes = 6,
 };
 
 /// A scan owned by a Java ArrowScan or RowScan (the jlong handle).
@@ -225,6 +226,8 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_stat(JNIEnv* env, jcla
   return Guard(env, jlong{0}, [&] {
     Scan* scan = FromJava(handle);
     if (which == rowbridge::jni::kBytesHeld) return static_cast<jlong>(scan->BytesHeld());
+    if (which == rowbridge::jni::kConverterBytes)
+      return static_cast<jlong>(scan->rows ? scan->rows->converter_bytes() : 0);
     stream::StreamStats stats = scan->Stats();
     switch (which) {
       case rowbridge::jni::kBatches: return static_cast<jlong>(stats.batches);

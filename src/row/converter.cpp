@@ -9,6 +9,7 @@
 #include "row/memory_access.hpp"
 #include "row/nested/nested_column.hpp"
 #include "row/nested/nested_plan.hpp"
+#include "row/nested/nested_state.hpp"
 #include "row/output_buffer.hpp"
 #include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
@@ -378,5 +379,16 @@ ArrowArray* Converter::registered_batch() {
 }
 
 const RowPlan& Converter::plan() const { return *state_->plan; }
+
+int64_t Converter::buffer_bytes() const {
+  const State& s = *state_;
+  auto bytes = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
+  int64_t total = s.output.capacity() + bytes(s.row_offsets) + bytes(s.cursors) + bytes(s.sizes);
+  for (const row::ColumnScratch& scratch : s.scratch) {
+    total += bytes(scratch.gather) + bytes(scratch.validity);
+    if (scratch.nested != nullptr) total += row::NodeStateBytes(scratch.nested->root);
+  }
+  return total;
+}
 
 }  // namespace rowbridge

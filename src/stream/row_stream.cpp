@@ -16,8 +16,8 @@ class RowStage : public detail::ItemStage {
       ROWBRIDGE_RETURN_NOT_OK(Converter::Make(plan_, options_, &item->converter));
     }
     Status status = item->converter->Convert(item->array, &item->rows);
+    item->NoteConverter();  // grown or not, failed or not: the stream adds the growth to bytes_held
     if (!status.ok()) return status.WithContext("batch " + std::to_string(item->index));
-    item->NoteRows(item->rows);  // the stream adds the growth to bytes_held
     return status;
   }
 
@@ -78,6 +78,7 @@ Status RowStream::Take(RowBatch* out, bool* end_of_stream, bool* ready, bool wai
     out->index = item->index;
     out->batch = &item->array;
     out->rows = item->rows;
+    out->converter_bytes = item->row_bytes;
   }
   *ready = item != nullptr || *end_of_stream;
   return Status::Ok();
@@ -92,7 +93,7 @@ Status RowStream::NextChunk(RowBatchView* out) {
   try {
     if (!item->converter->HasMoreChunks()) return Status::Ok();
     ROWBRIDGE_RETURN_NOT_OK(item->converter->NextChunk(out));
-    state_->core->AddBytesHeld(item->NoteRows(*out));
+    state_->core->AddBytesHeld(item->NoteConverter());
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("row stream: out of memory converting a chunk");
@@ -112,5 +113,10 @@ void RowStream::Close() { state_->core->Close(); }
 StreamStats RowStream::stats() const { return state_->core->stats(); }
 
 int64_t RowStream::bytes_held() const { return state_->core->bytes_held(); }
+
+int64_t RowStream::converter_bytes() const {
+  const detail::StreamItem* item = state_->core->held();
+  return item == nullptr ? 0 : item->row_bytes;
+}
 
 }  // namespace rowbridge::stream

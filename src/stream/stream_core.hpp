@@ -35,18 +35,18 @@ struct StreamItem {
   /// What `array` holds for itself (BatchCounts::owned_bytes), counted in
   /// the stream's bytes_held while the item holds the array.
   int64_t owned_bytes = 0;
-  /// Row stage state, kept across reuses. `row_bytes`: the most row bytes
-  /// plus row offsets the converter has written (it keeps its buffers), set
-  /// by the stage; the stream counts its growth in bytes_held.
+  /// Row stage state, kept across reuses. `row_bytes`: what the converter
+  /// holds (Converter::buffer_bytes, which never shrinks), set by the stage
+  /// after each conversion; the stream counts its growth in bytes_held.
   std::unique_ptr<Converter> converter;
   RowBatchView rows;
   int64_t row_bytes = 0;
 
-  /// Raises row_bytes to what `view` occupies; returns by how much.
-  int64_t NoteRows(const RowBatchView& view) {
-    int64_t bytes = view.data_size + 8 * (view.num_rows + 1);
+  /// Raises row_bytes to what the converter holds now; returns by how much.
+  int64_t NoteConverter() {
+    const int64_t bytes = converter == nullptr ? 0 : converter->buffer_bytes();
     if (bytes <= row_bytes) return 0;
-    int64_t growth = bytes - row_bytes;
+    const int64_t growth = bytes - row_bytes;
     row_bytes = bytes;
     return growth;
   }

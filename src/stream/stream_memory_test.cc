@@ -1,8 +1,8 @@
 // StreamStats::bytes_held: what a stream's batches and row buffers hold,
-// exact against the batches the consumer holds and the rows each item's
-// converter wrote (an item is known by its batch's address), read
-// concurrently from another thread (run under ThreadSanitizer), and 0 after
-// Close.
+// exact against the batches the consumer holds and what each item's
+// converter holds (Converter::buffer_bytes, measured on a converter of the
+// same batches; an item is known by its batch's address), read concurrently
+// from another thread (run under ThreadSanitizer), and 0 after Close.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,27 +50,42 @@ class OwningProducer : public BatchProducer {
   std::shared_ptr<testing::BatchCounters> counters_;
 };
 
-/// What one converter's buffers count for `rows` rows of struct<v: int64>:
-/// 16-byte rows (8-byte null bitset, one slot) plus rows + 1 offsets.
-int64_t RowBytes(int64_t rows) { return 16 * rows + 8 * (rows + 1); }
+/// What a converter holds (Converter::buffer_bytes) once it has converted
+/// `chunks` chunks of a batch of `rows` rows of struct<v: int64> with
+/// `options`: the figure each item's converter must count for.
+int64_t ConverterBytes(int64_t rows, const ConverterOptions& options = ConverterOptions(),
+                       int chunks = 1) {
+  ArrowSchema schema;
+  testing::ExportCountedSchema(&schema);
+  std::unique_ptr<Converter> converter;
+  EXPECT_TRUE(Converter::Make(schema, options, &converter).ok());
+  schema.release(&schema);
+  ArrowArray batch;
+  testing::MakeCountedBatch(0, rows, std::make_shared<testing::BatchCounters>(), &batch);
+  RowBatchView view;
+  EXPECT_TRUE(converter->Convert(batch, &view).ok());
+  for (int c = 1; c < chunks; ++c) EXPECT_TRUE(converter->NextChunk(&view).ok());
+  const int64_t bytes = converter->buffer_bytes();
+  batch.release(&batch);
+  // At least the rows and offsets it returned.
+  EXPECT_GE(bytes, view.data_size + 8 * (view.num_rows + 1));
+  return bytes;
+}
 
-/// The largest rows plus offsets each item's converter wrote, by item (the
-/// address of the item's batch, RowBatch::batch).
-class ItemRows {
+/// The items that have handed out batches (by the address of the item's
+/// batch, RowBatch::batch) and what each one's converter held last.
+class Items {
  public:
-  void Note(const RowBatch& batch, const RowBatchView& rows) {
-    int64_t& largest = largest_[batch.batch];
-    largest = std::max(largest, rows.data_size + 8 * (rows.num_rows + 1));
-  }
-  int64_t total() const {
+  void Note(const RowBatch& batch) { converter_bytes_[batch.batch] = batch.converter_bytes; }
+  int64_t count() const { return static_cast<int64_t>(converter_bytes_.size()); }
+  int64_t converter_bytes() const {
     int64_t sum = 0;
-    for (const auto& [item, bytes] : largest_) sum += bytes;
+    for (const auto& [item, bytes] : converter_bytes_) sum += bytes;
     return sum;
   }
-  int64_t items() const { return static_cast<int64_t>(largest_.size()); }
 
  private:
-  std::map<const void*, int64_t> largest_;
+  std::map<const void*, int64_t> converter_bytes_;
 };
 
 /// K = 0, W = 1: at most two items, the batch in hand and the next.
@@ -88,30 +103,32 @@ TEST(RowStream, BytesHeldCountsHeldBatchesAndRowBuffersUntilClose) {
   ASSERT_TRUE(RowStream::Make(std::make_unique<OwningProducer>(3, kRows), OneAtATime(),
                               ConverterOptions(), &stream)
                   .ok());
-  ItemRows items;
+  const int64_t converter_bytes = ConverterBytes(kRows);
+  Items items;
   RowBatch batch;
   bool end = false;
   ASSERT_TRUE(stream->Next(&batch, &end).ok());
   ASSERT_FALSE(end);
-  items.Note(batch, batch.rows);
+  items.Note(batch);
   // Batch 0 is held; batch 1 may be under way in the other item.
   int64_t first = stream->bytes_held();
-  EXPECT_GE(first, kOwnedBase + RowBytes(kRows));
-  EXPECT_LE(first, kOwnedBase + (kOwnedBase + 1) + 2 * RowBytes(kRows));
+  EXPECT_GE(first, kOwnedBase + converter_bytes);
+  EXPECT_LE(first, kOwnedBase + (kOwnedBase + 1) + 2 * converter_bytes);
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(stream->Next(&batch, &end).ok());
     ASSERT_FALSE(end);
-    items.Note(batch, batch.rows);
+    items.Note(batch);
   }
   ASSERT_EQ(batch.index, 2);
+  EXPECT_EQ(batch.converter_bytes, converter_bytes);
+  EXPECT_EQ(items.converter_bytes(), items.count() * converter_bytes);
   // Batches 0 and 1 were given back; the last is held, and every converter
   // that wrote rows keeps its buffers.
-  EXPECT_EQ(items.total(), items.items() * RowBytes(kRows));
-  EXPECT_EQ(stream->bytes_held(), kOwnedBase + 2 + items.total());
+  EXPECT_EQ(stream->bytes_held(), kOwnedBase + 2 + items.count() * converter_bytes);
   EXPECT_EQ(stream->stats().bytes_held, stream->bytes_held());
   ASSERT_TRUE(stream->Next(&batch, &end).ok());
   ASSERT_TRUE(end);
-  EXPECT_EQ(stream->bytes_held(), items.total());
+  EXPECT_EQ(stream->bytes_held(), items.count() * converter_bytes);
   stream->Close();
   EXPECT_EQ(stream->bytes_held(), 0);
   EXPECT_EQ(stream->stats().bytes_held, 0);
@@ -129,15 +146,16 @@ TEST(RowStream, BytesHeldGrowsWithRowsConvertedOnTheConsumersThread) {
   bool end = false;
   ASSERT_TRUE(stream->Next(&batch, &end).ok());
   ASSERT_EQ(batch.rows.num_rows, 300);
-  EXPECT_EQ(stream->bytes_held(), kOwnedBase + RowBytes(300));
-  int64_t chunks = 1;
+  EXPECT_EQ(stream->bytes_held(), kOwnedBase + ConverterBytes(kRows, convert));
+  int chunks = 1;
   for (;;) {
     RowBatchView chunk;
     ASSERT_TRUE(stream->NextChunk(&chunk).ok());
     if (chunk.num_rows == 0) break;
     ++chunks;
-    // The converter's buffers never shrink: the high-water mark stays.
-    EXPECT_EQ(stream->bytes_held(), kOwnedBase + RowBytes(300));
+    // Whatever the converter holds after this chunk, never less than before.
+    EXPECT_EQ(stream->bytes_held(), kOwnedBase + ConverterBytes(kRows, convert, chunks));
+    EXPECT_GE(ConverterBytes(kRows, convert, chunks), ConverterBytes(kRows, convert, chunks - 1));
   }
   EXPECT_EQ(chunks, 4);
   stream->Close();
@@ -161,6 +179,7 @@ TEST(PrefetchStream, BytesHeldLeavesWithTheBatchHandedToTheConsumer) {
 }
 
 TEST(RowStream, BytesHeldIsReadableFromAnotherThreadWhileWorkersRun) {
+  const int64_t converter_bytes = ConverterBytes(64);
   std::unique_ptr<RowStream> stream;
   StreamOptions options;
   options.pool = Pool(3);
@@ -188,7 +207,7 @@ TEST(RowStream, BytesHeldIsReadableFromAnotherThreadWhileWorkersRun) {
     if (end) break;
     ++batches;
     int64_t held = stream->bytes_held();
-    EXPECT_GE(held, kOwnedBase + RowBytes(64));  // at least the batch in hand
+    EXPECT_GE(held, kOwnedBase + converter_bytes);  // at least the batch in hand
   }
   done = true;
   reader.join();
@@ -196,7 +215,7 @@ TEST(RowStream, BytesHeldIsReadableFromAnotherThreadWhileWorkersRun) {
   EXPECT_FALSE(negative.load());
   // At most K + W + 1 batches and converters at once.
   int64_t items = options.prefetch + options.in_flight + 1;
-  EXPECT_LE(most.load(), items * (kOwnedBase + 200 + RowBytes(64)));
+  EXPECT_LE(most.load(), items * (kOwnedBase + 200 + converter_bytes));
   stream->Close();
   EXPECT_EQ(stream->bytes_held(), 0);
 }
@@ -209,17 +228,19 @@ void ScanBytesHeld(const std::string& path, int64_t* last_batch) {
   ASSERT_TRUE(MakeIpcProducer(path, ipc::IpcReadOptions(), &producer).ok());
   std::unique_ptr<RowStream> stream;
   ASSERT_TRUE(RowStream::Make(std::move(producer), OneAtATime(), ConverterOptions(), &stream).ok());
-  ItemRows items;
+  Items items;
   for (;;) {
     RowBatch batch;
     bool end = false;
     ASSERT_TRUE(stream->Next(&batch, &end).ok());
     if (end) break;
-    items.Note(batch, batch.rows);
-    *last_batch = stream->bytes_held() - items.total();
+    items.Note(batch);
+    // At least the rows and offsets it handed out.
+    EXPECT_GE(batch.converter_bytes, batch.rows.data_size + 8 * (batch.rows.num_rows + 1));
+    *last_batch = stream->bytes_held() - items.converter_bytes();
   }
-  EXPECT_GT(items.total(), 0);
-  EXPECT_EQ(stream->bytes_held(), items.total());
+  EXPECT_GT(items.converter_bytes(), 0);
+  EXPECT_EQ(stream->bytes_held(), items.converter_bytes());
   stream->Close();
   EXPECT_EQ(stream->bytes_held(), 0);
 }

@@ -186,6 +186,27 @@ void InitNodeState(const NestedNode& plan, NodeState* parent, NodeState* out) {
     InitNodeState(plan.children[i], out, &out->children[i]);
 }
 
+namespace {
+
+template <typename T>
+int64_t CapacityBytes(const std::vector<T>& v) {
+  return static_cast<int64_t>(v.capacity() * sizeof(T));
+}
+
+}  // namespace
+
+int64_t NodeStateBytes(const NodeState& node) {
+  int64_t bytes = static_cast<int64_t>(node.children.capacity() * sizeof(NodeState)) +
+                  CapacityBytes(node.gather) + CapacityBytes(node.validity) +
+                  CapacityBytes(node.item_size) + CapacityBytes(node.first) +
+                  CapacityBytes(node.key_size) + CapacityBytes(node.element_indices) +
+                  CapacityBytes(node.element_sizes) + CapacityBytes(node.positions) +
+                  CapacityBytes(node.cursors) + CapacityBytes(node.array_positions) +
+                  CapacityBytes(node.array_first);
+  for (const NodeState& child : node.children) bytes += NodeStateBytes(child);
+  return bytes;
+}
+
 Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_length,
                 Validation validation) {
   const NestedNode& plan = *node->plan;

@@ -112,6 +112,9 @@ struct NestedColumnState {
 /// Builds the state tree of `plan` (once per converter and column).
 void InitNodeState(const NestedNode& plan, NodeState* parent, NodeState* out);
 
+/// Bytes the vectors of `node` and of its descendants hold (capacities).
+int64_t NodeStateBytes(const NodeState& node);
+
 /// Binds the arrays of a node and of its descendants: structural checks
 /// always, every offset and view at kFull. `required_length` is how many
 /// elements the parent may reference.

@@ -196,6 +196,7 @@ final class NativeStream {
         closedStats[i] = ScanNative.stat(handle, i);
       }
       closedStats[ScanNative.STAT_BYTES_HELD] = 0; // the close frees them
+      closedStats[ScanNative.STAT_CONVERTER_BYTES] = 0;
       closed = handle;
       handle = 0;
     }

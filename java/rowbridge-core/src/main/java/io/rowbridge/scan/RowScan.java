@@ -125,6 +125,15 @@ public final class RowScan extends ScanBase implements AutoCloseable {
     index = -1;
   }
 
+  /**
+   * Native bytes the converter of the current batch holds (its row buffers and scratch, kept for
+   * reuse), also after a chunk made it grow: part of {@link #bytesHeld()}; 0 before the first
+   * batch and after close. On the consumer's thread.
+   */
+  public long converterBytes() {
+    return stream.stat(ScanNative.STAT_CONVERTER_BYTES);
+  }
+
   /** The rows of the current chunk. */
   public int numRows() {
     return chunkRows;

@@ -28,7 +28,9 @@ final class ScanNative {
   static final int STAT_MAX_BATCHES_HELD = 4;
   /** Native bytes the stream holds now (an atomic read, no lock); 0 once closed. */
   static final int STAT_BYTES_HELD = 5;
-  static final int STAT_COUNT = 6;
+  /** What the converter of the batch in hand holds (row scans; the consumer's thread). */
+  static final int STAT_CONVERTER_BYTES = 6;
+  static final int STAT_COUNT = 7;
 
   static {
     NativeLibrary.load();

@@ -312,36 +312,41 @@ class NativeScanTest {
 
   /**
    * bytesHeld with K = 0 and W = 1 (at most two items, so two converters): while a batch is
-   * held, at least its rows plus offsets; once every batch is read, exactly the largest rows
-   * plus offsets of each of the one or two converters (so one batch's footprint, or the sum of
-   * two: an uncompressed file's batches own no buffers); 0 after close.
+   * held, at least what its converter holds, itself at least the batch's rows plus offsets; once
+   * every batch is read, exactly what the one or two converters hold, each as it was after its
+   * last batch (converters never shrink; an uncompressed file's batches own no buffers); 0 after
+   * close.
    */
   @Test
   void rowScanReportsTheNativeBytesItHolds() {
-    List<Long> footprints = new ArrayList<>();
+    List<Long> converters = new ArrayList<>();
     try (RowScan scan = NativeScan.openRows(path(),
         ScanOptions.defaults().withPrefetch(0).withInFlight(1))) {
+      assertEquals(0, scan.converterBytes());
       while (scan.nextBatch()) {
         long footprint = 8L * (scan.numRows() + 1);
         while (scan.next()) {
           footprint += scan.row().getSizeInBytes();
         }
-        footprints.add(footprint);
-        assertTrue(scan.bytesHeld() >= footprint, scan.bytesHeld() + " < " + footprint);
+        long converter = scan.converterBytes();
+        converters.add(converter);
+        assertTrue(converter >= footprint, converter + " < " + footprint);
+        assertTrue(scan.bytesHeld() >= converter, scan.bytesHeld() + " < " + converter);
       }
-      assertEquals(BATCH_ROWS.length, footprints.size());
+      assertEquals(BATCH_ROWS.length, converters.size());
       long held = scan.bytesHeld();
       boolean possible = false;
-      for (int i = 0; i < footprints.size(); i++) {
-        possible |= held == footprints.get(i);
-        for (int j = i + 1; j < footprints.size(); j++) {
-          possible |= held == footprints.get(i) + footprints.get(j);
+      for (int i = 0; i < converters.size(); i++) {
+        possible |= held == converters.get(i);
+        for (int j = i + 1; j < converters.size(); j++) {
+          possible |= held == converters.get(i) + converters.get(j);
         }
       }
-      assertTrue(held >= java.util.Collections.max(footprints) && possible,
-          held + " from batch footprints " + footprints);
+      assertTrue(held >= java.util.Collections.max(converters) && possible,
+          held + " from converter sizes " + converters);
       scan.close();
       assertEquals(0, scan.bytesHeld());
+      assertEquals(0, scan.converterBytes());
     }
   }
 
