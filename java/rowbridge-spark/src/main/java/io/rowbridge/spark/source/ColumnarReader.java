@@ -2,6 +2,7 @@ package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.ArrowScan;
 import io.rowbridge.scan.NativeScan;
+import io.rowbridge.spark.TaskMemoryAccounting;
 
 import java.util.List;
 
@@ -19,10 +20,18 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * ColumnarBatch of ArrowColumnVectors over the scan's reused VectorSchemaRoot (valid until the
  * next batch, as Spark expects of a PartitionReader). Rowbridge's columnar-to-row operator, when
  * the extension is on, converts these batches natively wherever Spark needs rows.
+ *
+ * <p>The native memory of the batches the scan's workers decode ahead of the task (up to K + W:
+ * buffers allocated for them, such as decompressed bodies; not the memory-mapped file) is
+ * accounted to the task's memory manager, as in {@link RowReader}: at each batch the reader
+ * acquires or releases the difference with {@link ArrowScan#bytesHeld}, and releases everything
+ * when the range ends or the reader closes. The batch in hand belongs to Arrow Java's vectors.
  */
 final class ColumnarReader implements PartitionReader<ColumnarBatch> {
   private final StreamTask task;
   private final BufferAllocator allocator;
+  /** Null outside a Spark task. */
+  private final TaskMemoryAccounting memory;
   private ArrowScan scan;
   private ColumnarBatch batch;
   private List<FieldVector> wrapped;
@@ -40,6 +49,10 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
       throw task.failure(e);
     }
     StreamTask.OPEN_STREAMS.incrementAndGet();
+    memory = task.context == null ? null : new TaskMemoryAccounting(
+        task.context.taskMemoryManager(), "the columnar scan's native batches decoded ahead",
+        "lower the read options " + SourceConf.PREFETCH + " (now " + conf.prefetch() + ") or "
+            + SourceConf.IN_FLIGHT + " (now " + conf.inFlight() + "), write smaller record batches,");
   }
 
   @Override
@@ -50,6 +63,10 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     boolean loaded;
     try {
       loaded = scan.loadNextBatch();
+      if (memory != null) {
+        // 0 once the range is read: the last batch is Arrow Java's.
+        memory.hold(scan.bytesHeld());
+      }
     } catch (RuntimeException e) {
       throw task.failure(e);
     }
@@ -113,6 +130,9 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
       batch = null;
       wrapped = null;
       allocator.close();
+      if (memory != null) {
+        memory.releaseAll();
+      }
       StreamTask.OPEN_STREAMS.decrementAndGet();
     }
   }

@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -17,9 +18,11 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.ArrowWriter;
+import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -54,13 +57,26 @@ final class TestFiles {
     write(path, firstId, batches, batchRows, true);
   }
 
+  /** The same rows in an IPC file whose bodies are zstd-compressed. */
+  static void writeCompressed(Path path, long firstId, int batches, int batchRows)
+      throws IOException {
+    write(path, firstId, batches, batchRows, false, true);
+  }
+
   private static void write(Path path, long firstId, int batches, int batchRows,
       boolean streamFormat) throws IOException {
+    write(path, firstId, batches, batchRows, streamFormat, false);
+  }
+
+  private static void write(Path path, long firstId, int batches, int batchRows,
+      boolean streamFormat, boolean zstd) throws IOException {
     try (BufferAllocator allocator = new RootAllocator();
          VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
          FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
              StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
          ArrowWriter writer = streamFormat ? new ArrowStreamWriter(root, null, channel)
+             : zstd ? new ArrowFileWriter(root, null, channel, null, IpcOption.DEFAULT,
+                 CommonsCompressionFactory.INSTANCE, CompressionUtil.CodecType.ZSTD)
              : new ArrowFileWriter(root, null, channel)) {
       writer.start();
       for (int batch = 0; batch < batches; batch++) {
