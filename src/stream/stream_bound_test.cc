@@ -177,11 +177,13 @@ TEST(PrefetchStreamBound, StreamsShareThePoolFairly) {
   // Three streams whose queues never fill (K = 100) share one worker. Each
   // has at most W requests queued and a finished batch queues the next one
   // behind the other streams' requests, so they take turns: when one stream
-  // has all its batches, the others are nearly done too.
+  // has all its batches, the others are nearly done too. The streams start
+  // producing together (a gate), however slowly they are made (TSan).
   std::shared_ptr<WorkerPool> pool = Pool(1);
   ProducerPlan plan;
   plan.batches = 60;
   plan.work = 50us;
+  plan.gate = std::make_shared<std::atomic<bool>>(false);
   StreamOptions options;
   options.pool = pool;
   options.prefetch = 100;
@@ -191,6 +193,7 @@ TEST(PrefetchStreamBound, StreamsShareThePoolFairly) {
     counters.push_back(std::make_shared<BatchCounters>());
     ASSERT_TRUE(PrefetchStream::Make(Counting(plan, counters.back()), options, &stream).ok());
   }
+  plan.gate->store(true);
   int64_t least = plan.batches;
   ASSERT_TRUE(Eventually([&] {
     for (const auto& c : counters) {

@@ -113,6 +113,9 @@ struct ProducerPlan {
   bool slow_first = false;
   /// Produce blocks until Cancel() is called.
   bool block_until_cancel = false;
+  /// When set, Produce waits until it is true (e.g. until every stream of a
+  /// test is made, so that none starts ahead of the others).
+  std::shared_ptr<std::atomic<bool>> gate;
 };
 
 class CountingProducer : public BatchProducer {
@@ -147,6 +150,7 @@ class CountingProducer : public BatchProducer {
       cancelled_.wait(lock, [&] { return cancel_; });
       return Status::Invalid("cancelled producer");
     }
+    while (plan_.gate != nullptr && !plan_.gate->load()) std::this_thread::yield();
     auto work = plan_.work;
     if (plan_.slow_first && index % 4 == 0) work *= 8;
     if (work.count() > 0) Spin(work);
