@@ -82,6 +82,26 @@ bool HasElementBytes(const NodeState& element) {
   return element.plan->kind != NodeKind::kLeaf || ElementSizeFns(element)[0] != nullptr;
 }
 
+/// Sets `sizes` (total + 1 entries) to the prefix sums of the padded lengths
+/// of `leaf`'s `total` values in one pass, when it is a plain string or
+/// binary leaf with 32-bit offsets and every length is non-negative; else
+/// returns false (the leaf's size pass then adds its sizes, or names a
+/// negative length).
+bool PaddedLengthPrefix(const NodeState& leaf, int64_t total, const SizeKernels& kernels,
+                        int64_t* sizes) {
+  const ColumnInput& input = leaf.input;
+  const ArrowTypeId id = leaf.plan->value_type.id;
+  if (input.gather != nullptr || (id != ArrowTypeId::kUtf8 && id != ArrowTypeId::kBinary))
+    return false;
+  PrefetchStrings(leaf);
+  PaddedLengths lengths;
+  lengths.offsets = input.values + input.offset * 4;
+  lengths.count = total;
+  lengths.live = LiveItemsOf(leaf);
+  lengths.out = sizes;
+  return kernels.padded_length_scan(lengths);
+}
+
 /// Sets `array_size[j]` to the size of the array of item j's elements of
 /// `element` (a list's element, a map's key or value).
 Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column,
@@ -106,15 +126,14 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
   // Segmented sums as differences of one exclusive prefix sum, taken of the
   // nested elements' item sizes directly, or of the leaf sizes (which a
   // SizeFn adds to zeros).
-  const int64_t* element_sizes = sizes;
   if (element->plan->kind != NodeKind::kLeaf) {
     ROWBRIDGE_RETURN_NOT_OK(ComputeSizes(element, column));
-    element_sizes = element->item_size.data();
-  } else {
+    kernels.exclusive_scan(element->item_size.data(), sizes, total);
+  } else if (!PaddedLengthPrefix(*element, total, kernels, sizes)) {
     std::fill(sizes, sizes + total, int64_t{0});
     ROWBRIDGE_RETURN_NOT_OK(AddVariableSizes(element, column, ElementSizeFns(*element), sizes));
+    kernels.exclusive_scan(sizes, sizes, total);
   }
-  kernels.exclusive_scan(element_sizes, sizes, total);
   sizing.prefix = sizes;
   sizing.limit = kMaxItemBytes;
   kernels.array_sizes(sizing);

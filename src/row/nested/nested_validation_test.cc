@@ -6,6 +6,7 @@
 // also runs under AddressSanitizer, and test arrays have exact-size buffers).
 #include <gtest/gtest.h>
 
+#include "row/simd/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
@@ -199,6 +200,34 @@ TEST(NestedValidation, ValueOverflowsNameTheFieldAndTheRow) {
   ExpectErrorAtBothLevels(Batch({Primitive<int8_t>("c", "x", {0, 0}), s}), StatusCode::kOverflow, {"'s.t'", "row 1:"});
   TestArray large_field = testing::Struct("s", 3, {testing::Decimal("d", 128, 19, 0, {1, 2, -(static_cast<testing::Int128>(1) << 80)})});
   ExpectErrorAtBothLevels(Batch({large_field}), StatusCode::kOverflow, {"'s.d'", "row 2:"});
+}
+
+TEST(NestedValidation, DecreasingStringOffsetsInsideAListNameTheRow) {
+  // list<utf8> of rows [a, bc], [d], [ef, gh]: string offsets 0 1 3 4 6 8,
+  // corrupted to 0 1 3 0 6 8, so row 1's string has length -3. Under every
+  // kernel set (the AVX-512 sizing takes the lengths in one pass and leaves
+  // the naming to the portable size pass).
+  TestArray lists =
+      testing::ListOfLengths("c0", Strings("u", "", {"a", "bc", "d", "ef", "gh"}), {2, 1, 2});
+  for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
+    if (!row::KernelIsaAvailable(isa)) continue;
+    row::OverrideKernelIsaForTesting(isa);
+    for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {
+      auto exported = testing::ExportBatch(Batch({lists}));
+      ArrowArray* strings = exported->array.array.children[0]->children[0];
+      static_cast<int32_t*>(const_cast<void*>(strings->buffers[1]))[strings->offset + 3] = 0;
+      std::unique_ptr<Converter> converter;
+      ASSERT_TRUE(Converter::Make(exported->schema.schema, options, &converter).ok());
+      testing::Conversion conversion = testing::Drain(*converter, exported->array.array);
+      EXPECT_TRUE(IsError(conversion.status, StatusCode::kInvalid, {"'c0.element'"}))
+          << conversion.status.message();
+      if (options.validation == Validation::kCheap) {
+        EXPECT_TRUE(IsError(conversion.status, StatusCode::kInvalid, {"row 1:", "offsets decrease"}))
+            << conversion.status.message();
+      }
+    }
+    row::ClearKernelIsaOverrideForTesting();
+  }
 }
 
 TEST(NestedValidation, RowsLargerThanTheChunkCap) {

@@ -81,6 +81,23 @@ RangesFound OffsetRangesPortable(const OffsetRanges& ranges) {
   return RangesFound{out_of_range, dropped};
 }
 
+bool PaddedLengthScan(const PaddedLengths& lengths) {
+  const PaddedLengths p = lengths;  // a local: the stores may alias it
+  int64_t start = LoadOffset(p.offsets, 0);
+  int64_t running = 0;
+  int64_t sign = 0;
+  for (int64_t c = 0; c < p.count; ++c) {
+    const int64_t end = LoadOffset(p.offsets, c + 1);
+    const int64_t length = (end - start) & LiveMask(p.live, c);
+    sign |= length;
+    p.out[c] = running;
+    running += (length + 7) & ~int64_t{7};
+    start = end;
+  }
+  p.out[p.count] = running;
+  return sign >= 0;
+}
+
 SizeKernels MakePortable() {
   SizeKernels kernels;
   kernels.fill_live = &FillLive;
@@ -88,6 +105,7 @@ SizeKernels MakePortable() {
   kernels.exclusive_scan = &ExclusiveScan;
   kernels.array_sizes = &ArraySizes;
   kernels.offset_ranges = &OffsetRangesPortable;
+  kernels.padded_length_scan = &PaddedLengthScan;
   return kernels;
 }
 

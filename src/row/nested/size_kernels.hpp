@@ -53,6 +53,17 @@ struct ArraySizing {
   int64_t* out = nullptr;
 };
 
+/// The variable-region bytes of `count` string or binary values with 32-bit
+/// `offsets` (count + 1 of them), as exclusive prefix sums: out[c] = the
+/// round8(length) of the live values before c, out[count] their total; a
+/// dead value counts 0.
+struct PaddedLengths {
+  const uint8_t* offsets = nullptr;
+  int64_t count = 0;
+  LiveItems live;
+  int64_t* out = nullptr;  // count + 1 entries
+};
+
 struct SizeKernels {
   /// out[j] = `value` for a live item j < count, 0 for a dead one.
   void (*fill_live)(int64_t* out, int64_t count, int64_t value, LiveItems live) = nullptr;
@@ -62,6 +73,9 @@ struct SizeKernels {
   void (*exclusive_scan)(const int64_t* in, int64_t* out, int64_t count) = nullptr;
   void (*array_sizes)(const ArraySizing& sizing) = nullptr;
   RangesFound (*offset_ranges)(const OffsetRanges& ranges) = nullptr;
+  /// False (`out` unspecified) when a live value's length is negative: the
+  /// caller's size pass then names it.
+  bool (*padded_length_scan)(const PaddedLengths& lengths) = nullptr;
 };
 
 /// The portable kernels.

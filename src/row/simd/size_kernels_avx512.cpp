@@ -129,6 +129,27 @@ RangesFound OffsetRanges32(const OffsetRanges& ranges) {
   return RangesFound{out_of_range != 0, dropped != 0};
 }
 
+bool PaddedLengthScan(const PaddedLengths& lengths) {
+  const PaddedLengths p = lengths;  // a local: the stores may alias it
+  const auto* offsets = reinterpret_cast<const int32_t*>(p.offsets);
+  const __m512i seven = _mm512_set1_epi64(7);
+  __m512i running = _mm512_setzero_si512();
+  __m512i sign = _mm512_setzero_si512();
+  for (int64_t c = 0; c < p.count; c += 8) {
+    const __mmask8 lanes = Lanes(c, p.count);
+    const __m512i start = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(lanes, offsets + c));
+    const __m512i end = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(lanes, offsets + c + 1));
+    const __m512i length = _mm512_maskz_sub_epi64(LiveLanes(p.live, c, lanes), end, start);
+    sign = _mm512_or_si512(sign, length);
+    const __m512i padded = _mm512_andnot_si512(seven, _mm512_add_epi64(length, seven));
+    const __m512i through = _mm512_add_epi64(PrefixSum(padded), running);
+    _mm512_mask_storeu_epi64(p.out + c, lanes, _mm512_sub_epi64(through, padded));
+    running = BroadcastLast(through);  // masked-off lanes add 0
+  }
+  _mm512_mask_storeu_epi64(p.out + p.count, 1, running);
+  return _mm512_cmplt_epi64_mask(sign, _mm512_setzero_si512()) == 0;
+}
+
 }  // namespace
 
 void SizeKernelsAvx512(SizeKernels* out) {
@@ -137,6 +158,7 @@ void SizeKernelsAvx512(SizeKernels* out) {
   out->exclusive_scan = &ExclusiveScan;
   out->array_sizes = &ArraySizes;
   out->offset_ranges = &OffsetRanges32;
+  out->padded_length_scan = &PaddedLengthScan;
 }
 
 }  // namespace rowbridge::row

@@ -236,5 +236,43 @@ TEST_F(SizeKernelsTest, OffsetRangesKeepLiveInRangeListsAndReportTheRest) {
   EXPECT_GT(runs_dropped, runs_out_of_range);
 }
 
+TEST_F(SizeKernelsTest, PaddedLengthScansOfStringOffsets) {
+  std::mt19937_64 random(seed_ + 3);
+  int64_t negative_runs = 0;
+  for (int round = 0; round < 10; ++round) {
+    for (int64_t count = 0; count <= kMaxRun; ++count) {
+      // String offsets of lengths 0..70, one of them decreasing in odd rounds.
+      std::vector<int32_t> offsets(static_cast<size_t>(count + 1));
+      offsets[0] = static_cast<int32_t>(random() % 100);
+      for (int64_t c = 0; c < count; ++c) offsets[c + 1] = offsets[c] + static_cast<int32_t>(random() % 71);
+      if (round % 2 == 1 && count > 0) offsets[random() % (count + 1)] -= 90;
+      const Liveness live = RandomLiveness(random, count);
+      std::vector<int64_t> expected(static_cast<size_t>(count + 1));
+      bool negative = false;
+      for (int64_t c = 0; c < count; ++c) {
+        const int64_t length = live.Live(c) ? int64_t{offsets[c + 1]} - offsets[c] : 0;
+        negative |= length < 0;
+        expected[c + 1] = expected[c] + (length + 7) / 8 * 8;
+      }
+      negative_runs += negative;
+      for (const auto& [name, kernels] : sets_) {
+        SCOPED_TRACE(name + " round " + std::to_string(round) + " count " + std::to_string(count));
+        std::vector<int64_t> out(static_cast<size_t>(count + 2), -7);
+        row::PaddedLengths lengths;
+        lengths.offsets = reinterpret_cast<const uint8_t*>(offsets.data());
+        lengths.count = count;
+        lengths.live = live.items;
+        lengths.out = out.data();
+        EXPECT_EQ(kernels->padded_length_scan(lengths), !negative);
+        if (!negative) {
+          EXPECT_EQ(std::vector<int64_t>(out.begin(), out.end() - 1), expected);
+        }
+        EXPECT_EQ(out.back(), -7);
+      }
+    }
+  }
+  EXPECT_GT(negative_runs, 0);
+}
+
 }  // namespace
 }  // namespace rowbridge
