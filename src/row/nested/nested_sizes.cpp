@@ -124,8 +124,9 @@ Status SizeArrays(NodeState* node, NodeState* element, NestedColumnState* column
   }
   int64_t* sizes = node->element_sizes.data();
   // Segmented sums as differences of one exclusive prefix sum, taken of the
-  // nested elements' item sizes directly, or of the leaf sizes (which a
-  // SizeFn adds to zeros).
+  // nested elements' item sizes directly, of a plain string child's padded
+  // lengths in one pass, or else of the leaf sizes (which a SizeFn adds to
+  // zeros).
   if (element->plan->kind != NodeKind::kLeaf) {
     ROWBRIDGE_RETURN_NOT_OK(ComputeSizes(element, column));
     kernels.exclusive_scan(element->item_size.data(), sizes, total);
