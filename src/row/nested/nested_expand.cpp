@@ -86,39 +86,23 @@ Status ExpandRanges(NodeState* node, const NestedColumnState& column, int64_t lo
   const ListRanges ranges(*node);
   const LiveBits live = node->Liveness();
   constexpr bool kOffsets = kLayout == ListLayout::kOffsets32 || kLayout == ListLayout::kOffsets64;
-  if (kLayout == ListLayout::kOffsets32 && ranges.gather == nullptr) {
+  if (kOffsets && ranges.gather == nullptr) {
+    // Consecutive lists by offsets: one list ends where the next starts, so
+    // the elements are contiguous unless a dropped (dead or corrupt) list
+    // had some. 32-bit offsets take the plan's kernel set.
+    constexpr int64_t kWidth = kLayout == ListLayout::kOffsets32 ? 4 : 8;
     OffsetRanges pass;
-    pass.offsets = ranges.offsets + ranges.offset * 4;
+    pass.offsets = ranges.offsets + ranges.offset * kWidth;
     pass.count = items;
     pass.live = LiveItems{live.bits, live.offset};
     pass.limit = limit;
     pass.max_length = kMaxArrayElements;
     pass.first = first;
-    const RangesFound found = node->plan->size_kernels->offset_ranges(pass);
+    const RangesFound found = kLayout == ListLayout::kOffsets32
+                                  ? node->plan->size_kernels->offset_ranges(pass)
+                                  : OffsetRanges64(pass);
     bad = found.out_of_range;
     contiguous = !found.dropped;
-  } else if (kOffsets && ranges.gather == nullptr) {
-    // Consecutive lists by offsets: one list ends where the next starts, so
-    // the elements are contiguous unless a dropped (dead or corrupt) list
-    // had some.
-    using T = std::conditional_t<kLayout == ListLayout::kOffsets32, int32_t, int64_t>;
-    int64_t start = LoadIndex<T>(ranges.offsets, ranges.offset);
-    int64_t running = 0;
-    bool dropped = false;
-    for (int64_t j = 0; j < items; ++j) {
-      const int64_t end = LoadIndex<T>(ranges.offsets, ranges.offset + j + 1);
-      const int64_t length =
-          static_cast<int64_t>(static_cast<uint64_t>(end) - static_cast<uint64_t>(start));
-      const bool is_live = live(j);
-      const bool out_of_range = is_live & OutOfRange(start, length, limit);
-      bad |= out_of_range;
-      const int64_t kept = length & -static_cast<int64_t>(is_live & !out_of_range);
-      dropped |= kept != length;
-      running += kept;
-      first[j + 1] = running;
-      start = end;
-    }
-    contiguous = !dropped;
   } else {
     // Without branches: nulls (a dead list has no elements, whatever its
     // range says) and empty lists are common and unpredictable.

@@ -50,22 +50,25 @@ void ArraySizes(const ArraySizing& sizing) {
   }
 }
 
+template <typename T = int32_t>
 int64_t LoadOffset(const uint8_t* offsets, int64_t i) {
-  int32_t v;
-  std::memcpy(&v, offsets + i * 4, sizeof(v));
-  return v;
+  T v;
+  std::memcpy(&v, offsets + i * static_cast<int64_t>(sizeof(T)), sizeof(v));
+  return static_cast<int64_t>(v);
 }
 
-RangesFound OffsetRangesPortable(const OffsetRanges& ranges) {
+/// Offset ranges of offsets of type T (see OffsetRanges).
+template <typename T>
+RangesFound OffsetRangesOf(const OffsetRanges& ranges) {
   const OffsetRanges r = ranges;  // a local: the stores may alias it
   const auto limit = static_cast<uint64_t>(r.limit);
   const auto max_length = static_cast<uint64_t>(r.max_length);
-  int64_t start = LoadOffset(r.offsets, 0);
+  int64_t start = LoadOffset<T>(r.offsets, 0);
   int64_t running = 0;
   bool out_of_range = false;
   bool dropped = false;
   for (int64_t j = 0; j < r.count; ++j) {
-    const int64_t end = LoadOffset(r.offsets, j + 1);
+    const int64_t end = LoadOffset<T>(r.offsets, j + 1);
     // Unsigned: corrupt offsets must not overflow.
     const uint64_t s = static_cast<uint64_t>(start);
     const uint64_t n = static_cast<uint64_t>(end) - s;
@@ -104,7 +107,7 @@ SizeKernels MakePortable() {
   kernels.clamp = &Clamp;
   kernels.exclusive_scan = &ExclusiveScan;
   kernels.array_sizes = &ArraySizes;
-  kernels.offset_ranges = &OffsetRangesPortable;
+  kernels.offset_ranges = &OffsetRangesOf<int32_t>;
   kernels.padded_length_scan = &PaddedLengthScan;
   return kernels;
 }
@@ -118,6 +121,8 @@ SizeKernels MakeAvx512() {
 #endif
 
 }  // namespace
+
+RangesFound OffsetRanges64(const OffsetRanges& ranges) { return OffsetRangesOf<int64_t>(ranges); }
 
 const SizeKernels& PortableSizeKernels() {
   static const SizeKernels kernels = MakePortable();

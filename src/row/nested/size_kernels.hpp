@@ -81,6 +81,9 @@ struct SizeKernels {
 /// The portable kernels.
 const SizeKernels& PortableSizeKernels();
 
+/// SizeKernels::offset_ranges for 64-bit offsets (large lists), portable only.
+RangesFound OffsetRanges64(const OffsetRanges& ranges);
+
 /// The kernels of the active ISA (see simd/kernel_isa.hpp); never null.
 const SizeKernels* ActiveSizeKernels();
 
