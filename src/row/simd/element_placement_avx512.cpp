@@ -17,12 +17,13 @@ namespace rowbridge::row {
 namespace {
 
 /// Bits [bit, bit + count) of `bits` (count <= 8), reading only the bytes
-/// that hold them.
+/// that hold them, without a branch (which the lengths of arrays would make
+/// unpredictable): the second byte read is the first again when the bits
+/// end in the first, and its copy lands above the bits kept.
 inline uint32_t LoadEightBits(const uint8_t* bits, int64_t bit, int64_t count) {
   const uint8_t* byte = bits + (bit >> 3);
-  const int shift = static_cast<int>(bit & 7);
-  uint32_t word = byte[0];
-  if (shift + count > 8) word |= static_cast<uint32_t>(byte[1]) << 8;
+  const int64_t shift = bit & 7;
+  const uint32_t word = byte[0] | (static_cast<uint32_t>(byte[shift + count > 8]) << 8);
   return (word >> shift) & ((1u << count) - 1);
 }
 
