@@ -143,7 +143,7 @@ struct PlainOffsetStrings {
         _mm512_mask_storeu_epi64(sink.cursors + k, lanes, _mm512_add_epi64(cursor, padded));
       }
       _mm512_store_si512(at, _mm512_add_epi64(rows, cursor));
-      _mm512_store_si512(from, begin);
+      _mm512_store_si512(from, _mm512_maskz_mov_epi64(valid, begin));
       _mm512_store_si512(length, bytes);
       for (int64_t j = 0; j < count; ++j) {
         const uint8_t* src = data + from[j];
@@ -158,6 +158,95 @@ struct PlainOffsetStrings {
     return Status::Ok();
   }
 };
+
+/// The inclusive prefix sum of the lanes.
+inline __m512i PrefixSum(__m512i v) {
+  const __m512i zero = _mm512_setzero_si512();
+  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 7));
+  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 6));
+  return _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 4));
+}
+
+/// The element writers of a plain child of offset-addressed strings or
+/// binaries: each array's elements eight at a time, their lengths, offsets
+/// within the array (a prefix sum across the lanes) and slots in vectors,
+/// the slots and null bits stored at once; the copies wait in a buffer,
+/// flat over the arrays, and run in one loop whose exit is predictable
+/// (a loop per array would mispredict the end of short arrays).
+template <typename Offset>
+struct PlainOffsetStringElements {
+  static constexpr int64_t kPending = 256;
+
+  template <bool kAllValid>
+  static Status Write(const ColumnTarget&, const ColumnInput& input_ref, const ArraySink& sink_ref) {
+    const ColumnInput input = input_ref;
+    const ArraySink sink = sink_ref;
+    uint8_t* const base = sink.base;
+    const uint8_t* const offsets =
+        input.values + input.offset * static_cast<int64_t>(sizeof(Offset));
+    const uint8_t* const data = input.data;
+    const __m512i padding = _mm512_set1_epi64(7);
+    const __m512i align = _mm512_set1_epi64(~int64_t{7});
+    // The copies not yet made: destination (from base), source (from data), length.
+    alignas(64) int64_t at[kPending + 8];
+    alignas(64) int64_t from[kPending + 8];
+    alignas(64) int64_t length[kPending + 8];
+    int64_t pending = 0;
+    auto copy_pending = [&] {
+      for (int64_t i = 0; i < pending; ++i) {
+        const uint8_t* src = data + from[i];
+        __builtin_prefetch(src + 512);
+        MaskedCopy::CopyPadded(base + at[i], src, length[i]);
+      }
+      pending = 0;
+    };
+    for (int64_t k = 0; k < sink.count; ++k) {
+      const int64_t begin = sink.first[k];
+      const int64_t n = sink.first[k + 1] - begin;
+      const int64_t position = sink.positions[k];
+      uint8_t* const array = base + position;
+      const int64_t header = 8 + ((n + 63) >> 6) * 8;
+      int64_t cursor = header + 8 * n;
+      uint64_t nulls = 0;
+      for (int64_t e = 0; e < n; e += 8) {
+        const int64_t count = n - e < 8 ? n - e : 8;
+        const auto lanes = static_cast<__mmask8>((1u << count) - 1);
+        const int64_t c = begin + e;
+        __mmask8 valid = lanes;
+        if constexpr (!kAllValid) valid = EightBits(input.validity, input.validity_offset + c, count);
+        const __m512i first = MaskedCopy::Offsets<Offset>(offsets, c, lanes);
+        const __m512i bytes =
+            _mm512_maskz_sub_epi64(valid, MaskedCopy::Offsets<Offset>(offsets, c + 1, lanes), first);
+        const __m512i padded = _mm512_and_si512(_mm512_add_epi64(bytes, padding), align);
+        const __m512i sum = PrefixSum(padded);
+        const __m512i offsets_in_array =
+            _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, padded));
+        const __m512i slots = _mm512_maskz_or_epi64(valid, _mm512_slli_epi64(offsets_in_array, 32), bytes);
+        _mm512_mask_storeu_epi64(array + header + 8 * e, lanes, slots);
+        if constexpr (!kAllValid) {
+          // The word of null bits so far, stored at every step (no load).
+          nulls = (e & 63) == 0 ? 0 : nulls;
+          nulls |= static_cast<uint64_t>(~valid & lanes) << (e & 63);
+          Store64(array + 8 + (e >> 6) * 8, nulls);
+        }
+        _mm512_storeu_si512(at + pending, _mm512_add_epi64(_mm512_set1_epi64(position), offsets_in_array));
+        _mm512_storeu_si512(from + pending, _mm512_maskz_mov_epi64(valid, first));
+        _mm512_storeu_si512(length + pending, bytes);
+        pending += count;
+        if (pending >= kPending) copy_pending();
+        cursor += _mm256_extract_epi64(_mm512_extracti64x4_epi64(sum, 1), 3);
+      }
+    }
+    copy_pending();
+    return Status::Ok();
+  }
+};
+
+template <typename Offset>
+void UsePlainOffsetStringElements(ElementWriterSet* set) {
+  set->write[0][0] = &PlainOffsetStringElements<Offset>::template Write<false>;
+  set->write[0][1] = &PlainOffsetStringElements<Offset>::template Write<true>;
+}
 
 template <typename Offset>
 void UsePlainOffsetStrings(WriterSet* set) {
@@ -182,7 +271,15 @@ bool BinaryWriterSetAvx512(ArrowTypeId id, WriterSet* out) {
 }
 
 bool BinaryElementWriterSetAvx512(ArrowTypeId id, ElementWriterSet* out) {
-  return BinaryElementWriterSetFor<MaskedCopy>(id, out);
+  if (!BinaryElementWriterSetFor<MaskedCopy>(id, out)) return false;
+  switch (id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kBinary: UsePlainOffsetStringElements<int32_t>(out); break;
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kLargeBinary: UsePlainOffsetStringElements<int64_t>(out); break;
+    default: break;
+  }
+  return true;
 }
 
 }  // namespace rowbridge::row
