@@ -21,6 +21,7 @@
 
 #include "row/binary_kernel.hpp"
 #include "row/nested/binary_element_kernel.hpp"
+#include "row/simd/avx512_lanes.hpp"
 #include "row/simd/kernel_isa.hpp"
 
 namespace rowbridge::row {
@@ -94,17 +95,6 @@ struct MaskedCopy {
   }
 };
 
-/// Bits [bit, bit + count) of `bits` (count <= 8) as a lane mask, reading
-/// only the bytes that hold them, without a branch: the second byte read is
-/// the first again when the bits end in the first, and its copy lands above
-/// the bits kept.
-inline __mmask8 EightBits(const uint8_t* bits, int64_t bit, int64_t count) {
-  const uint8_t* byte = bits + (bit >> 3);
-  const int64_t shift = bit & 7;
-  const uint32_t word = byte[0] | (static_cast<uint32_t>(byte[shift + count > 8]) << 8);
-  return static_cast<__mmask8>((word >> shift) & ((1u << count) - 1));
-}
-
 /// The writers of a plain column of offset-addressed strings or binaries
 /// (the gathered ones are BinaryKernel's): eight rows at a time, their
 /// lengths, slots and destinations are computed in vectors and the slots
@@ -158,14 +148,6 @@ struct PlainOffsetStrings {
     return Status::Ok();
   }
 };
-
-/// The inclusive prefix sum of the lanes.
-inline __m512i PrefixSum(__m512i v) {
-  const __m512i zero = _mm512_setzero_si512();
-  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 7));
-  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 6));
-  return _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 4));
-}
 
 /// The element writers of a plain child of offset-addressed strings or
 /// binaries: each array's elements eight at a time, their lengths, offsets

@@ -11,21 +11,11 @@
 #include <immintrin.h>
 
 #include "row/nested/element_placement.hpp"
+#include "row/simd/avx512_lanes.hpp"
 #include "row/simd/kernel_isa.hpp"
 
 namespace rowbridge::row {
 namespace {
-
-/// Bits [bit, bit + count) of `bits` (count <= 8), reading only the bytes
-/// that hold them, without a branch (which the lengths of arrays would make
-/// unpredictable): the second byte read is the first again when the bits
-/// end in the first, and its copy lands above the bits kept.
-inline uint32_t LoadEightBits(const uint8_t* bits, int64_t bit, int64_t count) {
-  const uint8_t* byte = bits + (bit >> 3);
-  const int64_t shift = bit & 7;
-  const uint32_t word = byte[0] | (static_cast<uint32_t>(byte[shift + count > 8]) << 8);
-  return (word >> shift) & ((1u << count) - 1);
-}
 
 inline void StoreWord(uint8_t* p, uint64_t value) { __builtin_memcpy(p, &value, sizeof(value)); }
 
@@ -50,7 +40,7 @@ void PlaceElementsAvx512(const ElementPlacement& placement) {
       const int64_t c = begin + e;
       const __m512i sizes = _mm512_maskz_loadu_epi64(lanes, p.item_size + c);
       const auto live = static_cast<__mmask8>(
-          p.live_bits == nullptr ? lanes : LoadEightBits(p.live_bits, p.live_offset + c, count));
+          p.live_bits == nullptr ? lanes : EightBits(p.live_bits, p.live_offset + c, count));
       // Inclusive prefix sum across the lanes, then exclusive.
       __m512i sum = _mm512_add_epi64(sizes, _mm512_alignr_epi64(sizes, zero, 7));
       sum = _mm512_add_epi64(sum, _mm512_alignr_epi64(sum, zero, 6));

@@ -10,6 +10,7 @@
 #include <immintrin.h>
 
 #include "row/nested/size_kernels.hpp"
+#include "row/simd/avx512_lanes.hpp"
 #include "row/simd/kernel_isa.hpp"
 
 namespace rowbridge::row {
@@ -21,26 +22,10 @@ inline __mmask8 Lanes(int64_t j, int64_t count) {
   return static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
 }
 
-/// The live lanes among `lanes` of the items from j (reading only the bytes
-/// that hold their bits).
+/// The live lanes among `lanes` (the low ones) of the items from j.
 inline __mmask8 LiveLanes(LiveItems live, int64_t j, __mmask8 lanes) {
   if (live.bits == nullptr) return lanes;
-  const int64_t bit = live.offset + j;
-  const uint8_t* byte = live.bits + (bit >> 3);
-  const int shift = static_cast<int>(bit & 7);
-  uint32_t word = byte[0];
-  // A second byte only when the lanes' bits reach into it.
-  const int top = 32 - __builtin_clz(static_cast<uint32_t>(lanes) | 1u);
-  if (shift + top > 8) word |= static_cast<uint32_t>(byte[1]) << 8;
-  return static_cast<__mmask8>((word >> shift) & lanes);
-}
-
-/// The inclusive prefix sum of the lanes.
-inline __m512i PrefixSum(__m512i v) {
-  const __m512i zero = _mm512_setzero_si512();
-  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 7));
-  v = _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 6));
-  return _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 4));
+  return EightBits(live.bits, live.offset + j, __builtin_popcount(lanes));
 }
 
 /// The last lane in every lane: the running total carried from one step to
