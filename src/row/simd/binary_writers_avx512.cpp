@@ -95,60 +95,6 @@ struct MaskedCopy {
   }
 };
 
-/// The writers of a plain column of offset-addressed strings or binaries
-/// (the gathered ones are BinaryKernel's): eight rows at a time, their
-/// lengths, slots and destinations are computed in vectors and the slots
-/// stored by one scatter, so that what is left per row is its copy.
-template <typename Offset>
-struct PlainOffsetStrings {
-  template <bool kAllValid, bool kAlone>
-  static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
-                      int64_t num_rows, const RowSink& sink_ref) {
-    const ColumnInput input = input_ref;
-    const RowSink sink = sink_ref;
-    uint8_t* const base = sink.base;
-    const uint8_t* const offsets =
-        input.values + (input.offset + row_begin) * static_cast<int64_t>(sizeof(Offset));
-    const uint8_t* const data = input.data;
-    const __m512i padding = _mm512_set1_epi64(7);
-    const __m512i align = _mm512_set1_epi64(~int64_t{7});
-    alignas(64) int64_t at[8];
-    alignas(64) int64_t from[8];
-    alignas(64) int64_t length[8];
-    for (int64_t k = 0; k < num_rows; k += 8) {
-      const int64_t count = num_rows - k < 8 ? num_rows - k : 8;
-      const auto lanes = static_cast<__mmask8>((1u << count) - 1);
-      __mmask8 valid = lanes;
-      if constexpr (!kAllValid) valid = EightBits(input.validity, input.validity_offset + row_begin + k, count);
-      const __m512i begin = MaskedCopy::Offsets<Offset>(offsets, k, lanes);
-      const __m512i bytes = _mm512_maskz_sub_epi64(valid, MaskedCopy::Offsets<Offset>(offsets, k + 1, lanes), begin);
-      const __m512i cursor = kAlone ? _mm512_set1_epi64(sink.fixed_cursor)
-                                    : _mm512_maskz_loadu_epi64(lanes, sink.cursors + k);
-      const __m512i rows = _mm512_maskz_loadu_epi64(lanes, sink.row_offsets + k);
-      // A null value's slot is 0 (its null bit is set afterwards).
-      const __m512i slots = _mm512_maskz_or_epi64(valid, _mm512_slli_epi64(cursor, 32), bytes);
-      _mm512_mask_i64scatter_epi64(base + target.slot_offset, lanes, rows, slots, 1);
-      if constexpr (!kAlone) {
-        const __m512i padded = _mm512_and_si512(_mm512_add_epi64(bytes, padding), align);
-        _mm512_mask_storeu_epi64(sink.cursors + k, lanes, _mm512_add_epi64(cursor, padded));
-      }
-      _mm512_store_si512(at, _mm512_add_epi64(rows, cursor));
-      _mm512_store_si512(from, _mm512_maskz_mov_epi64(valid, begin));
-      _mm512_store_si512(length, bytes);
-      for (int64_t j = 0; j < count; ++j) {
-        const uint8_t* src = data + from[j];
-        // The bytes of the values are read in order, and the copy would
-        // otherwise wait for each line of them.
-        __builtin_prefetch(src + 512);
-        MaskedCopy::CopyPadded(base + at[j], src, length[j]);
-      }
-    }
-    // The null bits after the values (see BinaryKernel::Write).
-    if constexpr (!kAllValid) SetNullBits(input, row_begin, num_rows, sink, NullBitOf(target));
-    return Status::Ok();
-  }
-};
-
 /// The element writers of a plain child of offset-addressed strings or
 /// binaries: each array's elements eight at a time, their lengths, offsets
 /// within the array (a prefix sum across the lanes) and slots in vectors,
@@ -230,26 +176,10 @@ void UsePlainOffsetStringElements(ElementWriterSet* set) {
   set->write[0][1] = &PlainOffsetStringElements<Offset>::template Write<true>;
 }
 
-template <typename Offset>
-void UsePlainOffsetStrings(WriterSet* set) {
-  set->write[0][0] = &PlainOffsetStrings<Offset>::template Write<false, false>;
-  set->write[0][1] = &PlainOffsetStrings<Offset>::template Write<true, false>;
-  set->write_alone[0][0] = &PlainOffsetStrings<Offset>::template Write<false, true>;
-  set->write_alone[0][1] = &PlainOffsetStrings<Offset>::template Write<true, true>;
-}
-
 }  // namespace
 
 bool BinaryWriterSetAvx512(ArrowTypeId id, WriterSet* out) {
-  if (!BinaryWriterSetFor<MaskedCopy>(id, out)) return false;
-  switch (id) {
-    case ArrowTypeId::kUtf8:
-    case ArrowTypeId::kBinary: UsePlainOffsetStrings<int32_t>(out); break;
-    case ArrowTypeId::kLargeUtf8:
-    case ArrowTypeId::kLargeBinary: UsePlainOffsetStrings<int64_t>(out); break;
-    default: break;
-  }
-  return true;
+  return BinaryWriterSetFor<MaskedCopy>(id, out);
 }
 
 bool BinaryElementWriterSetAvx512(ArrowTypeId id, ElementWriterSet* out) {
