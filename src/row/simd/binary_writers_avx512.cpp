@@ -3,7 +3,9 @@
 // which reads only its own bytes, and one masked store of round8(length)
 // bytes, zeros after the value included, so no copy branches on the length.
 // The sizes of a plain column's offset-addressed values are added 8 at a
-// time from their offsets (MaskedCopy::AddPaddedLengths).
+// time from their offsets (MaskedCopy::AddPaddedLengths), and a plain child
+// of such values is written as array elements an array at a time
+// (PlainOffsetStringElements).
 //
 // This file alone is compiled with -mavx512f -mavx512bw -mavx512vl -mbmi2
 // (src/CMakeLists.txt) and used only when the CPU runs them (kernel_isa.cpp).
