@@ -31,5 +31,27 @@ inline __m512i PrefixSum(__m512i v) {
   return _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 4));
 }
 
+/// The layout of an UnsafeArrayData of `n` elements with 8-byte slots: the
+/// bytes before its first slot (numElements and null bits) and before its
+/// variable region.
+struct SlotArray {
+  int64_t header;
+  int64_t fixed;
+};
+inline SlotArray SlotArrayOf(int64_t n) {
+  const int64_t header = 8 + ((n + 63) >> 6) * 8;
+  return SlotArray{header, header + 8 * n};
+}
+
+/// Adds the null bits of an array's elements [e, e + 8) (the `lanes` outside
+/// `valid`) to `*nulls`, the word of null bits so far (restarted at every
+/// 64th element), and stores that word: no load of the array's bits.
+inline void StoreNullsSoFar(uint8_t* array, int64_t e, __mmask8 lanes, __mmask8 valid,
+                            uint64_t* nulls) {
+  const uint64_t word = ((e & 63) == 0 ? 0 : *nulls) | static_cast<uint64_t>(~valid & lanes) << (e & 63);
+  __builtin_memcpy(array + 8 + (e >> 6) * 8, &word, sizeof(word));
+  *nulls = word;
+}
+
 }  // namespace
 }  // namespace rowbridge::row

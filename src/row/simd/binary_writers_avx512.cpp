@@ -135,8 +135,8 @@ struct PlainOffsetStringElements {
       const int64_t n = sink.first[k + 1] - begin;
       const int64_t position = sink.positions[k];
       uint8_t* const array = base + position;
-      const int64_t header = 8 + ((n + 63) >> 6) * 8;
-      int64_t cursor = header + 8 * n;
+      const SlotArray layout = SlotArrayOf(n);
+      int64_t cursor = layout.fixed;
       uint64_t nulls = 0;
       for (int64_t e = 0; e < n; e += 8) {
         const int64_t count = n - e < 8 ? n - e : 8;
@@ -152,13 +152,8 @@ struct PlainOffsetStringElements {
         const __m512i offsets_in_array =
             _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, padded));
         const __m512i slots = _mm512_maskz_or_epi64(valid, _mm512_slli_epi64(offsets_in_array, 32), bytes);
-        _mm512_mask_storeu_epi64(array + header + 8 * e, lanes, slots);
-        if constexpr (!kAllValid) {
-          // The word of null bits so far, stored at every step (no load).
-          nulls = (e & 63) == 0 ? 0 : nulls;
-          nulls |= static_cast<uint64_t>(~valid & lanes) << (e & 63);
-          Store64(array + 8 + (e >> 6) * 8, nulls);
-        }
+        _mm512_mask_storeu_epi64(array + layout.header + 8 * e, lanes, slots);
+        if constexpr (!kAllValid) StoreNullsSoFar(array, e, lanes, valid, &nulls);
         _mm512_storeu_si512(at + pending, _mm512_add_epi64(_mm512_set1_epi64(position), offsets_in_array));
         _mm512_storeu_si512(from + pending, _mm512_maskz_mov_epi64(valid, first));
         _mm512_storeu_si512(length + pending, bytes);

@@ -15,24 +15,18 @@
 #include "row/simd/kernel_isa.hpp"
 
 namespace rowbridge::row {
-namespace {
-
-inline void StoreWord(uint8_t* p, uint64_t value) { __builtin_memcpy(p, &value, sizeof(value)); }
-
-}  // namespace
 
 void PlaceElementsAvx512(const ElementPlacement& placement) {
   const ElementPlacement p = placement;  // a local: stores may alias anything
   const int64_t first_item = p.first[0];
-  const __m512i zero = _mm512_setzero_si512();
   const __m512i scratch = _mm512_set1_epi64(p.scratch);
   for (int64_t k = 0; k < p.count; ++k) {
     const int64_t begin = p.first[k];
     const int64_t n = p.first[k + 1] - begin;
     const int64_t array_position = p.positions[k];
     uint8_t* array = p.base + array_position;
-    const int64_t header = 8 + ((n + 63) >> 6) * 8;
-    int64_t cursor = header + 8 * n;
+    const SlotArray layout = SlotArrayOf(n);
+    int64_t cursor = layout.fixed;
     uint64_t nulls = 0;
     for (int64_t e = 0; e < n; e += 8) {
       const int64_t count = n - e < 8 ? n - e : 8;
@@ -42,21 +36,14 @@ void PlaceElementsAvx512(const ElementPlacement& placement) {
       const auto live = static_cast<__mmask8>(
           p.live_bits == nullptr ? lanes : EightBits(p.live_bits, p.live_offset + c, count));
       // Inclusive prefix sum across the lanes, then exclusive.
-      __m512i sum = _mm512_add_epi64(sizes, _mm512_alignr_epi64(sizes, zero, 7));
-      sum = _mm512_add_epi64(sum, _mm512_alignr_epi64(sum, zero, 6));
-      sum = _mm512_add_epi64(sum, _mm512_alignr_epi64(sum, zero, 4));
+      const __m512i sum = PrefixSum(sizes);
       const __m512i cursors = _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, sizes));
       const __m512i slots = _mm512_or_si512(_mm512_slli_epi64(cursors, 32), sizes);
-      _mm512_mask_storeu_epi64(array + header + 8 * e, lanes, _mm512_maskz_mov_epi64(live, slots));
+      _mm512_mask_storeu_epi64(array + layout.header + 8 * e, lanes, _mm512_maskz_mov_epi64(live, slots));
       const __m512i values = _mm512_add_epi64(_mm512_set1_epi64(array_position), cursors);
       _mm512_mask_storeu_epi64(p.child_positions + (c - first_item), lanes,
                                _mm512_mask_blend_epi64(live, scratch, values));
-      if (p.live_bits != nullptr) {
-        // The word of null bits so far, stored at every step (no load).
-        nulls = (e & 63) == 0 ? 0 : nulls;
-        nulls |= static_cast<uint64_t>(~live & lanes) << (e & 63);
-        StoreWord(array + 8 + (e >> 6) * 8, nulls);
-      }
+      if (p.live_bits != nullptr) StoreNullsSoFar(array, e, lanes, live, &nulls);
       cursor += _mm256_extract_epi64(_mm512_extracti64x4_epi64(sum, 1), 3);
     }
   }
