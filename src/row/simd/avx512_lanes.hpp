@@ -31,17 +31,30 @@ inline __m512i PrefixSum(__m512i v) {
   return _mm512_add_epi64(v, _mm512_alignr_epi64(v, zero, 4));
 }
 
-/// The layout of an UnsafeArrayData of `n` elements with 8-byte slots: the
-/// bytes before its first slot (numElements and null bits) and before its
-/// variable region.
+/// Array k of an element kernel's arrays (elements [first[k], first[k + 1])
+/// of the input, written at base + positions[k]) as an UnsafeArrayData with
+/// 8-byte slots: `header` bytes (numElements and null bits) before its first
+/// slot, `fixed` bytes before its variable region.
 struct SlotArray {
+  int64_t begin;     // its first element's input index
+  int64_t n;         // its elements
+  int64_t position;  // relative to base
+  uint8_t* array;
   int64_t header;
   int64_t fixed;
 };
-inline SlotArray SlotArrayOf(int64_t n) {
+inline SlotArray SlotArrayAt(uint8_t* base, const int64_t* positions, const int64_t* first,
+                             int64_t k) {
+  const int64_t begin = first[k];
+  const int64_t n = first[k + 1] - begin;
   const int64_t header = 8 + ((n + 63) >> 6) * 8;
-  return SlotArray{header, header + 8 * n};
+  return SlotArray{begin, n, positions[k], base + positions[k], header, header + 8 * n};
 }
+
+/// The elements [e, e + 8) of an array of `n`: how many there are, as a count
+/// and as the low lanes of a mask.
+inline int64_t StepCount(int64_t n, int64_t e) { return n - e < 8 ? n - e : 8; }
+inline __mmask8 StepLanes(int64_t count) { return static_cast<__mmask8>((1u << count) - 1); }
 
 /// Adds the null bits of an array's elements [e, e + 8) (the `lanes` outside
 /// `valid`) to `*nulls`, the word of null bits so far (restarted at every

@@ -131,17 +131,13 @@ struct PlainOffsetStringElements {
       pending = 0;
     };
     for (int64_t k = 0; k < sink.count; ++k) {
-      const int64_t begin = sink.first[k];
-      const int64_t n = sink.first[k + 1] - begin;
-      const int64_t position = sink.positions[k];
-      uint8_t* const array = base + position;
-      const SlotArray layout = SlotArrayOf(n);
-      int64_t cursor = layout.fixed;
+      const SlotArray a = SlotArrayAt(base, sink.positions, sink.first, k);
+      int64_t cursor = a.fixed;
       uint64_t nulls = 0;
-      for (int64_t e = 0; e < n; e += 8) {
-        const int64_t count = n - e < 8 ? n - e : 8;
-        const auto lanes = static_cast<__mmask8>((1u << count) - 1);
-        const int64_t c = begin + e;
+      for (int64_t e = 0; e < a.n; e += 8) {
+        const int64_t count = StepCount(a.n, e);
+        const __mmask8 lanes = StepLanes(count);
+        const int64_t c = a.begin + e;
         __mmask8 valid = lanes;
         if constexpr (!kAllValid) valid = EightBits(input.validity, input.validity_offset + c, count);
         const __m512i first = MaskedCopy::Offsets<Offset>(offsets, c, lanes);
@@ -152,9 +148,9 @@ struct PlainOffsetStringElements {
         const __m512i offsets_in_array =
             _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, padded));
         const __m512i slots = _mm512_maskz_or_epi64(valid, _mm512_slli_epi64(offsets_in_array, 32), bytes);
-        _mm512_mask_storeu_epi64(array + layout.header + 8 * e, lanes, slots);
-        if constexpr (!kAllValid) StoreNullsSoFar(array, e, lanes, valid, &nulls);
-        _mm512_storeu_si512(at + pending, _mm512_add_epi64(_mm512_set1_epi64(position), offsets_in_array));
+        _mm512_mask_storeu_epi64(a.array + a.header + 8 * e, lanes, slots);
+        if constexpr (!kAllValid) StoreNullsSoFar(a.array, e, lanes, valid, &nulls);
+        _mm512_storeu_si512(at + pending, _mm512_add_epi64(_mm512_set1_epi64(a.position), offsets_in_array));
         _mm512_storeu_si512(from + pending, _mm512_maskz_mov_epi64(valid, first));
         _mm512_storeu_si512(length + pending, bytes);
         pending += count;

@@ -21,17 +21,13 @@ void PlaceElementsAvx512(const ElementPlacement& placement) {
   const int64_t first_item = p.first[0];
   const __m512i scratch = _mm512_set1_epi64(p.scratch);
   for (int64_t k = 0; k < p.count; ++k) {
-    const int64_t begin = p.first[k];
-    const int64_t n = p.first[k + 1] - begin;
-    const int64_t array_position = p.positions[k];
-    uint8_t* array = p.base + array_position;
-    const SlotArray layout = SlotArrayOf(n);
-    int64_t cursor = layout.fixed;
+    const SlotArray a = SlotArrayAt(p.base, p.positions, p.first, k);
+    int64_t cursor = a.fixed;
     uint64_t nulls = 0;
-    for (int64_t e = 0; e < n; e += 8) {
-      const int64_t count = n - e < 8 ? n - e : 8;
-      const auto lanes = static_cast<__mmask8>((1u << count) - 1);
-      const int64_t c = begin + e;
+    for (int64_t e = 0; e < a.n; e += 8) {
+      const int64_t count = StepCount(a.n, e);
+      const __mmask8 lanes = StepLanes(count);
+      const int64_t c = a.begin + e;
       const __m512i sizes = _mm512_maskz_loadu_epi64(lanes, p.item_size + c);
       const auto live = static_cast<__mmask8>(
           p.live_bits == nullptr ? lanes : EightBits(p.live_bits, p.live_offset + c, count));
@@ -39,11 +35,11 @@ void PlaceElementsAvx512(const ElementPlacement& placement) {
       const __m512i sum = PrefixSum(sizes);
       const __m512i cursors = _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, sizes));
       const __m512i slots = _mm512_or_si512(_mm512_slli_epi64(cursors, 32), sizes);
-      _mm512_mask_storeu_epi64(array + layout.header + 8 * e, lanes, _mm512_maskz_mov_epi64(live, slots));
-      const __m512i values = _mm512_add_epi64(_mm512_set1_epi64(array_position), cursors);
+      _mm512_mask_storeu_epi64(a.array + a.header + 8 * e, lanes, _mm512_maskz_mov_epi64(live, slots));
+      const __m512i values = _mm512_add_epi64(_mm512_set1_epi64(a.position), cursors);
       _mm512_mask_storeu_epi64(p.child_positions + (c - first_item), lanes,
                                _mm512_mask_blend_epi64(live, scratch, values));
-      if (p.live_bits != nullptr) StoreNullsSoFar(array, e, lanes, live, &nulls);
+      if (p.live_bits != nullptr) StoreNullsSoFar(a.array, e, lanes, live, &nulls);
       cursor += _mm256_extract_epi64(_mm512_extracti64x4_epi64(sum, 1), 3);
     }
   }
