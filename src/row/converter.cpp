@@ -7,6 +7,7 @@
 #include "row/column_binding.hpp"
 #include "row/column_plan.hpp"
 #include "row/memory_access.hpp"
+#include "row/nested/depth_first.hpp"
 #include "row/nested/nested_column.hpp"
 #include "row/nested/nested_plan.hpp"
 #include "row/nested/nested_state.hpp"
@@ -69,9 +70,21 @@ struct Converter::State {
   int64_t tile_target = kTileRows;
   std::unique_ptr<row::RegisteredBatch> registered;
 
+  /// The depth-first path (nested/depth_first.hpp): its plan, compiled with
+  /// the layout, whether the current batch takes it, and the writer.
+  row::DepthFirstPlan depth_first;
+  bool depth_first_enabled = false;
+  bool depth_first_batch = false;
+  row::DepthFirstWriteFn depth_first_write = nullptr;
+  int64_t batch_offset = 0;
+
   Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
   Status Reencode(const ArrowSchema& batch_schema);
   Status WriteChunk(RowBatchView* out);
+  /// Writes a tile with the depth-first writer and returns true, or returns
+  /// false when its bound fails a check or does not fit below `cap`.
+  bool TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_row, int64_t rows, int64_t cap,
+                              int64_t slots_end, Status* status);
   /// Writes chunk rows [chunk_row, chunk_row + tile_rows), which are batch
   /// rows from `batch_row` on, whose offsets are known and whose bytes fit.
   Status WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows, int64_t slots_end,
@@ -111,6 +124,7 @@ Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
                            " columns, the converter's " + std::to_string(columns.size()));
   }
   int32_t num_columns = static_cast<int32_t>(columns.size());
+  bool changed = false;
   for (int32_t i = 0; i < num_columns; ++i) {
     const ArrowSchema* child = batch_schema.children[i];
     if (child == nullptr) return Status::Invalid("batch schema column " + std::to_string(i) + " is NULL");
@@ -124,8 +138,9 @@ Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
       return Status::Internal("column '" + field.name + "' changed its reserved bytes");
     }
     column = std::move(replacement);
+    changed = true;
   }
-  UpdateLayout();
+  if (changed) UpdateLayout();
   return Status::Ok();
 }
 
@@ -141,6 +156,7 @@ void Converter::State::UpdateLayout() {
   for (const row::ColumnPlan& column : columns) {
     if (column.nested != nullptr) dead_bytes = std::max(dead_bytes, column.nested->dead_bytes);
   }
+  depth_first = depth_first_enabled ? row::CompileDepthFirst(columns, fixed_row_bytes) : row::DepthFirstPlan();
 }
 
 Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch_schema) {
@@ -184,6 +200,14 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
     row::PrefetchValues(column.input, column_plan, 0, num_rows, 16);
   }
   batch_rows = num_rows;
+  batch_offset = batch.offset;
+  // Full validation takes the level-by-level writer, which checks every value.
+  depth_first_batch = depth_first.eligible && options.validation == Validation::kCheap;
+  for (const row::DepthFirstColumn& column : depth_first.columns) {
+    if (!depth_first_batch) break;
+    size_t i = static_cast<size_t>(column.column);
+    depth_first_batch = row::BindDepthFirstColumn(*batch.children[i], bound_columns[i].input, column, &depth_first);
+  }
   return Status::Ok();
 }
 
@@ -233,6 +257,14 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
     while (count < remaining && !chunk_full) {
       int64_t rows = std::min(tile_target, remaining - count);
       int64_t tile_first = first + count;
+      if (depth_first_batch) {
+        Status status;
+        if (TryWriteDepthFirstTile(tile_first, count, rows, cap, slots_end, &status)) {
+          ROWBRIDGE_RETURN_NOT_OK(status);
+          count += rows;
+          continue;
+        }
+      }
       std::fill(tile_sizes, tile_sizes + rows, fixed_row_bytes);
       for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
         if (column->size == nullptr) continue;
@@ -309,6 +341,29 @@ Status Converter::State::WriteTile(int64_t batch_row, int64_t chunk_row, int64_t
   return Status::Ok();
 }
 
+bool Converter::State::TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_row, int64_t rows,
+                                              int64_t cap, int64_t slots_end, Status* status) {
+  int64_t* offsets = row_offsets.data() + chunk_row;
+  const int64_t start = offsets[0];
+  int64_t most = row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows);
+  if (most < 0 || most > cap - start || most > kMaxRowBytes) return false;
+  if (!output.Reserve(std::max<int64_t>(start + most, 8), start)) {
+    *status = Status::OutOfMemory("cannot allocate " + std::to_string(start + most) + " bytes of rows");
+    return true;
+  }
+  row::CountDepthFirstTile();
+  uint8_t* base = output.data();
+  depth_first_write(depth_first, batch_offset, batch_row, rows, base, offsets);
+  // The flat columns without variable-region bytes: their slots and null bits.
+  row::RowSink sink{base, offsets, cursors.data(), slots_end};
+  for (const BoundColumn& column : bound) {
+    if (column.plan->nested != nullptr || column.plan->variable_size) continue;
+    *status = column.write(column.plan->target, column.input, batch_row, rows, sink);
+    if (!status->ok()) return true;
+  }
+  return true;
+}
+
 Converter::Converter(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Converter::~Converter() = default;
 
@@ -334,6 +389,8 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->bound.resize(impl.columns.size());
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
+  state->depth_first_enabled = row::DepthFirstEnabled();
+  state->depth_first_write = row::DepthFirstWriter();
   state->UpdateLayout();
   state->plan = std::move(plan);
   out->reset(new Converter(std::move(state)));

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "row/nested/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/test_arrow.hpp"
 
@@ -69,7 +70,12 @@ TEST(ConverterMemory, BufferBytesCoverTheRowsAndStayForBatchesOfNoMoreRows) {
 
 TEST(ConverterMemory, BufferBytesCountANestedColumnsLevelState) {
   // 512 lists of 16 strings: the span's per-element sizes alone take
-  // 8 bytes per element.
+  // 8 bytes per element, in the level-by-level writer (the depth-first one
+  // keeps no per-element state).
+  struct LevelWriter {
+    LevelWriter() { row::OverrideDepthFirstForTesting(false); }
+    ~LevelWriter() { row::ClearDepthFirstOverrideForTesting(); }
+  } level_writer;
   constexpr int64_t kLists = 512;
   constexpr int64_t kPerList = 16;
   std::vector<std::optional<std::string>> elements;

@@ -20,6 +20,7 @@
 #include <functional>
 #include <limits>
 
+#include "row/nested/depth_first.hpp"
 #include "row/simd/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/random_columns.hpp"
@@ -100,7 +101,8 @@ Outcome Expect(const testing::ReferenceRows& reference, int64_t cap) {
                                        << (cells.empty() ? -1 : cells[0].row);
 }
 
-/// Plans compiled while it lives use the kernels of `seed`'s parity.
+/// Converters made while it lives use the kernels of `seed`'s parity, and
+/// the depth-first path where it applies when bit 1 of `seed` is clear.
 class IterationKernel {
  public:
   explicit IterationKernel(uint64_t seed) {
@@ -109,12 +111,32 @@ class IterationKernel {
     } else {
       row::OverrideKernelIsaForTesting(row::KernelIsa::kPortable);
     }
+    row::OverrideDepthFirstForTesting((seed & 2) == 0);
   }
-  ~IterationKernel() { row::ClearKernelIsaOverrideForTesting(); }
+  ~IterationKernel() {
+    row::ClearKernelIsaOverrideForTesting();
+    row::ClearDepthFirstOverrideForTesting();
+  }
 };
 
-void RunIteration(uint64_t seed) {
-  IterationKernel kernel(seed);
+/// Flat columns that leave a schema in the depth-first writer's reach:
+/// strings (plain) and every type written in the slot alone.
+const std::vector<std::string>& DepthFirstFlatFormats() {
+  static const std::vector<std::string> kFormats = {"n",    "b",    "c",    "C",   "s",   "S",   "i",
+                                                    "I",    "l",    "L",    "f",   "g",   "tdD", "tdm",
+                                                    "tss:", "tsn:", "tsu:", "tDu", "tiM", "u",   "U",
+                                                    "z",    "Z"};
+  return kFormats;
+}
+
+bool IsStringFormat(const std::string& format) {
+  return format == "u" || format == "U" || format == "z" || format == "Z";
+}
+
+/// One randomized batch sequence. `depth_first_shapes` draws schemas the
+/// depth-first writer covers (nested in every iteration, cheap validation).
+void RunIteration(uint64_t seed, bool depth_first_shapes) {
+  IterationKernel kernel(depth_first_shapes ? seed & ~uint64_t{2} : seed);
   Rng rng(seed);
   int64_t num_columns = rng.Chance(0.05) ? rng.Range(60, 80) : rng.Range(1, 12);
   bool overflow_schema = rng.Chance(0.1);
@@ -122,30 +144,34 @@ void RunIteration(uint64_t seed) {
   for (int64_t c = 0; c < num_columns; ++c) {
     ColumnSpec spec;
     spec.name = "c" + std::to_string(c);
-    spec.format = RandomFormat(rng);
+    spec.format = depth_first_shapes ? rng.Pick(DepthFirstFlatFormats()) : RandomFormat(rng);
     spec.null_rate = rng.Pick(std::vector<double>{0, 0, 0.1, 0.5, 0.95});
     spec.nullable = spec.null_rate > 0 || spec.format == "n" || rng.Chance(0.5);
     spec.extremes = overflow_schema && rng.Chance(0.3);
     specs.push_back(spec);
   }
-  bool reencode = rng.Chance(0.25);
+  bool reencode = rng.Chance(0.25) && !depth_first_shapes;
   std::vector<EncodingSpec> encodings;
-  for (int64_t c = 0; c < num_columns; ++c) encodings.push_back(RandomEncoding(rng));
+  for (int64_t c = 0; c < num_columns; ++c) {
+    encodings.push_back(RandomEncoding(rng));
+    if (depth_first_shapes && IsStringFormat(specs[static_cast<size_t>(c)].format)) encodings.back() = {};
+  }
   // Nested columns draw from a stream of their own, so that the flat columns
   // of an iteration without them stay what they were.
   Rng nested_rng(seed * 0x9e3779b97f4a7c15ull + 0x4e);
-  const bool nested_iteration = nested_rng.Chance(0.4);
+  const bool nested_iteration = nested_rng.Chance(0.4) || depth_first_shapes;
   std::vector<std::optional<testing::TypeSpec>> nested(static_cast<size_t>(num_columns));
   std::string nested_description;
   for (int64_t c = 0; nested_iteration && c < num_columns; ++c) {
-    if (!nested_rng.Chance(0.5)) continue;
-    nested[static_cast<size_t>(c)] = testing::RandomNestedSpec(nested_rng, specs[static_cast<size_t>(c)].name,
-                                                               static_cast<int>(nested_rng.Range(1, 4)), overflow_schema);
+    if (!nested_rng.Chance(0.5) && !(depth_first_shapes && c == 0)) continue;
+    nested[static_cast<size_t>(c)] =
+        testing::RandomNestedSpec(nested_rng, specs[static_cast<size_t>(c)].name, static_cast<int>(nested_rng.Range(1, 4)),
+                                  overflow_schema, depth_first_shapes);
     nested_description += " " + specs[static_cast<size_t>(c)].name + "=" + testing::DescribeSpec(*nested[static_cast<size_t>(c)]);
   }
 
   ConverterOptions options;
-  options.validation = rng.Chance(0.5) ? Validation::kFull : Validation::kCheap;
+  options.validation = rng.Chance(0.5) && !depth_first_shapes ? Validation::kFull : Validation::kCheap;
   int64_t num_batches = rng.Range(1, 3);
   std::unique_ptr<Converter> converter;
   std::unique_ptr<testing::ExportedBatch> registered;
@@ -220,9 +246,27 @@ TEST(RandomDifferential, LibraryMatchesTheReferenceWriter) {
   for (uint64_t i = 0; i < iterations; ++i) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " + std::to_string(seed) +
                  ", iteration " + std::to_string(i) + ")");
-    RunIteration(seed + i);
+    RunIteration(seed + i, false);
     if (HasFailure()) break;
   }
+}
+
+// Schemas the depth-first writer covers, so that most of their tiles take it
+// (the rest take the level-by-level writer: chunk caps below a tile's bound).
+TEST(RandomDifferential, DepthFirstWriterMatchesTheReferenceWriter) {
+  uint64_t seed = EnvOr("ROWBRIDGE_TEST_SEED", kDefaultSeed);
+  uint64_t iterations = EnvOr("ROWBRIDGE_RANDOM_ITERATIONS", 300);
+  RecordProperty("seed", std::to_string(seed));
+  const int64_t tiles_before = row::DepthFirstTilesForTesting();
+  for (uint64_t i = 0; i < iterations; ++i) {
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " + std::to_string(seed) +
+                 ", iteration " + std::to_string(i) + ")");
+    RunIteration(seed + i, true);
+    if (HasFailure()) break;
+  }
+  std::printf("depth-first tiles: %lld of %llu iterations\n", static_cast<long long>(row::DepthFirstTilesForTesting() - tiles_before), static_cast<unsigned long long>(iterations));
+  EXPECT_GE(row::DepthFirstTilesForTesting() - tiles_before, static_cast<int64_t>(iterations) / 2)
+      << "too few tiles took the depth-first writer for this test to cover it";
 }
 
 // The reference writer itself, on hand-computed rows (SPEC section 3).

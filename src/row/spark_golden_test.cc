@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "row/nested/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/golden_json.hpp"
 #include "testing/test_arrow.hpp"
@@ -35,7 +36,7 @@ bool IsFloorDivisionDifference(const testing::Bytes& ours, const testing::Bytes&
   return differing_words > 0;
 }
 
-TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) {
+void CompareEveryCase() {
   std::vector<fs::path> cases = testing::GoldenFiles(".json");
   ASSERT_GE(cases.size(), 75u) << "golden vectors missing under " << testing::GoldenDir();
   int compared = 0;
@@ -80,6 +81,19 @@ TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) {
     ++compared;
   }
   EXPECT_GE(compared, 75);
+}
+
+TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) { CompareEveryCase(); }
+
+// Nested cases whose shapes the depth-first writer covers take it here.
+TEST(SparkGolden, EveryCaseMatchesSparkWithTheDepthFirstWriter) {
+  struct DepthFirstWriter {
+    DepthFirstWriter() { row::OverrideDepthFirstForTesting(true); }
+    ~DepthFirstWriter() { row::ClearDepthFirstOverrideForTesting(); }
+  } depth_first_writer;
+  const int64_t tiles_before = row::DepthFirstTilesForTesting();
+  CompareEveryCase();
+  EXPECT_GT(row::DepthFirstTilesForTesting(), tiles_before);
 }
 
 }  // namespace

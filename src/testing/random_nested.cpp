@@ -5,11 +5,18 @@
 namespace rowbridge::testing {
 namespace {
 
-ColumnSpec LeafSpec(Rng& rng, const std::string& name, bool extremes, bool key) {
+/// Leaves the depth-first writer copies as they are.
+const std::vector<std::string>& CopiedLeafFormats() {
+  static const std::vector<std::string> kFormats = {"c", "s", "i", "l", "f", "g", "tdD", "tsu:", "tsu:UTC",
+                                                    "tDu", "u", "U", "z", "Z"};
+  return kFormats;
+}
+
+ColumnSpec LeafSpec(Rng& rng, const std::string& name, bool extremes, bool key, bool depth_first) {
   ColumnSpec spec;
   spec.name = name;
   do {
-    spec.format = RandomFormat(rng);
+    spec.format = depth_first ? rng.Pick(CopiedLeafFormats()) : RandomFormat(rng);
   } while (key && spec.format == "n");
   spec.null_rate = key ? 0 : rng.Pick(std::vector<double>{0, 0, 0.1, 0.3, 0.9});
   spec.nullable = !key && (spec.null_rate > 0 || spec.format == "n" || rng.Chance(0.5));
@@ -17,7 +24,8 @@ ColumnSpec LeafSpec(Rng& rng, const std::string& name, bool extremes, bool key) 
   return spec;
 }
 
-EncodingSpec NestedEncoding(Rng& rng) {
+EncodingSpec NestedEncoding(Rng& rng, bool depth_first) {
+  if (depth_first) return {};
   double p = static_cast<double>(rng.Range(0, 99)) / 100;
   if (p < 0.85) return {};
   if (p < 0.93)
@@ -25,11 +33,11 @@ EncodingSpec NestedEncoding(Rng& rng) {
   return {Encoding::kRunEnd, rng.Pick(std::vector<std::string>{"s", "i", "l"})};
 }
 
-TypeSpec Child(Rng& rng, const std::string& name, int depth, bool extremes) {
-  if (depth > 0 && rng.Chance(0.45)) return RandomNestedSpec(rng, name, depth, extremes);
+TypeSpec Child(Rng& rng, const std::string& name, int depth, bool extremes, bool depth_first) {
+  if (depth > 0 && rng.Chance(0.45)) return RandomNestedSpec(rng, name, depth, extremes, depth_first);
   TypeSpec leaf;
-  leaf.node = LeafSpec(rng, name, extremes, false);
-  leaf.encoding = RandomEncoding(rng);
+  leaf.node = LeafSpec(rng, name, extremes, false, depth_first);
+  leaf.encoding = depth_first ? EncodingSpec{} : RandomEncoding(rng);
   return leaf;
 }
 
@@ -143,38 +151,39 @@ TestArray MakeNode(Rng& rng, const TypeSpec& spec, int64_t n) {
 
 }  // namespace
 
-TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool extremes) {
+TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool extremes, bool depth_first) {
   TypeSpec spec;
   spec.node.name = name;
   spec.node.null_rate = rng.Pick(std::vector<double>{0, 0.1, 0.1, 0.3, 0.6});
   spec.node.nullable = spec.node.null_rate > 0 || rng.Chance(0.5);
-  spec.encoding = NestedEncoding(rng);
+  spec.encoding = NestedEncoding(rng, depth_first);
   int64_t kind = rng.Range(0, 2);
   int depth = max_depth - 1;
   if (kind == 0) {
     spec.kind = TypeSpec::Kind::kStruct;
     int64_t fields = rng.Range(1, 3);
     for (int64_t i = 0; i < fields; ++i)
-      spec.children.push_back(Child(rng, "f" + std::to_string(i), depth, extremes));
+      spec.children.push_back(Child(rng, "f" + std::to_string(i), depth, extremes, depth_first));
   } else if (kind == 1) {
     spec.kind = TypeSpec::Kind::kList;
-    spec.list_format = rng.Pick(std::vector<std::string>{"+l", "+l", "+L", "+w:", "+vl", "+vL"});
+    spec.list_format = depth_first ? rng.Pick(std::vector<std::string>{"+l", "+l", "+L"})
+                                   : rng.Pick(std::vector<std::string>{"+l", "+l", "+L", "+w:", "+vl", "+vL"});
     if (spec.list_format == "+w:") spec.list_format += std::to_string(rng.Range(0, 3));
-    spec.children.push_back(Child(rng, "item", depth, extremes));
+    spec.children.push_back(Child(rng, "item", depth, extremes, depth_first));
   } else {
     spec.kind = TypeSpec::Kind::kMap;
     spec.list_format = "+m";
     TypeSpec key;
-    key.node = LeafSpec(rng, "key", extremes, true);
-    key.encoding = RandomEncoding(rng);
+    key.node = LeafSpec(rng, "key", extremes, true, depth_first);
+    key.encoding = depth_first ? EncodingSpec{} : RandomEncoding(rng);
     spec.children.push_back(key);
-    spec.children.push_back(Child(rng, "value", depth, extremes));
+    spec.children.push_back(Child(rng, "value", depth, extremes, depth_first));
   }
   return spec;
 }
 
 void RandomizeEncodings(Rng& rng, TypeSpec* spec) {
-  spec->encoding = spec->kind == TypeSpec::Kind::kLeaf ? RandomEncoding(rng) : NestedEncoding(rng);
+  spec->encoding = spec->kind == TypeSpec::Kind::kLeaf ? RandomEncoding(rng) : NestedEncoding(rng, false);
   for (TypeSpec& child : spec->children) RandomizeEncodings(rng, &child);
 }
 

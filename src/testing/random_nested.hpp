@@ -26,7 +26,11 @@ struct TypeSpec {
 
 /// A nested type of at most `max_depth` nested levels (structs, lists, maps)
 /// over random flat leaves; `extremes` lets leaves hold overflowing values.
-TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool extremes);
+/// With `depth_first`, only what the depth-first writer covers: plain
+/// structs, list, large_list and maps of strings and of fixed-width values
+/// whose Arrow bytes are Spark's.
+TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool extremes,
+                          bool depth_first = false);
 
 /// Draws new encodings for every node of `spec`.
 void RandomizeEncodings(Rng& rng, TypeSpec* spec);

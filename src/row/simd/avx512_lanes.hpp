@@ -23,6 +23,24 @@ inline __mmask8 EightBits(const uint8_t* bits, int64_t bit, int64_t count) {
   return static_cast<__mmask8>((word >> shift) & ((1u << count) - 1));
 }
 
+/// Moves the `store` lanes of kSize bytes from `src` to `dst`, the lanes
+/// outside `load` as zero.
+template <int kSize>
+inline void MaskedMove(uint8_t* dst, const uint8_t* src, uint64_t load, uint64_t store) {
+  if constexpr (kSize == 1) {
+    _mm512_mask_storeu_epi8(dst, store, _mm512_maskz_loadu_epi8(load, src));
+  } else if constexpr (kSize == 2) {
+    _mm512_mask_storeu_epi16(dst, static_cast<__mmask32>(store),
+                             _mm512_maskz_loadu_epi16(static_cast<__mmask32>(load), src));
+  } else if constexpr (kSize == 4) {
+    _mm512_mask_storeu_epi32(dst, static_cast<__mmask16>(store),
+                             _mm512_maskz_loadu_epi32(static_cast<__mmask16>(load), src));
+  } else {
+    _mm512_mask_storeu_epi64(dst, static_cast<__mmask8>(store),
+                             _mm512_maskz_loadu_epi64(static_cast<__mmask8>(load), src));
+  }
+}
+
 /// The inclusive prefix sum of the lanes.
 inline __m512i PrefixSum(__m512i v) {
   const __m512i zero = _mm512_setzero_si512();

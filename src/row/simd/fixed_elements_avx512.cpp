@@ -8,28 +8,11 @@
 #include <algorithm>
 
 #include "row/nested/element_writer.hpp"
+#include "row/simd/avx512_lanes.hpp"
 #include "row/simd/kernel_isa.hpp"
 
 namespace rowbridge::row {
 namespace {
-
-/// Moves the `store` lanes of kSize bytes from `src` to `dst`, the lanes
-/// outside `load` as zero.
-template <int kSize>
-inline void MaskedMove(uint8_t* dst, const uint8_t* src, uint64_t load, uint64_t store) {
-  if constexpr (kSize == 1) {
-    _mm512_mask_storeu_epi8(dst, store, _mm512_maskz_loadu_epi8(load, src));
-  } else if constexpr (kSize == 2) {
-    _mm512_mask_storeu_epi16(dst, static_cast<__mmask32>(store),
-                             _mm512_maskz_loadu_epi16(static_cast<__mmask32>(load), src));
-  } else if constexpr (kSize == 4) {
-    _mm512_mask_storeu_epi32(dst, static_cast<__mmask16>(store),
-                             _mm512_maskz_loadu_epi32(static_cast<__mmask16>(load), src));
-  } else {
-    _mm512_mask_storeu_epi64(dst, static_cast<__mmask8>(store),
-                             _mm512_maskz_loadu_epi64(static_cast<__mmask8>(load), src));
-  }
-}
 
 /// Writes the null bits of `n` (more than kLanes) elements and moves their
 /// values, a 64-element word of null bits at a time, kLanes elements at a time.

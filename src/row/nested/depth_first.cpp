@@ -1,0 +1,305 @@
+// The depth-first writer's plan, binding and tile bound (see depth_first.hpp).
+#include "row/nested/depth_first.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "arrow/array_checks.hpp"
+#include "row/binary_sources.hpp"
+#include "row/nested/depth_first_writer.hpp"
+#include "row/nested/nested_plan.hpp"
+#include "row/nested/nested_state.hpp"
+#include "row/simd/kernel_isa.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+/// The width of a fixed-width type whose Arrow bytes are Spark's bytes at
+/// `element_size`, or 0.
+int32_t CopiedWidth(const ArrowType& type, int32_t element_size) {
+  int32_t width = 0;
+  switch (type.id) {
+    case ArrowTypeId::kInt8: width = 1; break;
+    case ArrowTypeId::kInt16: width = 2; break;
+    case ArrowTypeId::kInt32:
+    case ArrowTypeId::kDate32:
+    case ArrowTypeId::kFloat32:
+    case ArrowTypeId::kIntervalYearMonth: width = 4; break;
+    case ArrowTypeId::kInt64:
+    case ArrowTypeId::kFloat64: width = 8; break;
+    case ArrowTypeId::kTimestamp:
+    case ArrowTypeId::kDuration: width = type.unit == TimeUnit::kMicro ? 8 : 0; break;
+    default: return 0;
+  }
+  return width == element_size ? width : 0;
+}
+
+bool StringKind(const ArrowType& type, DepthFirstKind* kind) {
+  switch (type.id) {
+    case ArrowTypeId::kUtf8:
+    case ArrowTypeId::kBinary: *kind = DepthFirstKind::kString32; return true;
+    case ArrowTypeId::kLargeUtf8:
+    case ArrowTypeId::kLargeBinary: *kind = DepthFirstKind::kString64; return true;
+    default: return false;
+  }
+}
+
+/// Appends the node of `plan` and its descendants (children after their
+/// parent, siblings together); returns false for a node not covered.
+bool CompileNode(const NestedNode& plan, std::vector<DepthFirstNode>* nodes, int32_t index) {
+  if (plan.encoding != Encoding::kPlain) return false;
+  DepthFirstNode node;
+  switch (plan.kind) {
+    case NodeKind::kLeaf:
+      if (StringKind(plan.value_type, &node.kind)) break;
+      node.kind = DepthFirstKind::kFixed;
+      node.width = CopiedWidth(plan.value_type, plan.element_size);
+      if (node.width == 0) return false;
+      break;
+    case NodeKind::kStruct:
+      node.kind = DepthFirstKind::kStruct;
+      node.bitset_bytes = static_cast<int32_t>(plan.bitset_bytes);
+      node.fixed_bytes = static_cast<int32_t>(plan.fixed_bytes);
+      if (plan.constant_bytes != 0) return false;
+      break;
+    case NodeKind::kList:
+      if (plan.layout == ListLayout::kOffsets32) node.kind = DepthFirstKind::kList32;
+      else if (plan.layout == ListLayout::kOffsets64) node.kind = DepthFirstKind::kList64;
+      else return false;
+      break;
+    case NodeKind::kMap:
+      if (plan.layout != ListLayout::kOffsets32) return false;
+      node.kind = DepthFirstKind::kMap;
+      break;
+  }
+  node.num_children = static_cast<int32_t>(plan.children.size());
+  if (node.num_children > 0) node.first_child = static_cast<int32_t>(nodes->size());
+  (*nodes)[static_cast<size_t>(index)] = node;
+  nodes->resize(nodes->size() + plan.children.size());
+  for (int32_t i = 0; i < node.num_children; ++i) {
+    if (!CompileNode(plan.children[static_cast<size_t>(i)], nodes, node.first_child + i)) return false;
+  }
+  return true;
+}
+
+const uint8_t* Buffer(const ArrowArray& array, int64_t i) {
+  return array.n_buffers > i ? static_cast<const uint8_t*>(array.buffers[i]) : nullptr;
+}
+
+void BindArray(const ArrowArray& array, DepthFirstNode* node) {
+  node->validity = MayHaveNulls(array) ? Buffer(array, 0) : nullptr;
+  node->validity_bytes = (array.offset + array.length + 7) / 8;
+  node->offset = array.offset;
+  node->length = array.length;
+  node->values = Buffer(array, 1);
+  node->data = node->kind == DepthFirstKind::kString32 || node->kind == DepthFirstKind::kString64
+                   ? Buffer(array, 2)
+                   : nullptr;
+}
+
+bool BindNodeState(const NodeState& state, std::vector<DepthFirstNode>* nodes, int32_t index) {
+  DepthFirstNode& node = (*nodes)[static_cast<size_t>(index)];
+  if (state.values == nullptr || state.values != state.array) return false;
+  BindArray(*state.values, &node);
+  node.child_length = state.element_length;
+  if (node.kind == DepthFirstKind::kMap) {
+    for (int32_t i = 0; i < 2; ++i) {
+      if (!BindNodeState(state.children[static_cast<size_t>(i)], nodes, node.first_child + i)) return false;
+      (*nodes)[static_cast<size_t>(node.first_child + i)].offset += state.entries_offset;
+    }
+    // Keys are never null in Spark; a null key takes the level-by-level
+    // writer, which decides what to do with it.
+    return (*nodes)[static_cast<size_t>(node.first_child)].validity == nullptr;
+  }
+  for (int32_t i = 0; i < node.num_children; ++i) {
+    if (!BindNodeState(state.children[static_cast<size_t>(i)], nodes, node.first_child + i)) return false;
+  }
+  return true;
+}
+
+template <typename Offset>
+int64_t OffsetAt(const DepthFirstNode& node, int64_t x) {
+  return static_cast<int64_t>(Load<Offset>(node.values + (node.offset + x) * int64_t{sizeof(Offset)}));
+}
+
+/// Checks that offsets [x0, x1] of `node` do not decrease and lie in
+/// [0, limit]; the offsets at the ends go to `*first` and `*last`.
+template <typename Offset>
+bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t limit, int64_t* first,
+                  int64_t* last) {
+  const Offset* offsets = reinterpret_cast<const Offset*>(node.values) + node.offset;
+  bool bad = false;
+  for (int64_t x = x0; x < x1; ++x) bad |= Load<Offset>(offsets + x + 1) < Load<Offset>(offsets + x);
+  *first = static_cast<int64_t>(Load<Offset>(offsets + x0));
+  *last = static_cast<int64_t>(Load<Offset>(offsets + x1));
+  return !bad && *first >= 0 && *last <= limit;
+}
+
+/// The bound of values [x0, x1) of `node`, -1 when a check fails.
+int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1) {
+  const int64_t n = x1 - x0;
+  int64_t first = 0;
+  int64_t last = 0;
+  switch (node.kind) {
+    case DepthFirstKind::kFixed: return 0;
+    case DepthFirstKind::kString32:
+    case DepthFirstKind::kString64: {
+      if (node.values == nullptr || node.data == nullptr) return n == 0 ? 0 : -1;
+      bool wide = node.kind == DepthFirstKind::kString64;
+      int64_t end = wide ? OffsetAt<int64_t>(node, node.length) : OffsetAt<int32_t>(node, node.length);
+      bool ok = wide ? CheckOffsets<int64_t>(node, x0, x1, end, &first, &last)
+                     : CheckOffsets<int32_t>(node, x0, x1, end, &first, &last);
+      return ok ? (last - first) + 7 * n : -1;
+    }
+    case DepthFirstKind::kStruct: {
+      int64_t bound = n * node.fixed_bytes;
+      for (int32_t i = 0; i < node.num_children; ++i) {
+        int64_t child = Bound(nodes, nodes[node.first_child + i], node.offset + x0, node.offset + x1);
+        if (child < 0) return -1;
+        bound += child;
+      }
+      return bound;
+    }
+    default: break;
+  }
+  bool ok = node.kind == DepthFirstKind::kList64
+                ? CheckOffsets<int64_t>(node, x0, x1, node.child_length, &first, &last)
+                : CheckOffsets<int32_t>(node, x0, x1, node.child_length, &first, &last);
+  if (!ok) return -1;
+  const int64_t elements = last - first;
+  // An array: its count, null words (one stored even when empty), elements
+  // padded to 8; per element at most a slot and an eighth of a null word.
+  int64_t bound = 0;
+  int32_t arrays = node.kind == DepthFirstKind::kMap ? 2 : 1;
+  if (node.kind == DepthFirstKind::kMap) bound += 8 * n;
+  for (int32_t i = 0; i < arrays; ++i) {
+    const DepthFirstNode& element = nodes[node.first_child + i];
+    int64_t child = Bound(nodes, element, first, last);
+    if (child < 0) return -1;
+    bound += 24 * n + elements * (element.ElementSize() + 1) + child;
+  }
+  return bound;
+}
+
+/// Bytes moved with the portable copies of the column writers.
+struct PortableDepthFirstOps {
+  static void CopyPadded(uint8_t* dst, const uint8_t* src, int64_t length) {
+    PortableCopy::CopyPadded(dst, src, length);
+  }
+
+  static void FixedElements(uint8_t* dst, const DepthFirstNode& node, int64_t first, int64_t n) {
+    const int64_t width = node.width;
+    const int64_t bytes = n * width;
+    if (bytes & 7) Store64(dst + (bytes & ~int64_t{7}), 0);
+    CopyBytes(dst, node.values + (node.offset + first) * width, bytes);
+    if (node.validity == nullptr) return;
+    for (int64_t k = 0; k < n; k += 64) {
+      int64_t count = n - k < 64 ? n - k : 64;
+      uint64_t mask = count < 64 ? (uint64_t{1} << count) - 1 : ~uint64_t{0};
+      uint64_t nulls = ~ReadBits(node.validity, node.offset + first + k, count, node.validity_bytes) & mask;
+      while (nulls != 0) {
+        uint8_t* element = dst + (k + __builtin_ctzll(nulls)) * width;
+        switch (width) {
+          case 1: *element = 0; break;
+          case 2: std::memset(element, 0, 2); break;
+          case 4: std::memset(element, 0, 4); break;
+          default: Store64(element, 0); break;
+        }
+        nulls &= nulls - 1;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes) {
+  DepthFirstPlan plan;
+  plan.fixed_row_bytes = fixed_row_bytes;
+  bool any_nested = false;
+  for (const ColumnPlan& column : columns) any_nested |= column.nested != nullptr;
+  if (!any_nested) return plan;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnPlan& column = columns[i];
+    if (column.writers.constant_variable_bytes != 0) return DepthFirstPlan();
+    DepthFirstColumn out;
+    out.column = static_cast<int32_t>(i);
+    out.slot_offset = column.target.slot_offset;
+    out.null_word_offset = column.target.null_word_offset;
+    out.null_mask = column.target.null_mask;
+    out.node = static_cast<int32_t>(plan.nodes.size());
+    if (column.nested != nullptr) {
+      plan.nodes.resize(plan.nodes.size() + 1);
+      if (!CompileNode(*column.nested, &plan.nodes, out.node)) return DepthFirstPlan();
+    } else if (column.variable_size) {
+      DepthFirstNode node;
+      if (column.encoding != Encoding::kPlain || !StringKind(column.value_type, &node.kind)) {
+        return DepthFirstPlan();
+      }
+      plan.nodes.push_back(node);
+    } else {
+      continue;  // a slot writer writes it
+    }
+    plan.columns.push_back(out);
+  }
+  plan.eligible = true;
+  return plan;
+}
+
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
+                          const DepthFirstColumn& column, DepthFirstPlan* plan) {
+  if (input.nested != nullptr) return BindNodeState(input.nested->root, &plan->nodes, column.node);
+  if (input.gather != nullptr) return false;
+  BindArray(array, &plan->nodes[static_cast<size_t>(column.node)]);
+  return true;
+}
+
+int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows) {
+  int64_t bound = rows * plan.fixed_row_bytes;
+  const int64_t x0 = batch_offset + row;
+  for (const DepthFirstColumn& column : plan.columns) {
+    int64_t column_bound = Bound(plan.nodes.data(), plan.nodes[static_cast<size_t>(column.node)], x0, x0 + rows);
+    if (column_bound < 0) return -1;
+    bound += column_bound;
+  }
+  return bound;
+}
+
+void WriteDepthFirstPortable(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                             int64_t rows, uint8_t* base, int64_t* offsets) {
+  DepthFirstRows<PortableDepthFirstOps>(plan.nodes.data()).Write(plan, batch_offset, row, rows, base, offsets);
+}
+
+namespace {
+std::atomic<int> g_depth_first_override{-1};
+std::atomic<int64_t> g_depth_first_tiles{0};
+}  // namespace
+
+int64_t DepthFirstTilesForTesting() { return g_depth_first_tiles.load(std::memory_order_relaxed); }
+void CountDepthFirstTile() { g_depth_first_tiles.fetch_add(1, std::memory_order_relaxed); }
+
+bool DepthFirstEnabled() {
+  int forced = g_depth_first_override.load(std::memory_order_relaxed);
+  if (forced >= 0) return forced == 1;
+  static const bool enabled = [] {
+    const char* writer = std::getenv("ROWBRIDGE_NESTED_WRITER");
+    return writer != nullptr && std::strcmp(writer, "depth-first") == 0;
+  }();
+  return enabled;
+}
+
+void OverrideDepthFirstForTesting(bool enabled) {
+  g_depth_first_override.store(enabled ? 1 : 0, std::memory_order_relaxed);
+}
+
+void ClearDepthFirstOverrideForTesting() { g_depth_first_override.store(-1, std::memory_order_relaxed); }
+
+DepthFirstWriteFn DepthFirstWriter() {
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+  if (ActiveKernelIsa() == KernelIsa::kAvx512) return WriteDepthFirstAvx512;
+#endif
+  return WriteDepthFirstPortable;
+}
+
+}  // namespace rowbridge::row

@@ -1,0 +1,129 @@
+// The depth-first writer: a fast path that writes a tile's rows one after
+// another, each row's values depth-first in the order of their bytes, for
+// schemas whose variable-region values are plain strings and plain nested
+// values (see CompileDepthFirst). Every byte of a row is stored once, in
+// order: null values are written at the cursor like live ones and not
+// counted (the next value overwrites them), so no branch follows validity
+// and no tile `memset` is needed. Row sizes come out of the writing; the
+// tile's output is reserved from an upper bound that list and string
+// offsets at the tile's ends give (DepthFirstTileBound), checked at the same
+// time. Anything else (dictionary or run-end encoded values, views, fixed
+// size lists, values that need a conversion, a tile whose bound does not fit
+// the chunk, offsets that fail the check) takes the level-by-level writer
+// (nested_write.cpp), which produces the same bytes and names errors.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "row/column_binding.hpp"
+#include "row/column_plan.hpp"
+
+namespace rowbridge::row {
+
+enum class DepthFirstKind : uint8_t {
+  kFixed,     // a value whose Arrow bytes are the Spark bytes (1, 2, 4 or 8)
+  kString32,  // utf8, binary
+  kString64,  // large_utf8, large_binary
+  kStruct,
+  kList32,  // list
+  kList64,  // large_list
+  kMap,
+};
+
+/// One node of a depth-first plan, compiled once; the `batch` part is bound
+/// per batch. Value x of a node (its array's logical index) is element
+/// `offset + x` of its buffers; a struct's fields take the struct's element
+/// index as theirs, a list's element the list's offsets, a map's key and
+/// value the entries' offsets (the entries' own offset is in theirs).
+struct DepthFirstNode {
+  DepthFirstKind kind = DepthFirstKind::kFixed;
+  int32_t width = 8;  // kFixed: bytes of a value, also its size as an array element
+  int32_t first_child = -1;  // index of the first child in the plan's nodes
+  int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
+  int32_t bitset_bytes = 0;  // structs
+  int32_t fixed_bytes = 0;   // structs: bitset + slots
+
+  // Bound per batch.
+  const uint8_t* validity = nullptr;  // null when no value is null
+  int64_t validity_bytes = 0;         // readable bytes of `validity`
+  int64_t offset = 0;
+  const uint8_t* values = nullptr;  // fixed values, or string / list offsets
+  const uint8_t* data = nullptr;    // string bytes
+  int64_t length = 0;               // values in the array (from `offset` on)
+  int64_t child_length = 0;         // lists and maps: values their offsets may address
+
+  /// Element size of this node's values in a parent array.
+  int32_t ElementSize() const { return kind == DepthFirstKind::kFixed ? width : 8; }
+  bool IsVariable() const { return kind != DepthFirstKind::kFixed; }
+};
+
+/// A column the depth-first writer writes (a string or nested column).
+struct DepthFirstColumn {
+  int32_t column = 0;  // index among the plan's columns
+  int32_t node = 0;    // its node
+  int32_t slot_offset = 0;
+  int32_t null_word_offset = 0;
+  uint64_t null_mask = 0;
+};
+
+struct DepthFirstPlan {
+  bool eligible = false;
+  std::vector<DepthFirstNode> nodes;
+  std::vector<DepthFirstColumn> columns;  // in column order
+  int64_t fixed_row_bytes = 0;            // the batch row's bitset and slots
+};
+
+/// Compiles the depth-first plan of `columns`: eligible when at least one
+/// column is nested, every nested node is plain (struct, list, large_list,
+/// map of fixed values whose Arrow bytes are Spark's, and utf8/binary values
+/// with 32- or 64-bit offsets), every other variable-size column is such a
+/// string, and no column reserves constant variable bytes. The other flat
+/// columns are left to their slot writers.
+DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes);
+
+/// Binds the nodes of `column` to its array in a batch (`array`, bound as
+/// `input`: its nested state, or the flat column); returns false when the
+/// batch has a value the plan does not cover (a dictionary-encoded child, a
+/// null map key), so that the batch takes the level-by-level writer.
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
+                          const DepthFirstColumn& column, DepthFirstPlan* plan);
+
+/// Checks the list and string offsets that rows [row, row + rows) of the
+/// batch reach (non-decreasing, inside their child or data) and returns an
+/// upper bound of the rows' bytes, dead values written in place included;
+/// returns -1 when a check fails (the level-by-level writer then names it).
+int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows);
+
+/// Writes rows [row, row + rows) of the batch at base + offsets[0] on and
+/// sets offsets[1..rows]: each row's bitset and slots zeroed, then the
+/// depth-first columns' slots, null bits and values. The buffer holds at least
+/// DepthFirstTileBound bytes from offsets[0]. Portable and per-ISA builds.
+using DepthFirstWriteFn = void (*)(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                                   int64_t rows, uint8_t* base, int64_t* offsets);
+void WriteDepthFirstPortable(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                             int64_t rows, uint8_t* base, int64_t* offsets);
+
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+void WriteDepthFirstAvx512(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                           int64_t rows, uint8_t* base, int64_t* offsets);
+#endif
+
+/// The writer of the active kernel ISA.
+DepthFirstWriteFn DepthFirstWriter();
+
+/// Whether converters made now take the depth-first path where their schema
+/// allows it: only when ROWBRIDGE_NESTED_WRITER=depth-first is set or a test
+/// overrides it. Off by default: in its generic form it is slower than the
+/// level-by-level writer (docs/BENCHMARKS.md, "The depth-first writer").
+bool DepthFirstEnabled();
+/// For tests that run both writers on the same inputs; not thread-safe
+/// against concurrent converter creation.
+void OverrideDepthFirstForTesting(bool enabled);
+void ClearDepthFirstOverrideForTesting();
+/// Tiles written by the depth-first writer in this process, for tests that
+/// must know it ran.
+int64_t DepthFirstTilesForTesting();
+void CountDepthFirstTile();
+
+}  // namespace rowbridge::row
