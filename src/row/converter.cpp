@@ -71,11 +71,10 @@ struct Converter::State {
   std::unique_ptr<row::RegisteredBatch> registered;
 
   /// The depth-first path (nested/depth_first.hpp): its plan, compiled with
-  /// the layout, whether the current batch takes it, and the writer.
+  /// the layout, and whether the current batch takes it.
   row::DepthFirstPlan depth_first;
   bool depth_first_enabled = false;
   bool depth_first_batch = false;
-  row::DepthFirstWriteFn depth_first_write = nullptr;
   int64_t batch_offset = 0;
 
   Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
@@ -353,7 +352,7 @@ bool Converter::State::TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_r
   }
   row::CountDepthFirstTile();
   uint8_t* base = output.data();
-  depth_first_write(depth_first, batch_offset, batch_row, rows, base, offsets);
+  depth_first.write(depth_first, batch_offset, batch_row, rows, base, offsets);
   // The flat columns without variable-region bytes: their slots and null bits.
   row::RowSink sink{base, offsets, cursors.data(), slots_end};
   for (const BoundColumn& column : bound) {
@@ -390,7 +389,6 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
   state->depth_first_enabled = row::DepthFirstEnabled();
-  state->depth_first_write = row::DepthFirstWriter();
   state->UpdateLayout();
   state->plan = std::move(plan);
   out->reset(new Converter(std::move(state)));

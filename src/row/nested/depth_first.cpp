@@ -7,7 +7,7 @@
 
 #include "arrow/array_checks.hpp"
 #include "row/binary_sources.hpp"
-#include "row/nested/depth_first_writer.hpp"
+#include "row/nested/depth_first_shapes.hpp"
 #include "row/nested/nested_plan.hpp"
 #include "row/nested/nested_state.hpp"
 #include "row/simd/kernel_isa.hpp"
@@ -90,6 +90,7 @@ const uint8_t* Buffer(const ArrowArray& array, int64_t i) {
 void BindArray(const ArrowArray& array, DepthFirstNode* node) {
   node->validity = MayHaveNulls(array) ? Buffer(array, 0) : nullptr;
   node->validity_bytes = (array.offset + array.length + 7) / 8;
+  node->fast_bits_end = node->validity_bytes >= 8 ? (node->validity_bytes - 8) * 8 + 1 : 0;
   node->offset = array.offset;
   node->length = array.length;
   node->values = Buffer(array, 1);
@@ -188,27 +189,12 @@ struct PortableDepthFirstOps {
     PortableCopy::CopyPadded(dst, src, length);
   }
 
-  static void FixedElements(uint8_t* dst, const DepthFirstNode& node, int64_t first, int64_t n) {
-    const int64_t width = node.width;
-    const int64_t bytes = n * width;
+  template <int kWidth>
+  static void SmallFixed(uint8_t* dst, const uint8_t* src, int64_t n, uint64_t nulls) {
+    const int64_t bytes = n * kWidth;
     if (bytes & 7) Store64(dst + (bytes & ~int64_t{7}), 0);
-    CopyBytes(dst, node.values + (node.offset + first) * width, bytes);
-    if (node.validity == nullptr) return;
-    for (int64_t k = 0; k < n; k += 64) {
-      int64_t count = n - k < 64 ? n - k : 64;
-      uint64_t mask = count < 64 ? (uint64_t{1} << count) - 1 : ~uint64_t{0};
-      uint64_t nulls = ~ReadBits(node.validity, node.offset + first + k, count, node.validity_bytes) & mask;
-      while (nulls != 0) {
-        uint8_t* element = dst + (k + __builtin_ctzll(nulls)) * width;
-        switch (width) {
-          case 1: *element = 0; break;
-          case 2: std::memset(element, 0, 2); break;
-          case 4: std::memset(element, 0, 4); break;
-          default: Store64(element, 0); break;
-        }
-        nulls &= nulls - 1;
-      }
-    }
+    CopyBytes(dst, src, bytes);
+    for (; nulls != 0; nulls &= nulls - 1) std::memset(dst + __builtin_ctzll(nulls) * kWidth, 0, kWidth);
   }
 };
 
@@ -243,7 +229,20 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
     }
     plan.columns.push_back(out);
   }
+  std::vector<bool> stored(static_cast<size_t>(fixed_row_bytes / 8), false);
+  if (!stored.empty()) stored[0] = true;  // the first bitset word, built in a register
+  for (const DepthFirstColumn& column : plan.columns) stored[static_cast<size_t>(column.slot_offset / 8)] = true;
+  for (size_t w = 0; w < stored.size(); ++w) {
+    if (!stored[w]) plan.zero_words.push_back(static_cast<int32_t>(8 * w));
+  }
   plan.eligible = true;
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+  if (ActiveKernelIsa() == KernelIsa::kAvx512) {
+    ResolveDepthFirstAvx512(&plan);
+    return plan;
+  }
+#endif
+  ResolveDepthFirstPortable(&plan);
   return plan;
 }
 
@@ -266,10 +265,7 @@ int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, in
   return bound;
 }
 
-void WriteDepthFirstPortable(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
-                             int64_t rows, uint8_t* base, int64_t* offsets) {
-  DepthFirstRows<PortableDepthFirstOps>(plan.nodes.data()).Write(plan, batch_offset, row, rows, base, offsets);
-}
+void ResolveDepthFirstPortable(DepthFirstPlan* plan) { DepthFirstShapes<PortableDepthFirstOps>::Resolve(plan); }
 
 namespace {
 std::atomic<int> g_depth_first_override{-1};
@@ -294,12 +290,5 @@ void OverrideDepthFirstForTesting(bool enabled) {
 }
 
 void ClearDepthFirstOverrideForTesting() { g_depth_first_override.store(-1, std::memory_order_relaxed); }
-
-DepthFirstWriteFn DepthFirstWriter() {
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512) return WriteDepthFirstAvx512;
-#endif
-  return WriteDepthFirstPortable;
-}
 
 }  // namespace rowbridge::row

@@ -31,6 +31,26 @@ enum class DepthFirstKind : uint8_t {
   kMap,
 };
 
+struct DepthFirstNode;
+
+/// Writes value x of a struct, list or map node at `dst` (also when it is
+/// null: the caller then does not count it) and returns its size.
+using DepthFirstValueFn = int64_t (*)(const DepthFirstNode& node, int64_t x, uint8_t* dst);
+/// Writes an UnsafeArrayData of values [first, first + n) of `element` at
+/// `dst` and returns its size.
+using DepthFirstArrayFn = int64_t (*)(const DepthFirstNode& element, int64_t first, int64_t n,
+                                      uint8_t* dst);
+
+/// A cursor past a value and the null bits its writer set.
+struct DepthFirstCursor {
+  int64_t cursor;
+  uint64_t nulls;
+};
+/// Writes value x of a column's node in `row`: its slot, its variable bytes
+/// from `cursor` on; returns the cursor past them and `mask` if it is null.
+using DepthFirstColumnFn = DepthFirstCursor (*)(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,
+                                                int64_t cursor, uint64_t mask);
+
 /// One node of a depth-first plan, compiled once; the `batch` part is bound
 /// per batch. Value x of a node (its array's logical index) is element
 /// `offset + x` of its buffers; a struct's fields take the struct's element
@@ -43,10 +63,17 @@ struct DepthFirstNode {
   int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
   int32_t bitset_bytes = 0;  // structs
   int32_t fixed_bytes = 0;   // structs: bitset + slots
+  /// Resolved with the plan for the writer's ISA (ResolveDepthFirst*):
+  /// the first child, the writer of a nested value, the writer of an array
+  /// of this node's values.
+  const DepthFirstNode* children = nullptr;
+  DepthFirstValueFn value = nullptr;
+  DepthFirstArrayFn array = nullptr;
 
   // Bound per batch.
   const uint8_t* validity = nullptr;  // null when no value is null
   int64_t validity_bytes = 0;         // readable bytes of `validity`
+  int64_t fast_bits_end = 0;          // bits below it start 8 readable bytes
   int64_t offset = 0;
   const uint8_t* values = nullptr;  // fixed values, or string / list offsets
   const uint8_t* data = nullptr;    // string bytes
@@ -65,13 +92,27 @@ struct DepthFirstColumn {
   int32_t slot_offset = 0;
   int32_t null_word_offset = 0;
   uint64_t null_mask = 0;
+  DepthFirstColumnFn field = nullptr;  // resolved with the plan
 };
 
+/// Nodes point at their children: a plan may be moved, never copied.
 struct DepthFirstPlan {
+  DepthFirstPlan() = default;
+  DepthFirstPlan(const DepthFirstPlan&) = delete;
+  DepthFirstPlan& operator=(const DepthFirstPlan&) = delete;
+  DepthFirstPlan(DepthFirstPlan&&) = default;
+  DepthFirstPlan& operator=(DepthFirstPlan&&) = default;
+
   bool eligible = false;
   std::vector<DepthFirstNode> nodes;
   std::vector<DepthFirstColumn> columns;  // in column order
   int64_t fixed_row_bytes = 0;            // the batch row's bitset and slots
+  /// The words of the row's fixed part the depth-first columns do not
+  /// store (bitset words past the first, other columns' slots): zeroed first.
+  std::vector<int32_t> zero_words;
+  /// Writes rows (see DepthFirstWriteFn), for the ISA the plan was resolved for.
+  void (*write)(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
+                uint8_t* base, int64_t* offsets) = nullptr;
 };
 
 /// Compiles the depth-first plan of `columns`: eligible when at least one
@@ -79,7 +120,7 @@ struct DepthFirstPlan {
 /// map of fixed values whose Arrow bytes are Spark's, and utf8/binary values
 /// with 32- or 64-bit offsets), every other variable-size column is such a
 /// string, and no column reserves constant variable bytes. The other flat
-/// columns are left to their slot writers.
+/// columns are left to their slot writers. Resolved for the active kernel ISA.
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes);
 
 /// Binds the nodes of `column` to its array in a batch (`array`, bound as
@@ -96,26 +137,23 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
 int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows);
 
 /// Writes rows [row, row + rows) of the batch at base + offsets[0] on and
-/// sets offsets[1..rows]: each row's bitset and slots zeroed, then the
-/// depth-first columns' slots, null bits and values. The buffer holds at least
+/// sets offsets[1..rows]: per row, the fixed-part words it does not store
+/// zeroed (zero_words), then the depth-first columns' slots, null bits and
+/// values. The buffer holds at least
 /// DepthFirstTileBound bytes from offsets[0]. Portable and per-ISA builds.
 using DepthFirstWriteFn = void (*)(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
                                    int64_t rows, uint8_t* base, int64_t* offsets);
-void WriteDepthFirstPortable(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
-                             int64_t rows, uint8_t* base, int64_t* offsets);
 
+/// Sets the children pointers and the writers of `plan` for an ISA.
+void ResolveDepthFirstPortable(DepthFirstPlan* plan);
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-void WriteDepthFirstAvx512(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
-                           int64_t rows, uint8_t* base, int64_t* offsets);
+void ResolveDepthFirstAvx512(DepthFirstPlan* plan);
 #endif
-
-/// The writer of the active kernel ISA.
-DepthFirstWriteFn DepthFirstWriter();
 
 /// Whether converters made now take the depth-first path where their schema
 /// allows it: only when ROWBRIDGE_NESTED_WRITER=depth-first is set or a test
-/// overrides it. Off by default: in its generic form it is slower than the
-/// level-by-level writer (docs/BENCHMARKS.md, "The depth-first writer").
+/// overrides it. Off by default: it is no faster than the level-by-level
+/// writer (docs/BENCHMARKS.md, "The depth-first writer").
 bool DepthFirstEnabled();
 /// For tests that run both writers on the same inputs; not thread-safe
 /// against concurrent converter creation.

@@ -1,12 +1,20 @@
 // The depth-first writer's body, a template on how bytes are moved (`Ops`),
-// compiled once per kernel ISA: nested/depth_first_portable.cpp and
+// compiled once per kernel ISA: nested/depth_first.cpp (portable) and
 // simd/depth_first_avx512.cpp. Everything here has internal linkage, so that
 // the per-ISA copies never replace one another at link time.
 //
 // `Ops` provides:
 //   CopyPadded(dst, src, length): `length` bytes, zeros up to round8(length);
-//   FixedElements(dst, node, first, n): the n values of `node` from value
-//     `first` on, null ones zero, then zeros up to round8(n * width).
+//   SmallFixed<kWidth>(dst, src, n, nulls): n <= 64 / kWidth values of
+//     kWidth bytes, those whose bit is set in `nulls` as zero, then zeros up
+//     to round8(n * kWidth).
+//
+// Every node's writers are resolved once per plan (ResolveDepthFirst): a
+// struct, list or map value is one call through its node's `value`, an
+// array one call through its element's `array`, specialized on the element
+// kind; fields, strings and fixed-width elements are written inline. Each
+// writer copies what it reads of its node into locals first: stores into
+// the rows may alias anything.
 //
 // Invariant that makes dead (null) values safe to write: every store lands
 // either in the fixed part of a value already laid out (a bitset, a slot, an
@@ -27,67 +35,57 @@ namespace {
 #define ROWBRIDGE_DF_INLINE inline __attribute__((always_inline))
 
 template <typename Ops>
-class DepthFirstRows {
- public:
-  explicit DepthFirstRows(const DepthFirstNode* nodes) : nodes_(nodes) {}
+struct DepthFirst {
+  ROWBRIDGE_DF_INLINE static uint64_t Valid(const uint8_t* validity, int64_t bit) {
+    if (validity == nullptr) return 1;
+    return (validity[bit >> 3] >> (bit & 7)) & 1;
+  }
 
-  /// Writes rows [row, row + rows) (see WriteDepthFirstPortable).
-  void Write(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
-             uint8_t* base, int64_t* offsets) const {
-    const int64_t fixed = plan.fixed_row_bytes;
-    const DepthFirstColumn* columns = plan.columns.data();
-    const int64_t num_columns = static_cast<int64_t>(plan.columns.size());
-    int64_t position = offsets[0];
-    for (int64_t r = 0; r < rows; ++r) {
-      uint8_t* out = base + position;
-      for (int64_t b = 0; b < fixed; b += 8) Store64(out + b, 0);
-      int64_t cursor = fixed;
-      const int64_t x = batch_offset + row + r;
-      for (int64_t c = 0; c < num_columns; ++c) {
-        const DepthFirstColumn& column = columns[c];
-        uint64_t nulls = 0;
-        cursor = Field(nodes_[column.node], x, out, out + column.slot_offset, cursor, &nulls,
-                       column.null_mask);
-        uint8_t* word = out + column.null_word_offset;
-        Store64(word, Load<uint64_t>(word) | nulls);
-      }
-      position += cursor;
-      offsets[r + 1] = position;
+  /// The null bits of values [first, first + n) of `node`, n <= 56: one
+  /// 8-byte load while it stays in the bitmap (all but the last bytes).
+  ROWBRIDGE_DF_INLINE static uint64_t NullWord(const DepthFirstNode& node, int64_t first, int64_t n) {
+    if (node.validity == nullptr) return 0;
+    const int64_t bit = node.offset + first;
+    const uint64_t mask = (uint64_t{1} << n) - 1;
+    if (__builtin_expect(bit < node.fast_bits_end, 1)) {
+      return ~(Load<uint64_t>(node.validity + (bit >> 3)) >> (bit & 7)) & mask;
     }
+    return SlowNullWord(node, bit, n);
   }
 
- private:
-  ROWBRIDGE_DF_INLINE static uint64_t IsValid(const DepthFirstNode& node, int64_t x) {
-    if (node.validity == nullptr) return 1;
-    return GetBit(node.validity, node.offset + x) ? 1 : 0;
+  __attribute__((noinline, cold)) static uint64_t SlowNullWord(const DepthFirstNode& node, int64_t bit, int64_t n) {
+    const uint64_t mask = n < 64 ? (uint64_t{1} << n) - 1 : ~uint64_t{0};
+    return ~ReadBits(node.validity, bit, n, node.validity_bytes) & mask;
   }
 
   template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t OffsetAt(const DepthFirstNode& node, int64_t x) {
-    return static_cast<int64_t>(Load<Offset>(node.values + (node.offset + x) * int64_t{sizeof(Offset)}));
+  ROWBRIDGE_DF_INLINE static int64_t OffsetAt(const uint8_t* offsets, int64_t i) {
+    return static_cast<int64_t>(Load<Offset>(offsets + i * int64_t{sizeof(Offset)}));
   }
 
-  /// Writes the string `x` of `node` at `dst` unless `keep` is 0; returns its length.
+  /// Copies string `i` (an element index of `offsets`) to `dst` unless
+  /// `keep` is 0; returns its length (0 when not kept).
   template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t String(const DepthFirstNode& node, int64_t x, uint8_t* dst, uint64_t keep) {
-    int64_t begin = OffsetAt<Offset>(node, x);
-    int64_t length = (OffsetAt<Offset>(node, x + 1) - begin) & static_cast<int64_t>(keep);
-    Ops::CopyPadded(dst, node.data + begin, length);
+  ROWBRIDGE_DF_INLINE static int64_t CopyString(const uint8_t* offsets, const uint8_t* data, int64_t i,
+                                                uint8_t* dst, uint64_t keep) {
+    int64_t begin = OffsetAt<Offset>(offsets, i);
+    int64_t length = (OffsetAt<Offset>(offsets, i + 1) - begin) & static_cast<int64_t>(keep);
+    Ops::CopyPadded(dst, data + begin, length);
     return length;
   }
 
-  /// Writes value `x` of `node` as a field: its slot, its null bit (into
-  /// `*nulls` as `mask`) and its variable bytes at `row + cursor`; returns
-  /// the cursor past them.
-  ROWBRIDGE_DF_INLINE int64_t Field(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot, int64_t cursor,
-                uint64_t* nulls, uint64_t mask) const {
-    uint64_t valid = IsValid(node, x);
-    uint64_t keep = 0 - valid;
-    *nulls |= mask & ~keep;
+  /// Writes value `x` of `node` as a field of a row or nested row at `base`:
+  /// its slot, its null bit (into `nulls` as `mask`) and its variable bytes
+  /// at `base + cursor`; returns the cursor past them.
+  ROWBRIDGE_DF_INLINE static int64_t Field(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
+                                           int64_t cursor, uint64_t& nulls, uint64_t mask) {
+    const int64_t i = node.offset + x;
+    const uint64_t keep = 0 - Valid(node.validity, i);
+    nulls |= mask & ~keep;
     switch (node.kind) {
       case DepthFirstKind::kFixed: {
-        uint64_t value = 0;
-        const uint8_t* p = node.values + (node.offset + x) * node.width;
+        const uint8_t* p = node.values + i * node.width;
+        uint64_t value;
         switch (node.width) {
           case 1: value = *p; break;
           case 2: value = Load<uint16_t>(p); break;
@@ -98,125 +96,221 @@ class DepthFirstRows {
         return cursor;
       }
       case DepthFirstKind::kString32: {
-        int64_t length = String<int32_t>(node, x, row + cursor, keep);
+        int64_t length = CopyString<int32_t>(node.values, node.data, i, base + cursor, keep);
         Store64(slot, OffsetAndSize(cursor, length) & keep);
         return cursor + RoundUp8(length);
       }
       case DepthFirstKind::kString64: {
-        int64_t length = String<int64_t>(node, x, row + cursor, keep);
+        int64_t length = CopyString<int64_t>(node.values, node.data, i, base + cursor, keep);
         Store64(slot, OffsetAndSize(cursor, length) & keep);
         return cursor + RoundUp8(length);
       }
       default: {
-        int64_t size = Nested(node, x, row + cursor) & static_cast<int64_t>(keep);
+        int64_t size = node.value(node, x, base + cursor) & static_cast<int64_t>(keep);
         Store64(slot, OffsetAndSize(cursor, size) & keep);
         return cursor + size;
       }
     }
   }
 
-  /// Writes the struct, list or map `x` of `node` at `dst`; returns its size.
-  int64_t Nested(const DepthFirstNode& node, int64_t x, uint8_t* dst) const {
-    switch (node.kind) {
-      case DepthFirstKind::kStruct: return Struct(node, x, dst);
-      case DepthFirstKind::kList32: return List<int32_t>(node, x, dst);
-      case DepthFirstKind::kList64: return List<int64_t>(node, x, dst);
-      case DepthFirstKind::kMap: return Map(node, x, dst);
-      default: return 0;
-    }
-  }
-
-  int64_t Struct(const DepthFirstNode& node, int64_t x, uint8_t* dst) const {
+  static int64_t Struct(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
     const int64_t fields_x = node.offset + x;
     const int64_t bitset = node.bitset_bytes;
+    const int64_t count = node.num_children;
+    const DepthFirstNode* fields = node.children;
     for (int64_t b = 8; b < bitset; b += 8) Store64(dst + b, 0);
     int64_t cursor = node.fixed_bytes;
     uint64_t nulls = 0;
-    const DepthFirstNode* fields = nodes_ + node.first_child;
-    for (int64_t i = 0; i < node.num_children; ++i) {
-      uint8_t* slot = dst + bitset + 8 * i;
-      if (i < 64) {
-        cursor = Field(fields[i], fields_x, dst, slot, cursor, &nulls, uint64_t{1} << i);
-      } else {
-        uint64_t word_nulls = 0;
-        cursor = Field(fields[i], fields_x, dst, slot, cursor, &word_nulls, uint64_t{1} << (i & 63));
-        uint8_t* word = dst + 8 * (i >> 6);
-        Store64(word, Load<uint64_t>(word) | word_nulls);
-      }
-      if (i == 63 || i + 1 == node.num_children) Store64(dst, nulls);
+    const int64_t first_word = count < 64 ? count : 64;
+    for (int64_t i = 0; i < first_word; ++i) {
+      cursor = Field(fields[i], fields_x, dst, dst + bitset + 8 * i, cursor, nulls, uint64_t{1} << i);
+    }
+    if (count > 0) Store64(dst, nulls);
+    for (int64_t i = 64; i < count; ++i) {
+      uint64_t word_nulls = 0;
+      cursor = Field(fields[i], fields_x, dst, dst + bitset + 8 * i, cursor, word_nulls, uint64_t{1} << (i & 63));
+      uint8_t* word = dst + 8 * (i >> 6);
+      Store64(word, Load<uint64_t>(word) | word_nulls);
     }
     return cursor;
   }
 
   template <typename Offset>
-  int64_t List(const DepthFirstNode& node, int64_t x, uint8_t* dst) const {
-    int64_t first = OffsetAt<Offset>(node, x);
-    int64_t n = OffsetAt<Offset>(node, x + 1) - first;
-    return Array(nodes_[node.first_child], first, n, dst);
+  static int64_t List(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
+    const uint8_t* offsets = node.values + (node.offset + x) * int64_t{sizeof(Offset)};
+    const int64_t first = OffsetAt<Offset>(offsets, 0);
+    const int64_t n = OffsetAt<Offset>(offsets, 1) - first;
+    const DepthFirstNode& element = *node.children;
+    return element.array(element, first, n, dst);
   }
 
-  int64_t Map(const DepthFirstNode& node, int64_t x, uint8_t* dst) const {
-    int64_t first = OffsetAt<int32_t>(node, x);
-    int64_t n = OffsetAt<int32_t>(node, x + 1) - first;
-    const DepthFirstNode* children = nodes_ + node.first_child;
-    int64_t keys = Array(children[0], first, n, dst + 8);
+  static int64_t Map(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
+    const uint8_t* offsets = node.values + (node.offset + x) * 4;
+    const int64_t first = OffsetAt<int32_t>(offsets, 0);
+    const int64_t n = OffsetAt<int32_t>(offsets, 1) - first;
+    const DepthFirstNode& key = node.children[0];
+    const DepthFirstNode& value = node.children[1];
+    int64_t keys = key.array(key, first, n, dst + 8);
     Store64(dst, static_cast<uint64_t>(keys));
-    return 8 + keys + Array(children[1], first, n, dst + 8 + keys);
+    return 8 + keys + value.array(value, first, n, dst + 8 + keys);
   }
 
-  /// The null bits of elements [first, first + n) of `node`, n <= 64.
-  static uint64_t NullWord(const DepthFirstNode& node, int64_t first, int64_t n) {
-    if (node.validity == nullptr || n == 0) return 0;
-    uint64_t mask = n < 64 ? (uint64_t{1} << n) - 1 : ~uint64_t{0};
-    return ~ReadBits(node.validity, node.offset + first, n, node.validity_bytes) & mask;
-  }
-
-  /// Writes an UnsafeArrayData of elements [first, first + n) of `element`.
-  int64_t Array(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) const {
+  /// An array's count and null words; returns the header's size. An array
+  /// of up to 64 values stores one null word even when empty (past the
+  /// empty array, later stores overwrite it) and returns its nulls.
+  ROWBRIDGE_DF_INLINE static int64_t Header(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst,
+                                            uint64_t* nulls) {
     Store64(dst, static_cast<uint64_t>(n));
-    int64_t header = 8 + 8 * ((n + 63) >> 6);
-    if (n <= 64) {
-      // Stored even for n == 0: past the empty array, later stores overwrite it.
-      Store64(dst + 8, NullWord(element, first, n));
+    if (__builtin_expect(n <= 56, 1)) {
+      *nulls = NullWord(element, first, n);
+      Store64(dst + 8, *nulls);
+      return 8 + 8 * (n > 0);
+    }
+    return LongHeader(element, first, n, dst, nulls);
+  }
+
+  __attribute__((noinline)) static int64_t LongHeader(const DepthFirstNode& element, int64_t first, int64_t n,
+                                                      uint8_t* dst, uint64_t* nulls) {
+    *nulls = 0;
+    for (int64_t k = 0; k < n; k += 64) {
+      const int64_t count = n - k < 64 ? n - k : 64;
+      uint64_t word = element.validity == nullptr ? 0 : SlowNullWord(element, element.offset + first + k, count);
+      if (k == 0) *nulls = word;
+      Store64(dst + 8 + k / 8, word);
+    }
+    return 8 + 8 * ((n + 63) >> 6);
+  }
+
+  template <int kWidth>
+  ROWBRIDGE_DF_INLINE static int64_t FixedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+    uint64_t nulls;
+    const int64_t header = Header(element, first, n, dst, &nulls);
+    const uint8_t* src = element.values + (element.offset + first) * kWidth;
+    uint8_t* out = dst + header;
+    if (__builtin_expect(n * kWidth <= 64 && n <= 56, 1)) {
+      Ops::template SmallFixed<kWidth>(out, src, n, nulls);
     } else {
-      for (int64_t k = 0; k < n; k += 64) {
-        Store64(dst + 8 + k / 8, NullWord(element, first + k, n - k < 64 ? n - k : 64));
-      }
+      LongFixed<kWidth>(element, first, n, out);
     }
-    uint8_t* slots = dst + header;
-    switch (element.kind) {
-      case DepthFirstKind::kFixed:
-        Ops::FixedElements(slots, element, first, n);
-        return header + RoundUp8(n * element.width);
-      case DepthFirstKind::kString32: return StringElements<int32_t>(element, first, n, dst, header);
-      case DepthFirstKind::kString64: return StringElements<int64_t>(element, first, n, dst, header);
-      default: break;
+    return header + RoundUp8(n * kWidth);
+  }
+
+  /// More elements than one masked move holds: copied, then nulls zeroed.
+  template <int kWidth>
+  __attribute__((noinline)) static void LongFixed(const DepthFirstNode& element, int64_t first, int64_t n,
+                                                  uint8_t* out) {
+    const int64_t bytes = n * kWidth;
+    Store64(out + RoundUp8(bytes) - 8, 0);
+    std::memcpy(out, element.values + (element.offset + first) * kWidth, static_cast<size_t>(bytes));
+    for (int64_t k = 0; element.validity != nullptr && k < n; k += 64) {
+      uint64_t word = SlowNullWord(element, element.offset + first + k, n - k < 64 ? n - k : 64);
+      for (; word != 0; word &= word - 1) std::memset(out + (k + __builtin_ctzll(word)) * kWidth, 0, kWidth);
     }
-    int64_t cursor = header + 8 * n;
-    for (int64_t k = 0; k < n; ++k) {
-      uint64_t keep = 0 - IsValid(element, first + k);
-      int64_t size = Nested(element, first + k, dst + cursor) & static_cast<int64_t>(keep);
-      Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
-      cursor += size;
-    }
-    return cursor;
   }
 
   template <typename Offset>
-  static int64_t StringElements(const DepthFirstNode& element, int64_t first, int64_t n,
-                                uint8_t* dst, int64_t header) {
+  ROWBRIDGE_DF_INLINE static int64_t StringArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+    uint64_t nulls;
+    const int64_t header = Header(element, first, n, dst, &nulls);
+    const uint8_t* validity = element.validity;
+    const int64_t base = element.offset + first;
+    const uint8_t* offsets = element.values;
+    const uint8_t* data = element.data;
     uint8_t* slots = dst + header;
     int64_t cursor = header + 8 * n;
     for (int64_t k = 0; k < n; ++k) {
-      uint64_t keep = 0 - IsValid(element, first + k);
-      int64_t length = String<Offset>(element, first + k, dst + cursor, keep);
+      const uint64_t keep = 0 - Valid(validity, base + k);
+      int64_t length = CopyString<Offset>(offsets, data, base + k, dst + cursor, keep);
       Store64(slots + 8 * k, OffsetAndSize(cursor, length) & keep);
       cursor += RoundUp8(length);
     }
     return cursor;
   }
 
-  const DepthFirstNode* nodes_;
+  static int64_t NestedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+    uint64_t nulls;
+    const int64_t header = Header(element, first, n, dst, &nulls);
+    const uint8_t* validity = element.validity;
+    const int64_t base = element.offset + first;
+    const DepthFirstValueFn value = element.value;
+    uint8_t* slots = dst + header;
+    int64_t cursor = header + 8 * n;
+    for (int64_t k = 0; k < n; ++k) {
+      const uint64_t keep = 0 - Valid(validity, base + k);
+      int64_t size = value(element, first + k, dst + cursor) & static_cast<int64_t>(keep);
+      Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
+      cursor += size;
+    }
+    return cursor;
+  }
+
+  static void Rows(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows, uint8_t* base,
+                   int64_t* offsets) {
+    const int64_t fixed = plan.fixed_row_bytes;
+    const DepthFirstColumn* columns = plan.columns.data();
+    const int64_t num_columns = static_cast<int64_t>(plan.columns.size());
+    const DepthFirstNode* nodes = plan.nodes.data();
+    const int32_t* zero_words = plan.zero_words.data();
+    const int64_t num_zero_words = static_cast<int64_t>(plan.zero_words.size());
+    int64_t position = offsets[0];
+    for (int64_t r = 0; r < rows; ++r) {
+      uint8_t* out = base + position;
+      for (int64_t w = 0; w < num_zero_words; ++w) Store64(out + zero_words[w], 0);
+      int64_t cursor = fixed;
+      const int64_t x = batch_offset + row + r;
+      // The first bitset word is built in a register and stored once.
+      uint64_t first_word = 0;
+      for (int64_t c = 0; c < num_columns; ++c) {
+        const DepthFirstColumn& column = columns[c];
+        const DepthFirstCursor written =
+            column.field(nodes[column.node], x, out, out + column.slot_offset, cursor, column.null_mask);
+        cursor = written.cursor;
+        if (column.null_word_offset == 0) {
+          first_word |= written.nulls;
+        } else {
+          uint8_t* word = out + column.null_word_offset;
+          Store64(word, Load<uint64_t>(word) | written.nulls);
+        }
+      }
+      Store64(out, first_word);
+      position += cursor;
+      offsets[r + 1] = position;
+    }
+  }
+
+  static DepthFirstArrayFn ArrayOf(const DepthFirstNode& element) {
+    switch (element.kind) {
+      case DepthFirstKind::kFixed:
+        switch (element.width) {
+          case 1: return FixedArray<1>;
+          case 2: return FixedArray<2>;
+          case 4: return FixedArray<4>;
+          default: return FixedArray<8>;
+        }
+      case DepthFirstKind::kString32: return StringArray<int32_t>;
+      case DepthFirstKind::kString64: return StringArray<int64_t>;
+      default: return NestedArray;
+    }
+  }
+
+  static DepthFirstValueFn ValueOf(const DepthFirstNode& node) {
+    switch (node.kind) {
+      case DepthFirstKind::kStruct: return Struct;
+      case DepthFirstKind::kList32: return List<int32_t>;
+      case DepthFirstKind::kList64: return List<int64_t>;
+      case DepthFirstKind::kMap: return Map;
+      default: return nullptr;
+    }
+  }
+
+  static void Resolve(DepthFirstPlan* plan) {
+    for (DepthFirstNode& node : plan->nodes) {
+      node.children = node.first_child >= 0 ? plan->nodes.data() + node.first_child : nullptr;
+      node.value = ValueOf(node);
+      node.array = ArrayOf(node);
+    }
+    plan->write = Rows;
+  }
 };
 
 }  // namespace

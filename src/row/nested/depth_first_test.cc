@@ -1,0 +1,166 @@
+// The depth-first writer (nested/depth_first.hpp) on what the randomized
+// test rarely draws: strings longer than one masked move (64 bytes) as
+// fields, elements and map keys; arrays longer than one null word (56 and
+// 64+ elements) with nulls; structs of more than three fields and of 64+
+// fields (two bitset words); nested values below arrays of structs; every
+// shape with and without nulls, under both kernel sets. Expected rows come
+// from the reference writer (testing/reference_row_writer), whose bytes the
+// Spark-made golden vectors check.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "row/nested/depth_first.hpp"
+#include "row/simd/kernel_isa.hpp"
+#include "rowbridge/converter.hpp"
+#include "testing/reference_row_writer.hpp"
+#include "testing/row_test_util.hpp"
+#include "testing/test_arrow.hpp"
+
+namespace rowbridge {
+namespace {
+
+using testing::Batch;
+using testing::Primitive;
+using testing::TestArray;
+
+/// Converts `batch` with the depth-first writer under every kernel set and
+/// expects the reference rows, written by depth-first tiles.
+void ExpectDepthFirstMatchesReference(const TestArray& batch) {
+  testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+  ASSERT_EQ(reference.error, "");
+  for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
+    if (!row::KernelIsaAvailable(isa)) continue;
+    SCOPED_TRACE(isa == row::KernelIsa::kAvx512 ? "AVX-512 kernels" : "portable kernels");
+    row::OverrideKernelIsaForTesting(isa);
+    row::OverrideDepthFirstForTesting(true);
+    const int64_t tiles_before = row::DepthFirstTilesForTesting();
+    testing::Conversion conversion = testing::Convert(batch);
+    const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
+    row::ClearDepthFirstOverrideForTesting();
+    row::ClearKernelIsaOverrideForTesting();
+    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+    EXPECT_GT(tiles, 0) << "the batch did not take the depth-first writer";
+    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+    for (size_t r = 0; r < reference.rows.size(); ++r) {
+      EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+    }
+  }
+}
+
+std::string Text(size_t length, char first) {
+  std::string s;
+  for (size_t i = 0; i < length; ++i) s.push_back(static_cast<char>(first + i % 23));
+  return s;
+}
+
+std::vector<std::optional<std::string>> MixedStrings(int64_t n) {
+  std::vector<std::optional<std::string>> values;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i % 7 == 3) values.push_back(std::nullopt);
+    else values.push_back(Text(static_cast<size_t>((i * 37) % 150), static_cast<char>('a' + i % 5)));
+  }
+  return values;
+}
+
+TEST(DepthFirst, LongStringsAsFieldsElementsAndKeys) {
+  const int64_t n = 40;
+  TestArray fields = testing::Struct("s", n,
+                                     {Primitive<int64_t>("l", "a", std::vector<std::optional<int64_t>>(n, 5)),
+                                      testing::Strings("u", "b", MixedStrings(n))});
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 9 == 4 ? std::nullopt : std::optional<int64_t>(i % 4));
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  TestArray strings = testing::ListOfLengths("a", testing::Strings("U", "e", MixedStrings(elements)), lengths);
+  std::vector<int64_t> offsets{0};
+  for (int64_t i = 0; i < n; ++i) offsets.push_back(offsets.back() + i % 3);
+  std::vector<std::optional<std::string>> keys;
+  for (int64_t k = 0; k < offsets.back(); ++k) keys.push_back(Text(static_cast<size_t>(60 + k % 40), 'k'));
+  std::vector<std::optional<double>> values;
+  for (int64_t k = 0; k < offsets.back(); ++k) values.push_back(k % 5 == 0 ? std::nullopt : std::optional<double>(k));
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), Primitive<double>("g", "value", values), offsets);
+  ExpectDepthFirstMatchesReference(Batch({fields, strings, map, testing::Strings("z", "flat", MixedStrings(n))}));
+}
+
+TEST(DepthFirst, ArraysAroundOneNullWord) {
+  std::vector<std::optional<int64_t>> lengths{0, 1, 55, 56, 57, 63, 64, 65, 130, std::nullopt, 200};
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  std::vector<std::optional<int32_t>> ints;
+  std::vector<std::optional<int8_t>> bytes;
+  std::vector<std::optional<int64_t>> longs;
+  for (int64_t e = 0; e < elements; ++e) {
+    bool null = e % 11 == 2;
+    ints.push_back(null ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>(e)));
+    bytes.push_back(null ? std::nullopt : std::optional<int8_t>(static_cast<int8_t>(e)));
+    longs.push_back(e % 13 == 0 ? std::nullopt : std::optional<int64_t>(e * 3));
+  }
+  ExpectDepthFirstMatchesReference(Batch({testing::ListOfLengths("i", Primitive<int32_t>("i", "e", ints), lengths),
+                                          testing::ListOfLengths("c", Primitive<int8_t>("c", "e", bytes), lengths),
+                                          testing::ListOfLengths("l", Primitive<int64_t>("l", "e", longs), lengths, true),
+                                          testing::ListOfLengths("s", testing::Strings("u", "e", MixedStrings(elements)),
+                                                                 lengths)}));
+}
+
+TEST(DepthFirst, WideStructsAndStructsInArrays) {
+  const int64_t n = 20;
+  std::vector<TestArray> many;
+  for (int f = 0; f < 70; ++f) {
+    std::vector<std::optional<int32_t>> values;
+    for (int64_t i = 0; i < n; ++i) {
+      values.push_back((i + f) % 6 == 0 ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>(i * f)));
+    }
+    many.push_back(f % 10 == 9 ? testing::Strings("u", "f" + std::to_string(f), MixedStrings(n))
+                               : Primitive<int32_t>("i", "f" + std::to_string(f), values));
+  }
+  std::vector<bool> valid;
+  for (int64_t i = 0; i < n; ++i) valid.push_back(i % 5 != 1);
+  TestArray wide = testing::Struct("wide", n, many, valid);
+  // list<struct<x int64, y utf8, z list<int16>, w float32>>: a struct of four
+  // fields, one nested, below an array.
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 7 == 6 ? std::nullopt : std::optional<int64_t>(i % 5));
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  std::vector<std::optional<int64_t>> inner_lengths;
+  for (int64_t e = 0; e < elements; ++e) inner_lengths.push_back(e % 4 == 0 ? std::nullopt : std::optional<int64_t>(e % 3));
+  int64_t inner = 0;
+  for (const auto& length : inner_lengths) inner += length.value_or(0);
+  std::vector<std::optional<int16_t>> shorts;
+  for (int64_t k = 0; k < inner; ++k) shorts.push_back(static_cast<int16_t>(k));
+  std::vector<std::optional<int64_t>> xs;
+  std::vector<std::optional<float>> ws;
+  std::vector<bool> element_valid;
+  for (int64_t e = 0; e < elements; ++e) {
+    xs.push_back(e % 3 == 1 ? std::nullopt : std::optional<int64_t>(e));
+    ws.push_back(static_cast<float>(e) / 2);
+    element_valid.push_back(e % 8 != 5);
+  }
+  TestArray element = testing::Struct(
+      "item", elements,
+      {Primitive<int64_t>("l", "x", xs), testing::Strings("u", "y", MixedStrings(elements)),
+       testing::ListOfLengths("z", Primitive<int16_t>("s", "e", shorts), inner_lengths), Primitive<float>("f", "w", ws)},
+      element_valid);
+  ExpectDepthFirstMatchesReference(Batch({wide, testing::ListOfLengths("p", element, lengths)}));
+}
+
+TEST(DepthFirst, SlicedAtEveryLevel) {
+  const int64_t n = 30;
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < n + 3; ++i) lengths.push_back(i % 6 == 2 ? std::nullopt : std::optional<int64_t>(i % 4));
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  TestArray strings = testing::Slice(testing::Strings("u", "e", MixedStrings(elements + 2)), 2, elements);
+  TestArray lists = testing::Slice(testing::ListOfLengths("a", strings, lengths), 3, n);
+  TestArray fields =
+      testing::Slice(testing::Struct("s", n + 1,
+                                     {testing::Slice(Primitive<int32_t>("i", "a", std::vector<std::optional<int32_t>>(n + 4, 9)), 3, n + 1),
+                                      testing::Strings("u", "b", MixedStrings(n + 1))}),
+                     1, n);
+  ExpectDepthFirstMatchesReference(Batch({lists, fields}));
+}
+
+}  // namespace
+}  // namespace rowbridge
