@@ -1,5 +1,5 @@
 // Writers of the depth-first path specialized on a nested value's shape,
-// for the common shapes whose children are leaves: a struct of one to three
+// for the common shapes whose children are leaves: a struct of one or two
 // fields, a list or map of leaves, a list of such structs. Each is one
 // function with no dispatch on kinds inside (the generic writers of
 // depth_first_writer.hpp switch on every field's kind and call through a
@@ -26,6 +26,10 @@ struct StringLeaf {
   static constexpr bool kString = true;
   using Offset = OffsetType;
 };
+
+/// Structs of more fields take the generic writers: each field more would
+/// triple the instantiations (and the build time of the per-ISA files).
+inline constexpr int kMaxShapedFields = 2;
 
 template <typename Ops>
 struct DepthFirstShapes {
@@ -185,7 +189,7 @@ struct DepthFirstShapes {
         return WritersOf<StructOf<Done...>>();
       }
     }
-    if constexpr (sizeof...(Done) < 3) {
+    if constexpr (sizeof...(Done) < kMaxShapedFields) {
       return WithLeaf(node.children[i], true,
                       [&]<typename Leaf>() { return PickStruct<kList, Offset, Done..., Leaf>(node, i + 1); });
     }
