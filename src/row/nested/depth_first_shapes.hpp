@@ -3,7 +3,7 @@
 // fields, a list or map of leaves, a list of such structs. Each is one
 // function with no dispatch on kinds inside (the generic writers of
 // depth_first_writer.hpp switch on every field's kind and call through a
-// pointer per array); ResolveDepthFirstShapes puts them in the nodes that
+// pointer per array); DepthFirstShapes::Resolve puts them in the nodes that
 // match. Internal linkage, included by the per-ISA files.
 #pragma once
 
