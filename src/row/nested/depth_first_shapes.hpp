@@ -15,18 +15,6 @@
 namespace rowbridge::row {
 namespace {
 
-/// Leaf kinds as types.
-template <int kBytes>
-struct FixedLeaf {
-  static constexpr bool kString = false;
-  static constexpr int kWidth = kBytes;
-};
-template <typename OffsetType>
-struct StringLeaf {
-  static constexpr bool kString = true;
-  using Offset = OffsetType;
-};
-
 /// Structs of more fields take the generic writers: each field more would
 /// triple the instantiations (and the build time of the per-ISA files).
 inline constexpr int kMaxShapedFields = 2;
@@ -34,29 +22,6 @@ inline constexpr int kMaxShapedFields = 2;
 template <typename Ops>
 struct DepthFirstShapes {
   using Generic = DepthFirst<Ops>;
-
-  /// Field's body for a leaf known at compile time.
-  template <typename Leaf>
-  ROWBRIDGE_DF_INLINE static int64_t LeafField(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
-                                               int64_t cursor, uint64_t& nulls, uint64_t mask) {
-    const int64_t i = node.offset + x;
-    const uint64_t keep = 0 - Generic::Valid(node.validity, i);
-    nulls |= mask & ~keep;
-    if constexpr (Leaf::kString) {
-      int64_t length = Generic::template CopyString<typename Leaf::Offset>(node.values, node.data, i, base + cursor, keep);
-      Store64(slot, OffsetAndSize(cursor, length) & keep);
-      return cursor + RoundUp8(length);
-    } else {
-      const uint8_t* p = node.values + i * Leaf::kWidth;
-      uint64_t value;
-      if constexpr (Leaf::kWidth == 1) value = *p;
-      else if constexpr (Leaf::kWidth == 2) value = Load<uint16_t>(p);
-      else if constexpr (Leaf::kWidth == 4) value = Load<uint32_t>(p);
-      else value = Load<uint64_t>(p);
-      Store64(slot, value & keep);
-      return cursor;
-    }
-  }
 
   template <typename... Leaves>
   struct StructOf {
@@ -67,7 +32,7 @@ struct DepthFirstShapes {
       int64_t cursor = 8 + 8 * kFields;
       uint64_t nulls = 0;
       int64_t i = 0;
-      ((cursor = LeafField<Leaves>(fields[i], fields_x, dst, dst + 8 + 8 * i, cursor, nulls, uint64_t{1} << i), ++i),
+      ((cursor = Generic::template LeafField<Leaves>(fields[i], fields_x, dst, dst + 8 + 8 * i, cursor, nulls, uint64_t{1} << i), ++i),
        ...);
       Store64(dst, nulls);
       return cursor;
@@ -225,7 +190,7 @@ struct DepthFirstShapes {
   static DepthFirstCursor LeafColumn(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,
                                      int64_t cursor, uint64_t mask) {
     uint64_t nulls = 0;
-    cursor = LeafField<Leaf>(node, x, row, slot, cursor, nulls, mask);
+    cursor = Generic::template LeafField<Leaf>(node, x, row, slot, cursor, nulls, mask);
     return DepthFirstCursor{cursor, nulls};
   }
   static DepthFirstCursor GenericColumn(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,

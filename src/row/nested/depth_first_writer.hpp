@@ -34,6 +34,18 @@ namespace {
 
 #define ROWBRIDGE_DF_INLINE inline __attribute__((always_inline))
 
+/// Leaf kinds as types.
+template <int kBytes>
+struct FixedLeaf {
+  static constexpr bool kString = false;
+  static constexpr int kWidth = kBytes;
+};
+template <typename OffsetType>
+struct StringLeaf {
+  static constexpr bool kString = true;
+  using Offset = OffsetType;
+};
+
 template <typename Ops>
 struct DepthFirst {
   ROWBRIDGE_DF_INLINE static uint64_t Valid(const uint8_t* validity, int64_t bit) {
@@ -74,38 +86,47 @@ struct DepthFirst {
     return length;
   }
 
-  /// Writes value `x` of `node` as a field of a row or nested row at `base`:
-  /// its slot, its null bit (into `nulls` as `mask`) and its variable bytes
-  /// at `base + cursor`; returns the cursor past them.
-  ROWBRIDGE_DF_INLINE static int64_t Field(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
-                                           int64_t cursor, uint64_t& nulls, uint64_t mask) {
+  /// Writes value `x` of a leaf `node` of type `Leaf` as a field of a row or
+  /// nested row at `base`: its slot, its null bit (into `nulls` as `mask`)
+  /// and its variable bytes at `base + cursor`; returns the cursor past them.
+  template <typename Leaf>
+  ROWBRIDGE_DF_INLINE static int64_t LeafField(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
+                                               int64_t cursor, uint64_t& nulls, uint64_t mask) {
     const int64_t i = node.offset + x;
     const uint64_t keep = 0 - Valid(node.validity, i);
     nulls |= mask & ~keep;
+    if constexpr (Leaf::kString) {
+      int64_t length = CopyString<typename Leaf::Offset>(node.values, node.data, i, base + cursor, keep);
+      Store64(slot, OffsetAndSize(cursor, length) & keep);
+      return cursor + RoundUp8(length);
+    } else {
+      const uint8_t* p = node.values + i * Leaf::kWidth;
+      uint64_t value;
+      if constexpr (Leaf::kWidth == 1) value = *p;
+      else if constexpr (Leaf::kWidth == 2) value = Load<uint16_t>(p);
+      else if constexpr (Leaf::kWidth == 4) value = Load<uint32_t>(p);
+      else value = Load<uint64_t>(p);
+      Store64(slot, value & keep);
+      return cursor;
+    }
+  }
+
+  /// LeafField for a node of any kind (a nested one through its `value`).
+  ROWBRIDGE_DF_INLINE static int64_t Field(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
+                                           int64_t cursor, uint64_t& nulls, uint64_t mask) {
     switch (node.kind) {
-      case DepthFirstKind::kFixed: {
-        const uint8_t* p = node.values + i * node.width;
-        uint64_t value;
+      case DepthFirstKind::kFixed:
         switch (node.width) {
-          case 1: value = *p; break;
-          case 2: value = Load<uint16_t>(p); break;
-          case 4: value = Load<uint32_t>(p); break;
-          default: value = Load<uint64_t>(p); break;
+          case 1: return LeafField<FixedLeaf<1>>(node, x, base, slot, cursor, nulls, mask);
+          case 2: return LeafField<FixedLeaf<2>>(node, x, base, slot, cursor, nulls, mask);
+          case 4: return LeafField<FixedLeaf<4>>(node, x, base, slot, cursor, nulls, mask);
+          default: return LeafField<FixedLeaf<8>>(node, x, base, slot, cursor, nulls, mask);
         }
-        Store64(slot, value & keep);
-        return cursor;
-      }
-      case DepthFirstKind::kString32: {
-        int64_t length = CopyString<int32_t>(node.values, node.data, i, base + cursor, keep);
-        Store64(slot, OffsetAndSize(cursor, length) & keep);
-        return cursor + RoundUp8(length);
-      }
-      case DepthFirstKind::kString64: {
-        int64_t length = CopyString<int64_t>(node.values, node.data, i, base + cursor, keep);
-        Store64(slot, OffsetAndSize(cursor, length) & keep);
-        return cursor + RoundUp8(length);
-      }
+      case DepthFirstKind::kString32: return LeafField<StringLeaf<int32_t>>(node, x, base, slot, cursor, nulls, mask);
+      case DepthFirstKind::kString64: return LeafField<StringLeaf<int64_t>>(node, x, base, slot, cursor, nulls, mask);
       default: {
+        const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
+        nulls |= mask & ~keep;
         int64_t size = node.value(node, x, base + cursor) & static_cast<int64_t>(keep);
         Store64(slot, OffsetAndSize(cursor, size) & keep);
         return cursor + size;
