@@ -82,7 +82,6 @@ struct DepthFirstNode {
 
   /// Element size of this node's values in a parent array.
   int32_t ElementSize() const { return kind == DepthFirstKind::kFixed ? width : 8; }
-  bool IsVariable() const { return kind != DepthFirstKind::kFixed; }
 };
 
 /// A column the depth-first writer writes (a string or nested column).
@@ -94,6 +93,16 @@ struct DepthFirstColumn {
   uint64_t null_mask = 0;
   DepthFirstColumnFn field = nullptr;  // resolved with the plan
 };
+
+struct DepthFirstPlan;
+
+/// Writes rows [row, row + rows) of the batch at base + offsets[0] on and
+/// sets offsets[1..rows]: per row, the fixed-part words it does not store
+/// zeroed (zero_words), then the depth-first columns' slots, null bits and
+/// values. The buffer holds at least
+/// DepthFirstTileBound bytes from offsets[0]. Portable and per-ISA builds.
+using DepthFirstWriteFn = void (*)(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                                   int64_t rows, uint8_t* base, int64_t* offsets);
 
 /// Nodes point at their children: a plan may be moved, never copied.
 struct DepthFirstPlan {
@@ -110,9 +119,8 @@ struct DepthFirstPlan {
   /// The words of the row's fixed part the depth-first columns do not
   /// store (bitset words past the first, other columns' slots): zeroed first.
   std::vector<int32_t> zero_words;
-  /// Writes rows (see DepthFirstWriteFn), for the ISA the plan was resolved for.
-  void (*write)(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
-                uint8_t* base, int64_t* offsets) = nullptr;
+  /// Writes rows, for the ISA the plan was resolved for.
+  DepthFirstWriteFn write = nullptr;
 };
 
 /// Compiles the depth-first plan of `columns`: eligible when at least one
@@ -135,14 +143,6 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
 /// upper bound of the rows' bytes, dead values written in place included;
 /// returns -1 when a check fails (the level-by-level writer then names it).
 int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows);
-
-/// Writes rows [row, row + rows) of the batch at base + offsets[0] on and
-/// sets offsets[1..rows]: per row, the fixed-part words it does not store
-/// zeroed (zero_words), then the depth-first columns' slots, null bits and
-/// values. The buffer holds at least
-/// DepthFirstTileBound bytes from offsets[0]. Portable and per-ISA builds.
-using DepthFirstWriteFn = void (*)(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
-                                   int64_t rows, uint8_t* base, int64_t* offsets);
 
 /// Sets the children pointers and the writers of `plan` for an ISA.
 void ResolveDepthFirstPortable(DepthFirstPlan* plan);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "row/nested/depth_first_writer.hpp"
 
@@ -204,19 +205,21 @@ struct DepthFirstShapes {
   /// a node's shape has one.
   static void Resolve(DepthFirstPlan* plan) {
     Generic::Resolve(plan);
-    for (DepthFirstNode& node : plan->nodes) {
-      if (!node.IsVariable()) continue;
-      Writers shaped = Pick(node);
+    std::vector<DepthFirstColumnFn> shaped_columns(plan->nodes.size(), nullptr);
+    for (size_t i = 0; i < plan->nodes.size(); ++i) {
+      DepthFirstNode& node = plan->nodes[i];
+      Writers shaped = Pick(node);  // none for leaves
       if (shaped.value != nullptr) node.value = shaped.value;
+      shaped_columns[i] = shaped.column;
     }
     for (DepthFirstColumn& column : plan->columns) {
       const DepthFirstNode& node = plan->nodes[static_cast<size_t>(column.node)];
-      column.field = GenericColumn;
-      if (node.kind == DepthFirstKind::kString32) column.field = LeafColumn<StringLeaf<int32_t>>;
-      if (node.kind == DepthFirstKind::kString64) column.field = LeafColumn<StringLeaf<int64_t>>;
-      if (!node.IsVariable() || node.kind == DepthFirstKind::kString32 || node.kind == DepthFirstKind::kString64) continue;
-      Writers shaped = Pick(node);
-      if (shaped.column != nullptr) column.field = shaped.column;
+      switch (node.kind) {
+        case DepthFirstKind::kString32: column.field = LeafColumn<StringLeaf<int32_t>>; break;
+        case DepthFirstKind::kString64: column.field = LeafColumn<StringLeaf<int64_t>>; break;
+        default: column.field = shaped_columns[static_cast<size_t>(column.node)]; break;
+      }
+      if (column.field == nullptr) column.field = GenericColumn;
     }
   }
 };
