@@ -52,11 +52,13 @@ TSAN_TESTS := PrefetchStream*:RowStream*:StreamExport*:IpcScan*
 
 # Sanitizer reports end the process with a non-zero status and a stack trace.
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
 TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
 # Iterations of the randomized differential test in make test-long.
 LONG_RANDOM_ITERATIONS ?= 20000
+# Damaged batches of the hostile-input test in make test-long (make test: 2000).
+LONG_HOSTILE_ITERATIONS ?= 200000
 # Seconds of IPC reader fuzzing in make test and in make test-long.
 FUZZ_SECONDS ?= 60
 LONG_FUZZ_SECONDS ?= 1800
@@ -187,8 +189,9 @@ long-java: jni
 	  -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) install
 
 long-random: build-asan
-	@echo "== randomized differential test, $(LONG_RANDOM_ITERATIONS) iterations (ASan+UBSan)"
+	@echo "== randomized differential test, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"
 	$(SANITIZER_ENV) ROWBRIDGE_RANDOM_ITERATIONS=$(LONG_RANDOM_ITERATIONS) \
+	  ROWBRIDGE_HOSTILE_ITERATIONS=$(LONG_HOSTILE_ITERATIONS) \
 	  scripts/run_gtest.sh $(TESTS_ASAN) '*Random*'
 
 # ---- The main job and the benchmark. ----

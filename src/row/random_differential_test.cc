@@ -21,9 +21,9 @@
 #include <limits>
 
 #include "row/nested/depth_first.hpp"
-#include "row/simd/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/random_columns.hpp"
+#include "testing/random_iteration.hpp"
 #include "testing/random_nested.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
@@ -33,6 +33,8 @@ namespace rowbridge {
 namespace {
 
 using testing::Bytes;
+using testing::EnvOr;
+using testing::IterationKernel;
 using testing::ColumnSpec;
 using testing::EncodingSpec;
 using testing::Int128;
@@ -40,12 +42,6 @@ using testing::Rng;
 using testing::TestArray;
 
 constexpr uint64_t kDefaultSeed = 0x5eed2024;
-
-uint64_t EnvOr(const char* name, uint64_t fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  return std::strtoull(text, nullptr, 0);
-}
 
 /// The rows or error the library must produce for `reference` with `cap`.
 struct Outcome {
@@ -100,24 +96,6 @@ Outcome Expect(const testing::ReferenceRows& reference, int64_t cap) {
                                        << (cells.empty() ? -1 : cells[0].column) << " row "
                                        << (cells.empty() ? -1 : cells[0].row);
 }
-
-/// Converters made while it lives use the kernels of `seed`'s parity, and
-/// the depth-first path where it applies when bit 1 of `seed` is clear.
-class IterationKernel {
- public:
-  explicit IterationKernel(uint64_t seed) {
-    if ((seed & 1) != 0 && row::KernelIsaAvailable(row::KernelIsa::kAvx512)) {
-      row::OverrideKernelIsaForTesting(row::KernelIsa::kAvx512);
-    } else {
-      row::OverrideKernelIsaForTesting(row::KernelIsa::kPortable);
-    }
-    row::OverrideDepthFirstForTesting((seed & 2) == 0);
-  }
-  ~IterationKernel() {
-    row::ClearKernelIsaOverrideForTesting();
-    row::ClearDepthFirstOverrideForTesting();
-  }
-};
 
 /// Flat columns that leave a schema in the depth-first writer's reach:
 /// strings (plain) and every type written in the slot alone.
@@ -246,6 +224,7 @@ TEST(RandomDifferential, LibraryMatchesTheReferenceWriter) {
   for (uint64_t i = 0; i < iterations; ++i) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " + std::to_string(seed) +
                  ", iteration " + std::to_string(i) + ")");
+    testing::TrackIterationSeed(seed + i);
     RunIteration(seed + i, false);
     if (HasFailure()) break;
   }
@@ -261,6 +240,7 @@ TEST(RandomDifferential, DepthFirstWriterMatchesTheReferenceWriter) {
   for (uint64_t i = 0; i < iterations; ++i) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " + std::to_string(seed) +
                  ", iteration " + std::to_string(i) + ")");
+    testing::TrackIterationSeed(seed + i);
     RunIteration(seed + i, true);
     if (HasFailure()) break;
   }
