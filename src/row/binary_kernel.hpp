@@ -89,7 +89,7 @@ struct BinaryKernel {
       const uint8_t* src = Source::Data(input, index);
       // The bytes of a plain column's values are read in order, and the copy
       // would otherwise wait for each line of them.
-      if constexpr (!kGathered && HasPrefetchData<Source>::value) __builtin_prefetch(src + 512);
+      if constexpr (!kGathered && HasPrefetchData<Source>::value) PrefetchAhead(src, 512);
       Copier::CopyPadded(dst, src, length);
       uint64_t slot = OffsetAndSize(cursor, length);
       // A mask, not a conditional, which the compiler may make a branch.

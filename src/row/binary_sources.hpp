@@ -71,8 +71,12 @@ struct OffsetSource {
     return static_cast<int64_t>(Load<OffsetType>(offsets + sizeof(OffsetType))) -
            static_cast<int64_t>(Load<OffsetType>(offsets));
   }
+  /// Computed on integers: the offset of a value nobody reads (under a null
+  /// parent, or past a span's end) may be garbage, and pointer arithmetic
+  /// with it would be undefined even though the bytes are never read.
   static const uint8_t* Data(const ColumnInput& input, int64_t index) {
-    return input.data + Load<OffsetType>(input.values + index * sizeof(OffsetType));
+    const auto offset = static_cast<int64_t>(Load<OffsetType>(input.values + index * sizeof(OffsetType)));
+    return reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(input.data) + static_cast<uintptr_t>(offset));
   }
   /// True when a plain column's batch of `num_rows` rows is long enough to
   /// pay for a look at its first 64 lengths (nulls included) and they all
@@ -97,10 +101,11 @@ struct OffsetSource {
   /// (their first kMaxLines cache lines).
   static void PrefetchData(const ColumnInput& input, int64_t index, int64_t num_rows) {
     constexpr int64_t kMaxLines = 16;
-    const uint8_t* begin = Data(input, index);
-    int64_t bytes = num_rows > 0 ? Data(input, index + num_rows) - begin : 0;
-    int64_t lines = std::min(kMaxLines, bytes / 64 + 1);
-    for (int64_t line = 0; line < lines; ++line) __builtin_prefetch(begin + line * 64);
+    const auto begin = reinterpret_cast<uintptr_t>(Data(input, index));
+    const auto bytes = num_rows > 0 ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(Data(input, index + num_rows)) - begin) : 0;
+    const int64_t lines = std::clamp<int64_t>(bytes / 64 + 1, 1, kMaxLines);
+    for (int64_t line = 0; line < lines; ++line)
+      __builtin_prefetch(reinterpret_cast<const void*>(begin + static_cast<uintptr_t>(line) * 64));
   }
 };
 

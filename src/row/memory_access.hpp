@@ -15,6 +15,13 @@ inline T Load(const void* p) {
 
 inline void Store64(void* p, uint64_t v) { std::memcpy(p, &v, sizeof(v)); }
 
+/// Starts loading the line `ahead` bytes past `p`. The address is computed
+/// on integers: `p` may point at bytes nobody reads (the value of a null),
+/// and so may be garbage; a prefetch of any address is harmless.
+inline void PrefetchAhead(const void* p, int64_t ahead) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(ahead)));
+}
+
 /// Returns bit `i` of an LSB-first bitmap.
 inline bool GetBit(const uint8_t* bitmap, int64_t i) {
   return (bitmap[i >> 3] >> (i & 7)) & 1;

@@ -239,5 +239,29 @@ TEST(NestedValidation, RowsLargerThanTheChunkCap) {
   EXPECT_EQ(conversion.rows.size(), 1u);
 }
 
+// An offset no row reads may hold anything: here the one offset of an empty
+// string child (sliced at its end) of lists of size 0. Found by the
+// hostile-input test: sizing computed a pointer from it, undefined behaviour
+// that UBSan reports, though no byte was read.
+TEST(NestedValidation, GarbageOffsetsNobodyReadsAreLeftAlone) {
+  TestArray strings = Strings("U", "", {"abc", "defgh", "ij"});
+  const int64_t garbage = -7882899335104876665;
+  std::memcpy(strings.buffers[1]->data() + 3 * 8, &garbage, 8);
+  TestArray batch = Batch({testing::FixedSizeList("c0", 0, testing::Slice(strings, 3, 0), {true, false, true})});
+  testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+  ASSERT_EQ(reference.error, "");
+  for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
+    if (!row::KernelIsaAvailable(isa)) continue;
+    row::OverrideKernelIsaForTesting(isa);
+    for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {
+      testing::Conversion conversion = testing::Convert(batch, options);
+      ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+      ASSERT_EQ(conversion.rows.size(), 3u);
+      for (size_t r = 0; r < 3; ++r) EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r]));
+    }
+    row::ClearKernelIsaOverrideForTesting();
+  }
+}
+
 }  // namespace
 }  // namespace rowbridge
