@@ -1,8 +1,9 @@
 // libFuzzer target: the input bytes opened as an Arrow IPC file or stream;
 // every batch read (in order, and by index for the file format) and every
-// flat batch converted to rows with full validation; then read again with
-// every other column selected (the others skipped unread), and converted. Any crash, sanitizer
-// report, leak or hang is a bug: hostile input must only yield errors.
+// batch whose schema converts (flat or nested) converted to rows with full
+// validation; then read again with every other column selected (the others
+// skipped unread), and converted. Any crash, sanitizer report, leak or hang
+// is a bug: hostile input must only yield errors.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

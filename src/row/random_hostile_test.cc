@@ -128,8 +128,10 @@ std::string Damage(Rng& rng, TestArray* batch) {
     size_t at = static_cast<size_t>(index * width);
     int64_t old_value = 0;
     std::memcpy(&old_value, bytes.data() + at, static_cast<size_t>(width));
-    if (width < 8) old_value = (old_value << (64 - 8 * width)) >> (64 - 8 * width);  // sign-extend
-    int64_t value = HostileValue(rng, node, old_value, width);
+    // What a `width`-byte integer holds, sign-extended.
+    auto stored = [width](int64_t v) { return width < 8 ? (v << (64 - 8 * width)) >> (64 - 8 * width) : v; };
+    old_value = stored(old_value);
+    int64_t value = stored(HostileValue(rng, node, old_value, width));
     if (LimitsABuffer(node, b, static_cast<int64_t>(at) / width)) value = std::min(value, old_value);
     std::memcpy(bytes.data() + at, &value, static_cast<size_t>(width));
     return where + ": buffer " + std::to_string(b) + " [" + std::to_string(at) + "] " + std::to_string(old_value) +

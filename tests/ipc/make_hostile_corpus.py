@@ -400,6 +400,41 @@ def bit_flips():
         case(f"flip_{k:02d}_{name}", data, "*")
 
 
+def nested_inputs():
+    """Valid nested batches written by pyarrow, and seeded bit flips of them:
+    seeds from which the fuzzer reaches the nested conversion."""
+    point = pa.struct([("x", pa.float64()), ("y", pa.utf8())])
+    table = pa.table({
+        "s": pa.array([{"a": 1, "b": "one"}, None, {"a": None, "b": "three"}, {"a": 4, "b": None}],
+                      pa.struct([("a", pa.int64()), ("b", pa.utf8())])),
+        "l": pa.array([[1, 2, None], [], None, list(range(9))], pa.list_(pa.int32())),
+        "m": pa.array([[("k", 1)], None, [], [("a", None), ("bb", 2)]], pa.map_(pa.utf8(), pa.int64())),
+        "p": pa.array([[{"x": 0.5, "y": "p"}, None], None, [{"x": None, "y": "q" * 20}], []], pa.list_(point)),
+        "w": pa.array([["ab", None], None, [], ["c"]], pa.large_list(pa.utf8())),
+        "f": pa.array([[1, 2, 3], None, [4, None, 6], [7, 8, 9]], pa.list_(pa.int16(), 3)),
+        "v": pa.array([[1], None, [2, 3], []], pa.list_view(pa.int8())),
+    })
+    sink = pa.BufferOutputStream()
+    with ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+        writer.write_table(table.slice(1, 2))
+    stream_bytes = sink.getvalue().to_pybytes()
+    sink = pa.BufferOutputStream()
+    with ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    nested = [("valid_nested.arrows", stream_bytes), ("valid_nested.arrow", sink.getvalue().to_pybytes())]
+    for name, data in nested:
+        case(name, data, "OK")
+    rng = random.Random(4321)
+    for k in range(8):
+        name, data = nested[k % len(nested)]
+        data = bytearray(data)
+        for _ in range(1 + k % 4):
+            i = rng.randrange(len(data))
+            data[i] ^= 1 << rng.randrange(8)
+        case(f"flip_nested_{k:02d}_{name}", data, "*")
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
     valid_inputs()
@@ -410,8 +445,9 @@ def main():
     compression()
     dictionaries()
     nested_and_views()
-    check_valid_with_pyarrow()
     bit_flips()
+    nested_inputs()
+    check_valid_with_pyarrow()
     os.makedirs(out_dir, exist_ok=True)
     for old in os.listdir(out_dir):
         os.remove(os.path.join(out_dir, old))
