@@ -387,17 +387,21 @@ def nested_and_views():
          "shorter than the 6 elements")
 
 
-def bit_flips():
-    """Seeded random corruption of valid inputs: read or rejected, never a crash."""
-    rng = random.Random(1234)
-    valid = [(n, d) for n, d, e in CASES if e == "OK"]
-    for k in range(24):
-        name, data = valid[k % len(valid)]
+def flips(inputs, count, seed, prefix):
+    """Seeded random corruption of `inputs` ((name, bytes) pairs), 1 to 4 bits
+    a file: read or rejected, never a crash."""
+    rng = random.Random(seed)
+    for k in range(count):
+        name, data = inputs[k % len(inputs)]
         data = bytearray(data)
         for _ in range(1 + k % 4):
             i = rng.randrange(len(data))
             data[i] ^= 1 << rng.randrange(8)
-        case(f"flip_{k:02d}_{name}", data, "*")
+        case(f"{prefix}_{k:02d}_{name}", data, "*")
+
+
+def bit_flips():
+    flips([(n, d) for n, d, e in CASES if e == "OK"], 24, 1234, "flip")
 
 
 def nested_inputs():
@@ -425,14 +429,7 @@ def nested_inputs():
     nested = [("valid_nested.arrows", stream_bytes), ("valid_nested.arrow", sink.getvalue().to_pybytes())]
     for name, data in nested:
         case(name, data, "OK")
-    rng = random.Random(4321)
-    for k in range(8):
-        name, data = nested[k % len(nested)]
-        data = bytearray(data)
-        for _ in range(1 + k % 4):
-            i = rng.randrange(len(data))
-            data[i] ^= 1 << rng.randrange(8)
-        case(f"flip_nested_{k:02d}_{name}", data, "*")
+    flips(nested, 8, 4321, "flip_nested")
 
 
 def main():
