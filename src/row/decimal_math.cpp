@@ -18,24 +18,6 @@ std::string UInt128ToString(UInt128 v) {
 
 }  // namespace
 
-int32_t MinimalBigEndian(Int128 v, uint8_t out[16]) {
-  // The significant bits of the magnitude (of ~v for negatives), plus one
-  // sign bit, rounded up to bytes.
-  UInt128 magnitude = static_cast<UInt128>(v < 0 ? ~v : v);
-  uint64_t high = static_cast<uint64_t>(magnitude >> 64);
-  uint64_t low = static_cast<uint64_t>(magnitude);
-  int32_t bits = high != 0 ? 128 - __builtin_clzll(high) : (low != 0 ? 64 - __builtin_clzll(low) : 0);
-  int32_t length = bits / 8 + 1;
-  // Shift the kept bytes to the top so that, stored big-endian, they come
-  // first and zeros fill the rest of the 16 bytes.
-  UInt128 shifted = static_cast<UInt128>(v) << (8 * (16 - length));
-  uint64_t first = __builtin_bswap64(static_cast<uint64_t>(shifted >> 64));
-  uint64_t second = __builtin_bswap64(static_cast<uint64_t>(shifted));
-  std::memcpy(out, &first, 8);
-  std::memcpy(out + 8, &second, 8);
-  return length;
-}
-
 std::string DecimalToString(const uint8_t* bytes, int32_t width) {
   Int128 v;
   if (width == 4) {

@@ -19,7 +19,7 @@ struct SignedSource {
     const uint8_t* p = values + index * kBytes;
     std::memcpy(out, p, 16);
     if constexpr (kBytes == 32) {
-      uint64_t sign = *out < 0 ? ~uint64_t{0} : 0;
+      const uint64_t sign = static_cast<uint64_t>(SignWord128(*out));
       return Load<uint64_t>(p + 16) == sign && Load<uint64_t>(p + 24) == sign;
     }
     return true;

@@ -123,7 +123,7 @@ struct SmallDecimalOp {
     } else {
       // The upper words must be the sign extension of the low 64 bits.
       int64_t low = row::Load<int64_t>(p);
-      uint64_t sign = low < 0 ? ~uint64_t{0} : 0;
+      const uint64_t sign = SignWord(low);
       bool fits = true;
       for (int word = 1; word < kBytes / 8; ++word)
         fits &= row::Load<uint64_t>(p + word * 8) == sign;
