@@ -53,18 +53,23 @@ Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64
   int64_t* gather = scratch->gather.data();
   uint8_t* validity = scratch->validity.data();
   std::fill(validity, validity + (num_rows + 7) / 8, uint8_t{0});
+  // Locals: the stores below may alias anything in memory.
+  const auto dictionary_length = static_cast<uint64_t>(dictionary.length);
+  const int64_t dictionary_offset = dictionary.offset;
   bool out_of_range = false;
   bool nulls = false;
+  // No branch on validity: nulls are as random as the data and mispredict.
   for (int64_t r = 0; r < num_rows; ++r) {
     bool valid = !index_nulls || GetBit(index_validity, first + r);
     int64_t index = static_cast<int64_t>(Load<IndexType>(index_values + (first + r) * sizeof(IndexType)));
-    bool in_range = static_cast<uint64_t>(index) < static_cast<uint64_t>(dictionary.length);
+    bool in_range = static_cast<uint64_t>(index) < dictionary_length;
     out_of_range |= valid & !in_range;
-    int64_t physical = dictionary.offset + ((valid & in_range) ? index : 0);
+    valid &= in_range;
+    int64_t physical = dictionary_offset + (index & -static_cast<int64_t>(valid));
     gather[r] = physical;
-    valid = valid && in_range && (!value_nulls || GetBit(value_validity, physical));
+    if (value_nulls) valid &= GetBit(value_validity, physical);
     nulls |= !valid;
-    if (valid) SetBit(validity, r);
+    validity[r >> 3] |= static_cast<uint8_t>(static_cast<unsigned>(valid) << (r & 7));
   }
   if (out_of_range) {
     for (int64_t r = 0; r < num_rows; ++r) {
@@ -157,7 +162,7 @@ Status GatherRuns(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
     gather[r] = physical;
     bool valid = !value_nulls || GetBit(value_validity, physical);
     nulls |= !valid;
-    if (valid) SetBit(validity, r);
+    validity[r >> 3] |= static_cast<uint8_t>(static_cast<unsigned>(valid) << (r & 7));
   }
   *any_null = nulls;
   return Status::Ok();
