@@ -29,7 +29,7 @@ inline UInt128 PowerOfTen(int32_t digits) { return detail::kPowersOfTen[static_c
 
 // Signs are taken arithmetically, never by a branch: the signs of a column's
 // values are as random as its data, and a branch on them mispredicts about
-// every other value (small decimals went from 4.6 to ~1 ns a value).
+// every other value (small decimals went from 4.6 to 2.3 ns a value).
 
 /// All ones when `v` is negative, zero otherwise.
 inline uint64_t SignWord(int64_t v) { return static_cast<uint64_t>(v >> 63); }
@@ -79,7 +79,10 @@ inline BigEndianWords MinimalBigEndianWords(Int128 v) {
 }
 
 /// Writes MinimalBigEndianWords(v) to `out` (16 bytes) and returns its
-/// length. Inline: the large decimal writers call it once per value.
+/// length. Inline: the large decimal writers call it once per value. (Spelled
+/// through the struct above, the large_decimals benchmark ran at 18.5 ns/row;
+/// the same steps written out here with two local words, at 25.8: GCC 12
+/// inlined them differently.)
 inline int32_t MinimalBigEndian(Int128 v, uint8_t out[16]) {
   const BigEndianWords words = MinimalBigEndianWords(v);
   std::memcpy(out, &words.first, 8);

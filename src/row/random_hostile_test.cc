@@ -1,13 +1,13 @@
-// Randomized hostile input: valid random batches (flat and nested columns up
-// to four levels deep, encoded and sliced at every level, as in the
-// differential test) damaged in ways a C Data Interface producer can damage
-// them without lying about buffer sizes: offsets, views, run ends, dictionary
-// indices and string lengths overwritten with hostile values, validity bits
-// flipped (null_count then unknown), child and dictionary lengths shortened,
-// slice offsets moved back. Converted with full validation, a batch must
-// either fail with an error or give exactly the reference writer's rows for
-// what it now holds; under AddressSanitizer any read outside a buffer (every
-// buffer has its exact size) fails the test too.
+// Randomized hostile input: valid random batches (flat and nested columns up to
+// four levels deep, encoded and sliced at every level, as in the differential
+// test) damaged in ways a C Data Interface producer can damage them without
+// lying about buffer sizes: offsets, views (lengths, buffer indices, offsets),
+// run ends and dictionary indices overwritten with hostile values, validity
+// bits flipped (null_count then unknown), child and dictionary lengths
+// shortened, slice offsets moved back. Converted with full validation, a batch
+// must either fail with an error or give exactly the reference writer's rows
+// for what it now holds; under AddressSanitizer any read outside a buffer
+// (every buffer has its exact size) fails the test too.
 //
 // ROWBRIDGE_TEST_SEED sets the seed (iteration i uses seed + i) and
 // ROWBRIDGE_HOSTILE_ITERATIONS the number of batches (default 2000).
@@ -112,7 +112,7 @@ std::string Damage(Rng& rng, TestArray* batch) {
     if (buffers.empty()) continue;
     size_t b = rng.Pick(buffers);
     Bytes& bytes = *node.buffers[b];
-    if (b == 0 && node.format != "+r") {
+    if (b == 0) {
       int64_t bit = rng.Range(0, static_cast<int64_t>(bytes.size()) * 8 - 1);
       bytes[static_cast<size_t>(bit / 8)] ^= static_cast<uint8_t>(1u << (bit % 8));
       node.null_count = -1;
