@@ -107,6 +107,16 @@ Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
   if (num_columns > 0 && batch.children == nullptr) {
     return Status::Invalid("the batch's child list is NULL");
   }
+  // A struct has one buffer, its validity (unused here: a record batch has no nulls).
+  if (batch.n_buffers != 1 || batch.buffers == nullptr) {
+    return Status::Invalid("the batch struct has " + std::to_string(batch.n_buffers) +
+                           (batch.buffers == nullptr ? " buffers and a NULL buffer list" : " buffers") +
+                           "; a struct has 1");
+  }
+  if (batch.null_count < -1 || batch.null_count > batch.length) {
+    return Status::Invalid("the batch struct's null_count " + std::to_string(batch.null_count) +
+                           " is outside [-1, length " + std::to_string(batch.length) + "]");
+  }
   if (batch.null_count > 0) {
     return Status::Invalid("the batch struct has " + std::to_string(batch.null_count) +
                            " null rows; a record batch has none");

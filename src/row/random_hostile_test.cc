@@ -9,13 +9,19 @@
 // for what it now holds; under AddressSanitizer any read outside a buffer
 // (every buffer has its exact size) fails the test too.
 //
+// A second test breaks one structural rule of the C Data Interface at a random
+// node of such a batch (released, negative or overflowing length and offset,
+// null_count out of range, wrong buffer or child count, NULL lists, buffers,
+// children or dictionary): it must be an error at both validation levels.
+//
 // ROWBRIDGE_TEST_SEED sets the seed (iteration i uses seed + i) and
-// ROWBRIDGE_HOSTILE_ITERATIONS the number of batches (default 2000).
+// ROWBRIDGE_HOSTILE_ITERATIONS the number of batches of each test (default 2000).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "rowbridge/converter.hpp"
@@ -204,24 +210,148 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
   }
 }
 
-TEST(RandomHostile, DamagedBatchesFailOrConvertToTheReferenceRows) {
-  uint64_t seed = EnvOr("ROWBRIDGE_TEST_SEED", kDefaultSeed);
-  uint64_t iterations = EnvOr("ROWBRIDGE_HOSTILE_ITERATIONS", 2000);
-  RecordProperty("seed", std::to_string(seed));
-  int64_t rejected = 0;
+/// Every node of an exported array tree (children and dictionaries), with
+/// its format.
+void CollectExported(ArrowArray* array, const ArrowSchema& schema,
+                     std::vector<std::pair<ArrowArray*, std::string>>* out) {
+  out->emplace_back(array, schema.format);
+  for (int64_t i = 0; i < array->n_children; ++i) CollectExported(array->children[i], *schema.children[i], out);
+  if (array->dictionary != nullptr) CollectExported(array->dictionary, *schema.dictionary, out);
+}
+
+/// Points `*list` (`*count` entries) at `copy`, a copy one entry shorter or
+/// longer; an added entry repeats the last one, or is `extra`.
+template <typename Entry>
+void ChangeCount(Rng& rng, Entry** list, int64_t* count, std::vector<Entry>* copy, Entry extra) {
+  copy->assign(*list, *list + *count);
+  if (rng.Chance(0.5) && *count > 0) {
+    copy->pop_back();
+  } else {
+    copy->push_back(copy->empty() ? extra : copy->back());
+  }
+  *count = static_cast<int64_t>(copy->size());
+  *list = copy->data();
+}
+
+/// Breaks one structural rule of the C Data Interface at `node` (always a
+/// violation, whatever the data); `buffers` and `children` hold the
+/// replacement pointer lists some breaks need. Returns what it did, or ""
+/// when the break drawn does not apply to this node.
+std::string BreakStructure(Rng& rng, ArrowArray* node, const std::string& format,
+                           std::vector<const void*>* buffers, std::vector<ArrowArray*>* children) {
+  const bool view = format == "vu" || format == "vz";  // their buffer count varies
+  switch (rng.Range(0, 11)) {
+    case 0: node->release = nullptr; return "released";
+    case 1: node->length = -1 - rng.Range(0, 5); return "negative length";
+    case 2: node->offset = -1 - rng.Range(0, 5); return "negative offset";
+    case 3:
+      if (node->length == 0) return "";
+      node->offset = INT64_MAX - rng.Range(0, node->length - 1);
+      return "offset + length past INT64_MAX";
+    case 4: node->null_count = node->length + 1 + rng.Range(0, 5); return "null_count above length";
+    case 5: node->null_count = -2 - rng.Range(0, 5); return "null_count below -1";
+    case 6:
+      if (view) return "";
+      ChangeCount(rng, &node->buffers, &node->n_buffers, buffers, static_cast<const void*>(nullptr));
+      return "buffer count changed";
+    case 7:
+      if (node->n_buffers == 0) return "";
+      node->buffers = nullptr;
+      return "NULL buffer list";
+    case 8: {
+      // A data buffer of a non-empty node, or the validity of one with nulls.
+      const bool validity = rng.Chance(0.5);
+      if (validity ? node->null_count <= 0 || node->n_buffers == 0 : node->length == 0 || node->n_buffers < 2) return "";
+      if (node->buffers[validity ? 0 : 1] == nullptr) return "";
+      buffers->assign(node->buffers, node->buffers + node->n_buffers);
+      (*buffers)[validity ? 0 : 1] = nullptr;
+      node->buffers = buffers->data();
+      return validity ? "NULL validity with nulls" : "NULL data buffer";
+    }
+    case 9:
+      ChangeCount(rng, &node->children, &node->n_children, children, node);
+      return "child count changed";
+    case 10: {
+      if (node->n_children == 0) return "";
+      children->assign(node->children, node->children + node->n_children);
+      (*children)[static_cast<size_t>(rng.Range(0, node->n_children - 1))] = nullptr;
+      node->children = children->data();
+      return "a NULL child";
+    }
+    default:
+      if (node->dictionary == nullptr) return "";
+      node->dictionary = nullptr;
+      return "no dictionary";
+  }
+}
+
+/// One random batch with one structural rule broken at a random node: both
+/// validation levels must fail (structure is always checked).
+void RunStructureIteration(uint64_t seed) {
+  Rng rng(seed);
+  std::vector<TestArray> columns;
+  std::string description;
+  int64_t length = rng.Range(1, 60);
+  for (int64_t c = 0, n = rng.Range(1, 4); c < n; ++c) {
+    std::string name = "c" + std::to_string(c);
+    testing::TypeSpec spec = testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 3)), false);
+    description += " " + name + "=" + testing::DescribeSpec(spec);
+    columns.push_back(testing::MakeNestedColumn(rng, spec, length));
+  }
+  auto exported = testing::ExportBatch(testing::Batch(std::move(columns)));
+  std::vector<std::pair<ArrowArray*, std::string>> nodes;
+  CollectExported(&exported->array.array, exported->schema.schema, &nodes);
+  for (const Validation validation : {Validation::kCheap, Validation::kFull}) {
+    const int64_t pick = rng.Range(0, static_cast<int64_t>(nodes.size()) - 1);
+    ArrowArray* node = nodes[static_cast<size_t>(pick)].first;
+    const ArrowArray saved = *node;
+    std::vector<const void*> buffers;
+    std::vector<ArrowArray*> children;
+    std::string broken;
+    while (broken.empty()) broken = BreakStructure(rng, node, nodes[static_cast<size_t>(pick)].second, &buffers, &children);
+    SCOPED_TRACE("schema" + description + "; node " + std::to_string(pick) + ": " + broken + ", validation " +
+                 std::to_string(static_cast<int>(validation)));
+    ConverterOptions options;
+    options.validation = validation;
+    std::unique_ptr<Converter> converter;
+    ASSERT_TRUE(Converter::Make(exported->schema.schema, options, &converter).ok());
+    testing::Conversion actual = testing::Drain(*converter, exported->array.array);
+    *node = saved;  // the release callbacks need the tree as it was
+    ASSERT_FALSE(actual.status.ok()) << "converted " << actual.rows.size() << " rows";
+    ASSERT_FALSE(actual.status.message().empty());
+  }
+}
+
+/// Runs `run` for each iteration's seed (from the environment), each traced
+/// with how to run it alone, until one fails; returns the iteration count.
+uint64_t ForEachIteration(const std::function<void(uint64_t)>& run) {
+  const uint64_t seed = EnvOr("ROWBRIDGE_TEST_SEED", kDefaultSeed);
+  const uint64_t iterations = EnvOr("ROWBRIDGE_HOSTILE_ITERATIONS", 2000);
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
   for (uint64_t i = 0; i < iterations; ++i) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " ROWBRIDGE_HOSTILE_ITERATIONS=1 (seed " +
                  std::to_string(seed) + ", iteration " + std::to_string(i) + ")");
     testing::TrackIterationSeed(seed + i);
-    RunIteration(seed + i, &rejected);
-    if (HasFailure()) break;
+    run(seed + i);
+    if (::testing::Test::HasFailure()) break;
   }
+  return iterations;
+}
+
+TEST(RandomHostile, DamagedBatchesFailOrConvertToTheReferenceRows) {
+  int64_t rejected = 0;
+  const uint64_t iterations = ForEachIteration([&](uint64_t seed) { RunIteration(seed, &rejected); });
   std::printf("damaged batches rejected: %lld of %llu\n", static_cast<long long>(rejected),
               static_cast<unsigned long long>(iterations));
   // Most damage must reach validation: a harness whose damage always lands
   // in unread bytes would test nothing.
   EXPECT_GE(rejected, static_cast<int64_t>(iterations) / 4);
 }
+
+TEST(RandomHostile, BrokenStructuresAreErrorsAtEveryValidationLevel) {
+  ForEachIteration(RunStructureIteration);
+}
+
 
 }  // namespace
 }  // namespace rowbridge
