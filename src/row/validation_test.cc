@@ -205,6 +205,12 @@ TEST(Validation, BatchShape) {
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"NULL"}));
     s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1] = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"1", "NULL"}));
+    s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->null_count = -2; });
+    EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"null_count -2"}));
+    s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->n_buffers = 0; });
+    EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"0 buffers", "a struct has 1"}));
+    s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->buffers = nullptr; });
+    EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"NULL buffer list"}));
   }
 }
 
