@@ -22,6 +22,26 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class NestedBinders {
   private NestedBinders() {}
 
+  /**
+   * The element vector of a list, large list (a map is a list), list view or large list view;
+   * null for any other vector.
+   */
+  static FieldVector elementOf(ValueVector vector) {
+    if (vector instanceof ListVector) {
+      return ((ListVector) vector).getDataVector();
+    }
+    if (vector instanceof LargeListVector) {
+      return ((LargeListVector) vector).getDataVector();
+    }
+    if (vector instanceof ListViewVector) {
+      return ((ListViewVector) vector).getDataVector();
+    }
+    if (vector instanceof LargeListViewVector) {
+      return ((LargeListViewVector) vector).getDataVector();
+    }
+    return null;
+  }
+
   /** Validity plus one child per field. */
   static final class StructBinder extends NodeBinder {
     StructBinder(Context context, Field field, long array, String label) {
@@ -36,6 +56,23 @@ final class NestedBinders {
     @Override
     int bufferCount() {
       return 1;
+    }
+
+    @Override
+    boolean matchesVector(ValueVector vector) {
+      if (vector.getMinorType() != minorType || !(vector instanceof AbstractStructVector)) {
+        return false;
+      }
+      AbstractStructVector struct = (AbstractStructVector) vector;
+      if (struct.size() != children.length) {
+        return false;
+      }
+      for (int i = 0; i < children.length; i++) {
+        if (!children[i].matchesVector(struct.getChildByOrdinal(i))) {
+          return false;
+        }
+      }
+      return true;
     }
 
     @Override
@@ -81,6 +118,13 @@ final class NestedBinders {
     @Override
     int bufferCount() {
       return 2;
+    }
+
+    @Override
+    boolean matchesVector(ValueVector vector) {
+      FieldVector element = elementOf(vector);
+      return vector.getMinorType() == minorType && element != null
+          && children[0].matchesVector(element);
     }
 
     @Override
@@ -132,6 +176,13 @@ final class NestedBinders {
     }
 
     @Override
+    boolean matchesVector(ValueVector vector) {
+      return vector.getMinorType() == minorType && vector instanceof FixedSizeListVector
+          && ((FixedSizeListVector) vector).getListSize() == listSize
+          && children[0].matchesVector(((FixedSizeListVector) vector).getDataVector());
+    }
+
+    @Override
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
       if (!accepts(vector, FixedSizeListVector.class)) {
         return false;
@@ -162,6 +213,13 @@ final class NestedBinders {
     @Override
     int bufferCount() {
       return 3;
+    }
+
+    @Override
+    boolean matchesVector(ValueVector vector) {
+      FieldVector element = elementOf(vector);
+      return vector.getMinorType() == minorType && element != null
+          && children[0].matchesVector(element);
     }
 
     @Override
@@ -206,6 +264,16 @@ final class NestedBinders {
     @Override
     int bufferCount() {
       return 0;
+    }
+
+    @Override
+    boolean matchesVector(ValueVector vector) {
+      if (vector.getMinorType() != minorType || !(vector instanceof RunEndEncodedVector)) {
+        return false;
+      }
+      RunEndEncodedVector runs = (RunEndEncodedVector) vector;
+      return children[0].matchesVector(runs.getRunEndsVector())
+          && children[1].matchesVector(runs.getValuesVector());
     }
 
     @Override

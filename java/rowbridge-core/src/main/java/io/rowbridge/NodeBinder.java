@@ -31,7 +31,8 @@ abstract class NodeBinder {
   final NodeBinder[] children;
   /** A zeroed block standing in for absent buffers of empty arrays. */
   final long zeroes;
-  private final MinorType minorType;
+  /** The Arrow Java minor type of the node's vectors (of the indices when dictionary-encoded). */
+  final MinorType minorType;
 
   NodeBinder(Context context, Field field, long array, String label, int childCount) {
     this.label = label;
@@ -83,9 +84,17 @@ abstract class NodeBinder {
     }
   }
 
-  /** True when a vector's field (and those of its children) has the layout of this node. */
-  final boolean matches(Field actual) {
-    return sameLayout(field, actual);
+  /**
+   * True when {@code vector} and its children have the layout of this node's field (types,
+   * dictionaries, children), without asking a nested vector for its field: Arrow Java builds a new
+   * Field tree for a struct on every call (and a list compares its child's), so that check
+   * allocated on every batch of new vectors. Nested nodes compare minor types and recurse into
+   * their child vectors (a map's keysSorted flag, which changes no byte, is not compared); a leaf
+   * compares its field, which leaf vectors keep. Allocates nothing.
+   */
+  boolean matchesVector(ValueVector vector) {
+    Field actual = vector.getField();
+    return actual == field || sameLayout(field, actual);
   }
 
   private static boolean sameLayout(Field expected, Field actual) {

@@ -55,7 +55,6 @@ public final class RowbridgeConverter implements AutoCloseable {
   private final NodeBinder[] columns;
   private final ValueVector[] checkedVectors;
   /** The field object of each column last found to have the registered layout. */
-  private final Field[] checkedFields;
   private final ValueVector[] current;
   private final String nativeSparkSchema;
 
@@ -97,7 +96,6 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.closedRow = new byte[Math.max(64, UnsafeRow.calculateBitSetWidthInBytes(numColumns)
         + 8 * numColumns + 64)];
     this.checkedVectors = new ValueVector[numColumns];
-    this.checkedFields = new Field[numColumns];
     this.current = new ValueVector[numColumns];
     this.columns = new NodeBinder[numColumns];
     this.zeroes = arena.allocate(64);
@@ -252,12 +250,10 @@ public final class RowbridgeConverter implements AutoCloseable {
             + vector.getValueCount() + " values but the batch has " + numRows + " rows");
       }
       if (vector != checkedVectors[i]) {
-        // Vectors created from one schema share its Field objects: a new vector of the same
-        // field costs a reference comparison, another field a comparison of layouts.
-        Field field = vector.getField();
-        if (field == checkedFields[i] || columns[i].matches(field)) {
+        // A new vector: its layout is compared node by node (a leaf's field by reference first),
+        // without allocating.
+        if (columns[i].matchesVector(vector)) {
           checkedVectors[i] = vector;
-          checkedFields[i] = field;
         } else {
           sameLayout = false;
         }
@@ -299,7 +295,6 @@ public final class RowbridgeConverter implements AutoCloseable {
     for (int i = 0; i < numColumns; i++) {
       if (!columns[i].bind(current[i], dictionaries)) {
         checkedVectors[i] = null;
-        checkedFields[i] = null;
         return false;
       }
     }
@@ -491,7 +486,6 @@ public final class RowbridgeConverter implements AutoCloseable {
       }
     }
     java.util.Arrays.fill(checkedVectors, null);
-    java.util.Arrays.fill(checkedFields, null);
     java.util.Arrays.fill(current, null);
     if (handle != 0) {
       long closing = handle;
