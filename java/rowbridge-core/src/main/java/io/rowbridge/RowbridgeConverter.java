@@ -510,11 +510,12 @@ public final class RowbridgeConverter implements AutoCloseable {
   /**
    * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors,
    * for batches whose layout differs from the converter's schema; reused while the batches'
-   * vectors have the same Field objects (vectors created from one schema share them).
+   * vectors have its layout (compared as the registered one is, allocating nothing: a nested
+   * vector's Field is a new object at every call, so comparing Field objects rebuilt the tree for
+   * every batch).
    */
   private static final class FallbackTree implements AutoCloseable {
     final NativeArena arena = new NativeArena();
-    final Field[] fields;
     final NodeBinder[] binders;
     final long root;
     final long schema;
@@ -524,7 +525,6 @@ public final class RowbridgeConverter implements AutoCloseable {
       for (ValueVector vector : current) {
         batchFields.add(vector.getField());
       }
-      fields = batchFields.toArray(new Field[0]);
       long release = RowbridgeNative.releaseArrayNothingAddress();
       schema = SchemaExporter.export(batchFields, dictionaries, arena);
       root = arena.allocate(CStructs.ARRAY_SIZE);
@@ -544,7 +544,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
     boolean reusableFor(ValueVector[] current) {
       for (int i = 0; i < current.length; i++) {
-        if (current[i].getField() != fields[i]) {
+        if (!binders[i].matchesVector(current[i])) {
           return false;
         }
       }

@@ -201,31 +201,58 @@ class FreshVectorsTest {
     }
   }
 
-  @Test
-  void newNestedVectorsEveryBatchAllocateNothingOnTheJvm() {
-    Random random = new Random(seed("newNestedVectorsEveryBatchAllocateNothingOnTheJvm"));
-    int rows = 32;
-    Case schema = new Case(benchmarkShape(ListLayout.LIST, 0), rows, random);
-    List<List<FieldVector>> batches = new ArrayList<>();
-    for (int b = 0; b < 8; b++) {
-      batches.add(schema.batch(random));
+  private static final int MEASURED_CONVERTS = 4000;
+
+  /**
+   * Converts each of `batches` (new vectors of `schema`) once and checks its rows, then converts
+   * them in turn MEASURED_CONVERTS times; returns the bytes the JVM allocated per batch then.
+   */
+  private static long allocatedPerBatch(RowbridgeConverter converter, Case schema,
+      List<List<FieldVector>> batches) {
+    for (List<FieldVector> batch : batches) {
+      converter.convert(batch, schema.rows);
+      schema.assertRows(converter, "before measuring");
     }
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long thread = Thread.currentThread().getId();
+    long before = threads.getThreadAllocatedBytes(thread);
+    for (int i = 0; i < MEASURED_CONVERTS; i++) {
+      converter.convert(batches.get(i % batches.size()), schema.rows);
+    }
+    return (threads.getThreadAllocatedBytes(thread) - before) / MEASURED_CONVERTS;
+  }
+
+  private static List<List<FieldVector>> batches(Case schema, Random random) {
+    List<List<FieldVector>> batches = new ArrayList<>();
+    for (int b = 0; b < 8; b++) {
+      batches.add(schema.batch(random));
+    }
+    return batches;
+  }
+
+  @Test
+  void newNestedVectorsEveryBatchAllocateNothingOnTheJvm() {
+    Random random = new Random(seed("newNestedVectorsEveryBatchAllocateNothingOnTheJvm"));
+    Case schema = new Case(benchmarkShape(ListLayout.LIST, 0), 32, random);
     try (RowbridgeConverter converter = schema.converter()) {
-      for (List<FieldVector> batch : batches) {
-        converter.convert(batch, rows);
-        schema.assertRows(converter, "warm-up");
-      }
-      int converts = 4000;
-      long before = threads.getThreadAllocatedBytes(thread);
-      for (int i = 0; i < converts; i++) {
-        converter.convert(batches.get(i % batches.size()), rows);
-      }
-      long perBatch = (threads.getThreadAllocatedBytes(thread) - before) / converts;
+      long perBatch = allocatedPerBatch(converter, schema, batches(schema, random));
       assertEquals(0, converter.schemaPathBatches());
       assertTrue(perBatch < 8, "the JVM allocated " + perBatch + " bytes per batch");
+    }
+  }
+
+  @Test
+  void batchesOfAnotherLayoutReuseTheirTreeAndAllocateNothing() {
+    Random random = new Random(seed("batchesOfAnotherLayoutReuseTheirTreeAndAllocateNothing"));
+    Case registered = new Case(benchmarkShape(ListLayout.LIST, 0), 32, random);
+    Case other = new Case(benchmarkShape(ListLayout.FIXED_SIZE_LIST, 3), 32, random);
+    try (RowbridgeConverter converter = registered.converter()) {
+      List<List<FieldVector>> batches = batches(other, random);
+      long perBatch = allocatedPerBatch(converter, other, batches);
+      assertEquals(batches.size() + MEASURED_CONVERTS, converter.schemaPathBatches());
+      assertTrue(perBatch < 8, "the JVM allocated " + perBatch + " bytes per batch of the"
+          + " batch-schema path");
     }
   }
 }
