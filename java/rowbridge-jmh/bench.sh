@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The side-by-side JMH benchmark of columnar -> row (make bench-jvm): Spark's JVM path,
-# rowbridge, Comet's native converter and an Arrow C Data export alone, in one JMH run per
-# schema, with the GC profiler. Writes OUT_DIR/jvm-c2r.json (and the raw JMH JSON next to it)
-# and IMG_DIR/jvm-c2r.png, and prints the table.
+# rowbridge, Comet's native converter (flat schemas) and an Arrow C Data export alone, in one
+# JMH run per schema (record, wide_strings, nested), with the GC profiler. Writes
+# OUT_DIR/jvm-c2r.json (and the raw JMH JSON next to it) and IMG_DIR/jvm-c2r.png, and prints
+# the table.
 #
 #   java/rowbridge-jmh/bench.sh OUT_DIR IMG_DIR      (after make java)
 #
@@ -48,6 +49,10 @@ echo "== JMH: wide_strings (256 K rows) at 8192 rows per batch"
 jmh -p schema=wide_strings -p batchRows=8192 -p impl=spark,rowbridge,comet,ffi_export \
   -p consumer=seed,noalloc -rff "$out/jmh-wide.json" | grep -E '^(C2RBenchmark|Benchmark)' || true
 
+echo "== JMH: nested (128 K rows) at 8192 rows per batch (Comet's converter: flat schemas only)"
+jmh -p schema=nested -p batchRows=8192 -p impl=spark,rowbridge,ffi_export \
+  -p consumer=seed,noalloc -rff "$out/jmh-nested.json" | grep -E '^(C2RBenchmark|Benchmark)' || true
+
 java -cp "$classpath" io.rowbridge.jmh.Report "$out/jvm-c2r.json" "$img/jvm-c2r.png" \
   "make bench-jvm (java/rowbridge-jmh/bench.sh; JMH -f 1 -wi 3 -i 5 -r 1s -prof gc ${JMH_ARGS:-})" \
-  "$out/jmh-record.json" "$out/jmh-ffi.json" "$out/jmh-wide.json"
+  "$out/jmh-record.json" "$out/jmh-ffi.json" "$out/jmh-wide.json" "$out/jmh-nested.json"

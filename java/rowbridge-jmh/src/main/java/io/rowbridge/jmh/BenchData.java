@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.IntConsumer;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -12,6 +13,9 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -26,13 +30,19 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * The benchmark datasets of SPEC section 6, built once with Arrow Java, batch after batch:
  * "record" (a int64 = i, b int32 = i, c float64 = i, d utf8 = "value_" + i, no nulls; the
  * seed's schema, as in Comet's CometC2RIsolatedBench) and "wide_strings" (8 int64, 8 utf8 of 5-60
- * printable ASCII bytes, 4 float64, each value null with probability 0.1; fixed seed).
+ * printable ASCII bytes, 4 float64, each value null with probability 0.1; fixed seed) and
+ * "nested" (struct&lt;a int64, b utf8&gt;, array&lt;int32&gt;, map&lt;utf8, int64&gt;,
+ * array&lt;struct&lt;x float64, y utf8&gt;&gt;; 0-8 entries, strings of 5-30 bytes, each value null
+ * with probability 0.1 at every level but map keys; fixed seed).
  */
 final class BenchData implements AutoCloseable {
   /** Rows of "record": 1 M (SPEC 6); -Drowbridge.bench.rows overrides it, for attribution. */
   static final int RECORD_ROWS = Integer.getInteger("rowbridge.bench.rows", 1 << 20);
   static final int WIDE_ROWS = 1 << 18;
   static final long WIDE_SEED = 20250611L;
+  /** Rows of "nested": 128 K, as SPEC 6's nested case of rowbridge bench. */
+  static final int NESTED_ROWS = 1 << 17;
+  private static final int MAX_ENTRIES = 8;
 
   final String schemaName;
   final Schema schema;
@@ -74,6 +84,11 @@ final class BenchData implements AutoCloseable {
       sparkSchema = spark;
       totalRows = WIDE_ROWS;
       stringColumn = 8;
+    } else if (schemaName.equals("nested")) {
+      schema = NestedSchema.arrow();
+      sparkSchema = NestedSchema.spark();
+      totalRows = NESTED_ROWS;
+      stringColumn = -1;
     } else {
       throw new IllegalArgumentException("unknown schema " + schemaName);
     }
@@ -83,6 +98,8 @@ final class BenchData implements AutoCloseable {
       VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
       if (schemaName.equals("record")) {
         fillRecord(root, first, rows);
+      } else if (schemaName.equals("nested")) {
+        fillNested(root, rows, random);
       } else {
         fillWide(root, rows, random);
       }
@@ -148,6 +165,96 @@ final class BenchData implements AutoCloseable {
           }
         }
       }
+    }
+    root.setRowCount(rows);
+  }
+
+  private static boolean isNull(Random random) {
+    return random.nextInt(10) == 0;
+  }
+
+  private static void setText(VarCharVector vector, int index, Random random, byte[] text) {
+    int length = 5 + random.nextInt(26);
+    for (int k = 0; k < length; k++) {
+      text[k] = (byte) (32 + random.nextInt(95));
+    }
+    vector.setSafe(index, text, 0, length);
+  }
+
+  /** A struct of (8-byte number, string) at {@code index}: null, or each field null or not. */
+  private static void setPair(StructVector struct, int index, Random random, byte[] text,
+      boolean floating) {
+    FieldVector number = (FieldVector) struct.getChildByOrdinal(0);
+    VarCharVector string = (VarCharVector) struct.getChildByOrdinal(1);
+    if (isNull(random)) {
+      struct.setNull(index);
+      number.setNull(index);
+      string.setNull(index);
+      return;
+    }
+    struct.setIndexDefined(index);
+    if (isNull(random)) {
+      number.setNull(index);
+    } else if (floating) {
+      ((Float8Vector) number).setSafe(index, random.nextDouble() * 2e6 - 1e6);
+    } else {
+      ((BigIntVector) number).setSafe(index, random.nextLong());
+    }
+    if (isNull(random)) {
+      string.setNull(index);
+    } else {
+      setText(string, index, random, text);
+    }
+  }
+
+  /** List (or map) `r`: null, or 0-8 entries, each written by `entry` at its child index. */
+  private static void appendList(ListVector list, int r, Random random, IntConsumer entry) {
+    if (isNull(random)) {
+      list.setNull(r);
+      return;
+    }
+    int first = list.startNewValue(r);
+    int n = random.nextInt(MAX_ENTRIES + 1);
+    for (int k = first; k < first + n; k++) {
+      entry.accept(k);
+    }
+    list.endValue(r, n);
+  }
+
+  private static void fillNested(VectorSchemaRoot root, int rows, Random random) {
+    for (FieldVector vector : root.getFieldVectors()) {
+      vector.setInitialCapacity(rows);
+      vector.allocateNew();
+    }
+    StructVector pair = (StructVector) root.getVector(0);
+    ListVector ints = (ListVector) root.getVector(1);
+    IntVector intValues = (IntVector) ints.getDataVector();
+    MapVector map = (MapVector) root.getVector(2);
+    StructVector entries = (StructVector) map.getDataVector();
+    VarCharVector keys = (VarCharVector) entries.getChildByOrdinal(0);
+    BigIntVector values = (BigIntVector) entries.getChildByOrdinal(1);
+    ListVector structs = (ListVector) root.getVector(3);
+    StructVector elements = (StructVector) structs.getDataVector();
+    byte[] text = new byte[32];
+    for (int r = 0; r < rows; r++) {
+      setPair(pair, r, random, text, false);
+      appendList(ints, r, random, k -> {
+        if (isNull(random)) {
+          intValues.setNull(k);
+        } else {
+          intValues.setSafe(k, random.nextInt());
+        }
+      });
+      appendList(map, r, random, k -> {
+        entries.setIndexDefined(k);
+        setText(keys, k, random, text);
+        if (isNull(random)) {
+          values.setNull(k);
+        } else {
+          values.setSafe(k, random.nextLong());
+        }
+      });
+      appendList(structs, r, random, k -> setPair(elements, k, random, text, true));
     }
     root.setRowCount(rows);
   }

@@ -49,7 +49,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Consumers: {@code seed} reads {@code getLong(0) + getUTF8String(s).numBytes()} per row, as the
  * seed's benchmark does; {@code noalloc} reads {@code getLong(0) + (int) getLong(s)} (the
  * string's size from its slot), which allocates nothing itself, so that the GC profiler's bytes
- * per operation are the converter's own.
+ * per operation are the converter's own. On "nested", whose columns are a struct, two arrays and a
+ * map, {@code noalloc} reads each column's slot ({@code (int) getLong(c)}: the value's size) and
+ * {@code seed} reads into every value ({@code getStruct(0, 2).getLong(0)} and the element counts
+ * of the arrays and the map). Comet's converter is driven on the flat schemas only.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -103,6 +106,7 @@ public class C2RBenchmark {
       case "rowbridge_convert":
         converter = RowbridgeConverter.create(data.sparkSchema, data.schema,
             ConverterOptions.defaults());
+        checkFirstBatchAgainstSpark();
         break;
       case "ffi_export":
         exported = ArrowArray.allocateNew(allocator);
@@ -112,6 +116,26 @@ public class C2RBenchmark {
         break;
       default:
         throw new IllegalArgumentException("unknown impl " + impl);
+    }
+  }
+
+  /** Fails the trial unless rowbridge's rows of the first batch are Spark's, byte for byte. */
+  private void checkFirstBatchAgainstSpark() {
+    UnsafeProjection spark = UnsafeProjection.create(data.sparkSchema);
+    Iterator<InternalRow> expected = batches.get(0).rowIterator();
+    converter.convert(batches.get(0));
+    int row = 0;
+    while (converter.next()) {
+      byte[] want = spark.apply(expected.next()).getBytes();
+      byte[] got = converter.row().getBytes();
+      if (!java.util.Arrays.equals(want, got)) {
+        throw new IllegalStateException(schema + ": row " + row + " of the first batch differs"
+            + " from Spark's UnsafeProjection");
+      }
+      row++;
+    }
+    if (expected.hasNext() || row != batches.get(0).numRows()) {
+      throw new IllegalStateException(schema + ": the first batch has " + row + " rows");
     }
   }
 
@@ -131,11 +155,30 @@ public class C2RBenchmark {
   }
 
   private long consume(InternalRow row) {
+    if (stringColumn < 0) {
+      return consumeNested(row);
+    }
     if (seedConsumer) {
       return row.getLong(0) + (row.isNullAt(stringColumn) ? 0
           : row.getUTF8String(stringColumn).numBytes());
     }
     return row.getLong(0) + (int) row.getLong(stringColumn);
+  }
+
+  private long consumeNested(InternalRow row) {
+    if (!seedConsumer) {
+      return (int) row.getLong(0) + (int) row.getLong(1) + (int) row.getLong(2)
+          + (int) row.getLong(3);
+    }
+    long sum = 0;
+    if (!row.isNullAt(0)) {
+      InternalRow pair = row.getStruct(0, 2);
+      sum += pair.isNullAt(0) ? 0 : pair.getLong(0);
+    }
+    sum += row.isNullAt(1) ? 0 : row.getArray(1).numElements();
+    sum += row.isNullAt(2) ? 0 : row.getMap(2).numElements();
+    sum += row.isNullAt(3) ? 0 : row.getArray(3).numElements();
+    return sum;
   }
 
   /** Converts the next batch and consumes its rows; returns the consumers' sum. */
