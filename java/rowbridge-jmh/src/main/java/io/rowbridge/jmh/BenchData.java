@@ -40,8 +40,8 @@ final class BenchData implements AutoCloseable {
   static final int RECORD_ROWS = Integer.getInteger("rowbridge.bench.rows", 1 << 20);
   static final int WIDE_ROWS = 1 << 18;
   static final long WIDE_SEED = 20250611L;
-  /** Rows of "nested": 128 K, as SPEC 6's nested case of rowbridge bench. */
-  static final int NESTED_ROWS = 1 << 17;
+  /** Rows of "nested": 128 K, as rowbridge bench (-Drowbridge.bench.nested.rows overrides it). */
+  static final int NESTED_ROWS = Integer.getInteger("rowbridge.bench.nested.rows", 1 << 17);
   private static final int MAX_ENTRIES = 8;
 
   final String schemaName;
