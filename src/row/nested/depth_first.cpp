@@ -2,6 +2,7 @@
 #include "row/nested/depth_first.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -200,6 +201,8 @@ struct PortableDepthFirstOps {
 
 }  // namespace
 
+alignas(8) const uint8_t kDepthFirstAllValid[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes) {
   DepthFirstPlan plan;
   plan.fixed_row_bytes = fixed_row_bytes;
@@ -235,6 +238,7 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
   for (size_t w = 0; w < stored.size(); ++w) {
     if (!stored[w]) plan.zero_words.push_back(static_cast<int32_t>(8 * w));
   }
+  plan.flat_nodes.resize(plan.columns.size() * kFlatNodesPerColumn);
   plan.eligible = true;
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
   if (ActiveKernelIsa() == KernelIsa::kAvx512) {
@@ -248,9 +252,17 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
 
 bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
                           const DepthFirstColumn& column, DepthFirstPlan* plan) {
-  if (input.nested != nullptr) return BindNodeState(input.nested->root, &plan->nodes, column.node);
-  if (input.gather != nullptr) return false;
-  BindArray(array, &plan->nodes[static_cast<size_t>(column.node)]);
+  if (input.nested != nullptr) {
+    if (!BindNodeState(input.nested->root, &plan->nodes, column.node)) return false;
+  } else {
+    if (input.gather != nullptr) return false;
+    BindArray(array, &plan->nodes[static_cast<size_t>(column.node)]);
+  }
+  if (column.flat != nullptr) {
+    // `column` is one of plan->columns (the converter binds them in turn).
+    const size_t index = static_cast<size_t>(&column - plan->columns.data());
+    FlattenShape(plan->nodes[static_cast<size_t>(column.node)], plan->flat_nodes.data() + index * kFlatNodesPerColumn);
+  }
   return true;
 }
 

@@ -84,6 +84,37 @@ struct DepthFirstNode {
   int32_t ElementSize() const { return kind == DepthFirstKind::kFixed ? width : 8; }
 };
 
+/// A node's buffers bound for the shaped writers with its offset, and those
+/// of the structs above it, folded in: value x of the node is element x of
+/// `values` and has validity bit `(bit + x) & bit_mask` of `validity`. A
+/// node without validity points at a constant all-valid word with a mask of
+/// 0, so that reading a bit never branches. Filled per batch from the bound
+/// nodes (FlattenDepthFirstColumn): a writer reading these recomputes
+/// nothing of its node per value, which is what a writer reading
+/// DepthFirstNode spends (docs/BENCHMARKS.md).
+struct DepthFirstFlatNode {
+  const uint8_t* validity = nullptr;
+  int64_t bit = 0;
+  int64_t bit_mask = 0;
+  int64_t fast_bits_end = 0;  // bits below it start 8 readable bytes
+  int64_t validity_bytes = 0;
+  const uint8_t* values = nullptr;  // fixed values, or string / list offsets, at value 0
+  const uint8_t* data = nullptr;    // string bytes
+};
+
+/// Eight valid bits, which a flat node without validity reads (mask 0).
+/// Defined in depth_first.cpp only: the per-ISA objects may define nothing
+/// but their entry points.
+extern const uint8_t kDepthFirstAllValid[8];
+
+/// The flat nodes of a shaped column: the column's node, then its fields,
+/// or its element (and the element's fields), or a map's key and value.
+inline constexpr int kFlatNodesPerColumn = 4;
+
+/// A shaped column's writer over its flat nodes; as DepthFirstColumnFn.
+using DepthFirstFlatFn = DepthFirstCursor (*)(const DepthFirstFlatNode* nodes, int64_t x, uint8_t* row,
+                                              uint8_t* slot, int64_t cursor, uint64_t mask);
+
 /// A column the depth-first writer writes (a string or nested column).
 struct DepthFirstColumn {
   int32_t column = 0;  // index among the plan's columns
@@ -92,6 +123,9 @@ struct DepthFirstColumn {
   int32_t null_word_offset = 0;
   uint64_t null_mask = 0;
   DepthFirstColumnFn field = nullptr;  // resolved with the plan
+  /// Resolved with the plan for a string column or a shaped one (then used
+  /// instead of `field`), over the column's flat nodes.
+  DepthFirstFlatFn flat = nullptr;
 };
 
 struct DepthFirstPlan;
@@ -115,6 +149,9 @@ struct DepthFirstPlan {
   bool eligible = false;
   std::vector<DepthFirstNode> nodes;
   std::vector<DepthFirstColumn> columns;  // in column order
+  /// kFlatNodesPerColumn per column, filled per batch for the columns with a
+  /// `flat` writer.
+  std::vector<DepthFirstFlatNode> flat_nodes;
   int64_t fixed_row_bytes = 0;            // the batch row's bitset and slots
   /// The words of the row's fixed part the depth-first columns do not
   /// store (bitset words past the first, other columns' slots): zeroed first.

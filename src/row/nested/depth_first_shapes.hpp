@@ -4,13 +4,17 @@
 // function with no dispatch on kinds inside (the generic writers of
 // depth_first_writer.hpp switch on every field's kind and call through a
 // pointer per array); DepthFirstShapes::Resolve puts them in the nodes that
-// match. Internal linkage, included by the per-ISA files.
+// match. Each shape writes over flat nodes (depth_first_flat.hpp): a column
+// of the shape reads those bound once per batch; a value of the shape below
+// a generic writer flattens its node first. Internal linkage, included by
+// the per-ISA files.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
+#include "row/nested/depth_first_flat.hpp"
 #include "row/nested/depth_first_writer.hpp"
 
 namespace rowbridge::row {
@@ -23,71 +27,61 @@ inline constexpr int kMaxShapedFields = 2;
 template <typename Ops>
 struct DepthFirstShapes {
   using Generic = DepthFirst<Ops>;
+  using Flat = DepthFirstFlat<Ops>;
+  using FlatNode = DepthFirstFlatNode;
 
   template <typename... Leaves>
   struct StructOf {
     static constexpr int64_t kFields = sizeof...(Leaves);
-    ROWBRIDGE_DF_INLINE static int64_t Write(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
-      const int64_t fields_x = node.offset + x;
-      const DepthFirstNode* fields = node.children;
+    /// `nodes[0]` the struct, its fields after it.
+    ROWBRIDGE_DF_INLINE static int64_t WriteFlat(const FlatNode* nodes, int64_t x, uint8_t* dst) {
       int64_t cursor = 8 + 8 * kFields;
       uint64_t nulls = 0;
       int64_t i = 0;
-      ((cursor = Generic::template LeafField<Leaves>(fields[i], fields_x, dst, dst + 8 + 8 * i, cursor, nulls, uint64_t{1} << i), ++i),
+      ((cursor = Flat::template LeafField<Leaves>(nodes[1 + i], x, dst, dst + 8 + 8 * i, cursor, nulls,
+                                                  uint64_t{1} << i),
+        ++i),
        ...);
       Store64(dst, nulls);
       return cursor;
     }
   };
 
-  /// An array of leaves [first, first + n) of `element`.
-  template <typename Leaf>
-  ROWBRIDGE_DF_INLINE static int64_t LeafArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
-    if constexpr (Leaf::kString) {
-      return Generic::template StringArray<typename Leaf::Offset>(element, first, n, dst);
-    } else {
-      return Generic::template FixedArray<Leaf::kWidth>(element, first, n, dst);
-    }
-  }
-
   template <typename Offset, typename Leaf>
   struct ListOf {
-    ROWBRIDGE_DF_INLINE static int64_t Write(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
-      const uint8_t* offsets = node.values + (node.offset + x) * int64_t{sizeof(Offset)};
-      const int64_t first = Generic::template OffsetAt<Offset>(offsets, 0);
-      const int64_t n = Generic::template OffsetAt<Offset>(offsets, 1) - first;
-      return LeafArray<Leaf>(*node.children, first, n, dst);
+    /// `nodes[0]` the list, `nodes[1]` its element.
+    ROWBRIDGE_DF_INLINE static int64_t WriteFlat(const FlatNode* nodes, int64_t x, uint8_t* dst) {
+      const int64_t first = Flat::template OffsetAt<Offset>(nodes[0].values, x);
+      const int64_t n = Flat::template OffsetAt<Offset>(nodes[0].values, x + 1) - first;
+      return Flat::template LeafArray<Leaf>(nodes[1], first, n, dst);
     }
   };
 
   template <typename Key, typename Value>
   struct MapOf {
-    ROWBRIDGE_DF_INLINE static int64_t Write(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
-      const uint8_t* offsets = node.values + (node.offset + x) * 4;
-      const int64_t first = Generic::template OffsetAt<int32_t>(offsets, 0);
-      const int64_t n = Generic::template OffsetAt<int32_t>(offsets, 1) - first;
-      const int64_t keys = LeafArray<Key>(node.children[0], first, n, dst + 8);
+    /// `nodes[0]` the map, `nodes[1]` its keys, `nodes[2]` its values.
+    ROWBRIDGE_DF_INLINE static int64_t WriteFlat(const FlatNode* nodes, int64_t x, uint8_t* dst) {
+      const int64_t first = Flat::template OffsetAt<int32_t>(nodes[0].values, x);
+      const int64_t n = Flat::template OffsetAt<int32_t>(nodes[0].values, x + 1) - first;
+      const int64_t keys = Flat::template LeafArray<Key>(nodes[1], first, n, dst + 8);
       Store64(dst, static_cast<uint64_t>(keys));
-      return 8 + keys + LeafArray<Value>(node.children[1], first, n, dst + 8 + keys);
+      return 8 + keys + Flat::template LeafArray<Value>(nodes[2], first, n, dst + 8 + keys);
     }
   };
 
   template <typename Offset, typename... Leaves>
   struct ListOfStructs {
-    ROWBRIDGE_DF_INLINE static int64_t Write(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
-      const uint8_t* offsets = node.values + (node.offset + x) * int64_t{sizeof(Offset)};
-      const int64_t first = Generic::template OffsetAt<Offset>(offsets, 0);
-      const int64_t n = Generic::template OffsetAt<Offset>(offsets, 1) - first;
-      const DepthFirstNode& element = *node.children;
+    /// `nodes[0]` the list, `nodes[1]` its struct element, the fields after.
+    ROWBRIDGE_DF_INLINE static int64_t WriteFlat(const FlatNode* nodes, int64_t x, uint8_t* dst) {
+      const int64_t first = Flat::template OffsetAt<Offset>(nodes[0].values, x);
+      const int64_t n = Flat::template OffsetAt<Offset>(nodes[0].values, x + 1) - first;
       uint64_t nulls;
-      const int64_t header = Generic::Header(element, first, n, dst, &nulls);
-      const uint8_t* validity = element.validity;
-      const int64_t base = element.offset + first;
+      const int64_t header = Flat::Header(nodes[1], first, n, dst, &nulls);
       uint8_t* slots = dst + header;
       int64_t cursor = header + 8 * n;
       for (int64_t k = 0; k < n; ++k) {
-        const uint64_t keep = 0 - Generic::Valid(validity, base + k);
-        int64_t size = StructOf<Leaves...>::Write(element, first + k, dst + cursor) & static_cast<int64_t>(keep);
+        const uint64_t keep = 0 - Flat::Valid(nodes[1], first + k);
+        int64_t size = StructOf<Leaves...>::WriteFlat(nodes + 1, first + k, dst + cursor) & static_cast<int64_t>(keep);
         Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
         cursor += size;
       }
@@ -95,14 +89,19 @@ struct DepthFirstShapes {
     }
   };
 
-  /// A shape's writers as a node's `value` and as a column's `field`.
+  /// A shape's writers as a node's `value` and as a column's `flat` writer.
   template <typename Shape>
   struct Shaped {
-    static int64_t Value(const DepthFirstNode& node, int64_t x, uint8_t* dst) { return Shape::Write(node, x, dst); }
-    static DepthFirstCursor Column(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot, int64_t cursor,
-                                   uint64_t mask) {
-      const uint64_t keep = 0 - Generic::Valid(node.validity, node.offset + x);
-      int64_t size = Shape::Write(node, x, row + cursor) & static_cast<int64_t>(keep);
+    /// Below a generic writer: the node flattened first.
+    static int64_t Value(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
+      FlatNode nodes[kFlatNodesPerColumn];
+      FlattenShape(node, nodes);
+      return Shape::WriteFlat(nodes, x, dst);
+    }
+    static DepthFirstCursor FlatColumn(const FlatNode* nodes, int64_t x, uint8_t* row, uint8_t* slot, int64_t cursor,
+                                       uint64_t mask) {
+      const uint64_t keep = 0 - Flat::Valid(nodes[0], x);
+      int64_t size = Shape::WriteFlat(nodes, x, row + cursor) & static_cast<int64_t>(keep);
       Store64(slot, OffsetAndSize(cursor, size) & keep);
       return DepthFirstCursor{cursor + size, mask & ~keep};
     }
@@ -111,11 +110,11 @@ struct DepthFirstShapes {
   /// The writers a shape resolves to.
   struct Writers {
     DepthFirstValueFn value = nullptr;
-    DepthFirstColumnFn column = nullptr;
+    DepthFirstFlatFn flat = nullptr;
   };
   template <typename Shape>
   static Writers WritersOf() {
-    return Writers{Shaped<Shape>::Value, Shaped<Shape>::Column};
+    return Writers{Shaped<Shape>::Value, Shaped<Shape>::FlatColumn};
   }
 
   // Picking a shape: the leaf kinds of the children become template
@@ -186,14 +185,7 @@ struct DepthFirstShapes {
     return WithLeaf(element, false, [&]<typename Leaf>() { return WritersOf<ListOf<Offset, Leaf>>(); });
   }
 
-  /// A column's writer: a leaf's, a shape's, or the generic one.
-  template <typename Leaf>
-  static DepthFirstCursor LeafColumn(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,
-                                     int64_t cursor, uint64_t mask) {
-    uint64_t nulls = 0;
-    cursor = Generic::template LeafField<Leaf>(node, x, row, slot, cursor, nulls, mask);
-    return DepthFirstCursor{cursor, nulls};
-  }
+  /// The writer of a column whose node has no shape (over its node).
   static DepthFirstCursor GenericColumn(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,
                                         int64_t cursor, uint64_t mask) {
     uint64_t nulls = 0;
@@ -202,24 +194,23 @@ struct DepthFirstShapes {
   }
 
   /// Resolves `plan` with the generic writers, then puts shaped ones where
-  /// a node's shape has one.
+  /// a node's shape has one; string and shaped columns get flat writers.
   static void Resolve(DepthFirstPlan* plan) {
     Generic::Resolve(plan);
-    std::vector<DepthFirstColumnFn> shaped_columns(plan->nodes.size(), nullptr);
+    std::vector<Writers> shaped(plan->nodes.size());
     for (size_t i = 0; i < plan->nodes.size(); ++i) {
       DepthFirstNode& node = plan->nodes[i];
-      Writers shaped = Pick(node);  // none for leaves
-      if (shaped.value != nullptr) node.value = shaped.value;
-      shaped_columns[i] = shaped.column;
+      shaped[i] = Pick(node);  // none for leaves
+      if (shaped[i].value != nullptr) node.value = shaped[i].value;
     }
     for (DepthFirstColumn& column : plan->columns) {
       const DepthFirstNode& node = plan->nodes[static_cast<size_t>(column.node)];
       switch (node.kind) {
-        case DepthFirstKind::kString32: column.field = LeafColumn<StringLeaf<int32_t>>; break;
-        case DepthFirstKind::kString64: column.field = LeafColumn<StringLeaf<int64_t>>; break;
-        default: column.field = shaped_columns[static_cast<size_t>(column.node)]; break;
+        case DepthFirstKind::kString32: column.flat = Flat::template LeafColumn<StringLeaf<int32_t>>; break;
+        case DepthFirstKind::kString64: column.flat = Flat::template LeafColumn<StringLeaf<int64_t>>; break;
+        default: column.flat = shaped[static_cast<size_t>(column.node)].flat; break;
       }
-      if (column.field == nullptr) column.field = GenericColumn;
+      column.field = GenericColumn;  // for a column without a flat writer
     }
   }
 };

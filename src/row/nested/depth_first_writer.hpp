@@ -24,66 +24,18 @@
 
 #include <cstdint>
 
-#include "row/column_writer.hpp"
-#include "row/memory_access.hpp"
-#include "row/nested/depth_first.hpp"
-#include "row/nested/element_writer.hpp"
+#include "row/nested/depth_first_flat.hpp"
 
 namespace rowbridge::row {
 namespace {
 
-#define ROWBRIDGE_DF_INLINE inline __attribute__((always_inline))
-
-/// Leaf kinds as types.
-template <int kBytes>
-struct FixedLeaf {
-  static constexpr bool kString = false;
-  static constexpr int kWidth = kBytes;
-};
-template <typename OffsetType>
-struct StringLeaf {
-  static constexpr bool kString = true;
-  using Offset = OffsetType;
-};
-
 template <typename Ops>
 struct DepthFirst {
+  using Flat = DepthFirstFlat<Ops>;
+
   ROWBRIDGE_DF_INLINE static uint64_t Valid(const uint8_t* validity, int64_t bit) {
     if (validity == nullptr) return 1;
     return (validity[bit >> 3] >> (bit & 7)) & 1;
-  }
-
-  /// The null bits of values [first, first + n) of `node`, n <= 56: one
-  /// 8-byte load while it stays in the bitmap (all but the last bytes).
-  ROWBRIDGE_DF_INLINE static uint64_t NullWord(const DepthFirstNode& node, int64_t first, int64_t n) {
-    if (node.validity == nullptr) return 0;
-    const int64_t bit = node.offset + first;
-    const uint64_t mask = (uint64_t{1} << n) - 1;
-    if (__builtin_expect(bit < node.fast_bits_end, 1)) {
-      return ~(Load<uint64_t>(node.validity + (bit >> 3)) >> (bit & 7)) & mask;
-    }
-    return SlowNullWord(node, bit, n);
-  }
-
-  __attribute__((noinline, cold)) static uint64_t SlowNullWord(const DepthFirstNode& node, int64_t bit, int64_t n) {
-    const uint64_t mask = n < 64 ? (uint64_t{1} << n) - 1 : ~uint64_t{0};
-    return ~ReadBits(node.validity, bit, n, node.validity_bytes) & mask;
-  }
-
-  template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t OffsetAt(const uint8_t* offsets, int64_t i) {
-    return static_cast<int64_t>(Load<Offset>(offsets + i * int64_t{sizeof(Offset)}));
-  }
-
-  /// Copies string `i` (an element index of `offsets`) to `dst` unless
-  /// `keep` is 0; returns its length (0 when not kept).
-  template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t CopyString(const uint8_t* offsets, const uint8_t* data, int64_t i,
-                                                uint8_t* dst, uint64_t keep) {
-    int64_t begin = OffsetAt<Offset>(offsets, i);
-    int64_t length = (OffsetAt<Offset>(offsets, i + 1) - begin) & static_cast<int64_t>(keep);
-    Ops::CopyPadded(dst, data + begin, length);
-    return length;
   }
 
   /// Writes value `x` of a leaf `node` of type `Leaf` as a field of a row or
@@ -92,23 +44,7 @@ struct DepthFirst {
   template <typename Leaf>
   ROWBRIDGE_DF_INLINE static int64_t LeafField(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
                                                int64_t cursor, uint64_t& nulls, uint64_t mask) {
-    const int64_t i = node.offset + x;
-    const uint64_t keep = 0 - Valid(node.validity, i);
-    nulls |= mask & ~keep;
-    if constexpr (Leaf::kString) {
-      int64_t length = CopyString<typename Leaf::Offset>(node.values, node.data, i, base + cursor, keep);
-      Store64(slot, OffsetAndSize(cursor, length) & keep);
-      return cursor + RoundUp8(length);
-    } else {
-      const uint8_t* p = node.values + i * Leaf::kWidth;
-      uint64_t value;
-      if constexpr (Leaf::kWidth == 1) value = *p;
-      else if constexpr (Leaf::kWidth == 2) value = Load<uint16_t>(p);
-      else if constexpr (Leaf::kWidth == 4) value = Load<uint32_t>(p);
-      else value = Load<uint64_t>(p);
-      Store64(slot, value & keep);
-      return cursor;
-    }
+    return Flat::template LeafField<Leaf>(FlatOf(node, 0), x, base, slot, cursor, nulls, mask);
   }
 
   /// LeafField for a node of any kind (a nested one through its `value`).
@@ -159,16 +95,16 @@ struct DepthFirst {
   template <typename Offset>
   static int64_t List(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
     const uint8_t* offsets = node.values + (node.offset + x) * int64_t{sizeof(Offset)};
-    const int64_t first = OffsetAt<Offset>(offsets, 0);
-    const int64_t n = OffsetAt<Offset>(offsets, 1) - first;
+    const int64_t first = Flat::template OffsetAt<Offset>(offsets, 0);
+    const int64_t n = Flat::template OffsetAt<Offset>(offsets, 1) - first;
     const DepthFirstNode& element = *node.children;
     return element.array(element, first, n, dst);
   }
 
   static int64_t Map(const DepthFirstNode& node, int64_t x, uint8_t* dst) {
     const uint8_t* offsets = node.values + (node.offset + x) * 4;
-    const int64_t first = OffsetAt<int32_t>(offsets, 0);
-    const int64_t n = OffsetAt<int32_t>(offsets, 1) - first;
+    const int64_t first = Flat::template OffsetAt<int32_t>(offsets, 0);
+    const int64_t n = Flat::template OffsetAt<int32_t>(offsets, 1) - first;
     const DepthFirstNode& key = node.children[0];
     const DepthFirstNode& value = node.children[1];
     int64_t keys = key.array(key, first, n, dst + 8);
@@ -181,71 +117,17 @@ struct DepthFirst {
   /// empty array, later stores overwrite it) and returns its nulls.
   ROWBRIDGE_DF_INLINE static int64_t Header(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst,
                                             uint64_t* nulls) {
-    Store64(dst, static_cast<uint64_t>(n));
-    if (__builtin_expect(n <= 56, 1)) {
-      *nulls = NullWord(element, first, n);
-      Store64(dst + 8, *nulls);
-      return 8 + 8 * (n > 0);
-    }
-    return LongHeader(element, first, n, dst, nulls);
-  }
-
-  __attribute__((noinline)) static int64_t LongHeader(const DepthFirstNode& element, int64_t first, int64_t n,
-                                                      uint8_t* dst, uint64_t* nulls) {
-    *nulls = 0;
-    for (int64_t k = 0; k < n; k += 64) {
-      const int64_t count = n - k < 64 ? n - k : 64;
-      uint64_t word = element.validity == nullptr ? 0 : SlowNullWord(element, element.offset + first + k, count);
-      if (k == 0) *nulls = word;
-      Store64(dst + 8 + k / 8, word);
-    }
-    return 8 + 8 * ((n + 63) >> 6);
+    return Flat::Header(FlatOf(element, 0), first, n, dst, nulls);
   }
 
   template <int kWidth>
   ROWBRIDGE_DF_INLINE static int64_t FixedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
-    uint64_t nulls;
-    const int64_t header = Header(element, first, n, dst, &nulls);
-    const uint8_t* src = element.values + (element.offset + first) * kWidth;
-    uint8_t* out = dst + header;
-    if (__builtin_expect(n * kWidth <= 64 && n <= 56, 1)) {
-      Ops::template SmallFixed<kWidth>(out, src, n, nulls);
-    } else {
-      LongFixed<kWidth>(element, first, n, out);
-    }
-    return header + RoundUp8(n * kWidth);
-  }
-
-  /// More elements than one masked move holds: copied, then nulls zeroed.
-  template <int kWidth>
-  __attribute__((noinline)) static void LongFixed(const DepthFirstNode& element, int64_t first, int64_t n,
-                                                  uint8_t* out) {
-    const int64_t bytes = n * kWidth;
-    Store64(out + RoundUp8(bytes) - 8, 0);
-    std::memcpy(out, element.values + (element.offset + first) * kWidth, static_cast<size_t>(bytes));
-    for (int64_t k = 0; element.validity != nullptr && k < n; k += 64) {
-      uint64_t word = SlowNullWord(element, element.offset + first + k, n - k < 64 ? n - k : 64);
-      for (; word != 0; word &= word - 1) std::memset(out + (k + __builtin_ctzll(word)) * kWidth, 0, kWidth);
-    }
+    return Flat::template FixedArray<kWidth>(FlatOf(element, 0), first, n, dst);
   }
 
   template <typename Offset>
   ROWBRIDGE_DF_INLINE static int64_t StringArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
-    uint64_t nulls;
-    const int64_t header = Header(element, first, n, dst, &nulls);
-    const uint8_t* validity = element.validity;
-    const int64_t base = element.offset + first;
-    const uint8_t* offsets = element.values;
-    const uint8_t* data = element.data;
-    uint8_t* slots = dst + header;
-    int64_t cursor = header + 8 * n;
-    for (int64_t k = 0; k < n; ++k) {
-      const uint64_t keep = 0 - Valid(validity, base + k);
-      int64_t length = CopyString<Offset>(offsets, data, base + k, dst + cursor, keep);
-      Store64(slots + 8 * k, OffsetAndSize(cursor, length) & keep);
-      cursor += RoundUp8(length);
-    }
-    return cursor;
+    return Flat::template StringArray<Offset>(FlatOf(element, 0), first, n, dst);
   }
 
   static int64_t NestedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
@@ -271,6 +153,7 @@ struct DepthFirst {
     const DepthFirstColumn* columns = plan.columns.data();
     const int64_t num_columns = static_cast<int64_t>(plan.columns.size());
     const DepthFirstNode* nodes = plan.nodes.data();
+    const DepthFirstFlatNode* flat_nodes = plan.flat_nodes.data();
     const int32_t* zero_words = plan.zero_words.data();
     const int64_t num_zero_words = static_cast<int64_t>(plan.zero_words.size());
     int64_t position = offsets[0];
@@ -284,7 +167,10 @@ struct DepthFirst {
       for (int64_t c = 0; c < num_columns; ++c) {
         const DepthFirstColumn& column = columns[c];
         const DepthFirstCursor written =
-            column.field(nodes[column.node], x, out, out + column.slot_offset, cursor, column.null_mask);
+            column.flat != nullptr
+                ? column.flat(flat_nodes + c * kFlatNodesPerColumn, x, out, out + column.slot_offset, cursor,
+                              column.null_mask)
+                : column.field(nodes[column.node], x, out, out + column.slot_offset, cursor, column.null_mask);
         cursor = written.cursor;
         if (column.null_word_offset == 0) {
           first_word |= written.nulls;
