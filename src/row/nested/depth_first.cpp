@@ -131,11 +131,14 @@ template <typename Offset>
 bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t limit, int64_t* first,
                   int64_t* last) {
   const Offset* offsets = reinterpret_cast<const Offset*>(node.values) + node.offset;
-  bool bad = false;
-  for (int64_t x = x0; x < x1; ++x) bad |= Load<Offset>(offsets + x + 1) < Load<Offset>(offsets + x);
+  // An integer OR of the comparisons (a bool one is not vectorized).
+  uint32_t bad = 0;
+  for (int64_t x = x0; x < x1; ++x) {
+    bad |= static_cast<uint32_t>(Load<Offset>(offsets + x + 1) < Load<Offset>(offsets + x));
+  }
   *first = static_cast<int64_t>(Load<Offset>(offsets + x0));
   *last = static_cast<int64_t>(Load<Offset>(offsets + x1));
-  return !bad && *first >= 0 && *last <= limit;
+  return bad == 0 && *first >= 0 && *last <= limit;
 }
 
 /// The bound of values [x0, x1) of `node`, -1 when a check fails.
