@@ -70,10 +70,12 @@ struct Converter::State {
   int64_t tile_target = kTileRows;
   std::unique_ptr<row::RegisteredBatch> registered;
 
-  /// The depth-first path (nested/depth_first.hpp): its plan, compiled with
-  /// the layout, and whether the current batch takes it.
+  /// The depth-first path (nested/depth_first.hpp): the writer chosen when
+  /// the converter was made, its plan, compiled with the layout (empty when
+  /// the schema takes the level-by-level writer), and whether the current
+  /// batch takes it.
+  row::NestedWriterChoice nested_writer = row::NestedWriterChoice::kAuto;
   row::DepthFirstPlan depth_first;
-  bool depth_first_enabled = false;
   bool depth_first_batch = false;
   int64_t batch_offset = 0;
 
@@ -165,7 +167,9 @@ void Converter::State::UpdateLayout() {
   for (const row::ColumnPlan& column : columns) {
     if (column.nested != nullptr) dead_bytes = std::max(dead_bytes, column.nested->dead_bytes);
   }
-  depth_first = depth_first_enabled ? row::CompileDepthFirst(columns, fixed_row_bytes) : row::DepthFirstPlan();
+  depth_first = nested_writer == row::NestedWriterChoice::kLevels ? row::DepthFirstPlan()
+                                                                   : row::CompileDepthFirst(columns, fixed_row_bytes);
+  if (!row::UseDepthFirst(depth_first, nested_writer)) depth_first = row::DepthFirstPlan();
 }
 
 Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch_schema) {
@@ -398,7 +402,7 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->bound.resize(impl.columns.size());
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
-  state->depth_first_enabled = row::DepthFirstEnabled();
+  state->nested_writer = row::ChosenNestedWriter();
   state->UpdateLayout();
   state->plan = std::move(plan);
   out->reset(new Converter(std::move(state)));

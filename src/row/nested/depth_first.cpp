@@ -283,25 +283,41 @@ int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, in
 void ResolveDepthFirstPortable(DepthFirstPlan* plan) { DepthFirstShapes<PortableDepthFirstOps>::Resolve(plan); }
 
 namespace {
-std::atomic<int> g_depth_first_override{-1};
+std::atomic<int> g_depth_first_override{-1};  // a NestedWriterChoice, or -1
 std::atomic<int64_t> g_depth_first_tiles{0};
 }  // namespace
 
 int64_t DepthFirstTilesForTesting() { return g_depth_first_tiles.load(std::memory_order_relaxed); }
 void CountDepthFirstTile() { g_depth_first_tiles.fetch_add(1, std::memory_order_relaxed); }
 
-bool DepthFirstEnabled() {
+NestedWriterChoice ChosenNestedWriter() {
   int forced = g_depth_first_override.load(std::memory_order_relaxed);
-  if (forced >= 0) return forced == 1;
-  static const bool enabled = [] {
+  if (forced >= 0) return static_cast<NestedWriterChoice>(forced);
+  static const NestedWriterChoice chosen = [] {
     const char* writer = std::getenv("ROWBRIDGE_NESTED_WRITER");
-    return writer != nullptr && std::strcmp(writer, "depth-first") == 0;
+    if (writer != nullptr && std::strcmp(writer, "depth-first") == 0) return NestedWriterChoice::kDepthFirst;
+    if (writer != nullptr && std::strcmp(writer, "levels") == 0) return NestedWriterChoice::kLevels;
+    return NestedWriterChoice::kAuto;
   }();
-  return enabled;
+  return chosen;
+}
+
+bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice) {
+  if (!plan.eligible) return false;
+  switch (choice) {
+    case NestedWriterChoice::kDepthFirst: return true;
+    case NestedWriterChoice::kLevels: return false;
+    case NestedWriterChoice::kAuto: break;
+  }
+  return plan.columns.size() >= 2;
+}
+
+void OverrideNestedWriterForTesting(NestedWriterChoice choice) {
+  g_depth_first_override.store(static_cast<int>(choice), std::memory_order_relaxed);
 }
 
 void OverrideDepthFirstForTesting(bool enabled) {
-  g_depth_first_override.store(enabled ? 1 : 0, std::memory_order_relaxed);
+  OverrideNestedWriterForTesting(enabled ? NestedWriterChoice::kDepthFirst : NestedWriterChoice::kLevels);
 }
 
 void ClearDepthFirstOverrideForTesting() { g_depth_first_override.store(-1, std::memory_order_relaxed); }

@@ -1,12 +1,13 @@
 // The depth-first writer: a fast path that writes a tile's rows one after
 // another, each row's values depth-first in the order of their bytes, for
 // schemas whose variable-region values are plain strings and plain nested
-// values (see CompileDepthFirst). Every byte of a row is stored once, in
+// values (see CompileDepthFirst) and two or more such columns (see
+// UseDepthFirst). Every byte of a row is stored once, in
 // order: null values are written at the cursor like live ones and not
 // counted (the next value overwrites them), so no branch follows validity
 // and no tile `memset` is needed. Row sizes come out of the writing; the
-// tile's output is reserved from an upper bound that list and string
-// offsets at the tile's ends give (DepthFirstTileBound), checked at the same
+// tile's output is reserved from an upper bound that the list and string
+// offsets the tile reaches give (DepthFirstTileBound), checked at the same
 // time. Anything else (dictionary or run-end encoded values, views, fixed
 // size lists, values that need a conversion, a tile whose bound does not fit
 // the chunk, offsets that fail the check) takes the level-by-level writer
@@ -187,14 +188,28 @@ void ResolveDepthFirstPortable(DepthFirstPlan* plan);
 void ResolveDepthFirstAvx512(DepthFirstPlan* plan);
 #endif
 
-/// Whether converters made now take the depth-first path where their schema
-/// allows it: only when ROWBRIDGE_NESTED_WRITER=depth-first is set or a test
-/// overrides it. Off by default: it is no faster than the level-by-level
-/// writer (docs/BENCHMARKS.md, "The depth-first writer").
-bool DepthFirstEnabled();
-/// For tests that run both writers on the same inputs; not thread-safe
-/// against concurrent converter creation.
+/// Which writer converters made now give a nested schema:
+/// ROWBRIDGE_NESTED_WRITER=depth-first or =levels, or a test override;
+/// kAuto otherwise.
+enum class NestedWriterChoice { kAuto, kDepthFirst, kLevels };
+NestedWriterChoice ChosenNestedWriter();
+
+/// Whether a schema whose depth-first plan is `plan` takes the depth-first
+/// writer under `choice`: an eligible plan always under kDepthFirst, never
+/// under kLevels, and under kAuto when it writes two or more columns.
+/// Measured (docs/BENCHMARKS.md, "The depth-first writer"): on rows of
+/// several nested or string columns it is faster than the level-by-level
+/// writer, whose passes over a tile of wide rows cost more the more columns
+/// there are (the SPEC's nested schema: 75-77 against 83-90 ns/row); a
+/// single list of 4-byte values, struct or map alone is up to 20 % faster
+/// level by level.
+bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice);
+
+/// For tests that run both writers on the same inputs (true: kDepthFirst,
+/// false: kLevels) or check the choice; not thread-safe against concurrent
+/// converter creation.
 void OverrideDepthFirstForTesting(bool enabled);
+void OverrideNestedWriterForTesting(NestedWriterChoice choice);
 void ClearDepthFirstOverrideForTesting();
 /// Tiles written by the depth-first writer in this process, for tests that
 /// must know it ran.

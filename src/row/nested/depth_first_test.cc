@@ -162,5 +162,40 @@ TEST(DepthFirst, SlicedAtEveryLevel) {
   ExpectDepthFirstMatchesReference(Batch({lists, fields}));
 }
 
+/// Whether converting `batch` under `choice` writes depth-first tiles.
+bool TakesDepthFirst(const TestArray& batch, row::NestedWriterChoice choice) {
+  row::OverrideNestedWriterForTesting(choice);
+  const int64_t tiles_before = row::DepthFirstTilesForTesting();
+  testing::Conversion conversion = testing::Convert(batch);
+  const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
+  row::ClearDepthFirstOverrideForTesting();
+  EXPECT_TRUE(conversion.status.ok()) << conversion.status.message();
+  return tiles > 0;
+}
+
+TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumns) {
+  const int64_t n = 20;
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 5 == 1 ? std::nullopt : std::optional<int64_t>(i % 3));
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  auto ints = [&] {
+    return testing::ListOfLengths("a", Primitive<int32_t>("i", "e", std::vector<std::optional<int32_t>>(elements, 4)),
+                                  lengths);
+  };
+  TestArray strings = testing::Strings("u", "s", MixedStrings(n));
+  TestArray numbers = Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(n, 7));
+  using Choice = row::NestedWriterChoice;
+  // One nested column (flat columns beside it are written by slot writers).
+  EXPECT_FALSE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kAuto));
+  EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kDepthFirst));
+  // A nested column and a string column, two nested columns.
+  EXPECT_TRUE(TakesDepthFirst(Batch({ints(), strings}), Choice::kAuto));
+  EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers, ints()}), Choice::kAuto));
+  EXPECT_FALSE(TakesDepthFirst(Batch({ints(), ints()}), Choice::kLevels));
+  // Strings alone never: the plan needs a nested column.
+  EXPECT_FALSE(TakesDepthFirst(Batch({strings, testing::Strings("u", "t", MixedStrings(n))}), Choice::kAuto));
+}
+
 }  // namespace
 }  // namespace rowbridge
