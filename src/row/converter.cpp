@@ -167,8 +167,7 @@ void Converter::State::UpdateLayout() {
   for (const row::ColumnPlan& column : columns) {
     if (column.nested != nullptr) dead_bytes = std::max(dead_bytes, column.nested->dead_bytes);
   }
-  depth_first = nested_writer == row::NestedWriterChoice::kLevels ? row::DepthFirstPlan()
-                                                                   : row::CompileDepthFirst(columns, fixed_row_bytes);
+  depth_first = row::CompileDepthFirst(columns, fixed_row_bytes);
   if (!row::UseDepthFirst(depth_first, nested_writer)) depth_first = row::DepthFirstPlan();
 }
 

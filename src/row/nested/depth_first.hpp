@@ -90,8 +90,8 @@ struct DepthFirstNode {
 /// `values` and has validity bit `(bit + x) & bit_mask` of `validity`. A
 /// node without validity points at a constant all-valid word with a mask of
 /// 0, so that reading a bit never branches. Filled per batch from the bound
-/// nodes (FlattenDepthFirstColumn): a writer reading these recomputes
-/// nothing of its node per value, which is what a writer reading
+/// nodes (FlattenShape, depth_first_flat.hpp): a writer reading these
+/// recomputes nothing of its node per value, which is what a writer reading
 /// DepthFirstNode spends (docs/BENCHMARKS.md).
 struct DepthFirstFlatNode {
   const uint8_t* validity = nullptr;
@@ -197,7 +197,7 @@ NestedWriterChoice ChosenNestedWriter();
 /// Whether a schema whose depth-first plan is `plan` takes the depth-first
 /// writer under `choice`: an eligible plan always under kDepthFirst, never
 /// under kLevels, and under kAuto when it writes two or more columns.
-/// Measured (docs/BENCHMARKS.md, "The depth-first writer"): on rows of
+/// Measured (docs/BENCHMARKS.md, the eighth session's depth-first writer): on rows of
 /// several nested or string columns it is faster than the level-by-level
 /// writer, whose passes over a tile of wide rows cost more the more columns
 /// there are (the SPEC's nested schema: 75-77 against 83-90 ns/row); a

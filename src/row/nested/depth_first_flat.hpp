@@ -119,10 +119,9 @@ struct DepthFirstFlat {
 
   /// The null bits of up to 64 values, read bit by bit within the bitmap.
   __attribute__((noinline, cold)) static uint64_t SlowNullWord(const Flat& node, int64_t first, int64_t n) {
+    if (node.bit_mask == 0) return 0;  // no bitmap
     const uint64_t mask = n < 64 ? (uint64_t{1} << n) - 1 : ~uint64_t{0};
-    const int64_t bit = (node.bit + first) & node.bit_mask;
-    if (node.bit_mask == 0) return 0;
-    return ~ReadBits(node.validity, bit, n, node.validity_bytes) & mask;
+    return ~ReadBits(node.validity, node.bit + first, n, node.validity_bytes) & mask;
   }
 
   template <typename Offset>
@@ -130,8 +129,9 @@ struct DepthFirstFlat {
     return static_cast<int64_t>(Load<Offset>(offsets + i * int64_t{sizeof(Offset)}));
   }
 
-  /// Value `x` of a leaf `node` as a field of a row or nested row at
-  /// `base`; as DepthFirst::LeafField.
+  /// Writes value `x` of a leaf `node` of type `Leaf` as a field of a row or
+  /// nested row at `base`: its slot, its null bit (into `nulls` as `mask`)
+  /// and its variable bytes at `base + cursor`; returns the cursor past them.
   template <typename Leaf>
   ROWBRIDGE_DF_INLINE static int64_t LeafField(const Flat& node, int64_t x, uint8_t* base, uint8_t* slot,
                                                int64_t cursor, uint64_t& nulls, uint64_t mask) {
@@ -156,7 +156,9 @@ struct DepthFirstFlat {
     }
   }
 
-  /// An array's count and null words; as DepthFirst::Header.
+  /// An array's count and null words; returns the header's size. An array
+  /// of up to 64 values stores one null word even when empty (past the
+  /// empty array, later stores overwrite it) and returns its nulls.
   ROWBRIDGE_DF_INLINE static int64_t Header(const Flat& element, int64_t first, int64_t n, uint8_t* dst,
                                             uint64_t* nulls) {
     Store64(dst, static_cast<uint64_t>(n));

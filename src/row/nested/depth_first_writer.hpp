@@ -38,9 +38,9 @@ struct DepthFirst {
     return (validity[bit >> 3] >> (bit & 7)) & 1;
   }
 
-  /// Writes value `x` of a leaf `node` of type `Leaf` as a field of a row or
-  /// nested row at `base`: its slot, its null bit (into `nulls` as `mask`)
-  /// and its variable bytes at `base + cursor`; returns the cursor past them.
+  // The leaf and array writers over a node: DepthFirstFlat's over the node
+  // flattened on the spot.
+
   template <typename Leaf>
   ROWBRIDGE_DF_INLINE static int64_t LeafField(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
                                                int64_t cursor, uint64_t& nulls, uint64_t mask) {
@@ -112,9 +112,6 @@ struct DepthFirst {
     return 8 + keys + value.array(value, first, n, dst + 8 + keys);
   }
 
-  /// An array's count and null words; returns the header's size. An array
-  /// of up to 64 values stores one null word even when empty (past the
-  /// empty array, later stores overwrite it) and returns its nulls.
   ROWBRIDGE_DF_INLINE static int64_t Header(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst,
                                             uint64_t* nulls) {
     return Flat::Header(FlatOf(element, 0), first, n, dst, nulls);
