@@ -253,8 +253,8 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
   return plan;
 }
 
-bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
-                          const DepthFirstColumn& column, DepthFirstPlan* plan) {
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, size_t index, DepthFirstPlan* plan) {
+  const DepthFirstColumn& column = plan->columns[index];
   if (input.nested != nullptr) {
     if (!BindNodeState(input.nested->root, &plan->nodes, column.node)) return false;
   } else {
@@ -262,8 +262,6 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
     BindArray(array, &plan->nodes[static_cast<size_t>(column.node)]);
   }
   if (column.flat != nullptr) {
-    // `column` is one of plan->columns (the converter binds them in turn).
-    const size_t index = static_cast<size_t>(&column - plan->columns.data());
     FlattenShape(plan->nodes[static_cast<size_t>(column.node)], plan->flat_nodes.data() + index * kFlatNodesPerColumn);
   }
   return true;

@@ -169,12 +169,12 @@ struct DepthFirstPlan {
 /// columns are left to their slot writers. Resolved for the active kernel ISA.
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes);
 
-/// Binds the nodes of `column` to its array in a batch (`array`, bound as
-/// `input`: its nested state, or the flat column); returns false when the
-/// batch has a value the plan does not cover (a dictionary-encoded child, a
-/// null map key), so that the batch takes the level-by-level writer.
-bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input,
-                          const DepthFirstColumn& column, DepthFirstPlan* plan);
+/// Binds the nodes of plan->columns[index] (and its flat nodes, when it has
+/// a flat writer) to its array in a batch (`array`, bound as `input`: its
+/// nested state, or the flat column); returns false when the batch has a
+/// value the plan does not cover (a dictionary-encoded child, a null map
+/// key), so that the batch takes the level-by-level writer.
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, size_t index, DepthFirstPlan* plan);
 
 /// Checks the list and string offsets that rows [row, row + rows) of the
 /// batch reach (non-decreasing, inside their child or data) and returns an

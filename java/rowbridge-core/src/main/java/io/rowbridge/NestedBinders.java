@@ -42,6 +42,13 @@ final class NestedBinders {
     return null;
   }
 
+  /** A list or list view binder's matchesVector: its minor type, then its element's layout. */
+  static boolean listMatches(NodeBinder list, ValueVector vector) {
+    FieldVector element = elementOf(vector);
+    return vector.getMinorType() == list.minorType && element != null
+        && list.children[0].matchesVector(element);
+  }
+
   /** Validity plus one child per field. */
   static final class StructBinder extends NodeBinder {
     StructBinder(Context context, Field field, long array, String label) {
@@ -122,9 +129,7 @@ final class NestedBinders {
 
     @Override
     boolean matchesVector(ValueVector vector) {
-      FieldVector element = elementOf(vector);
-      return vector.getMinorType() == minorType && element != null
-          && children[0].matchesVector(element);
+      return listMatches(this, vector);
     }
 
     @Override
@@ -133,12 +138,8 @@ final class NestedBinders {
         return false;
       }
       FieldVector list = (FieldVector) vector;
-      FieldVector element;
-      if (list instanceof ListVector) {
-        element = ((ListVector) list).getDataVector();
-      } else if (list instanceof LargeListVector) {
-        element = ((LargeListVector) list).getDataVector();
-      } else {
+      FieldVector element = elementOf(list);
+      if (element == null) {
         return false;
       }
       int count = list.getValueCount();
@@ -217,9 +218,7 @@ final class NestedBinders {
 
     @Override
     boolean matchesVector(ValueVector vector) {
-      FieldVector element = elementOf(vector);
-      return vector.getMinorType() == minorType && element != null
-          && children[0].matchesVector(element);
+      return listMatches(this, vector);
     }
 
     @Override

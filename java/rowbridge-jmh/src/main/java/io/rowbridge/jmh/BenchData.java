@@ -50,7 +50,10 @@ final class BenchData implements AutoCloseable {
   final List<VectorSchemaRoot> roots = new ArrayList<>();
   final List<ColumnarBatch> batches = new ArrayList<>();
   final int totalRows;
-  /** The column the consumers read as a string: its size is the slot's low 32 bits. */
+  /**
+   * The column the consumers read as a string: its size is the slot's low 32 bits (-1 on
+   * "nested", whose consumers read every column instead).
+   */
   final int stringColumn;
 
   BenchData(String schemaName, int batchRows, BufferAllocator allocator) {

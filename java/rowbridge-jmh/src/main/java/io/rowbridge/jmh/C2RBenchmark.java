@@ -83,6 +83,7 @@ public class C2RBenchmark {
   private List<VectorSchemaRoot> roots;
   private int next;
   private int stringColumn;
+  private boolean nested;
   private boolean seedConsumer;
 
   private UnsafeProjection projection;
@@ -97,6 +98,7 @@ public class C2RBenchmark {
     batches = data.batches;
     roots = data.roots;
     stringColumn = data.stringColumn;
+    nested = schema.equals("nested");
     seedConsumer = consumer.equals("seed");
     switch (impl) {
       case "spark":
@@ -155,7 +157,7 @@ public class C2RBenchmark {
   }
 
   private long consume(InternalRow row) {
-    if (stringColumn < 0) {
+    if (nested) {
       return consumeNested(row);
     }
     if (seedConsumer) {
