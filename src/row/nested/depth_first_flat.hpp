@@ -135,15 +135,17 @@ struct DepthFirstFlat {
   template <typename Leaf>
   ROWBRIDGE_DF_INLINE static int64_t LeafField(const Flat& node, int64_t x, uint8_t* base, uint8_t* slot,
                                                int64_t cursor, uint64_t& nulls, uint64_t mask) {
-    const uint64_t keep = 0 - Valid(node, x);
+    return KnownLeafField<Leaf>(node, x, 0 - Valid(node, x), base, slot, cursor, nulls, mask);
+  }
+
+  /// LeafField of a value whose validity is known: `keep` all ones when it
+  /// is valid, 0 when it is null.
+  template <typename Leaf>
+  ROWBRIDGE_DF_INLINE static int64_t KnownLeafField(const Flat& node, int64_t x, uint64_t keep, uint8_t* base,
+                                                    uint8_t* slot, int64_t cursor, uint64_t& nulls, uint64_t mask) {
     nulls |= mask & ~keep;
     if constexpr (Leaf::kString) {
-      using Offset = typename Leaf::Offset;
-      const int64_t begin = OffsetAt<Offset>(node.values, x);
-      const int64_t length = (OffsetAt<Offset>(node.values, x + 1) - begin) & static_cast<int64_t>(keep);
-      Ops::CopyPadded(base + cursor, node.data + begin, length);
-      Store64(slot, OffsetAndSize(cursor, length) & keep);
-      return cursor + RoundUp8(length);
+      return StringElement<typename Leaf::Offset>(node, x, keep, base, slot, cursor);
     } else {
       const uint8_t* p = node.values + x * Leaf::kWidth;
       uint64_t value;
@@ -213,16 +215,29 @@ struct DepthFirstFlat {
     const int64_t header = Header(element, first, n, dst, &nulls);
     uint8_t* slots = dst + header;
     int64_t cursor = header + 8 * n;
+    if (__builtin_expect(n <= 56, 1)) {
+      // The header's null word holds every element's validity.
+      for (int64_t k = 0; k < n; ++k) {
+        cursor = StringElement<Offset>(element, first + k, ((nulls >> k) & 1) - 1, dst, slots + 8 * k, cursor);
+      }
+      return cursor;
+    }
     for (int64_t k = 0; k < n; ++k) {
-      const uint64_t keep = 0 - Valid(element, first + k);
-      const int64_t begin = OffsetAt<Offset>(element.values, first + k);
-      const int64_t length =
-          (OffsetAt<Offset>(element.values, first + k + 1) - begin) & static_cast<int64_t>(keep);
-      Ops::CopyPadded(dst + cursor, element.data + begin, length);
-      Store64(slots + 8 * k, OffsetAndSize(cursor, length) & keep);
-      cursor += RoundUp8(length);
+      cursor = StringElement<Offset>(element, first + k, 0 - Valid(element, first + k), dst, slots + 8 * k, cursor);
     }
     return cursor;
+  }
+
+  /// String x of `element` (valid when `keep` is all ones) at `dst +
+  /// cursor`, its offset and size in `slot`; returns the cursor past it.
+  template <typename Offset>
+  ROWBRIDGE_DF_INLINE static int64_t StringElement(const Flat& element, int64_t x, uint64_t keep, uint8_t* dst,
+                                                   uint8_t* slot, int64_t cursor) {
+    const int64_t begin = OffsetAt<Offset>(element.values, x);
+    const int64_t length = (OffsetAt<Offset>(element.values, x + 1) - begin) & static_cast<int64_t>(keep);
+    Ops::CopyPadded(dst + cursor, element.data + begin, length);
+    Store64(slot, OffsetAndSize(cursor, length) & keep);
+    return cursor + RoundUp8(length);
   }
 
   /// An array of leaves [first, first + n) of `element`.

@@ -35,11 +35,22 @@ struct DepthFirstShapes {
     static constexpr int64_t kFields = sizeof...(Leaves);
     /// `nodes[0]` the struct, its fields after it.
     ROWBRIDGE_DF_INLINE static int64_t WriteFlat(const FlatNode* nodes, int64_t x, uint8_t* dst) {
+      return WriteFields(nodes, x, dst, [&](int64_t i) { return 0 - Flat::Valid(nodes[1 + i], x); });
+    }
+    /// WriteFlat with field i's validity bit k of `field_nulls[i]` (set:
+    /// null), for the elements of a list of structs.
+    ROWBRIDGE_DF_INLINE static int64_t WriteKnown(const FlatNode* nodes, int64_t x, const uint64_t* field_nulls,
+                                                  int64_t k, uint8_t* dst) {
+      return WriteFields(nodes, x, dst, [&](int64_t i) { return ((field_nulls[i] >> k) & 1) - 1; });
+    }
+    /// The fields of value x, field i valid when `keep_of(i)` is all ones.
+    template <typename KeepOf>
+    ROWBRIDGE_DF_INLINE static int64_t WriteFields(const FlatNode* nodes, int64_t x, uint8_t* dst, KeepOf keep_of) {
       int64_t cursor = 8 + 8 * kFields;
       uint64_t nulls = 0;
       int64_t i = 0;
-      ((cursor = Flat::template LeafField<Leaves>(nodes[1 + i], x, dst, dst + 8 + 8 * i, cursor, nulls,
-                                                  uint64_t{1} << i),
+      ((cursor = Flat::template KnownLeafField<Leaves>(nodes[1 + i], x, keep_of(i), dst, dst + 8 + 8 * i, cursor,
+                                                       nulls, uint64_t{1} << i),
         ++i),
        ...);
       Store64(dst, nulls);
@@ -79,6 +90,19 @@ struct DepthFirstShapes {
       const int64_t header = Flat::Header(nodes[1], first, n, dst, &nulls);
       uint8_t* slots = dst + header;
       int64_t cursor = header + 8 * n;
+      if (__builtin_expect(n <= 56, 1)) {
+        // Every validity the elements need, one word per node.
+        uint64_t field_nulls[sizeof...(Leaves)];
+        for (size_t i = 0; i < sizeof...(Leaves); ++i) field_nulls[i] = Flat::NullWord(nodes[2 + i], first, n);
+        for (int64_t k = 0; k < n; ++k) {
+          const uint64_t keep = ((nulls >> k) & 1) - 1;
+          int64_t size = StructOf<Leaves...>::WriteKnown(nodes + 1, first + k, field_nulls, k, dst + cursor) &
+                         static_cast<int64_t>(keep);
+          Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
+          cursor += size;
+        }
+        return cursor;
+      }
       for (int64_t k = 0; k < n; ++k) {
         const uint64_t keep = 0 - Flat::Valid(nodes[1], first + k);
         int64_t size = StructOf<Leaves...>::WriteFlat(nodes + 1, first + k, dst + cursor) & static_cast<int64_t>(keep);

@@ -146,6 +146,36 @@ TEST(DepthFirst, WideStructsAndStructsInArrays) {
   ExpectDepthFirstMatchesReference(Batch({wide, testing::ListOfLengths("p", element, lengths)}));
 }
 
+TEST(DepthFirst, ListsOfTwoFieldStructsWithNullsInEveryField) {
+  // list<struct<x int64, y utf8>>, the shaped writer that reads its
+  // elements' validity as one word per row (up to 56 elements) or bit by
+  // bit (more); nulls in the lists, the elements and both fields, each on
+  // its own pattern, and a struct sliced inside its list.
+  std::vector<std::optional<int64_t>> lengths{3, 0, 56, 1, std::nullopt, 57, 8, 64, 65, 5, 2, 9};
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  std::vector<std::optional<int64_t>> xs;
+  std::vector<bool> element_valid;
+  for (int64_t e = 0; e < elements + 4; ++e) {
+    xs.push_back(e % 5 == 2 ? std::nullopt : std::optional<int64_t>(e * 11));
+    element_valid.push_back(e % 7 != 4);
+  }
+  TestArray element = testing::Slice(
+      testing::Struct("item", elements + 4,
+                      {Primitive<int64_t>("l", "x", xs), testing::Strings("u", "y", MixedStrings(elements + 4))},
+                      element_valid),
+      4, elements);
+  TestArray lists = testing::ListOfLengths("p", element, lengths);
+  std::vector<std::optional<double>> values;
+  for (int64_t e = 0; e < elements; ++e) values.push_back(e % 3 == 0 ? std::nullopt : std::optional<double>(e));
+  std::vector<int64_t> offsets{0};
+  for (const auto& length : lengths) offsets.push_back(offsets.back() + length.value_or(0));
+  std::vector<std::optional<std::string>> keys;
+  for (int64_t e = 0; e < elements; ++e) keys.push_back(Text(static_cast<size_t>(1 + e % 30), 'k'));
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), Primitive<double>("g", "value", values), offsets);
+  ExpectDepthFirstMatchesReference(Batch({lists, map}));
+}
+
 TEST(DepthFirst, SlicedAtEveryLevel) {
   const int64_t n = 30;
   std::vector<std::optional<int64_t>> lengths;

@@ -135,13 +135,26 @@ struct DepthFirst {
     const DepthFirstValueFn value = element.value;
     uint8_t* slots = dst + header;
     int64_t cursor = header + 8 * n;
+    if (__builtin_expect(n <= 56, 1)) {
+      // The header's null word holds every element's validity.
+      for (int64_t k = 0; k < n; ++k) {
+        cursor = NestedElement(element, value, first + k, ((nulls >> k) & 1) - 1, dst, slots + 8 * k, cursor);
+      }
+      return cursor;
+    }
     for (int64_t k = 0; k < n; ++k) {
-      const uint64_t keep = 0 - Valid(validity, base + k);
-      int64_t size = value(element, first + k, dst + cursor) & static_cast<int64_t>(keep);
-      Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
-      cursor += size;
+      cursor = NestedElement(element, value, first + k, 0 - Valid(validity, base + k), dst, slots + 8 * k, cursor);
     }
     return cursor;
+  }
+
+  /// Nested element x of `element` (valid when `keep` is all ones) at
+  /// `dst + cursor`, its offset and size in `slot`; returns the cursor past it.
+  ROWBRIDGE_DF_INLINE static int64_t NestedElement(const DepthFirstNode& element, DepthFirstValueFn value, int64_t x,
+                                                   uint64_t keep, uint8_t* dst, uint8_t* slot, int64_t cursor) {
+    int64_t size = value(element, x, dst + cursor) & static_cast<int64_t>(keep);
+    Store64(slot, OffsetAndSize(cursor, size) & keep);
+    return cursor + size;
   }
 
   static void Rows(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows, uint8_t* base,
