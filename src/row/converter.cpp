@@ -213,11 +213,11 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
   }
   batch_rows = num_rows;
   batch_offset = batch.offset;
-  // Full validation takes the level-by-level writer, which checks every value.
-  depth_first_batch = depth_first.eligible && options.validation == Validation::kCheap;
+  depth_first_batch = depth_first.eligible;
   for (size_t c = 0; c < depth_first.columns.size() && depth_first_batch; ++c) {
     size_t i = static_cast<size_t>(depth_first.columns[c].column);
-    depth_first_batch = row::BindDepthFirstColumn(*batch.children[i], bound_columns[i].input, c, &depth_first);
+    depth_first_batch =
+        row::BindDepthFirstColumn(*batch.children[i], bound_columns[i].input, options.validation, c, &depth_first);
   }
   return Status::Ok();
 }

@@ -74,6 +74,7 @@ bool CompileNode(const NestedNode& plan, std::vector<DepthFirstNode>* nodes, int
       node.kind = DepthFirstKind::kMap;
       break;
   }
+  node.rejects_nulls = plan.rejects_nulls;
   node.num_children = static_cast<int32_t>(plan.children.size());
   if (node.num_children > 0) node.first_child = static_cast<int32_t>(nodes->size());
   (*nodes)[static_cast<size_t>(index)] = node;
@@ -100,14 +101,15 @@ void BindArray(const ArrowArray& array, DepthFirstNode* node) {
                    : nullptr;
 }
 
-bool BindNodeState(const NodeState& state, std::vector<DepthFirstNode>* nodes, int32_t index) {
+bool BindNodeState(const NodeState& state, bool full, std::vector<DepthFirstNode>* nodes, int32_t index) {
   DepthFirstNode& node = (*nodes)[static_cast<size_t>(index)];
   if (state.values == nullptr || state.values != state.array) return false;
   BindArray(*state.values, &node);
+  if (full && node.rejects_nulls && node.validity != nullptr) return false;
   node.child_length = state.element_length;
   if (node.kind == DepthFirstKind::kMap) {
     for (int32_t i = 0; i < 2; ++i) {
-      if (!BindNodeState(state.children[static_cast<size_t>(i)], nodes, node.first_child + i)) return false;
+      if (!BindNodeState(state.children[static_cast<size_t>(i)], full, nodes, node.first_child + i)) return false;
       (*nodes)[static_cast<size_t>(node.first_child + i)].offset += state.entries_offset;
     }
     // Keys are never null in Spark; a null key takes the level-by-level
@@ -115,7 +117,7 @@ bool BindNodeState(const NodeState& state, std::vector<DepthFirstNode>* nodes, i
     return (*nodes)[static_cast<size_t>(node.first_child)].validity == nullptr;
   }
   for (int32_t i = 0; i < node.num_children; ++i) {
-    if (!BindNodeState(state.children[static_cast<size_t>(i)], nodes, node.first_child + i)) return false;
+    if (!BindNodeState(state.children[static_cast<size_t>(i)], full, nodes, node.first_child + i)) return false;
   }
   return true;
 }
@@ -253,10 +255,12 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
   return plan;
 }
 
-bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, size_t index, DepthFirstPlan* plan) {
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Validation validation, size_t index,
+                          DepthFirstPlan* plan) {
   const DepthFirstColumn& column = plan->columns[index];
   if (input.nested != nullptr) {
-    if (!BindNodeState(input.nested->root, &plan->nodes, column.node)) return false;
+    const bool full = validation == Validation::kFull;
+    if (!BindNodeState(input.nested->root, full, &plan->nodes, column.node)) return false;
   } else {
     if (input.gather != nullptr) return false;
     BindArray(array, &plan->nodes[static_cast<size_t>(column.node)]);

@@ -64,6 +64,7 @@ struct DepthFirstNode {
   int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
   int32_t bitset_bytes = 0;  // structs
   int32_t fixed_bytes = 0;   // structs: bitset + slots
+  bool rejects_nulls = false;  // a non-nullable field (full validation)
   /// Resolved with the plan for the writer's ISA (ResolveDepthFirst*):
   /// the first child, the writer of a nested value, the writer of an array
   /// of this node's values.
@@ -171,10 +172,14 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
 
 /// Binds the nodes of plan->columns[index] (and its flat nodes, when it has
 /// a flat writer) to its array in a batch (`array`, bound as `input`: its
-/// nested state, or the flat column); returns false when the batch has a
-/// value the plan does not cover (a dictionary-encoded child, a null map
-/// key), so that the batch takes the level-by-level writer.
-bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, size_t index, DepthFirstPlan* plan);
+/// nested state, or the flat column, at `validation`); returns false when
+/// the batch has a value the plan does not cover (a dictionary-encoded
+/// child, a null map key) or, at full validation, a non-nullable field with
+/// nulls, so that the batch takes the level-by-level writer (which decides
+/// whether such a null is live). At full validation binding has checked
+/// every offset already; the depth-first writer adds no other check.
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Validation validation, size_t index,
+                          DepthFirstPlan* plan);
 
 /// Checks the list and string offsets that rows [row, row + rows) of the
 /// batch reach (non-decreasing, inside their child or data) and returns an

@@ -25,26 +25,39 @@ using testing::Batch;
 using testing::Primitive;
 using testing::TestArray;
 
-/// Converts `batch` with the depth-first writer under every kernel set and
-/// expects the reference rows, written by depth-first tiles.
+/// Converts `batch` with the depth-first writer under `isa` at `validation`
+/// and expects `reference`'s rows, written by depth-first tiles.
+void ExpectDepthFirstRows(const TestArray& batch, const testing::ReferenceRows& reference, row::KernelIsa isa,
+                          Validation validation) {
+  row::OverrideKernelIsaForTesting(isa);
+  row::OverrideDepthFirstForTesting(true);
+  const int64_t tiles_before = row::DepthFirstTilesForTesting();
+  ConverterOptions options;
+  options.validation = validation;
+  testing::Conversion conversion = testing::Convert(batch, options);
+  const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
+  row::ClearDepthFirstOverrideForTesting();
+  row::ClearKernelIsaOverrideForTesting();
+  ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+  EXPECT_GT(tiles, 0) << "the batch did not take the depth-first writer";
+  ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+  for (size_t r = 0; r < reference.rows.size(); ++r) {
+    EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+  }
+}
+
+/// ExpectDepthFirstRows of the reference rows under every kernel set, at
+/// both validation levels (full validation checks the offsets when the
+/// batch is bound, then lets the depth-first writer write).
 void ExpectDepthFirstMatchesReference(const TestArray& batch) {
   testing::ReferenceRows reference = testing::ReferenceConvert(batch);
   ASSERT_EQ(reference.error, "");
   for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
     if (!row::KernelIsaAvailable(isa)) continue;
-    SCOPED_TRACE(isa == row::KernelIsa::kAvx512 ? "AVX-512 kernels" : "portable kernels");
-    row::OverrideKernelIsaForTesting(isa);
-    row::OverrideDepthFirstForTesting(true);
-    const int64_t tiles_before = row::DepthFirstTilesForTesting();
-    testing::Conversion conversion = testing::Convert(batch);
-    const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
-    row::ClearDepthFirstOverrideForTesting();
-    row::ClearKernelIsaOverrideForTesting();
-    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-    EXPECT_GT(tiles, 0) << "the batch did not take the depth-first writer";
-    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
-    for (size_t r = 0; r < reference.rows.size(); ++r) {
-      EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+    for (Validation validation : {Validation::kCheap, Validation::kFull}) {
+      SCOPED_TRACE(std::string(isa == row::KernelIsa::kAvx512 ? "AVX-512 kernels" : "portable kernels") +
+                   (validation == Validation::kFull ? ", full validation" : ", cheap validation"));
+      ExpectDepthFirstRows(batch, reference, isa, validation);
     }
   }
 }
