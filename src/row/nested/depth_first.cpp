@@ -304,6 +304,22 @@ NestedWriterChoice ChosenNestedWriter() {
   return chosen;
 }
 
+namespace {
+
+/// Whether `node` or a node below it is a list or map with an element (a
+/// key or value) that is not fixed-width.
+bool HasVariableElements(const DepthFirstPlan& plan, const DepthFirstNode& node) {
+  for (int32_t i = 0; i < node.num_children; ++i) {
+    const DepthFirstNode& child = plan.nodes[static_cast<size_t>(node.first_child + i)];
+    const bool array = node.kind == DepthFirstKind::kList32 || node.kind == DepthFirstKind::kList64 ||
+                       node.kind == DepthFirstKind::kMap;
+    if ((array && child.kind != DepthFirstKind::kFixed) || HasVariableElements(plan, child)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice) {
   if (!plan.eligible) return false;
   switch (choice) {
@@ -311,7 +327,11 @@ bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice) {
     case NestedWriterChoice::kLevels: return false;
     case NestedWriterChoice::kAuto: break;
   }
-  return plan.columns.size() >= 2;
+  if (plan.columns.size() >= 2) return true;
+  for (const DepthFirstColumn& column : plan.columns) {
+    if (HasVariableElements(plan, plan.nodes[static_cast<size_t>(column.node)])) return true;
+  }
+  return false;
 }
 
 void OverrideNestedWriterForTesting(NestedWriterChoice choice) {

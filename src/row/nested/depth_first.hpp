@@ -201,13 +201,15 @@ NestedWriterChoice ChosenNestedWriter();
 
 /// Whether a schema whose depth-first plan is `plan` takes the depth-first
 /// writer under `choice`: an eligible plan always under kDepthFirst, never
-/// under kLevels, and under kAuto when it writes two or more columns.
-/// Measured (docs/BENCHMARKS.md, the eighth session's depth-first writer): on rows of
-/// several nested or string columns it is faster than the level-by-level
-/// writer, whose passes over a tile of wide rows cost more the more columns
-/// there are (the SPEC's nested schema: 75-77 against 83-90 ns/row); a
-/// single list of 4-byte values, struct or map alone is up to 20 % faster
-/// level by level.
+/// under kLevels, and under kAuto when it writes two or more columns, or one
+/// with an array of strings or nested values somewhere (a map of string
+/// keys, a list of structs). Measured (docs/BENCHMARKS.md, the eighth and
+/// ninth sessions): on rows of several nested or string columns it is
+/// faster than the level-by-level writer, whose passes over a tile of wide
+/// rows cost more the more columns there are (the SPEC's nested schema:
+/// 67-68 against 77-78 ns/row); alone, a map<utf8, int64> or a list of
+/// structs is 8-15 % faster depth-first, a struct of leaves or a list of
+/// 4-byte values 3-20 % faster level by level.
 bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice);
 
 /// For tests that run both writers on the same inputs (true: kDepthFirst,

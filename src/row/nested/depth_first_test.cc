@@ -216,7 +216,7 @@ bool TakesDepthFirst(const TestArray& batch, row::NestedWriterChoice choice) {
   return tiles > 0;
 }
 
-TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumns) {
+TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableValues) {
   const int64_t n = 20;
   std::vector<std::optional<int64_t>> lengths;
   for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 5 == 1 ? std::nullopt : std::optional<int64_t>(i % 3));
@@ -229,9 +229,20 @@ TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumns) {
   TestArray strings = testing::Strings("u", "s", MixedStrings(n));
   TestArray numbers = Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(n, 7));
   using Choice = row::NestedWriterChoice;
-  // One nested column (flat columns beside it are written by slot writers).
+  // One nested column (flat columns beside it are written by slot writers)
+  // of fixed-width elements, or of none.
   EXPECT_FALSE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kAuto));
   EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kDepthFirst));
+  TestArray fields = testing::Struct("s", n, {numbers, strings});
+  EXPECT_FALSE(TakesDepthFirst(Batch({fields}), Choice::kAuto));
+  // One nested column with an array of strings or structs at any depth.
+  TestArray texts = testing::ListOfLengths("t", testing::Strings("u", "e", MixedStrings(elements)), lengths);
+  EXPECT_TRUE(TakesDepthFirst(Batch({texts, numbers}), Choice::kAuto));
+  EXPECT_FALSE(TakesDepthFirst(Batch({texts, numbers}), Choice::kLevels));
+  TestArray records = testing::ListOfLengths(
+      "r", testing::Struct("e", elements, {Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(elements, 3))}),
+      lengths);
+  EXPECT_TRUE(TakesDepthFirst(Batch({testing::Struct("w", n, {records})}), Choice::kAuto));
   // A nested column and a string column, two nested columns.
   EXPECT_TRUE(TakesDepthFirst(Batch({ints(), strings}), Choice::kAuto));
   EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers, ints()}), Choice::kAuto));
