@@ -356,7 +356,7 @@ bool Converter::State::TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_r
                                               int64_t cap, int64_t slots_end, Status* status) {
   int64_t* offsets = row_offsets.data() + chunk_row;
   const int64_t start = offsets[0];
-  int64_t most = row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows);
+  int64_t most = row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows, options.validation);
   if (most < 0 || most > cap - start || most > kMaxRowBytes) return false;
   if (!output.Reserve(std::max<int64_t>(start + most, 8), start)) {
     *status = Status::OutOfMemory("cannot allocate " + std::to_string(start + most) + " bytes of rows");

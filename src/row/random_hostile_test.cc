@@ -1,6 +1,7 @@
 // Randomized hostile input: valid random batches (flat and nested columns up to
 // four levels deep, encoded and sliced at every level, as in the differential
-// test) damaged in ways a C Data Interface producer can damage them without
+// test; a third of them only of what the depth-first writer covers) damaged
+// in ways a C Data Interface producer can damage them without
 // lying about buffer sizes: offsets, views (lengths, buffer indices, offsets),
 // run ends and dictionary indices overwritten with hostile values, validity
 // bits flipped (null_count then unknown), child and dictionary lengths
@@ -155,10 +156,14 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
   std::string description;
   int64_t length = rng.Range(0, 120);
   int64_t batch_offset = rng.Chance(0.25) ? rng.Range(1, 10) : 0;
+  // A third of the batches hold only what the depth-first writer covers, so
+  // that its bound and binding see damage too.
+  const bool depth_first_shapes = rng.Chance(0.35);
   for (int64_t c = 0; c < num_columns; ++c) {
     std::string name = "c" + std::to_string(c);
-    if (rng.Chance(0.7)) {
-      testing::TypeSpec spec = testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 4)), false);
+    if (depth_first_shapes || rng.Chance(0.7)) {
+      testing::TypeSpec spec =
+          testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 4)), false, depth_first_shapes);
       description += " " + name + "=" + testing::DescribeSpec(spec);
       columns.push_back(testing::MakeNestedColumn(rng, spec, batch_offset + length));
     } else {

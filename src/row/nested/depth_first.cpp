@@ -127,15 +127,16 @@ int64_t OffsetAt(const DepthFirstNode& node, int64_t x) {
   return static_cast<int64_t>(Load<Offset>(node.values + (node.offset + x) * int64_t{sizeof(Offset)}));
 }
 
-/// Checks that offsets [x0, x1] of `node` do not decrease and lie in
-/// [0, limit]; the offsets at the ends go to `*first` and `*last`.
+/// Checks that offsets [x0, x1] of `node` do not decrease (unless
+/// `validated`: binding checked them) and lie in [0, limit]; the offsets at
+/// the ends go to `*first` and `*last`.
 template <typename Offset>
-bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t limit, int64_t* first,
+bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t limit, bool validated, int64_t* first,
                   int64_t* last) {
   const Offset* offsets = reinterpret_cast<const Offset*>(node.values) + node.offset;
   // An integer OR of the comparisons (a bool one is not vectorized).
   uint32_t bad = 0;
-  for (int64_t x = x0; x < x1; ++x) {
+  for (int64_t x = x0; x < x1 && !validated; ++x) {
     bad |= static_cast<uint32_t>(Load<Offset>(offsets + x + 1) < Load<Offset>(offsets + x));
   }
   *first = static_cast<int64_t>(Load<Offset>(offsets + x0));
@@ -144,7 +145,7 @@ bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t li
 }
 
 /// The bound of values [x0, x1) of `node`, -1 when a check fails.
-int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1) {
+int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1, bool validated) {
   const int64_t n = x1 - x0;
   int64_t first = 0;
   int64_t last = 0;
@@ -155,14 +156,14 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
       if (node.values == nullptr || node.data == nullptr) return n == 0 ? 0 : -1;
       bool wide = node.kind == DepthFirstKind::kString64;
       int64_t end = wide ? OffsetAt<int64_t>(node, node.length) : OffsetAt<int32_t>(node, node.length);
-      bool ok = wide ? CheckOffsets<int64_t>(node, x0, x1, end, &first, &last)
-                     : CheckOffsets<int32_t>(node, x0, x1, end, &first, &last);
+      bool ok = wide ? CheckOffsets<int64_t>(node, x0, x1, end, validated, &first, &last)
+                     : CheckOffsets<int32_t>(node, x0, x1, end, validated, &first, &last);
       return ok ? (last - first) + 7 * n : -1;
     }
     case DepthFirstKind::kStruct: {
       int64_t bound = n * node.fixed_bytes;
       for (int32_t i = 0; i < node.num_children; ++i) {
-        int64_t child = Bound(nodes, nodes[node.first_child + i], node.offset + x0, node.offset + x1);
+        int64_t child = Bound(nodes, nodes[node.first_child + i], node.offset + x0, node.offset + x1, validated);
         if (child < 0) return -1;
         bound += child;
       }
@@ -171,8 +172,8 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
     default: break;
   }
   bool ok = node.kind == DepthFirstKind::kList64
-                ? CheckOffsets<int64_t>(node, x0, x1, node.child_length, &first, &last)
-                : CheckOffsets<int32_t>(node, x0, x1, node.child_length, &first, &last);
+                ? CheckOffsets<int64_t>(node, x0, x1, node.child_length, validated, &first, &last)
+                : CheckOffsets<int32_t>(node, x0, x1, node.child_length, validated, &first, &last);
   if (!ok) return -1;
   const int64_t elements = last - first;
   // An array: its count, null words (one stored even when empty), elements
@@ -182,7 +183,7 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
   if (node.kind == DepthFirstKind::kMap) bound += 8 * n;
   for (int32_t i = 0; i < arrays; ++i) {
     const DepthFirstNode& element = nodes[node.first_child + i];
-    int64_t child = Bound(nodes, element, first, last);
+    int64_t child = Bound(nodes, element, first, last, validated);
     if (child < 0) return -1;
     bound += 24 * n + elements * (element.ElementSize() + 1) + child;
   }
@@ -271,11 +272,14 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Val
   return true;
 }
 
-int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows) {
+int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
+                            Validation validation) {
   int64_t bound = rows * plan.fixed_row_bytes;
   const int64_t x0 = batch_offset + row;
+  const bool validated = validation == Validation::kFull;
   for (const DepthFirstColumn& column : plan.columns) {
-    int64_t column_bound = Bound(plan.nodes.data(), plan.nodes[static_cast<size_t>(column.node)], x0, x0 + rows);
+    int64_t column_bound =
+        Bound(plan.nodes.data(), plan.nodes[static_cast<size_t>(column.node)], x0, x0 + rows, validated);
     if (column_bound < 0) return -1;
     bound += column_bound;
   }

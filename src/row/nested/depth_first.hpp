@@ -185,7 +185,10 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Val
 /// batch reach (non-decreasing, inside their child or data) and returns an
 /// upper bound of the rows' bytes, dead values written in place included;
 /// returns -1 when a check fails (the level-by-level writer then names it).
-int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows);
+/// At full validation, which checked every offset when the batch was bound,
+/// only the offsets at the ends of each range are read.
+int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
+                            Validation validation);
 
 /// Sets the children pointers and the writers of `plan` for an ISA.
 void ResolveDepthFirstPortable(DepthFirstPlan* plan);
