@@ -161,7 +161,7 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
   const bool depth_first_shapes = rng.Chance(0.35);
   for (int64_t c = 0; c < num_columns; ++c) {
     std::string name = "c" + std::to_string(c);
-    if (depth_first_shapes || rng.Chance(0.7)) {
+    if (rng.Chance(0.7)) {
       testing::TypeSpec spec =
           testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 4)), false, depth_first_shapes);
       description += " " + name + "=" + testing::DescribeSpec(spec);
@@ -169,11 +169,13 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
     } else {
       ColumnSpec spec;
       spec.name = name;
-      spec.format = testing::RandomFormat(rng);
+      spec.format = depth_first_shapes ? rng.Pick(std::vector<std::string>{"u", "U", "z", "l", "i", "g"})
+                                       : testing::RandomFormat(rng);
       spec.null_rate = rng.Pick(std::vector<double>{0, 0.1, 0.5});
       spec.nullable = true;
       description += " " + name + "=" + spec.format;
-      columns.push_back(testing::MakeColumn(rng, spec, testing::RandomEncoding(rng), batch_offset + length));
+      const testing::EncodingSpec encoding = depth_first_shapes ? testing::EncodingSpec{} : testing::RandomEncoding(rng);
+      columns.push_back(testing::MakeColumn(rng, spec, encoding, batch_offset + length));
     }
   }
   TestArray batch = testing::Batch(std::move(columns));
