@@ -90,24 +90,25 @@ struct DepthFirstShapes {
       const int64_t header = Flat::Header(nodes[1], first, n, dst, &nulls);
       uint8_t* slots = dst + header;
       int64_t cursor = header + 8 * n;
+      // Element k, `keep` all ones when it is valid, of `size` bytes written
+      // at the cursor: its slot, and the cursor past it.
+      auto place = [&](int64_t k, uint64_t keep, int64_t size) {
+        size &= static_cast<int64_t>(keep);
+        Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
+        cursor += size;
+      };
       if (__builtin_expect(n <= 56, 1)) {
         // Every validity the elements need, one word per node.
         uint64_t field_nulls[sizeof...(Leaves)];
         for (size_t i = 0; i < sizeof...(Leaves); ++i) field_nulls[i] = Flat::NullWord(nodes[2 + i], first, n);
         for (int64_t k = 0; k < n; ++k) {
-          const uint64_t keep = ((nulls >> k) & 1) - 1;
-          int64_t size = StructOf<Leaves...>::WriteKnown(nodes + 1, first + k, field_nulls, k, dst + cursor) &
-                         static_cast<int64_t>(keep);
-          Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
-          cursor += size;
+          place(k, ((nulls >> k) & 1) - 1,
+                StructOf<Leaves...>::WriteKnown(nodes + 1, first + k, field_nulls, k, dst + cursor));
         }
         return cursor;
       }
       for (int64_t k = 0; k < n; ++k) {
-        const uint64_t keep = 0 - Flat::Valid(nodes[1], first + k);
-        int64_t size = StructOf<Leaves...>::WriteFlat(nodes + 1, first + k, dst + cursor) & static_cast<int64_t>(keep);
-        Store64(slots + 8 * k, OffsetAndSize(cursor, size) & keep);
-        cursor += size;
+        place(k, 0 - Flat::Valid(nodes[1], first + k), StructOf<Leaves...>::WriteFlat(nodes + 1, first + k, dst + cursor));
       }
       return cursor;
     }
