@@ -5,10 +5,14 @@
 namespace rowbridge::testing {
 namespace {
 
-/// Leaves the depth-first writer copies as they are.
-const std::vector<std::string>& CopiedLeafFormats() {
-  static const std::vector<std::string> kFormats = {"c", "s", "i", "l", "f", "g", "tdD", "tsu:", "tsu:UTC",
-                                                    "tDu", "u", "U", "z", "Z"};
+/// Leaves the depth-first writer covers: copied as they are, or converted
+/// (timestamps and durations in s, ms or ns, date64, decimals of up to 18
+/// digits in every width).
+const std::vector<std::string>& DepthFirstLeafFormats() {
+  static const std::vector<std::string> kFormats = {
+      "c",   "s",   "i",       "l",        "f",        "g",      "tdD",      "tsu:", "tsu:UTC",
+      "tDu", "u",   "U",       "z",        "Z",        "tss:",   "tsm:",     "tsn:UTC", "tdm",
+      "tDs", "tDn", "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0", "d:7,7,256"};
   return kFormats;
 }
 
@@ -16,7 +20,7 @@ ColumnSpec LeafSpec(Rng& rng, const std::string& name, bool extremes, bool key, 
   ColumnSpec spec;
   spec.name = name;
   do {
-    spec.format = depth_first ? rng.Pick(CopiedLeafFormats()) : RandomFormat(rng);
+    spec.format = depth_first ? rng.Pick(DepthFirstLeafFormats()) : RandomFormat(rng);
   } while (key && spec.format == "n");
   spec.null_rate = key ? 0 : rng.Pick(std::vector<double>{0, 0, 0.1, 0.3, 0.9});
   spec.nullable = !key && (spec.null_rate > 0 || spec.format == "n" || rng.Chance(0.5));

@@ -12,6 +12,7 @@
 #include "row/nested/nested_plan.hpp"
 #include "row/nested/nested_state.hpp"
 #include "row/simd/kernel_isa.hpp"
+#include "row/value_ops.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -36,6 +37,41 @@ int32_t CopiedWidth(const ArrowType& type, int32_t element_size) {
   return width == element_size ? width : 0;
 }
 
+/// The conversion of a fixed-width type whose Spark value (of
+/// `element_size` bytes in an array) is not its Arrow bytes; false when the
+/// depth-first writer has none.
+bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* node) {
+  switch (type.id) {
+    case ArrowTypeId::kTimestamp:
+    case ArrowTypeId::kDuration:
+      switch (type.unit) {
+        case TimeUnit::kSecond: node->convert = DepthFirstConvert::kSeconds; break;
+        case TimeUnit::kMilli: node->convert = DepthFirstConvert::kMillis; break;
+        case TimeUnit::kNano: node->convert = DepthFirstConvert::kNanos; break;
+        case TimeUnit::kMicro: return false;  // copied
+      }
+      break;
+    case ArrowTypeId::kDate64: node->convert = DepthFirstConvert::kDate64; break;
+    case ArrowTypeId::kDecimal:
+      if (type.precision > kMaxSmallDecimalDigits) return false;
+      switch (type.bit_width) {
+        case 32: node->convert = DepthFirstConvert::kDecimal4; break;
+        case 64: node->convert = DepthFirstConvert::kDecimal8; break;
+        case 128: node->convert = DepthFirstConvert::kDecimal16; break;
+        case 256: node->convert = DepthFirstConvert::kDecimal32; break;
+        default: return false;
+      }
+      node->precision = type.precision;
+      break;
+    default: return false;
+  }
+  const int32_t spark_size = node->convert == DepthFirstConvert::kDate64 ? 4 : 8;
+  if (element_size != spark_size) return false;
+  node->kind = DepthFirstKind::kConverted;
+  node->width = spark_size;
+  return true;
+}
+
 bool StringKind(const ArrowType& type, DepthFirstKind* kind) {
   switch (type.id) {
     case ArrowTypeId::kUtf8:
@@ -54,6 +90,7 @@ bool CompileNode(const NestedNode& plan, std::vector<DepthFirstNode>* nodes, int
   switch (plan.kind) {
     case NodeKind::kLeaf:
       if (StringKind(plan.value_type, &node.kind)) break;
+      if (ConvertedKind(plan.value_type, plan.element_size, &node)) break;
       node.kind = DepthFirstKind::kFixed;
       node.width = CopiedWidth(plan.value_type, plan.element_size);
       if (node.width == 0) return false;
@@ -144,6 +181,36 @@ bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t li
   return bad == 0 && *first >= 0 && *last <= limit;
 }
 
+/// Calls `visit(OpTag<Op>{})` with the value op (value_ops.hpp) of a
+/// kConverted node's conversion.
+template <typename Visitor>
+void VisitConvert(DepthFirstConvert convert, Visitor&& visit) {
+  switch (convert) {
+    case DepthFirstConvert::kSeconds: return visit(OpTag<ScaleUpOp<1000000, kSecondsUnit>>{});
+    case DepthFirstConvert::kMillis: return visit(OpTag<ScaleUpOp<1000, kMillisUnit>>{});
+    case DepthFirstConvert::kNanos: return visit(OpTag<NanosToMicrosOp>{});
+    case DepthFirstConvert::kDate64: return visit(OpTag<Date64Op>{});
+    case DepthFirstConvert::kDecimal4: return visit(OpTag<SmallDecimalOp<4>>{});
+    case DepthFirstConvert::kDecimal8: return visit(OpTag<SmallDecimalOp<8>>{});
+    case DepthFirstConvert::kDecimal16: return visit(OpTag<SmallDecimalOp<16>>{});
+    case DepthFirstConvert::kDecimal32: return visit(OpTag<SmallDecimalOp<32>>{});
+  }
+}
+
+/// Whether values [x0, x1) of a kConverted `node` all convert (nulls
+/// included: one that does not, even under a null, sends the tile to the
+/// level-by-level writer, which reports it if it is live).
+bool AllConvert(const DepthFirstNode& node, int64_t x0, int64_t x1) {
+  bool ok = true;
+  VisitConvert(node.convert, [&]<typename Op>(OpTag<Op>) {
+    ColumnInput input;
+    input.values = node.values;
+    uint64_t value;
+    for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) ok &= Op::Load(input, x, node.precision, &value);
+  });
+  return ok;
+}
+
 /// The bound of values [x0, x1) of `node`, -1 when a check fails.
 int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1, bool validated) {
   const int64_t n = x1 - x0;
@@ -151,6 +218,7 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
   int64_t last = 0;
   switch (node.kind) {
     case DepthFirstKind::kFixed: return 0;
+    case DepthFirstKind::kConverted: return AllConvert(node, x0, x1) ? 0 : -1;
     case DepthFirstKind::kString32:
     case DepthFirstKind::kString64: {
       if (node.values == nullptr || node.data == nullptr) return n == 0 ? 0 : -1;
@@ -208,6 +276,43 @@ struct PortableDepthFirstOps {
 }  // namespace
 
 alignas(8) const uint8_t kDepthFirstAllValid[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+uint64_t ConvertDepthFirstValue(const DepthFirstNode& node, int64_t index) {
+  uint64_t value = 0;
+  VisitConvert(node.convert, [&]<typename Op>(OpTag<Op>) {
+    ColumnInput input;
+    input.values = node.values;
+    Op::Load(input, index, node.precision, &value);
+  });
+  return value;
+}
+
+int64_t WriteConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  using Flat = DepthFirstFlat<PortableDepthFirstOps>;
+  uint64_t nulls;
+  const int64_t header = Flat::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  uint8_t* out = dst + header;
+  const int64_t bytes = RoundUp8(n * element.width);
+  if (bytes > 0) Store64(out + bytes - 8, 0);  // the padding after an odd number of 4-byte values
+  VisitConvert(element.convert, [&]<typename Op>(OpTag<Op>) {
+    ColumnInput input;
+    input.values = element.values;
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t x = element.offset + first + k;
+      const bool valid = element.validity == nullptr || GetBit(element.validity, x);
+      uint64_t value = 0;
+      Op::Load(input, x, element.precision, &value);
+      value &= 0 - static_cast<uint64_t>(valid);
+      if (element.width == 8) {
+        Store64(out + 8 * k, value);
+      } else {
+        const auto narrow = static_cast<uint32_t>(value);
+        std::memcpy(out + 4 * k, &narrow, 4);
+      }
+    }
+  });
+  return header + bytes;
+}
 
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes) {
   DepthFirstPlan plan;
@@ -317,7 +422,7 @@ bool HasVariableElements(const DepthFirstPlan& plan, const DepthFirstNode& node)
     const DepthFirstNode& child = plan.nodes[static_cast<size_t>(node.first_child + i)];
     const bool array = node.kind == DepthFirstKind::kList32 || node.kind == DepthFirstKind::kList64 ||
                        node.kind == DepthFirstKind::kMap;
-    if ((array && child.kind != DepthFirstKind::kFixed) || HasVariableElements(plan, child)) return true;
+    if ((array && !child.FixedWidth()) || HasVariableElements(plan, child)) return true;
   }
   return false;
 }

@@ -1,17 +1,19 @@
 // The depth-first writer: a fast path that writes a tile's rows one after
 // another, each row's values depth-first in the order of their bytes, for
 // schemas whose variable-region values are plain strings and plain nested
-// values (see CompileDepthFirst) and two or more such columns (see
-// UseDepthFirst). Every byte of a row is stored once, in
-// order: null values are written at the cursor like live ones and not
-// counted (the next value overwrites them), so no branch follows validity
-// and no tile `memset` is needed. Row sizes come out of the writing; the
-// tile's output is reserved from an upper bound that the list and string
-// offsets the tile reaches give (DepthFirstTileBound), checked at the same
-// time. Anything else (dictionary or run-end encoded values, views, fixed
-// size lists, values that need a conversion, a tile whose bound does not fit
-// the chunk, offsets that fail the check) takes the level-by-level writer
-// (nested_write.cpp), which produces the same bytes and names errors.
+// values (see CompileDepthFirst) and two or more such columns, or one with
+// arrays of strings or nested values (see UseDepthFirst). Every byte of a
+// row is stored once, in order: null values are written at the cursor like
+// live ones and not counted (the next value overwrites them), so no branch
+// follows validity and no tile `memset` is needed. Row sizes come out of
+// the writing; the tile's output is reserved from an upper bound that the
+// list and string offsets the tile reaches give (DepthFirstTileBound),
+// checked at the same time, as are the values that need a conversion
+// (timestamps in s/ms/ns, date64, small decimals: they must convert).
+// Anything else (dictionary or run-end encoded values, views, fixed size
+// lists, booleans, large decimals, a tile whose bound does not fit the
+// chunk, offsets or values that fail the check) takes the level-by-level
+// writer (nested_write.cpp), which produces the same bytes and names errors.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,21 @@ enum class DepthFirstKind : uint8_t {
   kList32,  // list
   kList64,  // large_list
   kMap,
+  /// A fixed-width value that needs a conversion (timestamps and durations
+  /// in s, ms or ns, date64, decimals of up to 18 digits): `convert`.
+  kConverted,
+};
+
+/// The conversion of a kConverted node, as value_ops.hpp's ops.
+enum class DepthFirstConvert : uint8_t {
+  kSeconds,  // int64 s -> us (overflow checked)
+  kMillis,   // int64 ms -> us (overflow checked)
+  kNanos,    // int64 ns -> us, floor division
+  kDate64,   // int64 ms -> int32 days (range checked)
+  kDecimal4,   // decimal32 -> long (precision checked)
+  kDecimal8,   // decimal64
+  kDecimal16,  // decimal128
+  kDecimal32,  // decimal256
 };
 
 struct DepthFirstNode;
@@ -59,7 +76,11 @@ using DepthFirstColumnFn = DepthFirstCursor (*)(const DepthFirstNode& node, int6
 /// value the entries' offsets (the entries' own offset is in theirs).
 struct DepthFirstNode {
   DepthFirstKind kind = DepthFirstKind::kFixed;
-  int32_t width = 8;  // kFixed: bytes of a value, also its size as an array element
+  /// kFixed: bytes of a value, also its size as an array element;
+  /// kConverted: its Spark value's size as an array element (4 or 8).
+  int32_t width = 8;
+  DepthFirstConvert convert = DepthFirstConvert::kSeconds;  // kConverted
+  int32_t precision = 0;                                    // kConverted decimals
   int32_t first_child = -1;  // index of the first child in the plan's nodes
   int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
   int32_t bitset_bytes = 0;  // structs
@@ -83,7 +104,11 @@ struct DepthFirstNode {
   int64_t child_length = 0;         // lists and maps: values their offsets may address
 
   /// Element size of this node's values in a parent array.
-  int32_t ElementSize() const { return kind == DepthFirstKind::kFixed ? width : 8; }
+  int32_t ElementSize() const {
+    return kind == DepthFirstKind::kFixed || kind == DepthFirstKind::kConverted ? width : 8;
+  }
+  /// Whether this node's values are fixed-width in the row (copied or converted).
+  bool FixedWidth() const { return kind == DepthFirstKind::kFixed || kind == DepthFirstKind::kConverted; }
 };
 
 /// A node's buffers bound for the shaped writers with its offset, and those
@@ -103,6 +128,16 @@ struct DepthFirstFlatNode {
   const uint8_t* values = nullptr;  // fixed values, or string / list offsets, at value 0
   const uint8_t* data = nullptr;    // string bytes
 };
+
+/// The Spark value of value `index` (the node's offset included) of a
+/// kConverted node, zero-extended; the tile bound has checked that it
+/// converts. Portable, called by every ISA's writer.
+uint64_t ConvertDepthFirstValue(const DepthFirstNode& node, int64_t index);
+
+/// An array of kConverted `element` values [first, first + n) at `dst`
+/// (header, values of node.width bytes, nulls zeroed, padding); returns its
+/// size. Portable, called by every ISA's writer.
+int64_t WriteConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst);
 
 /// Eight valid bits, which a flat node without validity reads (mask 0).
 /// Defined in depth_first.cpp only: the per-ISA objects may define nothing
@@ -164,8 +199,9 @@ struct DepthFirstPlan {
 
 /// Compiles the depth-first plan of `columns`: eligible when at least one
 /// column is nested, every nested node is plain (struct, list, large_list,
-/// map of fixed values whose Arrow bytes are Spark's, and utf8/binary values
-/// with 32- or 64-bit offsets), every other variable-size column is such a
+/// map of fixed values whose Arrow bytes are Spark's or that convert to a
+/// long or int (kConverted), and utf8/binary values with 32- or 64-bit
+/// offsets), every other variable-size column is such a
 /// string, and no column reserves constant variable bytes. The other flat
 /// columns are left to their slot writers. Resolved for the active kernel ISA.
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes);

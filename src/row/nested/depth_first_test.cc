@@ -189,6 +189,78 @@ TEST(DepthFirst, ListsOfTwoFieldStructsWithNullsInEveryField) {
   ExpectDepthFirstMatchesReference(Batch({lists, map}));
 }
 
+TEST(DepthFirst, ValuesThatNeedAConversion) {
+  // Timestamps and durations in s, ms and ns (ns floor-divided, negative
+  // ones included), date64 (negative days, an odd count of 4-byte elements)
+  // and decimals of 32, 64 and 128 bits, as struct fields, list elements
+  // and map values.
+  const int64_t n = 30;
+  std::vector<std::optional<int64_t>> seconds, millis, nanos, dates;
+  std::vector<std::optional<testing::Int128>> small, wide;
+  for (int64_t i = 0; i < n; ++i) {
+    const bool null = i % 6 == 4;
+    seconds.push_back(null ? std::nullopt : std::optional<int64_t>((i - 15) * 86399));
+    millis.push_back(null ? std::nullopt : std::optional<int64_t>((i - 11) * 1000003));
+    nanos.push_back(i % 7 == 2 ? std::nullopt : std::optional<int64_t>((i - 13) * 1000001 - 7));
+    dates.push_back(i % 5 == 3 ? std::nullopt : std::optional<int64_t>((i - 17) * 86400000 + 5 - 3 * i));
+    small.push_back(null ? std::nullopt : std::optional<testing::Int128>((i - 9) * 12345));
+    wide.push_back(i % 4 == 1 ? std::nullopt : std::optional<testing::Int128>((i - 20) * 999999999999LL));
+  }
+  TestArray fields = testing::Struct("s", n,
+                                     {Primitive<int64_t>("tss:", "seconds", seconds),
+                                      Primitive<int64_t>("tDm", "millis", millis),
+                                      testing::Decimal("small", 32, 9, 2, small)},
+                                     std::vector<bool>(static_cast<size_t>(n), true));
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < 10; ++i) lengths.push_back(i % 4 == 3 ? std::nullopt : std::optional<int64_t>(i % 3 + 1));
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  auto take = [](std::vector<std::optional<int64_t>> values, int64_t count) {
+    values.resize(static_cast<size_t>(count));
+    return values;
+  };
+  TestArray date_lists = testing::ListOfLengths("d", Primitive<int64_t>("tdm", "e", take(dates, elements)), lengths);
+  TestArray nano_lists = testing::ListOfLengths("t", Primitive<int64_t>("tsn:UTC", "e", take(nanos, elements)), lengths);
+  std::vector<int64_t> offsets{0};
+  for (const auto& length : lengths) offsets.push_back(offsets.back() + length.value_or(0));
+  std::vector<std::optional<std::string>> keys;
+  for (int64_t k = 0; k < offsets.back(); ++k) keys.push_back(Text(static_cast<size_t>(3 + k % 9), 'k'));
+  std::vector<std::optional<testing::Int128>> map_values(wide.begin(), wide.begin() + offsets.back());
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), testing::Decimal("value", 128, 18, 4, map_values),
+                               offsets);
+  TestArray rows = testing::Slice(fields, 20, 10);
+  ExpectDepthFirstMatchesReference(Batch({rows, date_lists, nano_lists, map}));
+}
+
+TEST(DepthFirst, ValueThatDoesNotConvertIsAnErrorOrConvertedWhenDead) {
+  // 10^18 seconds overflows int64 microseconds: the tile goes to the
+  // level-by-level writer, which names it when the value is live and
+  // writes the row when it lies under a null struct.
+  const int64_t n = 4;
+  std::vector<std::optional<int64_t>> seconds{1, 2, int64_t{1000000000000000000}, 4};
+  for (const bool live : {true, false}) {
+    SCOPED_TRACE(live ? "live" : "under a null struct");
+    TestArray fields = testing::Struct("s", n, {Primitive<int64_t>("tss:", "seconds", seconds)},
+                                       {true, true, live, true});
+    TestArray batch = Batch({fields, testing::Strings("u", "z", MixedStrings(n))});
+    row::OverrideDepthFirstForTesting(true);
+    testing::Conversion conversion = testing::Convert(batch);
+    row::ClearDepthFirstOverrideForTesting();
+    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+    if (live) {
+      EXPECT_FALSE(conversion.status.ok());
+      EXPECT_NE(conversion.status.message().find("overflows int64 microseconds"), std::string::npos)
+          << conversion.status.message();
+      continue;
+    }
+    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+    for (size_t r = 0; r < reference.rows.size(); ++r) {
+      EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+    }
+  }
+}
+
 TEST(DepthFirst, SlicedAtEveryLevel) {
   const int64_t n = 30;
   std::vector<std::optional<int64_t>> lengths;

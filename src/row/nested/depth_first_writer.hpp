@@ -60,6 +60,12 @@ struct DepthFirst {
         }
       case DepthFirstKind::kString32: return LeafField<StringLeaf<int32_t>>(node, x, base, slot, cursor, nulls, mask);
       case DepthFirstKind::kString64: return LeafField<StringLeaf<int64_t>>(node, x, base, slot, cursor, nulls, mask);
+      case DepthFirstKind::kConverted: {
+        const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
+        nulls |= mask & ~keep;
+        Store64(slot, ConvertDepthFirstValue(node, node.offset + x) & keep);
+        return cursor;
+      }
       default: {
         const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
         nulls |= mask & ~keep;
@@ -206,6 +212,7 @@ struct DepthFirst {
         }
       case DepthFirstKind::kString32: return StringArray<int32_t>;
       case DepthFirstKind::kString64: return StringArray<int64_t>;
+      case DepthFirstKind::kConverted: return WriteConvertedArray;
       default: return NestedArray;
     }
   }
