@@ -90,6 +90,9 @@ ArrayNode ColumnSource::Make(int64_t first_row, int64_t num_rows) const {
     case ColumnKind::kListStructFloat64Utf8:
       return MakeNestedColumn(NestedKind::kListStructFloat64Utf8, spec->name, seed, stream, first_row, num_rows,
                               spec->null_probability);
+    case ColumnKind::kMapUtf8TimestampMillis:
+      return MakeNestedColumn(NestedKind::kMapUtf8TimestampMillis, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
     default: return MakeFixed(first_row, num_rows);
   }
 }

@@ -117,6 +117,11 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
           if (random.Chance(null_probability)) longs.AppendNull();
           else longs.AppendValue(static_cast<int64_t>(random.Next()));
           break;
+        case NestedKind::kMapUtf8TimestampMillis:
+          keys.Append(ShortString(&random));
+          if (random.Chance(null_probability)) longs.AppendNull();
+          else longs.AppendValue(static_cast<int64_t>(random.Next() >> 22) - (int64_t{1} << 41));
+          break;
         default: pairs.Append(&random, null_probability, true); break;
       }
     }
@@ -126,10 +131,11 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
       return StructOf(name, &pairs.validity,
                       {pairs.numbers.Finish("l", "a"), pairs.strings.Finish("b")});
     case NestedKind::kListInt32: return lists.Finish("+l", name, {ints.Finish("i", "element")});
-    case NestedKind::kMapUtf8Int64: {
+    case NestedKind::kMapUtf8Int64:
+    case NestedKind::kMapUtf8TimestampMillis: {
       ArrayNode key = keys.Finish("key");
       key.flags = 0;
-      ArrayNode value = longs.Finish("l", "value");
+      ArrayNode value = longs.Finish(kind == NestedKind::kMapUtf8Int64 ? "l" : "tsm:", "value");
       ValidityBuilder entries_validity;
       for (int64_t i = 0; i < key.length; ++i) entries_validity.Append(true);
       ArrayNode entries =

@@ -14,6 +14,9 @@ enum class NestedKind {
   kListInt32,              // list<int32>
   kMapUtf8Int64,           // map<utf8, int64>
   kListStructFloat64Utf8,  // list<struct<x float64, y utf8>>
+  /// Not in SPEC §6: map<utf8, timestamp[ms]>, values that need a
+  /// conversion (milliseconds within about 139 years of the epoch).
+  kMapUtf8TimestampMillis,
 };
 
 /// Rows [first_row, first_row + num_rows) of a nested column: arrays and maps

@@ -70,6 +70,10 @@ bench::DatasetSpec FixedWidth20() { return bench::FixedWidthSpec(20); }
 bench::DatasetSpec NestedStruct() { return {"nested_struct", {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}}}; }
 bench::DatasetSpec NestedListInt32() { return {"nested_list", {{"a", bench::ColumnKind::kListInt32, 0.1}}}; }
 bench::DatasetSpec NestedMap() { return {"nested_map", {{"m", bench::ColumnKind::kMapUtf8Int64, 0.1}}}; }
+// The map with values that need a conversion (ms -> us), beside the nested map.
+bench::DatasetSpec NestedMapTimestamps() {
+  return {"nested_map_timestamps", {{"m", bench::ColumnKind::kMapUtf8TimestampMillis, 0.1}}};
+}
 bench::DatasetSpec NestedListStruct() {
   return {"nested_list_struct", {{"p", bench::ColumnKind::kListStructFloat64Utf8, 0.1}}};
 }
@@ -99,6 +103,7 @@ ROWBRIDGE_CONVERT_BENCHMARK(nested, &bench::NestedSpec);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_struct, &NestedStruct);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_list_int32, &NestedListInt32);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_map, &NestedMap);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_map_timestamps, &NestedMapTimestamps);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_list_struct, &NestedListStruct);
 
 }  // namespace
