@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "arrow/array_checks.hpp"
 #include "row/binary_sources.hpp"
@@ -37,39 +38,52 @@ int32_t CopiedWidth(const ArrowType& type, int32_t element_size) {
   return width == element_size ? width : 0;
 }
 
-/// The conversion of a fixed-width type whose Spark value (of
-/// `element_size` bytes in an array) is not its Arrow bytes; false when the
-/// depth-first writer has none.
+/// Value `index` of a kConverted node converted by `Op`.
+template <typename Op>
+uint64_t ConvertValue(const DepthFirstNode& node, int64_t index) {
+  ColumnInput input;
+  input.values = node.values;
+  uint64_t value = 0;
+  Op::Load(input, index, node.precision, &value);
+  return value;
+}
+
+/// Whether values [x0, x1) of a kConverted `node` all convert (nulls
+/// included: one that does not, even under a null, sends the tile to the
+/// level-by-level writer, which reports it if it is live).
+template <typename Op>
+bool AllConvert(const DepthFirstNode& node, int64_t x0, int64_t x1) {
+  ColumnInput input;
+  input.values = node.values;
+  bool ok = true;
+  uint64_t value;
+  for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) ok &= Op::Load(input, x, node.precision, &value);
+  return ok;
+}
+
+/// An array of kConverted `element` values [first, first + n) at `dst`:
+/// header, values of element.width bytes with nulls zeroed, padding.
+template <typename Op>
+int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst);
+
+/// Makes `node` kConverted when its type has a conversion to a Spark value
+/// of `element_size` bytes in an array (the flat writers' value op).
 bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* node) {
-  switch (type.id) {
-    case ArrowTypeId::kTimestamp:
-    case ArrowTypeId::kDuration:
-      switch (type.unit) {
-        case TimeUnit::kSecond: node->convert = DepthFirstConvert::kSeconds; break;
-        case TimeUnit::kMilli: node->convert = DepthFirstConvert::kMillis; break;
-        case TimeUnit::kNano: node->convert = DepthFirstConvert::kNanos; break;
-        case TimeUnit::kMicro: return false;  // copied
-      }
-      break;
-    case ArrowTypeId::kDate64: node->convert = DepthFirstConvert::kDate64; break;
-    case ArrowTypeId::kDecimal:
-      if (type.precision > kMaxSmallDecimalDigits) return false;
-      switch (type.bit_width) {
-        case 32: node->convert = DepthFirstConvert::kDecimal4; break;
-        case 64: node->convert = DepthFirstConvert::kDecimal8; break;
-        case 128: node->convert = DepthFirstConvert::kDecimal16; break;
-        case 256: node->convert = DepthFirstConvert::kDecimal32; break;
-        default: return false;
-      }
+  bool converted = false;
+  VisitValueOp(type, [&]<typename Op>(OpTag<Op>) {
+    if constexpr (Op::kRawBytes == 0 && !std::is_same_v<Op, BoolOp>) {
+      const int32_t spark_size = std::is_same_v<Op, Date64Op> ? 4 : 8;
+      if (element_size != spark_size) return;
+      converted = true;
+      node->kind = DepthFirstKind::kConverted;
+      node->width = spark_size;
       node->precision = type.precision;
-      break;
-    default: return false;
-  }
-  const int32_t spark_size = node->convert == DepthFirstConvert::kDate64 ? 4 : 8;
-  if (element_size != spark_size) return false;
-  node->kind = DepthFirstKind::kConverted;
-  node->width = spark_size;
-  return true;
+      node->convert_value = ConvertValue<Op>;
+      node->convert_array = ConvertedArray<Op>;
+      node->convert_check = AllConvert<Op>;
+    }
+  });
+  return converted;
 }
 
 bool StringKind(const ArrowType& type, DepthFirstKind* kind) {
@@ -181,36 +195,6 @@ bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t li
   return bad == 0 && *first >= 0 && *last <= limit;
 }
 
-/// Calls `visit(OpTag<Op>{})` with the value op (value_ops.hpp) of a
-/// kConverted node's conversion.
-template <typename Visitor>
-void VisitConvert(DepthFirstConvert convert, Visitor&& visit) {
-  switch (convert) {
-    case DepthFirstConvert::kSeconds: return visit(OpTag<ScaleUpOp<1000000, kSecondsUnit>>{});
-    case DepthFirstConvert::kMillis: return visit(OpTag<ScaleUpOp<1000, kMillisUnit>>{});
-    case DepthFirstConvert::kNanos: return visit(OpTag<NanosToMicrosOp>{});
-    case DepthFirstConvert::kDate64: return visit(OpTag<Date64Op>{});
-    case DepthFirstConvert::kDecimal4: return visit(OpTag<SmallDecimalOp<4>>{});
-    case DepthFirstConvert::kDecimal8: return visit(OpTag<SmallDecimalOp<8>>{});
-    case DepthFirstConvert::kDecimal16: return visit(OpTag<SmallDecimalOp<16>>{});
-    case DepthFirstConvert::kDecimal32: return visit(OpTag<SmallDecimalOp<32>>{});
-  }
-}
-
-/// Whether values [x0, x1) of a kConverted `node` all convert (nulls
-/// included: one that does not, even under a null, sends the tile to the
-/// level-by-level writer, which reports it if it is live).
-bool AllConvert(const DepthFirstNode& node, int64_t x0, int64_t x1) {
-  bool ok = true;
-  VisitConvert(node.convert, [&]<typename Op>(OpTag<Op>) {
-    ColumnInput input;
-    input.values = node.values;
-    uint64_t value;
-    for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) ok &= Op::Load(input, x, node.precision, &value);
-  });
-  return ok;
-}
-
 /// The bound of values [x0, x1) of `node`, -1 when a check fails.
 int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1, bool validated) {
   const int64_t n = x1 - x0;
@@ -218,7 +202,7 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
   int64_t last = 0;
   switch (node.kind) {
     case DepthFirstKind::kFixed: return 0;
-    case DepthFirstKind::kConverted: return AllConvert(node, x0, x1) ? 0 : -1;
+    case DepthFirstKind::kConverted: return node.convert_check(node, x0, x1) ? 0 : -1;
     case DepthFirstKind::kString32:
     case DepthFirstKind::kString64: {
       if (node.values == nullptr || node.data == nullptr) return n == 0 ? 0 : -1;
@@ -273,46 +257,31 @@ struct PortableDepthFirstOps {
   }
 };
 
-}  // namespace
-
-alignas(8) const uint8_t kDepthFirstAllValid[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-
-uint64_t ConvertDepthFirstValue(const DepthFirstNode& node, int64_t index) {
-  uint64_t value = 0;
-  VisitConvert(node.convert, [&]<typename Op>(OpTag<Op>) {
-    ColumnInput input;
-    input.values = node.values;
-    Op::Load(input, index, node.precision, &value);
-  });
-  return value;
-}
-
-int64_t WriteConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
-  using Flat = DepthFirstFlat<PortableDepthFirstOps>;
+template <typename Op>
+int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
   uint64_t nulls;
-  const int64_t header = Flat::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  const int64_t header =
+      DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
   uint8_t* out = dst + header;
   const int64_t bytes = RoundUp8(n * element.width);
   if (bytes > 0) Store64(out + bytes - 8, 0);  // the padding after an odd number of 4-byte values
-  VisitConvert(element.convert, [&]<typename Op>(OpTag<Op>) {
-    ColumnInput input;
-    input.values = element.values;
-    for (int64_t k = 0; k < n; ++k) {
-      const int64_t x = element.offset + first + k;
-      const bool valid = element.validity == nullptr || GetBit(element.validity, x);
-      uint64_t value = 0;
-      Op::Load(input, x, element.precision, &value);
-      value &= 0 - static_cast<uint64_t>(valid);
-      if (element.width == 8) {
-        Store64(out + 8 * k, value);
-      } else {
-        const auto narrow = static_cast<uint32_t>(value);
-        std::memcpy(out + 4 * k, &narrow, 4);
-      }
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t x = element.offset + first + k;
+    const bool valid = element.validity == nullptr || GetBit(element.validity, x);
+    const uint64_t value = ConvertValue<Op>(element, x) & (0 - static_cast<uint64_t>(valid));
+    if (element.width == 8) {
+      Store64(out + 8 * k, value);
+    } else {
+      const auto narrow = static_cast<uint32_t>(value);
+      std::memcpy(out + 4 * k, &narrow, 4);
     }
-  });
+  }
   return header + bytes;
 }
+
+}  // namespace
+
+alignas(8) const uint8_t kDepthFirstAllValid[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes) {
   DepthFirstPlan plan;

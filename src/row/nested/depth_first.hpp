@@ -33,20 +33,9 @@ enum class DepthFirstKind : uint8_t {
   kList64,  // large_list
   kMap,
   /// A fixed-width value that needs a conversion (timestamps and durations
-  /// in s, ms or ns, date64, decimals of up to 18 digits): `convert`.
+  /// in s, ms or ns, date64, decimals of up to 18 digits): the `convert_*`
+  /// functions, the flat writers' value op (value_ops.hpp) of its type.
   kConverted,
-};
-
-/// The conversion of a kConverted node, as value_ops.hpp's ops.
-enum class DepthFirstConvert : uint8_t {
-  kSeconds,  // int64 s -> us (overflow checked)
-  kMillis,   // int64 ms -> us (overflow checked)
-  kNanos,    // int64 ns -> us, floor division
-  kDate64,   // int64 ms -> int32 days (range checked)
-  kDecimal4,   // decimal32 -> long (precision checked)
-  kDecimal8,   // decimal64
-  kDecimal16,  // decimal128
-  kDecimal32,  // decimal256
 };
 
 struct DepthFirstNode;
@@ -79,8 +68,7 @@ struct DepthFirstNode {
   /// kFixed: bytes of a value, also its size as an array element;
   /// kConverted: its Spark value's size as an array element (4 or 8).
   int32_t width = 8;
-  DepthFirstConvert convert = DepthFirstConvert::kSeconds;  // kConverted
-  int32_t precision = 0;                                    // kConverted decimals
+  int32_t precision = 0;  // kConverted decimals
   int32_t first_child = -1;  // index of the first child in the plan's nodes
   int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
   int32_t bitset_bytes = 0;  // structs
@@ -92,6 +80,14 @@ struct DepthFirstNode {
   const DepthFirstNode* children = nullptr;
   DepthFirstValueFn value = nullptr;
   DepthFirstArrayFn array = nullptr;
+  /// kConverted, set when the plan is compiled (portable code, called by
+  /// every ISA's writer): the Spark value of value `index` (the node's
+  /// offset included), zero-extended, once the tile bound has checked it;
+  /// an array of values [first, first + n) (the node's `array`); whether
+  /// values [x0, x1) all convert, nulls included.
+  uint64_t (*convert_value)(const DepthFirstNode& node, int64_t index) = nullptr;
+  DepthFirstArrayFn convert_array = nullptr;
+  bool (*convert_check)(const DepthFirstNode& node, int64_t x0, int64_t x1) = nullptr;
 
   // Bound per batch.
   const uint8_t* validity = nullptr;  // null when no value is null
@@ -128,16 +124,6 @@ struct DepthFirstFlatNode {
   const uint8_t* values = nullptr;  // fixed values, or string / list offsets, at value 0
   const uint8_t* data = nullptr;    // string bytes
 };
-
-/// The Spark value of value `index` (the node's offset included) of a
-/// kConverted node, zero-extended; the tile bound has checked that it
-/// converts. Portable, called by every ISA's writer.
-uint64_t ConvertDepthFirstValue(const DepthFirstNode& node, int64_t index);
-
-/// An array of kConverted `element` values [first, first + n) at `dst`
-/// (header, values of node.width bytes, nulls zeroed, padding); returns its
-/// size. Portable, called by every ISA's writer.
-int64_t WriteConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst);
 
 /// Eight valid bits, which a flat node without validity reads (mask 0).
 /// Defined in depth_first.cpp only: the per-ISA objects may define nothing

@@ -63,7 +63,7 @@ struct DepthFirst {
       case DepthFirstKind::kConverted: {
         const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
         nulls |= mask & ~keep;
-        Store64(slot, ConvertDepthFirstValue(node, node.offset + x) & keep);
+        Store64(slot, node.convert_value(node, node.offset + x) & keep);
         return cursor;
       }
       default: {
@@ -212,7 +212,7 @@ struct DepthFirst {
         }
       case DepthFirstKind::kString32: return StringArray<int32_t>;
       case DepthFirstKind::kString64: return StringArray<int64_t>;
-      case DepthFirstKind::kConverted: return WriteConvertedArray;
+      case DepthFirstKind::kConverted: return element.convert_array;
       default: return NestedArray;
     }
   }
