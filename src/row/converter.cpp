@@ -358,7 +358,7 @@ bool Converter::State::TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_r
   const int64_t start = offsets[0];
   int64_t most = row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows, options.validation);
   if (most < 0 || most > cap - start || most > kMaxRowBytes) return false;
-  if (!output.Reserve(std::max<int64_t>(start + most, 8), start)) {
+  if (!output.Reserve(start + most + row::kDepthFirstStoreSlack, start)) {
     *status = Status::OutOfMemory("cannot allocate " + std::to_string(start + most) + " bytes of rows");
     return true;
   }

@@ -64,13 +64,18 @@ inline void TrackIterationSeed(uint64_t seed) {
 }
 
 /// Converters made while it lives use the kernels of `seed`'s parity (odd:
-/// AVX-512 where this machine has it, even: portable), and the depth-first
-/// nested writer where it applies when bit 1 of `seed` is clear.
+/// one of the vector sets this machine runs, picked by bit 2; even, or none
+/// available: portable), and the depth-first nested writer where it applies
+/// when bit 1 of `seed` is clear.
 class IterationKernel {
  public:
   explicit IterationKernel(uint64_t seed) {
-    if ((seed & 1) != 0 && row::KernelIsaAvailable(row::KernelIsa::kAvx512)) {
-      row::OverrideKernelIsaForTesting(row::KernelIsa::kAvx512);
+    std::vector<row::KernelIsa> vector_sets;
+    for (row::KernelIsa isa : row::kKernelIsas) {
+      if (isa != row::KernelIsa::kPortable && row::KernelIsaAvailable(isa)) vector_sets.push_back(isa);
+    }
+    if ((seed & 1) != 0 && !vector_sets.empty()) {
+      row::OverrideKernelIsaForTesting(vector_sets[(seed >> 2) % vector_sets.size()]);
     } else {
       row::OverrideKernelIsaForTesting(row::KernelIsa::kPortable);
     }

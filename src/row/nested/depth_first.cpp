@@ -320,12 +320,20 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
   }
   plan.flat_nodes.resize(plan.columns.size() * kFlatNodesPerColumn);
   plan.eligible = true;
+  plan.isa = ActiveKernelIsa();
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512) {
+  if (plan.isa == KernelIsa::kAvx512) {
     ResolveDepthFirstAvx512(&plan);
     return plan;
   }
 #endif
+#if defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
+  if (plan.isa == KernelIsa::kAvx2) {
+    ResolveDepthFirstAvx2(&plan);
+    return plan;
+  }
+#endif
+  plan.isa = KernelIsa::kPortable;
   ResolveDepthFirstPortable(&plan);
   return plan;
 }
@@ -396,6 +404,15 @@ bool HasVariableElements(const DepthFirstPlan& plan, const DepthFirstNode& node)
   return false;
 }
 
+/// Whether `node` or a node below it holds values that need a conversion.
+bool HasConvertedValues(const DepthFirstPlan& plan, const DepthFirstNode& node) {
+  if (node.kind == DepthFirstKind::kConverted) return true;
+  for (int32_t i = 0; i < node.num_children; ++i) {
+    if (HasConvertedValues(plan, plan.nodes[static_cast<size_t>(node.first_child + i)])) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice) {
@@ -406,8 +423,15 @@ bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice) {
     case NestedWriterChoice::kAuto: break;
   }
   if (plan.columns.size() >= 2) return true;
+  // Under AVX2 only the depth-first writer has vector kernels: it is the
+  // faster one for every single column too (docs/BENCHMARKS.md).
+  if (plan.isa == KernelIsa::kAvx2) return true;
+  // A single column: the depth-first writer is faster for arrays of
+  // strings or nested values, unless values in it need a conversion (a call
+  // per value there, and a second one in the tile bound's check).
   for (const DepthFirstColumn& column : plan.columns) {
-    if (HasVariableElements(plan, plan.nodes[static_cast<size_t>(column.node)])) return true;
+    const DepthFirstNode& node = plan.nodes[static_cast<size_t>(column.node)];
+    if (HasVariableElements(plan, node) && !HasConvertedValues(plan, node)) return true;
   }
   return false;
 }

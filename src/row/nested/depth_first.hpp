@@ -2,7 +2,7 @@
 // another, each row's values depth-first in the order of their bytes, for
 // schemas whose variable-region values are plain strings and plain nested
 // values (see CompileDepthFirst) and two or more such columns, or one with
-// arrays of strings or nested values (see UseDepthFirst). Every byte of a
+// arrays of strings or nested values (see UseDepthFirst for the rule). Every byte of a
 // row is stored once, in order: null values are written at the cursor like
 // live ones and not counted (the next value overwrites them), so no branch
 // follows validity and no tile `memset` is needed. Row sizes come out of
@@ -21,6 +21,7 @@
 
 #include "row/column_binding.hpp"
 #include "row/column_plan.hpp"
+#include "row/simd/kernel_isa.hpp"
 
 namespace rowbridge::row {
 
@@ -181,6 +182,7 @@ struct DepthFirstPlan {
   std::vector<int32_t> zero_words;
   /// Writes rows, for the ISA the plan was resolved for.
   DepthFirstWriteFn write = nullptr;
+  KernelIsa isa = KernelIsa::kPortable;
 };
 
 /// Compiles the depth-first plan of `columns`: eligible when at least one
@@ -212,10 +214,19 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Val
 int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
                             Validation validation);
 
+/// Bytes past a tile's bound (DepthFirstTileBound) that the writer may
+/// store into: the AVX2 build stores 64 bytes from a value's start whatever
+/// its length (the bytes past it are overwritten by what follows it, or
+/// are past the tile's rows).
+constexpr int64_t kDepthFirstStoreSlack = 64;
+
 /// Sets the children pointers and the writers of `plan` for an ISA.
 void ResolveDepthFirstPortable(DepthFirstPlan* plan);
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
 void ResolveDepthFirstAvx512(DepthFirstPlan* plan);
+#endif
+#if defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
+void ResolveDepthFirstAvx2(DepthFirstPlan* plan);
 #endif
 
 /// Which writer converters made now give a nested schema:
@@ -228,13 +239,17 @@ NestedWriterChoice ChosenNestedWriter();
 /// writer under `choice`: an eligible plan always under kDepthFirst, never
 /// under kLevels, and under kAuto when it writes two or more columns, or one
 /// with an array of strings or nested values somewhere (a map of string
-/// keys, a list of structs). Measured (docs/BENCHMARKS.md, the eighth and
+/// keys, a list of structs) and no value that needs a conversion; under the
+/// AVX2 kernels (plan.isa), whenever the plan is eligible. Measured (docs/BENCHMARKS.md, the eighth and
 /// ninth sessions): on rows of several nested or string columns it is
 /// faster than the level-by-level writer, whose passes over a tile of wide
 /// rows cost more the more columns there are (the SPEC's nested schema:
 /// 67-68 against 77-78 ns/row); alone, a map<utf8, int64> or a list of
 /// structs is 8-15 % faster depth-first, a struct of leaves or a list of
-/// 4-byte values 3-20 % faster level by level.
+/// 4-byte values 3-20 % faster level by level, a map<utf8, timestamp[ms]>
+/// 7-8 % faster level by level; under AVX2, where the level-by-level
+/// writer's kernels are the portable ones, every single column tried is
+/// faster depth-first (the tenth session).
 bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriterChoice choice);
 
 /// For tests that run both writers on the same inputs (true: kDepthFirst,

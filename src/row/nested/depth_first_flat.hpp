@@ -22,6 +22,13 @@ namespace {
 
 #define ROWBRIDGE_DF_INLINE inline __attribute__((always_inline))
 
+/// A value longer than one vector move of the per-ISA copies: its bytes,
+/// zeros up to round8(length).
+__attribute__((noinline, cold)) inline void LongCopyPadded(uint8_t* dst, const uint8_t* src, int64_t length) {
+  Store64(dst + RoundUp8(length) - 8, 0);
+  std::memcpy(dst, src, static_cast<size_t>(length));
+}
+
 /// Leaf kinds as types.
 template <int kBytes>
 struct FixedLeaf {

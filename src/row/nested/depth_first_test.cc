@@ -52,10 +52,10 @@ void ExpectDepthFirstRows(const TestArray& batch, const testing::ReferenceRows& 
 void ExpectDepthFirstMatchesReference(const TestArray& batch) {
   testing::ReferenceRows reference = testing::ReferenceConvert(batch);
   ASSERT_EQ(reference.error, "");
-  for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
+  for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
     for (Validation validation : {Validation::kCheap, Validation::kFull}) {
-      SCOPED_TRACE(std::string(isa == row::KernelIsa::kAvx512 ? "AVX-512 kernels" : "portable kernels") +
+      SCOPED_TRACE(std::string(row::KernelIsaName(isa)) + " kernels" +
                    (validation == Validation::kFull ? ", full validation" : ", cheap validation"));
       ExpectDepthFirstRows(batch, reference, isa, validation);
     }
@@ -277,18 +277,21 @@ TEST(DepthFirst, SlicedAtEveryLevel) {
   ExpectDepthFirstMatchesReference(Batch({lists, fields}));
 }
 
-/// Whether converting `batch` under `choice` writes depth-first tiles.
-bool TakesDepthFirst(const TestArray& batch, row::NestedWriterChoice choice) {
+/// Whether converting `batch` under `choice` with the kernels of `isa`
+/// writes depth-first tiles.
+bool TakesDepthFirst(const TestArray& batch, row::NestedWriterChoice choice, row::KernelIsa isa) {
+  row::OverrideKernelIsaForTesting(isa);
   row::OverrideNestedWriterForTesting(choice);
   const int64_t tiles_before = row::DepthFirstTilesForTesting();
   testing::Conversion conversion = testing::Convert(batch);
   const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
   row::ClearDepthFirstOverrideForTesting();
+  row::ClearKernelIsaOverrideForTesting();
   EXPECT_TRUE(conversion.status.ok()) << conversion.status.message();
   return tiles > 0;
 }
 
-TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableValues) {
+TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableUnconvertedValues) {
   const int64_t n = 20;
   std::vector<std::optional<int64_t>> lengths;
   for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 5 == 1 ? std::nullopt : std::optional<int64_t>(i % 3));
@@ -300,27 +303,47 @@ TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableValues) {
   };
   TestArray strings = testing::Strings("u", "s", MixedStrings(n));
   TestArray numbers = Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(n, 7));
-  using Choice = row::NestedWriterChoice;
-  // One nested column (flat columns beside it are written by slot writers)
-  // of fixed-width elements, or of none.
-  EXPECT_FALSE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kAuto));
-  EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kDepthFirst));
   TestArray fields = testing::Struct("s", n, {numbers, strings});
-  EXPECT_FALSE(TakesDepthFirst(Batch({fields}), Choice::kAuto));
-  // One nested column with an array of strings or structs at any depth.
   TestArray texts = testing::ListOfLengths("t", testing::Strings("u", "e", MixedStrings(elements)), lengths);
-  EXPECT_TRUE(TakesDepthFirst(Batch({texts, numbers}), Choice::kAuto));
-  EXPECT_FALSE(TakesDepthFirst(Batch({texts, numbers}), Choice::kLevels));
   TestArray records = testing::ListOfLengths(
       "r", testing::Struct("e", elements, {Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(elements, 3))}),
       lengths);
-  EXPECT_TRUE(TakesDepthFirst(Batch({testing::Struct("w", n, {records})}), Choice::kAuto));
-  // A nested column and a string column, two nested columns.
-  EXPECT_TRUE(TakesDepthFirst(Batch({ints(), strings}), Choice::kAuto));
-  EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers, ints()}), Choice::kAuto));
-  EXPECT_FALSE(TakesDepthFirst(Batch({ints(), ints()}), Choice::kLevels));
-  // Strings alone never: the plan needs a nested column.
-  EXPECT_FALSE(TakesDepthFirst(Batch({strings, testing::Strings("u", "t", MixedStrings(n))}), Choice::kAuto));
+  const std::vector<int64_t> map_offsets = {0, 2, 2, 3};
+  auto stamps = [&] {
+    return testing::Map("m", testing::Strings("u", "k", {"a", "bc", "d"}),
+                        Primitive<int64_t>("tsm:", "v", {1000, std::nullopt, -1}), map_offsets, {true, false, true});
+  };
+  using Choice = row::NestedWriterChoice;
+  for (row::KernelIsa isa : row::kKernelIsas) {
+    if (!row::KernelIsaAvailable(isa)) continue;
+    SCOPED_TRACE(std::string(row::KernelIsaName(isa)) + " kernels");
+    // Under AVX2 only the depth-first writer has vector kernels: it takes
+    // every eligible schema.
+    const bool single_columns = isa == row::KernelIsa::kAvx2;
+    // One nested column (flat columns beside it are written by slot
+    // writers) of fixed-width elements, or of none.
+    EXPECT_EQ(TakesDepthFirst(Batch({ints(), numbers}), Choice::kAuto, isa), single_columns);
+    EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers}), Choice::kDepthFirst, isa));
+    EXPECT_EQ(TakesDepthFirst(Batch({fields}), Choice::kAuto, isa), single_columns);
+    // One nested column with an array of strings or structs at any depth.
+    EXPECT_TRUE(TakesDepthFirst(Batch({texts, numbers}), Choice::kAuto, isa));
+    EXPECT_FALSE(TakesDepthFirst(Batch({texts, numbers}), Choice::kLevels, isa));
+    EXPECT_TRUE(TakesDepthFirst(Batch({testing::Struct("w", n, {records})}), Choice::kAuto, isa));
+    // ... unless values in it need a conversion (a map of timestamps in
+    // ms); beside another string or nested column it takes the depth-first
+    // writer.
+    EXPECT_EQ(TakesDepthFirst(Batch({stamps()}), Choice::kAuto, isa), single_columns);
+    EXPECT_TRUE(TakesDepthFirst(Batch({stamps()}), Choice::kDepthFirst, isa));
+    EXPECT_TRUE(TakesDepthFirst(Batch({stamps(), testing::Strings("u", "s", {"x", std::nullopt, "zz"})}),
+                                Choice::kAuto, isa));
+    // A nested column and a string column, two nested columns.
+    EXPECT_TRUE(TakesDepthFirst(Batch({ints(), strings}), Choice::kAuto, isa));
+    EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers, ints()}), Choice::kAuto, isa));
+    EXPECT_FALSE(TakesDepthFirst(Batch({ints(), ints()}), Choice::kLevels, isa));
+    // Strings alone never: the plan needs a nested column.
+    EXPECT_FALSE(
+        TakesDepthFirst(Batch({strings, testing::Strings("u", "t", MixedStrings(n))}), Choice::kAuto, isa));
+  }
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ TEST(NestedValidation, DecreasingStringOffsetsInsideAListNameTheRow) {
   // the naming to the portable size pass).
   TestArray lists =
       testing::ListOfLengths("c0", Strings("u", "", {"a", "bc", "d", "ef", "gh"}), {2, 1, 2});
-  for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
+  for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
     row::OverrideKernelIsaForTesting(isa);
     for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {
@@ -250,7 +250,7 @@ TEST(NestedValidation, GarbageOffsetsNobodyReadsAreLeftAlone) {
   TestArray batch = Batch({testing::FixedSizeList("c0", 0, testing::Slice(strings, 3, 0), {true, false, true})});
   testing::ReferenceRows reference = testing::ReferenceConvert(batch);
   ASSERT_EQ(reference.error, "");
-  for (row::KernelIsa isa : {row::KernelIsa::kPortable, row::KernelIsa::kAvx512}) {
+  for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
     row::OverrideKernelIsaForTesting(isa);
     for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {

@@ -1,11 +1,11 @@
 # Fails when a per-ISA object defines a global or weak symbol other than its
-# entry points (rowbridge::row::*Avx512): such a symbol, an inline function
+# entry points (rowbridge::row::*Avx512, *Avx2): such a symbol, an inline function
 # or template emitted there with the ISA's instructions, could be picked by
 # the linker for the whole library and crash CPUs without that ISA.
 #   cmake -DOBJECTS="a.o;b.o" -P check_isa_symbols.cmake
 set(checked 0)
 foreach(object IN LISTS OBJECTS)
-  if(NOT object MATCHES "_avx512\\.cpp\\.o(bj)?$")
+  if(NOT object MATCHES "_avx(512|2)\\.cpp\\.o(bj)?$")
     continue()
   endif()
   math(EXPR checked "${checked} + 1")
@@ -19,7 +19,7 @@ foreach(object IN LISTS OBJECTS)
     if(line STREQUAL "" OR line MATCHES "^[0-9a-f]* [a-z] " OR line MATCHES " DW\\.ref\\.")
       continue()
     endif()
-    if(NOT line MATCHES " T rowbridge::row::[A-Za-z]+Avx512\\(")
+    if(NOT line MATCHES " T rowbridge::row::[A-Za-z]+Avx(512|2)\\(")
       message(FATAL_ERROR "${object} defines a shared symbol: ${line}")
     endif()
   endforeach()

@@ -24,12 +24,7 @@ struct Avx512DepthFirstOps {
       _mm512_mask_storeu_epi8(dst, LowBits(RoundUp8(length)), bytes);
       return;
     }
-    LongCopy(dst, src, length);
-  }
-
-  __attribute__((noinline, cold)) static void LongCopy(uint8_t* dst, const uint8_t* src, int64_t length) {
-    Store64(dst + RoundUp8(length) - 8, 0);
-    std::memcpy(dst, src, static_cast<size_t>(length));
+    LongCopyPadded(dst, src, length);
   }
 
   template <int kWidth>

@@ -20,17 +20,44 @@ bool CpuRunsAvx512() {
 #endif
 }
 
+bool CpuRunsAvx2() {
+#if defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
 KernelIsa DetectBest() {
   const char* forced = std::getenv("ROWBRIDGE_KERNELS");
-  if (forced != nullptr && std::strcmp(forced, "portable") == 0) return KernelIsa::kPortable;
-  return CpuRunsAvx512() ? KernelIsa::kAvx512 : KernelIsa::kPortable;
+  if (forced != nullptr) {
+    for (KernelIsa isa : kKernelIsas) {
+      if (std::strcmp(forced, KernelIsaName(isa)) == 0 && KernelIsaAvailable(isa)) return isa;
+    }
+  }
+  if (KernelIsaAvailable(KernelIsa::kAvx512)) return KernelIsa::kAvx512;
+  return KernelIsaAvailable(KernelIsa::kAvx2) ? KernelIsa::kAvx2 : KernelIsa::kPortable;
 }
 
 }  // namespace
 
+const char* KernelIsaName(KernelIsa isa) {
+  switch (isa) {
+    case KernelIsa::kAvx2: return "avx2";
+    case KernelIsa::kAvx512: return "avx512";
+    default: return "portable";
+  }
+}
+
 bool KernelIsaAvailable(KernelIsa isa) {
+  static const bool avx2 = CpuRunsAvx2();
   static const bool avx512 = CpuRunsAvx512();
-  return isa == KernelIsa::kPortable || (isa == KernelIsa::kAvx512 && avx512);
+  switch (isa) {
+    case KernelIsa::kAvx2: return avx2;
+    case KernelIsa::kAvx512: return avx512;
+    default: return true;
+  }
 }
 
 KernelIsa ActiveKernelIsa() {

@@ -1,9 +1,10 @@
 // Which instruction set the byte-copying writers (strings and binaries, as
 // columns and as array elements), the nested element placement and the
 // nested sizing loops are built for. Kernels are picked once, when a plan is compiled: the portable ones,
-// or those of a per-ISA source file (simd/*_avx512.cpp) when the CPU runs
-// them. Setting the environment variable ROWBRIDGE_KERNELS=portable forces
-// the portable kernels.
+// or those of a per-ISA source file (simd/*_avx512.cpp, simd/*_avx2.cpp)
+// when the CPU runs them. AVX2 has a build of the depth-first writer only;
+// its other kernels are the portable ones. Setting the environment variable
+// ROWBRIDGE_KERNELS=portable (or =avx2) forces those kernels.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,19 @@ namespace rowbridge::row {
 
 enum class KernelIsa : uint8_t {
   kPortable,  // baseline x86-64 (or any other architecture)
+  kAvx2,      // AVX2: 32-byte moves, lanes cleared by compares
   kAvx512,    // AVX-512 F/BW/VL and BMI2: masked byte loads and stores
 };
 
+/// Every kernel ISA, for tests that run each available one.
+inline constexpr KernelIsa kKernelIsas[] = {KernelIsa::kPortable, KernelIsa::kAvx2, KernelIsa::kAvx512};
+
+/// "portable", "avx2" or "avx512".
+const char* KernelIsaName(KernelIsa isa);
+
 /// The kernels plans compiled now use: the override if one is set, else the
-/// best the CPU runs (detected once), unless ROWBRIDGE_KERNELS=portable.
+/// best the CPU runs (detected once), unless ROWBRIDGE_KERNELS names an
+/// available one.
 KernelIsa ActiveKernelIsa();
 
 /// True when this build has kernels for `isa` and the CPU runs them.

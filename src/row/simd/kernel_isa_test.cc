@@ -26,13 +26,13 @@ using testing::TestArray;
 
 std::vector<KernelIsa> AvailableKernels() {
   std::vector<KernelIsa> kernels;
-  for (KernelIsa isa : {KernelIsa::kPortable, KernelIsa::kAvx512}) {
+  for (KernelIsa isa : row::kKernelIsas) {
     if (row::KernelIsaAvailable(isa)) kernels.push_back(isa);
   }
   return kernels;
 }
 
-std::string KernelName(KernelIsa isa) { return isa == KernelIsa::kAvx512 ? "avx512" : "portable"; }
+std::string KernelName(KernelIsa isa) { return row::KernelIsaName(isa); }
 
 /// Plans compiled while it lives use `isa`.
 class KernelScope {
