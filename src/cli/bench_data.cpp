@@ -93,6 +93,9 @@ ArrayNode ColumnSource::Make(int64_t first_row, int64_t num_rows) const {
     case ColumnKind::kMapUtf8TimestampMillis:
       return MakeNestedColumn(NestedKind::kMapUtf8TimestampMillis, spec->name, seed, stream, first_row, num_rows,
                               spec->null_probability);
+    case ColumnKind::kListBool:
+      return MakeNestedColumn(NestedKind::kListBool, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
     default: return MakeFixed(first_row, num_rows);
   }
 }

@@ -42,6 +42,7 @@ enum class ColumnKind {
   kMapUtf8Int64,          // map<utf8, int64>
   kListStructFloat64Utf8,  // list<struct<x float64, y utf8>>
   kMapUtf8TimestampMillis,  // map<utf8, timestamp[ms]> (not in SPEC §6)
+  kListBool,                // list<bool> (not in SPEC §6)
 };
 
 struct ColumnSpec {

@@ -92,6 +92,8 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
   ListBuilder lists;
   PairColumns pairs;
   FixedWidthBuilder ints(4);
+  ValidityBuilder bits;  // list<bool> values, as a bitmap
+  ValidityBuilder bits_validity;
   FixedWidthBuilder longs(8);
   StringBuilder keys;
   for (int64_t row = first_row; row < first_row + num_rows; ++row) {
@@ -117,6 +119,12 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
           if (random.Chance(null_probability)) longs.AppendNull();
           else longs.AppendValue(static_cast<int64_t>(random.Next()));
           break;
+        case NestedKind::kListBool: {
+          const bool valid = !random.Chance(null_probability);
+          bits_validity.Append(valid);
+          bits.Append(valid && random.Chance(0.5));
+          break;
+        }
         case NestedKind::kMapUtf8TimestampMillis:
           keys.Append(ShortString(&random));
           if (random.Chance(null_probability)) longs.AppendNull();
@@ -131,6 +139,21 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
       return StructOf(name, &pairs.validity,
                       {pairs.numbers.Finish("l", "a"), pairs.strings.Finish("b")});
     case NestedKind::kListInt32: return lists.Finish("+l", name, {ints.Finish("i", "element")});
+    case NestedKind::kListBool: {
+      ArrayNode element;
+      element.format = "b";
+      element.name = "element";
+      element.length = bits_validity.length();
+      element.null_count = bits_validity.null_count();
+      element.buffers.push_back(bits_validity.Finish());
+      // The values' bitmap (the builder gives none when no bit is clear:
+      // one clear bit past the last value keeps it).
+      bits.Append(false);
+      Bytes values = bits.Finish();
+      values.resize(static_cast<size_t>((element.length + 8) / 8), 0);
+      element.buffers.push_back(std::move(values));
+      return lists.Finish("+l", name, {std::move(element)});
+    }
     case NestedKind::kMapUtf8Int64:
     case NestedKind::kMapUtf8TimestampMillis: {
       ArrayNode key = keys.Finish("key");

@@ -17,6 +17,8 @@ enum class NestedKind {
   /// Not in SPEC §6: map<utf8, timestamp[ms]>, values that need a
   /// conversion (milliseconds within about 139 years of the epoch).
   kMapUtf8TimestampMillis,
+  /// Not in SPEC §6: list<bool>, values that are bits in Arrow.
+  kListBool,
 };
 
 /// Rows [first_row, first_row + num_rows) of a nested column: arrays and maps

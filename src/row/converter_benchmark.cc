@@ -74,6 +74,11 @@ bench::DatasetSpec NestedMap() { return {"nested_map", {{"m", bench::ColumnKind:
 bench::DatasetSpec NestedMapTimestamps() {
   return {"nested_map_timestamps", {{"m", bench::ColumnKind::kMapUtf8TimestampMillis, 0.1}}};
 }
+// A struct column beside a list<bool> (booleans are bits in Arrow).
+bench::DatasetSpec NestedWithBooleans() {
+  return {"nested_with_booleans",
+          {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}, {"f", bench::ColumnKind::kListBool, 0.1}}};
+}
 bench::DatasetSpec NestedListStruct() {
   return {"nested_list_struct", {{"p", bench::ColumnKind::kListStructFloat64Utf8, 0.1}}};
 }
@@ -105,6 +110,7 @@ ROWBRIDGE_CONVERT_BENCHMARK(nested_list_int32, &NestedListInt32);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_map, &NestedMap);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_map_timestamps, &NestedMapTimestamps);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_list_struct, &NestedListStruct);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_with_booleans, &NestedWithBooleans);
 
 }  // namespace
 }  // namespace rowbridge

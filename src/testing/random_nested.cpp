@@ -6,13 +6,13 @@ namespace rowbridge::testing {
 namespace {
 
 /// Leaves the depth-first writer covers: copied as they are, or converted
-/// (timestamps and durations in s, ms or ns, date64, decimals of up to 18
-/// digits in every width).
+/// (booleans, timestamps and durations in s, ms or ns, date64, decimals of
+/// up to 18 digits in every width).
 const std::vector<std::string>& DepthFirstLeafFormats() {
   static const std::vector<std::string> kFormats = {
       "c",   "s",   "i",       "l",        "f",        "g",      "tdD",      "tsu:", "tsu:UTC",
       "tDu", "u",   "U",       "z",        "Z",        "tss:",   "tsm:",     "tsn:UTC", "tdm",
-      "tDs", "tDn", "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0", "d:7,7,256"};
+      "tDs", "tDn", "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0", "d:7,7,256", "b"};
   return kFormats;
 }
 

@@ -71,8 +71,8 @@ int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, 
 bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* node) {
   bool converted = false;
   VisitValueOp(type, [&]<typename Op>(OpTag<Op>) {
-    if constexpr (Op::kRawBytes == 0 && !std::is_same_v<Op, BoolOp>) {
-      const int32_t spark_size = std::is_same_v<Op, Date64Op> ? 4 : 8;
+    if constexpr (Op::kRawBytes == 0) {
+      const int32_t spark_size = std::is_same_v<Op, BoolOp> ? 1 : std::is_same_v<Op, Date64Op> ? 4 : 8;
       if (element_size != spark_size) return;
       converted = true;
       node->kind = DepthFirstKind::kConverted;
@@ -257,14 +257,40 @@ struct PortableDepthFirstOps {
   }
 };
 
+/// The low bits of `bits` (at most 8) as bytes of 0 or 1, bit k in byte k.
+inline uint64_t BitsAsBytes(uint64_t bits) {
+  // Byte k keeps bit k of its copy of the bits; adding 0x7f to a byte of 0
+  // or 2^k sets its high bit exactly when it is not 0, without a carry out.
+  const uint64_t kept = (bits * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+  return ((kept + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
+}
+
+/// An array of booleans [first, first + n) of `element` at `dst`: eight
+/// elements a step, each a byte of 0 or 1 (0 for a null one).
+int64_t BoolArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  uint64_t nulls;
+  const int64_t header =
+      DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  uint8_t* out = dst + header;
+  const int64_t x = element.offset + first;
+  for (int64_t k = 0; k < n; k += 8) {
+    const int64_t count = n - k < 8 ? n - k : 8;
+    uint64_t set = ReadBits(element.values, x + k, count, element.validity_bytes);
+    if (element.validity != nullptr) set &= ReadBits(element.validity, x + k, count, element.validity_bytes);
+    Store64(out + k, BitsAsBytes(set));  // the bytes past the last element: padding
+  }
+  return header + RoundUp8(n);
+}
+
 template <typename Op>
 int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  if constexpr (std::is_same_v<Op, BoolOp>) return BoolArray(element, first, n, dst);
   uint64_t nulls;
   const int64_t header =
       DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
   uint8_t* out = dst + header;
   const int64_t bytes = RoundUp8(n * element.width);
-  if (bytes > 0) Store64(out + bytes - 8, 0);  // the padding after an odd number of 4-byte values
+  if (bytes > 0) Store64(out + bytes - 8, 0);  // the padding after the last value
   for (int64_t k = 0; k < n; ++k) {
     const int64_t x = element.offset + first + k;
     const bool valid = element.validity == nullptr || GetBit(element.validity, x);

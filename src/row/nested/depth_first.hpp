@@ -9,9 +9,9 @@
 // the writing; the tile's output is reserved from an upper bound that the
 // list and string offsets the tile reaches give (DepthFirstTileBound),
 // checked at the same time, as are the values that need a conversion
-// (timestamps in s/ms/ns, date64, small decimals: they must convert).
-// Anything else (dictionary or run-end encoded values, views, fixed size
-// lists, booleans, large decimals, a tile whose bound does not fit the
+// (booleans, timestamps in s/ms/ns, date64, small decimals: they must
+// convert). Anything else (dictionary or run-end encoded values, views,
+// fixed size lists, large decimals, a tile whose bound does not fit the
 // chunk, offsets or values that fail the check) takes the level-by-level
 // writer (nested_write.cpp), which produces the same bytes and names errors.
 #pragma once
@@ -33,8 +33,8 @@ enum class DepthFirstKind : uint8_t {
   kList32,  // list
   kList64,  // large_list
   kMap,
-  /// A fixed-width value that needs a conversion (timestamps and durations
-  /// in s, ms or ns, date64, decimals of up to 18 digits): the `convert_*`
+  /// A fixed-width value that needs a conversion (booleans, timestamps and
+  /// durations in s, ms or ns, date64, decimals of up to 18 digits): the `convert_*`
   /// functions, the flat writers' value op (value_ops.hpp) of its type.
   kConverted,
 };
@@ -67,7 +67,7 @@ using DepthFirstColumnFn = DepthFirstCursor (*)(const DepthFirstNode& node, int6
 struct DepthFirstNode {
   DepthFirstKind kind = DepthFirstKind::kFixed;
   /// kFixed: bytes of a value, also its size as an array element;
-  /// kConverted: its Spark value's size as an array element (4 or 8).
+  /// kConverted: its Spark value's size as an array element (1, 4 or 8).
   int32_t width = 8;
   int32_t precision = 0;  // kConverted decimals
   int32_t first_child = -1;  // index of the first child in the plan's nodes
@@ -188,7 +188,7 @@ struct DepthFirstPlan {
 /// Compiles the depth-first plan of `columns`: eligible when at least one
 /// column is nested, every nested node is plain (struct, list, large_list,
 /// map of fixed values whose Arrow bytes are Spark's or that convert to a
-/// long or int (kConverted), and utf8/binary values with 32- or 64-bit
+/// long, int or boolean byte (kConverted), and utf8/binary values with 32- or 64-bit
 /// offsets), every other variable-size column is such a
 /// string, and no column reserves constant variable bytes. The other flat
 /// columns are left to their slot writers. Resolved for the active kernel ISA.

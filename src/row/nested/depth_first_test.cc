@@ -232,6 +232,58 @@ TEST(DepthFirst, ValuesThatNeedAConversion) {
   ExpectDepthFirstMatchesReference(Batch({rows, date_lists, nano_lists, map}));
 }
 
+/// A boolean array of `values` whose null elements hold a set value bit
+/// (garbage that must not reach the rows).
+TestArray BoolsWithGarbage(const std::string& name, const std::vector<std::optional<bool>>& values) {
+  TestArray array = testing::Bool(name, values);
+  testing::Bytes& bits = *array.buffers[1];
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (!values[k].has_value()) bits[k / 8] = static_cast<uint8_t>(bits[k / 8] | (1u << (k % 8)));
+  }
+  return array;
+}
+
+TEST(DepthFirst, BooleansAsFieldsElementsAndMapValues) {
+  // Booleans are bits in Arrow and one byte per element in an
+  // UnsafeArrayData (8 in a struct's slot): arrays of 1, 7, 8, 9, 56, 64 and
+  // 65 of them (one and two null words, the slow null-word path past 56),
+  // null elements, null arrays, bit offsets that are not multiples of 8
+  // (sliced children and a sliced struct), set value bits under nulls.
+  const std::vector<std::optional<int64_t>> lengths = {1, 7, std::nullopt, 8, 0, 9, 56, 64, 65, 3};
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  std::vector<std::optional<bool>> bits;
+  for (int64_t k = 0; k < elements + 5; ++k) {
+    bits.push_back(k % 7 == 2 ? std::nullopt : std::optional<bool>((k * 5 + k / 3) % 3 == 0));
+  }
+  const int64_t n = static_cast<int64_t>(lengths.size());
+  TestArray flags = testing::ListOfLengths("flags", testing::Slice(BoolsWithGarbage("e", bits), 3, elements), lengths);
+  std::vector<std::optional<bool>> fields;
+  std::vector<std::optional<std::string>> names;
+  for (int64_t i = 0; i < n + 11; ++i) {
+    fields.push_back(i % 4 == 1 ? std::nullopt : std::optional<bool>(i % 3 != 0));
+    names.push_back(i % 5 == 4 ? std::nullopt : std::optional<std::string>(Text(static_cast<size_t>(1 + i % 13), 'n')));
+  }
+  TestArray record = testing::Slice(testing::Struct("r", n + 11, {BoolsWithGarbage("active", fields), testing::Strings("u", "name", names)},
+                                                    [&] {
+                                                      std::vector<bool> valid;
+                                                      for (int64_t i = 0; i < n + 11; ++i) valid.push_back(i % 6 != 5);
+                                                      return valid;
+                                                    }()),
+                                    11, n);
+  std::vector<int64_t> offsets{0};
+  for (int64_t i = 0; i < n; ++i) offsets.push_back(offsets.back() + i % 4);
+  std::vector<std::optional<std::string>> keys;
+  std::vector<std::optional<bool>> values;
+  for (int64_t k = 0; k < offsets.back(); ++k) {
+    keys.push_back(Text(static_cast<size_t>(2 + k % 5), 'k'));
+    values.push_back(k % 3 == 1 ? std::nullopt : std::optional<bool>(k % 2 == 0));
+  }
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), BoolsWithGarbage("value", values), offsets);
+  ExpectDepthFirstMatchesReference(Batch({record, flags, map}));
+  ExpectDepthFirstMatchesReference(Batch({flags}));
+}
+
 TEST(DepthFirst, ValueThatDoesNotConvertIsAnErrorOrConvertedWhenDead) {
   // 10^18 seconds overflows int64 microseconds: the tile goes to the
   // level-by-level writer, which names it when the value is live and
