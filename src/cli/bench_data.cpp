@@ -96,6 +96,9 @@ ArrayNode ColumnSource::Make(int64_t first_row, int64_t num_rows) const {
     case ColumnKind::kListBool:
       return MakeNestedColumn(NestedKind::kListBool, spec->name, seed, stream, first_row, num_rows,
                               spec->null_probability);
+    case ColumnKind::kListLargeDecimal:
+      return MakeNestedColumn(NestedKind::kListLargeDecimal, spec->name, seed, stream, first_row, num_rows,
+                              spec->null_probability);
     default: return MakeFixed(first_row, num_rows);
   }
 }

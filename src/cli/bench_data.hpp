@@ -43,6 +43,7 @@ enum class ColumnKind {
   kListStructFloat64Utf8,  // list<struct<x float64, y utf8>>
   kMapUtf8TimestampMillis,  // map<utf8, timestamp[ms]> (not in SPEC §6)
   kListBool,                // list<bool> (not in SPEC §6)
+  kListLargeDecimal,        // list<decimal(38, 4)> (not in SPEC §6)
 };
 
 struct ColumnSpec {

@@ -92,6 +92,7 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
   ListBuilder lists;
   PairColumns pairs;
   FixedWidthBuilder ints(4);
+  FixedWidthBuilder decimals(16);
   ValidityBuilder bits;  // list<bool> values, as a bitmap
   ValidityBuilder bits_validity;
   FixedWidthBuilder longs(8);
@@ -125,6 +126,16 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
           bits.Append(valid && random.Chance(0.5));
           break;
         }
+        case NestedKind::kListLargeDecimal:
+          if (random.Chance(null_probability)) {
+            decimals.AppendNull();
+          } else {
+            // Unscaled values of up to ~28 digits (96 random bits, signed).
+            __extension__ __int128 v = static_cast<__int128>(random.Next() >> 32) << 64 | random.Next();
+            if (random.Chance(0.5)) v = -v;
+            decimals.AppendValue(v);
+          }
+          break;
         case NestedKind::kMapUtf8TimestampMillis:
           keys.Append(ShortString(&random));
           if (random.Chance(null_probability)) longs.AppendNull();
@@ -139,6 +150,7 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
       return StructOf(name, &pairs.validity,
                       {pairs.numbers.Finish("l", "a"), pairs.strings.Finish("b")});
     case NestedKind::kListInt32: return lists.Finish("+l", name, {ints.Finish("i", "element")});
+    case NestedKind::kListLargeDecimal: return lists.Finish("+l", name, {decimals.Finish("d:38,4", "element")});
     case NestedKind::kListBool: {
       ArrayNode element;
       element.format = "b";

@@ -19,6 +19,9 @@ enum class NestedKind {
   kMapUtf8TimestampMillis,
   /// Not in SPEC §6: list<bool>, values that are bits in Arrow.
   kListBool,
+  /// Not in SPEC §6: list<decimal(38, 4)>, values of 1 to 16 big-endian
+  /// bytes in the row.
+  kListLargeDecimal,
 };
 
 /// Rows [first_row, first_row + num_rows) of a nested column: arrays and maps

@@ -79,6 +79,11 @@ bench::DatasetSpec NestedWithBooleans() {
   return {"nested_with_booleans",
           {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}, {"f", bench::ColumnKind::kListBool, 0.1}}};
 }
+// A struct column beside a list<decimal(38, 4)>.
+bench::DatasetSpec NestedWithLargeDecimals() {
+  return {"nested_with_large_decimals",
+          {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}, {"d", bench::ColumnKind::kListLargeDecimal, 0.1}}};
+}
 bench::DatasetSpec NestedListStruct() {
   return {"nested_list_struct", {{"p", bench::ColumnKind::kListStructFloat64Utf8, 0.1}}};
 }
@@ -111,6 +116,7 @@ ROWBRIDGE_CONVERT_BENCHMARK(nested_map, &NestedMap);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_map_timestamps, &NestedMapTimestamps);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_list_struct, &NestedListStruct);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_with_booleans, &NestedWithBooleans);
+ROWBRIDGE_CONVERT_BENCHMARK(nested_with_large_decimals, &NestedWithLargeDecimals);
 
 }  // namespace
 }  // namespace rowbridge

@@ -7,12 +7,13 @@ namespace {
 
 /// Leaves the depth-first writer covers: copied as they are, or converted
 /// (booleans, timestamps and durations in s, ms or ns, date64, decimals of
-/// up to 18 digits in every width).
+/// up to 18 digits in every width), or encoded (larger decimals, uint64).
 const std::vector<std::string>& DepthFirstLeafFormats() {
   static const std::vector<std::string> kFormats = {
       "c",   "s",   "i",       "l",        "f",        "g",      "tdD",      "tsu:", "tsu:UTC",
       "tDu", "u",   "U",       "z",        "Z",        "tss:",   "tsm:",     "tsn:UTC", "tdm",
-      "tDs", "tDn", "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0", "d:7,7,256", "b"};
+      "tDs", "tDn", "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0", "d:7,7,256", "b",
+      "d:38,10", "d:25,3,256", "d:19,0", "L"};
   return kFormats;
 }
 

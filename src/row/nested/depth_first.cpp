@@ -9,6 +9,8 @@
 
 #include "arrow/array_checks.hpp"
 #include "row/binary_sources.hpp"
+#include "row/decimal_math.hpp"
+#include "row/large_decimal_sources.hpp"
 #include "row/nested/depth_first_shapes.hpp"
 #include "row/nested/nested_plan.hpp"
 #include "row/nested/nested_state.hpp"
@@ -86,6 +88,56 @@ bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* 
   return converted;
 }
 
+/// The unscaled value `index` of a kLargeDecimal node read by `Source`;
+/// false when it does not fit 128 bits or the node's precision.
+template <typename Source>
+bool ReadLargeDecimal(const DepthFirstNode& node, int64_t index, Int128* v) {
+  return Source::Read(node.values, index, v) & FitsPrecision128(*v, node.precision);
+}
+
+template <typename Source>
+uint64_t EncodeLargeDecimal(const DepthFirstNode& node, int64_t index, uint8_t* dst, uint64_t keep) {
+  Int128 v;
+  ReadLargeDecimal<Source>(node, index, &v);
+  const BigEndianWords words = MinimalBigEndianWords(v);
+  Store64(dst, words.first & keep);
+  Store64(dst + 8, words.second & keep);
+  return static_cast<uint64_t>(words.length) & keep;
+}
+
+/// Whether values [x0, x1) of a kLargeDecimal `node` all fit (nulls
+/// included, as AllConvert).
+template <typename Source>
+bool AllLargeDecimalsFit(const DepthFirstNode& node, int64_t x0, int64_t x1) {
+  bool ok = true;
+  Int128 v;
+  for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) ok &= ReadLargeDecimal<Source>(node, x, &v);
+  return ok;
+}
+
+/// An array of kLargeDecimal `element` values [first, first + n) at `dst`:
+/// header, slots, then each valid value's bytes padded to 8 (a null one
+/// takes none and has a zero slot).
+template <typename Source>
+int64_t LargeDecimalArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst);
+
+/// Makes `node` kLargeDecimal when its type takes the large-decimal rules.
+bool LargeDecimalKind(const ArrowType& type, DepthFirstNode* node) {
+  auto use = [&]<typename Source>(int32_t precision) {
+    node->kind = DepthFirstKind::kLargeDecimal;
+    node->precision = precision;
+    node->encode_value = EncodeLargeDecimal<Source>;
+    node->convert_array = LargeDecimalArray<Source>;
+    node->convert_check = AllLargeDecimalsFit<Source>;
+    return true;
+  };
+  if (type.id == ArrowTypeId::kUInt64) return use.template operator()<UInt64Source>(20);
+  if (type.id != ArrowTypeId::kDecimal || type.precision <= kMaxSmallDecimalDigits) return false;
+  if (type.bit_width == 128) return use.template operator()<SignedSource<16>>(type.precision);
+  if (type.bit_width == 256) return use.template operator()<SignedSource<32>>(type.precision);
+  return false;
+}
+
 bool StringKind(const ArrowType& type, DepthFirstKind* kind) {
   switch (type.id) {
     case ArrowTypeId::kUtf8:
@@ -105,6 +157,7 @@ bool CompileNode(const NestedNode& plan, std::vector<DepthFirstNode>* nodes, int
     case NodeKind::kLeaf:
       if (StringKind(plan.value_type, &node.kind)) break;
       if (ConvertedKind(plan.value_type, plan.element_size, &node)) break;
+      if (LargeDecimalKind(plan.value_type, &node)) break;
       node.kind = DepthFirstKind::kFixed;
       node.width = CopiedWidth(plan.value_type, plan.element_size);
       if (node.width == 0) return false;
@@ -113,7 +166,9 @@ bool CompileNode(const NestedNode& plan, std::vector<DepthFirstNode>* nodes, int
       node.kind = DepthFirstKind::kStruct;
       node.bitset_bytes = static_cast<int32_t>(plan.bitset_bytes);
       node.fixed_bytes = static_cast<int32_t>(plan.fixed_bytes);
-      if (plan.constant_bytes != 0) return false;
+      // Its constant bytes are the 16 of each large-decimal field, which
+      // the field's writer reserves (a field that reserves others, such as
+      // a calendar interval, is not covered).
       break;
     case NodeKind::kList:
       if (plan.layout == ListLayout::kOffsets32) node.kind = DepthFirstKind::kList32;
@@ -203,6 +258,7 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
   switch (node.kind) {
     case DepthFirstKind::kFixed: return 0;
     case DepthFirstKind::kConverted: return node.convert_check(node, x0, x1) ? 0 : -1;
+    case DepthFirstKind::kLargeDecimal: return node.convert_check(node, x0, x1) ? 16 * n : -1;
     case DepthFirstKind::kString32:
     case DepthFirstKind::kString64: {
       if (node.values == nullptr || node.data == nullptr) return n == 0 ? 0 : -1;
@@ -303,6 +359,23 @@ int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, 
     }
   }
   return header + bytes;
+}
+
+template <typename Source>
+int64_t LargeDecimalArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  uint64_t nulls;
+  const int64_t header =
+      DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  uint8_t* slots = dst + header;
+  int64_t cursor = header + 8 * n;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t x = element.offset + first + k;
+    const uint64_t keep = 0 - static_cast<uint64_t>(element.validity == nullptr || GetBit(element.validity, x));
+    const auto length = static_cast<int64_t>(EncodeLargeDecimal<Source>(element, x, dst + cursor, keep));
+    Store64(slots + 8 * k, OffsetAndSize(cursor, length) & keep);
+    cursor += RoundUp8(length);
+  }
+  return cursor;
 }
 
 }  // namespace
@@ -430,9 +503,10 @@ bool HasVariableElements(const DepthFirstPlan& plan, const DepthFirstNode& node)
   return false;
 }
 
-/// Whether `node` or a node below it holds values that need a conversion.
+/// Whether `node` or a node below it holds values that need a conversion
+/// (large decimals included: encoded per value).
 bool HasConvertedValues(const DepthFirstPlan& plan, const DepthFirstNode& node) {
-  if (node.kind == DepthFirstKind::kConverted) return true;
+  if (node.kind == DepthFirstKind::kConverted || node.kind == DepthFirstKind::kLargeDecimal) return true;
   for (int32_t i = 0; i < node.num_children; ++i) {
     if (HasConvertedValues(plan, plan.nodes[static_cast<size_t>(node.first_child + i)])) return true;
   }

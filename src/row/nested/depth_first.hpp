@@ -10,8 +10,9 @@
 // list and string offsets the tile reaches give (DepthFirstTileBound),
 // checked at the same time, as are the values that need a conversion
 // (booleans, timestamps in s/ms/ns, date64, small decimals: they must
-// convert). Anything else (dictionary or run-end encoded values, views,
-// fixed size lists, large decimals, a tile whose bound does not fit the
+// convert; large decimals and uint64: they must fit their precision).
+// Anything else (dictionary or run-end encoded values, views, fixed size
+// lists, large decimals of a top-level column, a tile whose bound does not fit the
 // chunk, offsets or values that fail the check) takes the level-by-level
 // writer (nested_write.cpp), which produces the same bytes and names errors.
 #pragma once
@@ -37,6 +38,11 @@ enum class DepthFirstKind : uint8_t {
   /// durations in s, ms or ns, date64, decimals of up to 18 digits): the `convert_*`
   /// functions, the flat writers' value op (value_ops.hpp) of its type.
   kConverted,
+  /// A decimal of 19 to 38 digits (decimal128, decimal256) or a uint64 (as
+  /// decimal(20,0)): its minimal big-endian bytes in the variable region,
+  /// 16 reserved for a struct field (null or not), round8(length) for an
+  /// array element (none for a null one), by the `encode_*` functions.
+  kLargeDecimal,
 };
 
 struct DepthFirstNode;
@@ -69,7 +75,7 @@ struct DepthFirstNode {
   /// kFixed: bytes of a value, also its size as an array element;
   /// kConverted: its Spark value's size as an array element (1, 4 or 8).
   int32_t width = 8;
-  int32_t precision = 0;  // kConverted decimals
+  int32_t precision = 0;  // kConverted and kLargeDecimal decimals
   int32_t first_child = -1;  // index of the first child in the plan's nodes
   int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
   int32_t bitset_bytes = 0;  // structs
@@ -89,6 +95,11 @@ struct DepthFirstNode {
   uint64_t (*convert_value)(const DepthFirstNode& node, int64_t index) = nullptr;
   DepthFirstArrayFn convert_array = nullptr;
   bool (*convert_check)(const DepthFirstNode& node, int64_t x0, int64_t x1) = nullptr;
+  /// kLargeDecimal (portable code too; its array writer is convert_array
+  /// and its check convert_check): writes value `index`'s 16 bytes at
+  /// `dst`, zero unless `keep` is all ones, and returns its length (0 when
+  /// not kept).
+  uint64_t (*encode_value)(const DepthFirstNode& node, int64_t index, uint8_t* dst, uint64_t keep) = nullptr;
 
   // Bound per batch.
   const uint8_t* validity = nullptr;  // null when no value is null
@@ -188,7 +199,8 @@ struct DepthFirstPlan {
 /// Compiles the depth-first plan of `columns`: eligible when at least one
 /// column is nested, every nested node is plain (struct, list, large_list,
 /// map of fixed values whose Arrow bytes are Spark's or that convert to a
-/// long, int or boolean byte (kConverted), and utf8/binary values with 32- or 64-bit
+/// long, int or boolean byte (kConverted), large decimals (kLargeDecimal),
+/// and utf8/binary values with 32- or 64-bit
 /// offsets), every other variable-size column is such a
 /// string, and no column reserves constant variable bytes. The other flat
 /// columns are left to their slot writers. Resolved for the active kernel ISA.

@@ -66,7 +66,8 @@ ROWBRIDGE_DF_INLINE DepthFirstFlatNode FlatOf(const DepthFirstNode& node, int64_
     case DepthFirstKind::kString64:
     case DepthFirstKind::kList64: element = 8; break;
     case DepthFirstKind::kStruct:
-    case DepthFirstKind::kConverted: break;  // values read by node.convert_value
+    case DepthFirstKind::kConverted:
+    case DepthFirstKind::kLargeDecimal: break;  // values read by the node's convert_* / encode_* functions
   }
   // Integer arithmetic: a NULL buffer of an empty array stays NULL-based.
   flat.values = reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(node.values) +

@@ -284,6 +284,90 @@ TEST(DepthFirst, BooleansAsFieldsElementsAndMapValues) {
   ExpectDepthFirstMatchesReference(Batch({flags}));
 }
 
+/// Large decimals of 1 to 16 big-endian bytes, both signs and zero, every
+/// fifth one null.
+std::vector<std::optional<testing::Int128>> LargeDecimals(int64_t count, int32_t digits) {
+  std::vector<std::optional<testing::Int128>> values;
+  testing::Int128 limit = 1;
+  for (int32_t d = 0; d < digits; ++d) limit *= 10;
+  for (int64_t i = 0; i < count; ++i) {
+    testing::Int128 v = 1;
+    for (int64_t shift = 0; shift < i % 17; ++shift) v = v * 183 + 7;  // 1 to ~16 bytes
+    v %= limit;
+    if (i % 3 == 1) v = -v;
+    if (i % 11 == 4) v = 0;
+    values.push_back(i % 5 == 3 ? std::nullopt : std::optional<testing::Int128>(v));
+  }
+  return values;
+}
+
+TEST(DepthFirst, LargeDecimalsAsFieldsElementsAndMapValues) {
+  // A struct field reserves 16 bytes, null or not (a null keeps its offset
+  // in the slot); an array element takes round8(length), a null one none;
+  // uint64 is decimal(20,0).
+  const int64_t n = 24;
+  std::vector<std::optional<uint64_t>> unsigned_values;
+  for (int64_t i = 0; i < n + 2; ++i) {
+    unsigned_values.push_back(i % 4 == 2 ? std::nullopt : std::optional<uint64_t>(~uint64_t{0} / (i + 1)));
+  }
+  std::vector<bool> valid;
+  for (int64_t i = 0; i < n + 2; ++i) valid.push_back(i % 7 != 6);
+  TestArray fields = testing::Slice(
+      testing::Struct("s", n + 2,
+                      {testing::Decimal("d", 128, 38, 4, LargeDecimals(n + 2, 38)),
+                       testing::Strings("u", "t", MixedStrings(n + 2)), Primitive<uint64_t>("L", "u", unsigned_values)},
+                      valid),
+      2, n);
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 6 == 5 ? std::nullopt : std::optional<int64_t>(i % 10));
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  TestArray lists = testing::ListOfLengths(
+      "a", testing::Slice(testing::Decimal("e", 128, 38, 10, LargeDecimals(elements + 3, 38)), 3, elements), lengths);
+  TestArray records = testing::ListOfLengths(
+      "r",
+      testing::Struct("e", elements,
+                      {testing::Decimal("x", 256, 30, 2, LargeDecimals(elements, 30)),
+                       Primitive<int64_t>("l", "y", std::vector<std::optional<int64_t>>(elements, -5))}),
+      lengths);
+  std::vector<int64_t> offsets{0};
+  for (int64_t i = 0; i < n; ++i) offsets.push_back(offsets.back() + i % 3);
+  std::vector<std::optional<std::string>> keys;
+  for (int64_t k = 0; k < offsets.back(); ++k) keys.push_back(Text(static_cast<size_t>(1 + k % 7), 'k'));
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys),
+                               testing::Decimal("value", 128, 20, 0, LargeDecimals(offsets.back(), 20)), offsets);
+  ExpectDepthFirstMatchesReference(Batch({fields, lists, records, map}));
+  ExpectDepthFirstMatchesReference(Batch({lists}));
+}
+
+TEST(DepthFirst, LargeDecimalBeyondItsPrecisionIsAnErrorOrWrittenWhenDead) {
+  // 10^19 has 20 digits: the tile goes to the level-by-level writer, which
+  // names it when the value is live and writes the row when it lies under
+  // a null list.
+  const testing::Int128 too_wide = testing::Int128{10000000000000000000ULL};
+  for (const bool live : {true, false}) {
+    SCOPED_TRACE(live ? "live" : "under a null list");
+    TestArray lists = testing::ListOfLengths("a", testing::Decimal("e", 128, 19, 0, {1, too_wide, 3}),
+                                             {1, live ? std::optional<int64_t>(2) : std::nullopt});
+    TestArray batch = Batch({lists, testing::Strings("u", "z", MixedStrings(2))});
+    row::OverrideDepthFirstForTesting(true);
+    testing::Conversion conversion = testing::Convert(batch);
+    row::ClearDepthFirstOverrideForTesting();
+    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+    if (live) {
+      EXPECT_FALSE(conversion.status.ok());
+      EXPECT_NE(conversion.status.message().find("does not fit precision 19"), std::string::npos)
+          << conversion.status.message();
+      continue;
+    }
+    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+    for (size_t r = 0; r < reference.rows.size(); ++r) {
+      EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+    }
+  }
+}
+
 TEST(DepthFirst, ValueThatDoesNotConvertIsAnErrorOrConvertedWhenDead) {
   // 10^18 seconds overflows int64 microseconds: the tile goes to the
   // level-by-level writer, which names it when the value is live and

@@ -66,6 +66,14 @@ struct DepthFirst {
         Store64(slot, node.convert_value(node, node.offset + x) & keep);
         return cursor;
       }
+      case DepthFirstKind::kLargeDecimal: {
+        // 16 bytes whether null or not; a null keeps its offset in the slot.
+        const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
+        nulls |= mask & ~keep;
+        Store64(slot, OffsetAndSize(cursor, static_cast<int64_t>(
+                                                node.encode_value(node, node.offset + x, base + cursor, keep))));
+        return cursor + 16;
+      }
       default: {
         const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
         nulls |= mask & ~keep;
@@ -212,7 +220,8 @@ struct DepthFirst {
         }
       case DepthFirstKind::kString32: return StringArray<int32_t>;
       case DepthFirstKind::kString64: return StringArray<int64_t>;
-      case DepthFirstKind::kConverted: return element.convert_array;
+      case DepthFirstKind::kConverted:
+      case DepthFirstKind::kLargeDecimal: return element.convert_array;
       default: return NestedArray;
     }
   }
