@@ -340,6 +340,25 @@ TEST(DepthFirst, LargeDecimalsAsFieldsElementsAndMapValues) {
   ExpectDepthFirstMatchesReference(Batch({lists}));
 }
 
+/// Converts `batch` with the depth-first writer forced: an error holding
+/// `message` when the bad value is `live`, else the reference's rows.
+void ExpectErrorWhenLiveElseReferenceRows(const TestArray& batch, bool live, const std::string& message) {
+  row::OverrideDepthFirstForTesting(true);
+  testing::Conversion conversion = testing::Convert(batch);
+  row::ClearDepthFirstOverrideForTesting();
+  if (live) {
+    EXPECT_FALSE(conversion.status.ok());
+    EXPECT_NE(conversion.status.message().find(message), std::string::npos) << conversion.status.message();
+    return;
+  }
+  testing::ReferenceRows reference = testing::ReferenceConvert(batch);
+  ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
+  ASSERT_EQ(conversion.rows.size(), reference.rows.size());
+  for (size_t r = 0; r < reference.rows.size(); ++r) {
+    EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+  }
+}
+
 TEST(DepthFirst, LargeDecimalBeyondItsPrecisionIsAnErrorOrWrittenWhenDead) {
   // 10^19 has 20 digits: the tile goes to the level-by-level writer, which
   // names it when the value is live and writes the row when it lies under
@@ -350,21 +369,7 @@ TEST(DepthFirst, LargeDecimalBeyondItsPrecisionIsAnErrorOrWrittenWhenDead) {
     TestArray lists = testing::ListOfLengths("a", testing::Decimal("e", 128, 19, 0, {1, too_wide, 3}),
                                              {1, live ? std::optional<int64_t>(2) : std::nullopt});
     TestArray batch = Batch({lists, testing::Strings("u", "z", MixedStrings(2))});
-    row::OverrideDepthFirstForTesting(true);
-    testing::Conversion conversion = testing::Convert(batch);
-    row::ClearDepthFirstOverrideForTesting();
-    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
-    if (live) {
-      EXPECT_FALSE(conversion.status.ok());
-      EXPECT_NE(conversion.status.message().find("does not fit precision 19"), std::string::npos)
-          << conversion.status.message();
-      continue;
-    }
-    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
-    for (size_t r = 0; r < reference.rows.size(); ++r) {
-      EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
-    }
+    ExpectErrorWhenLiveElseReferenceRows(batch, live, "does not fit precision 19");
   }
 }
 
@@ -379,21 +384,7 @@ TEST(DepthFirst, ValueThatDoesNotConvertIsAnErrorOrConvertedWhenDead) {
     TestArray fields = testing::Struct("s", n, {Primitive<int64_t>("tss:", "seconds", seconds)},
                                        {true, true, live, true});
     TestArray batch = Batch({fields, testing::Strings("u", "z", MixedStrings(n))});
-    row::OverrideDepthFirstForTesting(true);
-    testing::Conversion conversion = testing::Convert(batch);
-    row::ClearDepthFirstOverrideForTesting();
-    testing::ReferenceRows reference = testing::ReferenceConvert(batch);
-    if (live) {
-      EXPECT_FALSE(conversion.status.ok());
-      EXPECT_NE(conversion.status.message().find("overflows int64 microseconds"), std::string::npos)
-          << conversion.status.message();
-      continue;
-    }
-    ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-    ASSERT_EQ(conversion.rows.size(), reference.rows.size());
-    for (size_t r = 0; r < reference.rows.size(); ++r) {
-      EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
-    }
+    ExpectErrorWhenLiveElseReferenceRows(batch, live, "overflows int64 microseconds");
   }
 }
 
