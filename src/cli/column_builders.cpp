@@ -15,7 +15,13 @@ void ValidityBuilder::Append(bool valid) {
 }
 
 Bytes ValidityBuilder::Finish() {
-  Bytes bits = null_count_ > 0 ? std::move(bits_) : Bytes();
+  const bool any_null = null_count_ > 0;
+  Bytes bits = FinishBits();
+  return any_null ? bits : Bytes();
+}
+
+Bytes ValidityBuilder::FinishBits() {
+  Bytes bits = std::move(bits_);
   bits_ = Bytes();
   length_ = 0;
   null_count_ = 0;

@@ -22,6 +22,9 @@ class ValidityBuilder {
   int64_t null_count() const { return null_count_; }
   /// Returns the bitmap (empty when there are no nulls) and resets the builder.
   Bytes Finish();
+  /// Returns the bitmap, empty or not, and resets the builder (for the
+  /// values of a boolean column).
+  Bytes FinishBits();
 
  private:
   Bytes bits_;

@@ -158,12 +158,7 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
       element.length = bits_validity.length();
       element.null_count = bits_validity.null_count();
       element.buffers.push_back(bits_validity.Finish());
-      // The values' bitmap (the builder gives none when no bit is clear:
-      // one clear bit past the last value keeps it).
-      bits.Append(false);
-      Bytes values = bits.Finish();
-      values.resize(static_cast<size_t>((element.length + 8) / 8), 0);
-      element.buffers.push_back(std::move(values));
+      element.buffers.push_back(bits.FinishBits());
       return lists.Finish("+l", name, {std::move(element)});
     }
     case NestedKind::kMapUtf8Int64:

@@ -88,30 +88,26 @@ bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* 
   return converted;
 }
 
-/// The unscaled value `index` of a kLargeDecimal node read by `Source`;
-/// false when it does not fit 128 bits or the node's precision.
-template <typename Source>
-bool ReadLargeDecimal(const DepthFirstNode& node, int64_t index, Int128* v) {
-  return Source::Read(node.values, index, v) & FitsPrecision128(*v, node.precision);
-}
-
+/// Value `index`'s bytes, once the tile bound has checked that it fits.
 template <typename Source>
 uint64_t EncodeLargeDecimal(const DepthFirstNode& node, int64_t index, uint8_t* dst, uint64_t keep) {
   Int128 v;
-  ReadLargeDecimal<Source>(node, index, &v);
+  Source::Read(node.values, index, &v);
   const BigEndianWords words = MinimalBigEndianWords(v);
   Store64(dst, words.first & keep);
   Store64(dst + 8, words.second & keep);
   return static_cast<uint64_t>(words.length) & keep;
 }
 
-/// Whether values [x0, x1) of a kLargeDecimal `node` all fit (nulls
-/// included, as AllConvert).
+/// Whether values [x0, x1) of a kLargeDecimal `node` all fit 128 bits and
+/// the node's precision (nulls included, as AllConvert).
 template <typename Source>
 bool AllLargeDecimalsFit(const DepthFirstNode& node, int64_t x0, int64_t x1) {
   bool ok = true;
   Int128 v;
-  for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) ok &= ReadLargeDecimal<Source>(node, x, &v);
+  for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) {
+    ok &= Source::Read(node.values, x, &v) & FitsPrecision128(v, node.precision);
+  }
   return ok;
 }
 
@@ -313,6 +309,13 @@ struct PortableDepthFirstOps {
   }
 };
 
+/// An array's count and null words for the portable array writers below;
+/// returns the header's size.
+int64_t ArrayHeader(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  uint64_t nulls;
+  return DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
+}
+
 /// The low bits of `bits` (at most 8) as bytes of 0 or 1, bit k in byte k.
 inline uint64_t BitsAsBytes(uint64_t bits) {
   // Byte k keeps bit k of its copy of the bits; adding 0x7f to a byte of 0
@@ -324,9 +327,7 @@ inline uint64_t BitsAsBytes(uint64_t bits) {
 /// An array of booleans [first, first + n) of `element` at `dst`: eight
 /// elements a step, each a byte of 0 or 1 (0 for a null one).
 int64_t BoolArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
-  uint64_t nulls;
-  const int64_t header =
-      DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  const int64_t header = ArrayHeader(element, first, n, dst);
   uint8_t* out = dst + header;
   const int64_t x = element.offset + first;
   for (int64_t k = 0; k < n; k += 8) {
@@ -341,9 +342,7 @@ int64_t BoolArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8
 template <typename Op>
 int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
   if constexpr (std::is_same_v<Op, BoolOp>) return BoolArray(element, first, n, dst);
-  uint64_t nulls;
-  const int64_t header =
-      DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  const int64_t header = ArrayHeader(element, first, n, dst);
   uint8_t* out = dst + header;
   const int64_t bytes = RoundUp8(n * element.width);
   if (bytes > 0) Store64(out + bytes - 8, 0);  // the padding after the last value
@@ -363,9 +362,7 @@ int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, 
 
 template <typename Source>
 int64_t LargeDecimalArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
-  uint64_t nulls;
-  const int64_t header =
-      DepthFirstFlat<PortableDepthFirstOps>::Header(FlatOf(element, 0), first, n, dst, &nulls);
+  const int64_t header = ArrayHeader(element, first, n, dst);
   uint8_t* slots = dst + header;
   int64_t cursor = header + 8 * n;
   for (int64_t k = 0; k < n; ++k) {
@@ -432,7 +429,6 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
     return plan;
   }
 #endif
-  plan.isa = KernelIsa::kPortable;
   ResolveDepthFirstPortable(&plan);
   return plan;
 }

@@ -2,8 +2,8 @@
 // another, each row's values depth-first in the order of their bytes, for
 // schemas whose variable-region values are plain strings and plain nested
 // values (see CompileDepthFirst) and two or more such columns, or one with
-// arrays of strings or nested values (see UseDepthFirst for the rule). Every byte of a
-// row is stored once, in order: null values are written at the cursor like
+// arrays of strings or nested values (see UseDepthFirst for the rule).
+// Every byte of a row is stored once, in order: null values are written at the cursor like
 // live ones and not counted (the next value overwrites them), so no branch
 // follows validity and no tile `memset` is needed. Row sizes come out of
 // the writing; the tile's output is reserved from an upper bound that the
@@ -12,8 +12,8 @@
 // (booleans, timestamps in s/ms/ns, date64, small decimals: they must
 // convert; large decimals and uint64: they must fit their precision).
 // Anything else (dictionary or run-end encoded values, views, fixed size
-// lists, large decimals of a top-level column, a tile whose bound does not fit the
-// chunk, offsets or values that fail the check) takes the level-by-level
+// lists, large decimals of a top-level column, a tile whose bound does not
+// fit the chunk, offsets or values that fail the check) takes the level-by-level
 // writer (nested_write.cpp), which produces the same bytes and names errors.
 #pragma once
 
@@ -35,8 +35,8 @@ enum class DepthFirstKind : uint8_t {
   kList64,  // large_list
   kMap,
   /// A fixed-width value that needs a conversion (booleans, timestamps and
-  /// durations in s, ms or ns, date64, decimals of up to 18 digits): the `convert_*`
-  /// functions, the flat writers' value op (value_ops.hpp) of its type.
+  /// durations in s, ms or ns, date64, decimals of up to 18 digits): the
+  /// `convert_*` functions, the flat writers' value op (value_ops.hpp) of its type.
   kConverted,
   /// A decimal of 19 to 38 digits (decimal128, decimal256) or a uint64 (as
   /// decimal(20,0)): its minimal big-endian bytes in the variable region,
@@ -200,8 +200,7 @@ struct DepthFirstPlan {
 /// column is nested, every nested node is plain (struct, list, large_list,
 /// map of fixed values whose Arrow bytes are Spark's or that convert to a
 /// long, int or boolean byte (kConverted), large decimals (kLargeDecimal),
-/// and utf8/binary values with 32- or 64-bit
-/// offsets), every other variable-size column is such a
+/// and utf8/binary values with 32- or 64-bit offsets), every other variable-size column is such a
 /// string, and no column reserves constant variable bytes. The other flat
 /// columns are left to their slot writers. Resolved for the active kernel ISA.
 DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes);
@@ -252,8 +251,8 @@ NestedWriterChoice ChosenNestedWriter();
 /// under kLevels, and under kAuto when it writes two or more columns, or one
 /// with an array of strings or nested values somewhere (a map of string
 /// keys, a list of structs) and no value that needs a conversion; under the
-/// AVX2 kernels (plan.isa), whenever the plan is eligible. Measured (docs/BENCHMARKS.md, the eighth and
-/// ninth sessions): on rows of several nested or string columns it is
+/// AVX2 kernels (plan.isa), whenever the plan is eligible. Measured
+/// (docs/BENCHMARKS.md, the eighth to tenth sessions): on rows of several nested or string columns it is
 /// faster than the level-by-level writer, whose passes over a tile of wide
 /// rows cost more the more columns there are (the SPEC's nested schema:
 /// 67-68 against 77-78 ns/row); alone, a map<utf8, int64> or a list of
