@@ -1,4 +1,5 @@
-// ArrayData: a decoded, checked array node that owns (shares) its memory.
+// ArrayData: a built, checked array node that owns (shares) its memory, as
+// the IPC reader (ipc/) and the row decoder (row/reader/) produce them.
 #pragma once
 
 #include <cstdint>
@@ -6,9 +7,9 @@
 #include <new>
 #include <vector>
 
-namespace rowbridge::ipc {
+namespace rowbridge {
 
-/// A buffer the reader allocated (a decompressed buffer, an aligned copy, the
+/// A buffer a producer allocated (a decompressed buffer, an aligned copy, the
 /// sizes of view buffers): 8-byte aligned, never resized once published.
 class OwnedBuffer {
  public:
@@ -25,7 +26,8 @@ class OwnedBuffer {
 };
 
 /// The memory of one message: the input it references and the buffers the
-/// reader allocated for it. Shared by every node decoded from the message.
+/// producer allocated for it. Shared by every node built from the message
+/// (an IPC message, or one batch of decoded rows).
 struct MessageMemory {
   std::shared_ptr<const void> input;
   std::vector<std::unique_ptr<OwnedBuffer>> owned;
@@ -53,4 +55,4 @@ struct ArrayData {
   std::shared_ptr<const MessageMemory> memory;
 };
 
-}  // namespace rowbridge::ipc
+}  // namespace rowbridge

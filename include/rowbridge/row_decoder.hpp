@@ -1,0 +1,73 @@
+// The C++ API of the row -> columnar direction: Spark UnsafeRows (the bytes
+// of SPEC section 3, as Converter writes them and Spark's UnsafeProjection
+// does) decoded into Arrow arrays.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "rowbridge/arrow_c_data.h"
+#include "rowbridge/spark_type.hpp"
+#include "rowbridge/status.hpp"
+
+namespace rowbridge {
+
+/// Decodes batches of UnsafeRows of one schema into Arrow struct arrays.
+///
+/// The schema names the Arrow type each field decodes to, which must be the
+/// one its Spark type maps from without a conversion (README, "Row ->
+/// columnar"): null, bool, int8/16/32/64, float32/64, decimal128 (p <= 38),
+/// utf8, large_utf8, binary, large_binary, date32, timestamp[us] (with a
+/// time zone: TimestampType; without: TimestampNTZType), interval[months],
+/// duration[us], interval[month_day_nano], struct, list, large_list and
+/// map. Every row is checked before any value is copied: an offset or size
+/// that leaves its row, array or map, an array header that does not fit,
+/// a decimal beyond its precision, a null map key or a calendar interval
+/// whose microseconds overflow nanoseconds is an error naming the field and
+/// the row, and nothing is read outside the rows given.
+///
+/// A decoder holds only its compiled plan and reused scratch; each batch's
+/// arrays own freshly allocated buffers. Used by one thread at a time.
+class ROWBRIDGE_EXPORT RowDecoder {
+ public:
+  struct Impl;
+
+  /// Compiles a decoder for rows of `schema` (a struct: one child per field
+  /// of the rows). Borrows `schema`: read during the call only, never
+  /// released nor kept. A type rows cannot decode to is NotSupported naming
+  /// the field and the type.
+  static Status Make(const ArrowSchema& schema, std::unique_ptr<RowDecoder>* out);
+
+  /// Compiles a decoder for rows of the Spark struct type `schema`, each
+  /// field decoding to the Arrow type that holds its row value as it is
+  /// (timestamps as timestamp[us, tz=UTC], strings as utf8, arrays as list:
+  /// the table in README, "Row -> columnar"). Borrows `schema`.
+  static Status Make(const SparkType& schema, std::unique_ptr<RowDecoder>* out);
+
+  ~RowDecoder();
+  RowDecoder(const RowDecoder&) = delete;
+  RowDecoder& operator=(const RowDecoder&) = delete;
+
+  /// The Spark schema of the rows (a struct type).
+  const SparkType& spark_schema() const;
+
+  /// Exports the schema of the arrays Decode returns (a struct) into `out`,
+  /// which must be uninitialized or released; the caller owns it and
+  /// releases it with `out->release(out)`.
+  Status ExportSchema(ArrowSchema* out) const;
+
+  /// Decodes `num_rows` rows, row i spanning [data + row_offsets[i], data +
+  /// row_offsets[i + 1]) (as RowBatchView lays them out), into `out`: a
+  /// struct array of `num_rows` values, no nulls, one child per field.
+  /// Borrows the rows for the call; the caller owns `out` (which must be
+  /// uninitialized or released) and releases it with `out->release(out)`;
+  /// its buffers belong to it alone. On error `out` is untouched and
+  /// nothing is kept.
+  Status Decode(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, ArrowArray* out);
+
+ private:
+  explicit RowDecoder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rowbridge

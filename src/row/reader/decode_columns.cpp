@@ -1,0 +1,317 @@
+#include "row/reader/decode_columns.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "row/decimal_math.hpp"
+#include "row/memory_access.hpp"
+#include "row/reader/decode_values.hpp"
+#include "row/reader/unsafe_layout.hpp"
+
+namespace rowbridge::row {
+namespace {
+
+const DecodeNode& NodeOf(const DecodePlan& plan, const ColumnDecoder& column) {
+  return plan.nodes[static_cast<size_t>(column.node)];
+}
+
+bool IsNull(const ColumnDecoder& column, const uint8_t* row) { return GetBit(row, column.field); }
+
+Status NullError(const DecodePlan& plan, const ColumnDecoder& column, int64_t row) {
+  return ValueMeasure::Error(NodeOf(plan, column), row, "null in a non-nullable field");
+}
+
+// ---- measure: checks and counts per tile ----
+
+/// Fixed-width values and booleans: only a non-nullable field has anything
+/// to check.
+Status MeasureRequired(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                       std::vector<DecodeCounts>*) {
+  for (int64_t r = 0; r < tile.rows; ++r) {
+    if (IsNull(column, tile.starts[r])) return NullError(plan, column, tile.first + r);
+  }
+  return Status::Ok();
+}
+
+template <bool kNullable>
+Status MeasureSmallDecimal(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                           std::vector<DecodeCounts>*) {
+  const DecodeNode& node = NodeOf(plan, column);
+  for (int64_t r = 0; r < tile.rows; ++r) {
+    const uint8_t* row = tile.starts[r];
+    if (IsNull(column, row)) {
+      if (!kNullable) return NullError(plan, column, tile.first + r);
+      continue;
+    }
+    const int64_t unscaled = Load<int64_t>(row + column.slot);
+    if (!FitsPrecision(unscaled, node.precision)) {
+      return ValueMeasure::Overflow(node, tile.first + r, "the unscaled value " + std::to_string(unscaled) +
+                                                              " exceeds precision " + std::to_string(node.precision));
+    }
+  }
+  return Status::Ok();
+}
+
+template <bool kNullable>
+Status MeasureString(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                     std::vector<DecodeCounts>* counts) {
+  const int64_t null_byte = column.field >> 3;
+  const uint32_t null_shift = static_cast<uint32_t>(column.field & 7);
+  const int64_t slot_at = column.slot;
+  int64_t bytes = 0;
+  uint64_t out_of_bounds = 0;
+  uint64_t nulls = 0;
+  for (int64_t r = 0; r < tile.rows; ++r) {
+    const uint8_t* row = tile.starts[r];
+    const uint64_t null = (row[null_byte] >> null_shift) & 1;
+    nulls |= null;
+    const VariableSlot slot = SplitSlot(Load<uint64_t>(row + slot_at) & (null - 1));
+    out_of_bounds |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
+    bytes += slot.size;
+  }
+  if (out_of_bounds != 0 || (!kNullable && nulls != 0)) {
+    // Find the row to name (rare: checked branch-free above).
+    ValueMeasure measure(plan, counts);
+    for (int64_t r = 0; r < tile.rows; ++r) {
+      if (IsNull(column, tile.starts[r])) {
+        if (!kNullable) return NullError(plan, column, tile.first + r);
+        continue;
+      }
+      ROWBRIDGE_RETURN_NOT_OK(measure.Value(column.node, {tile.starts[r], tile.sizes[r]}, tile.starts[r] + slot_at,
+                                            tile.first + r));
+    }
+  }
+  (*counts)[static_cast<size_t>(column.node)].bytes += bytes;
+  return Status::Ok();
+}
+
+/// Any other value: ValueMeasure, row by row.
+Status MeasureGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                      std::vector<DecodeCounts>* counts) {
+  ValueMeasure measure(plan, counts);
+  const bool nullable = NodeOf(plan, column).nullable;
+  for (int64_t r = 0; r < tile.rows; ++r) {
+    const uint8_t* row = tile.starts[r];
+    if (IsNull(column, row)) {
+      if (!nullable) return NullError(plan, column, tile.first + r);
+      continue;
+    }
+    ROWBRIDGE_RETURN_NOT_OK(measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r));
+  }
+  return Status::Ok();
+}
+
+// ---- fill: values written per tile ----
+//
+// The loops read everything of the column and the tile into locals first:
+// stores into the byte buffers may alias anything, so a field read through
+// a reference would be read again after every store.
+
+/// Calls f(r, row, valid) for each row of `tile` (valid: 1 or 0) and sets
+/// the rows' validity bits (every top-level value is row `tile.first + r` of
+/// its node, and tiles start on a 64-bit word); returns the nulls.
+template <typename F>
+inline __attribute__((always_inline)) int64_t ForRows(const ColumnDecoder& column, const RowTile& tile,
+                                                      uint8_t* validity, F&& f) {
+  const int64_t null_byte = column.field >> 3;
+  const uint32_t null_shift = static_cast<uint32_t>(column.field & 7);
+  const uint8_t* const* starts = tile.starts;
+  const int64_t rows = tile.rows;
+  uint8_t* words = validity + tile.first / 8;
+  int64_t valid_rows = 0;
+  for (int64_t r0 = 0; r0 < rows; r0 += 64) {
+    const int64_t end = r0 + 64 < rows ? r0 + 64 : rows;
+    uint64_t word = 0;
+    for (int64_t r = r0; r < end; ++r) {
+      const uint8_t* row = starts[r];
+      const uint64_t valid = ((row[null_byte] >> null_shift) & 1) ^ 1;
+      f(r, row, valid);
+      word |= valid << (r - r0);
+      valid_rows += static_cast<int64_t>(valid);
+    }
+    std::memcpy(words + r0 / 8, &word, static_cast<size_t>((end - r0 + 7) / 8));
+  }
+  return rows - valid_rows;
+}
+
+template <int kWidth>
+void FillFixed(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile, std::vector<DecodeOutput>* outputs) {
+  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+  uint8_t* values = out.values + tile.first * kWidth;
+  const int64_t slot = column.slot;
+  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+    const uint64_t value = Load<uint64_t>(row + slot) & (0 - valid);
+    std::memcpy(values + r * kWidth, &value, kWidth);
+  });
+  out.length += tile.rows;
+}
+
+void FillBoolean(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
+                 std::vector<DecodeOutput>* outputs) {
+  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+  uint8_t* bits = out.values;
+  const int64_t slot = column.slot;
+  const int64_t first = tile.first;
+  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+    const int64_t i = first + r;
+    bits[i >> 3] = static_cast<uint8_t>(bits[i >> 3] | (static_cast<uint32_t>(valid & (row[slot] != 0)) << (i & 7)));
+  });
+  out.length += tile.rows;
+}
+
+void FillSmallDecimal(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
+                      std::vector<DecodeOutput>* outputs) {
+  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+  uint8_t* values = out.values + tile.first * 16;
+  const int64_t slot = column.slot;
+  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+    const int64_t low = Load<int64_t>(row + slot) & static_cast<int64_t>(0 - valid);
+    const int64_t high = low >> 63;
+    std::memcpy(values + r * 16, &low, 8);
+    std::memcpy(values + r * 16 + 8, &high, 8);
+  });
+  out.length += tile.rows;
+}
+
+template <typename Offset>
+void FillString(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile, std::vector<DecodeOutput>* outputs) {
+  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+  uint8_t* offsets = out.values + (tile.first + 1) * int64_t{sizeof(Offset)};
+  uint8_t* data = out.data;
+  const int64_t slot = column.slot;
+  int64_t position = out.data_size;
+  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+    const VariableSlot value = SplitSlot(Load<uint64_t>(row + slot) & (0 - valid));
+    std::memcpy(data + position, row + value.offset, static_cast<size_t>(value.size));
+    position += value.size;
+    const Offset end = static_cast<Offset>(position);
+    std::memcpy(offsets + r * int64_t{sizeof(Offset)}, &end, sizeof(Offset));
+  });
+  out.data_size = position;
+  out.length += tile.rows;
+}
+
+void FillNullType(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
+                  std::vector<DecodeOutput>* outputs) {
+  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+  out.length += tile.rows;
+  out.null_count += tile.rows;
+}
+
+void FillGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                 std::vector<DecodeOutput>* outputs) {
+  ValueFill fill(plan, outputs);
+  for (int64_t r = 0; r < tile.rows; ++r) {
+    const uint8_t* row = tile.starts[r];
+    if (IsNull(column, row)) {
+      fill.Null(column.node);
+    } else {
+      fill.Value(column.node, {row, tile.sizes[r]}, row + column.slot);
+    }
+  }
+}
+
+ColumnDecoder Resolve(const DecodeNode& node, int32_t index, int64_t field, int64_t slot) {
+  ColumnDecoder column{index, field, slot, nullptr, FillGeneric};
+  const bool nullable = node.nullable;
+  switch (node.kind) {
+    case DecodeKind::kNull:
+      column.fill = FillNullType;
+      column.measure = MeasureGeneric;  // a null's field must be nullable
+      break;
+    case DecodeKind::kBoolean:
+      column.fill = FillBoolean;
+      if (!nullable) column.measure = MeasureRequired;
+      break;
+    case DecodeKind::kFixed:
+      switch (node.width) {
+        case 1: column.fill = FillFixed<1>; break;
+        case 2: column.fill = FillFixed<2>; break;
+        case 4: column.fill = FillFixed<4>; break;
+        default: column.fill = FillFixed<8>; break;
+      }
+      if (!nullable) column.measure = MeasureRequired;
+      break;
+    case DecodeKind::kSmallDecimal:
+      column.fill = FillSmallDecimal;
+      column.measure = nullable ? MeasureSmallDecimal<true> : MeasureSmallDecimal<false>;
+      break;
+    case DecodeKind::kString32:
+    case DecodeKind::kString64:
+      column.fill = node.kind == DecodeKind::kString32 ? FillString<int32_t> : FillString<int64_t>;
+      column.measure = nullable ? MeasureString<true> : MeasureString<false>;
+      break;
+    default: column.measure = MeasureGeneric; break;
+  }
+  return column;
+}
+
+/// Fills `tile` with rows [first, first + rows) of the batch.
+void LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t first, int64_t rows, RowTile* tile) {
+  tile->first = first;
+  tile->rows = rows;
+  for (int64_t r = 0; r < rows; ++r) {
+    tile->starts[r] = data + row_offsets[first + r];
+    tile->sizes[r] = row_offsets[first + r + 1] - row_offsets[first + r];
+  }
+}
+
+}  // namespace
+
+std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan) {
+  std::vector<ColumnDecoder> columns;
+  const int64_t num_fields = static_cast<int64_t>(plan.columns.size());
+  for (int64_t i = 0; i < num_fields; ++i) {
+    const int32_t index = plan.columns[static_cast<size_t>(i)];
+    columns.push_back(Resolve(plan.nodes[static_cast<size_t>(index)], index, i, BitsetBytes(num_fields) + 8 * i));
+  }
+  return columns;
+}
+
+Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns, const uint8_t* data,
+                   const int64_t* row_offsets, int64_t num_rows, std::vector<DecodeCounts>* counts) {
+  counts->assign(plan.nodes.size(), DecodeCounts{});
+  RowTile tile;
+  for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
+    const int64_t rows = num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
+    for (int64_t r = first; r < first + rows; ++r) {
+      const int64_t begin = row_offsets[r];
+      const int64_t end = row_offsets[r + 1];
+      if (begin < 0 || end < begin) {
+        return Status::Invalid("row " + std::to_string(r) + ": row offsets " + std::to_string(begin) + " and " +
+                               std::to_string(end) + " are out of order");
+      }
+      if (end - begin < plan.fixed_row_bytes) {
+        return Status::Invalid("row " + std::to_string(r) + ": " + std::to_string(end - begin) +
+                               " bytes, shorter than its " + std::to_string(plan.fixed_row_bytes) +
+                               "-byte bitset and slots");
+      }
+    }
+    LoadTile(data, row_offsets, first, rows, &tile);
+    for (const ColumnDecoder& column : columns) {
+      if (column.measure != nullptr) ROWBRIDGE_RETURN_NOT_OK(column.measure(column, plan, tile, counts));
+    }
+  }
+  // Values per node, top down: a column holds one per row, a struct's field
+  // one per struct value, a list's or map's children one per element.
+  for (int32_t column : plan.columns) (*counts)[static_cast<size_t>(column)].values = num_rows;
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const DecodeNode& node = plan.nodes[i];
+    const DecodeCounts& parent = (*counts)[i];
+    const int64_t child_values = node.kind == DecodeKind::kStruct ? parent.values : parent.elements;
+    for (int32_t child : node.children) (*counts)[static_cast<size_t>(child)].values = child_values;
+  }
+  return Status::Ok();
+}
+
+void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns, const uint8_t* data,
+              const int64_t* row_offsets, int64_t num_rows, std::vector<DecodeOutput>* outputs) {
+  RowTile tile;
+  for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
+    const int64_t rows = num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
+    LoadTile(data, row_offsets, first, rows, &tile);
+    for (const ColumnDecoder& column : columns) column.fill(column, plan, tile, outputs);
+  }
+}
+
+}  // namespace rowbridge::row

@@ -1,0 +1,137 @@
+// ValueMeasure (decode_values.hpp): a value's bounds, headers and contents
+// checked; its node's elements and bytes counted.
+#include <string>
+
+#include "row/decimal_math.hpp"
+#include "row/memory_access.hpp"
+#include "row/reader/decode_values.hpp"
+#include "row/reader/unsafe_layout.hpp"
+
+namespace rowbridge::row {
+
+Status ValueMeasure::Error(const DecodeNode& node, int64_t row, const std::string& message) {
+  return Status::Invalid("field '" + node.path + "' row " + std::to_string(row) + ": " + message);
+}
+
+Status ValueMeasure::Overflow(const DecodeNode& node, int64_t row, const std::string& message) {
+  return Status::Overflow("field '" + node.path + "' row " + std::to_string(row) + ": " + message);
+}
+
+Status ValueMeasure::Fields(const std::vector<int32_t>& fields, RowRegion region, int64_t row) {
+  const int64_t num_fields = static_cast<int64_t>(fields.size());
+  const uint8_t* slots = region.base + BitsetBytes(num_fields);
+  for (int64_t i = 0; i < num_fields; ++i) {
+    const int32_t index = fields[static_cast<size_t>(i)];
+    if (GetBit(region.base, i)) {
+      if (!Node(index).nullable) return Error(Node(index), row, "null in a non-nullable field");
+      continue;
+    }
+    ROWBRIDGE_RETURN_NOT_OK(Value(index, region, slots + 8 * i, row));
+  }
+  return Status::Ok();
+}
+
+Status ValueMeasure::Value(int32_t index, RowRegion region, const uint8_t* at, int64_t row) {
+  const DecodeNode& node = Node(index);
+  if (node.kind == DecodeKind::kSmallDecimal) {
+    const int64_t unscaled = Load<int64_t>(at);
+    if (!FitsPrecision(unscaled, node.precision)) {
+      return Overflow(node, row, "the unscaled value " + std::to_string(unscaled) + " exceeds precision " +
+                                     std::to_string(node.precision));
+    }
+    return Status::Ok();
+  }
+  if (!IsVariable(node.kind)) return Status::Ok();
+  const VariableSlot slot = SplitSlot(Load<uint64_t>(at));
+  if (slot.offset + slot.size > region.size) {
+    return Error(node, row, "a value of " + std::to_string(slot.size) + " bytes at offset " +
+                                std::to_string(slot.offset) + " leaves the " + std::to_string(region.size) +
+                                " bytes of its row, array or map");
+  }
+  return Variable(node, index, {region.base + slot.offset, slot.size}, row);
+}
+
+Status ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion value, int64_t row) {
+  DecodeCounts& counts = counts_[static_cast<size_t>(index)];
+  switch (node.kind) {
+    case DecodeKind::kString32:
+    case DecodeKind::kString64: counts.bytes += value.size; return Status::Ok();
+    case DecodeKind::kLargeDecimal: {
+      if (value.size < 1 || value.size > 16) {
+        return Error(node, row, "a decimal of " + std::to_string(value.size) + " bytes (1 to 16 expected)");
+      }
+      if (!FitsPrecision128(ReadBigEndianDecimal(value.base, value.size), node.precision)) {
+        return Overflow(node, row, "the unscaled value exceeds precision " + std::to_string(node.precision));
+      }
+      return Status::Ok();
+    }
+    case DecodeKind::kCalendarInterval: {
+      if (value.size != 16) {
+        return Error(node, row, "a calendar interval of " + std::to_string(value.size) + " bytes (16 expected)");
+      }
+      int64_t nanos;
+      if (__builtin_mul_overflow(Load<int64_t>(value.base + 8), int64_t{1000}, &nanos)) {
+        return Overflow(node, row, "its microseconds overflow int64 nanoseconds");
+      }
+      return Status::Ok();
+    }
+    case DecodeKind::kStruct:
+      if (value.size < node.fixed_bytes) {
+        return Error(node, row, "a nested row of " + std::to_string(value.size) + " bytes, shorter than its " +
+                                    std::to_string(node.fixed_bytes) + "-byte bitset and slots");
+      }
+      return Fields(node.children, value, row);
+    case DecodeKind::kList32:
+    case DecodeKind::kList64: {
+      int64_t n = 0;
+      ROWBRIDGE_RETURN_NOT_OK(Array(node, node.children[0], value, false, row, &n));
+      counts.elements += n;
+      return Status::Ok();
+    }
+    case DecodeKind::kMap: {
+      if (value.size < 8) return Error(node, row, "a map of " + std::to_string(value.size) + " bytes");
+      const int64_t key_bytes = Load<int64_t>(value.base);
+      if (key_bytes < 0 || key_bytes > value.size - 8) {
+        return Error(node, row, "a key array of " + std::to_string(key_bytes) + " bytes in a map of " +
+                                    std::to_string(value.size));
+      }
+      int64_t keys = 0;
+      int64_t values = 0;
+      ROWBRIDGE_RETURN_NOT_OK(Array(node, node.children[0], {value.base + 8, key_bytes}, true, row, &keys));
+      ROWBRIDGE_RETURN_NOT_OK(Array(node, node.children[1], {value.base + 8 + key_bytes, value.size - 8 - key_bytes},
+                                    false, row, &values));
+      if (keys != values) {
+        return Error(node, row, std::to_string(keys) + " keys and " + std::to_string(values) + " values");
+      }
+      counts.elements += keys;
+      return Status::Ok();
+    }
+    default: return Status::Ok();
+  }
+}
+
+Status ValueMeasure::Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row,
+                           int64_t* n) {
+  const DecodeNode& element = Node(index);
+  const ArrayLayout layout = ReadArrayLayout(region, element.element_size);
+  if (!layout.ok) {
+    return Error(parent, row, "an array header of " + std::to_string(layout.num_elements) +
+                                  " elements does not fit its " + std::to_string(region.size) + " bytes");
+  }
+  *n = layout.num_elements;
+  const bool check_values = IsVariable(element.kind) || element.kind == DecodeKind::kSmallDecimal;
+  if (!keys && element.nullable && !check_values) return Status::Ok();
+  for (int64_t k = 0; k < layout.num_elements; ++k) {
+    if (GetBit(region.base + 8, k)) {
+      if (keys) return Error(parent, row, "map key " + std::to_string(k) + " is null");
+      if (!element.nullable) {
+        return Error(parent, row, "element " + std::to_string(k) + " is null in an array without nulls");
+      }
+      continue;
+    }
+    if (check_values) ROWBRIDGE_RETURN_NOT_OK(Value(index, region, layout.values + k * element.element_size, row));
+  }
+  return Status::Ok();
+}
+
+}  // namespace rowbridge::row

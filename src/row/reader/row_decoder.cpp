@@ -1,0 +1,230 @@
+#include "rowbridge/row_decoder.hpp"
+
+#include <climits>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "arrow/array_data.hpp"
+#include "arrow/array_export.hpp"
+#include "arrow/arrow_field.hpp"
+#include "arrow/schema_export.hpp"
+#include "row/memory_access.hpp"
+#include "row/reader/decode_passes.hpp"
+#include "row/reader/block_pool.hpp"
+#include "row/reader/canonical_arrow.hpp"
+#include "row/reader/decode_columns.hpp"
+#include "row/reader/decode_plan.hpp"
+
+namespace rowbridge {
+
+struct RowDecoder::Impl {
+  ArrowField schema;  // of the arrays decoded
+  row::DecodePlan plan;
+  std::vector<row::ColumnDecoder> columns;  // resolved with the plan
+  /// The blocks decoded arrays live in; shared with the arrays' memory.
+  std::shared_ptr<row::BlockPool> pool = std::make_shared<row::BlockPool>();
+  // Reused per batch.
+  std::vector<row::DecodeCounts> counts;
+  std::vector<row::DecodeOutput> outputs;
+};
+
+namespace {
+
+using row::DecodeCounts;
+using row::DecodeKind;
+using row::DecodeNode;
+using row::DecodeOutput;
+
+/// Bytes of a node's values buffer for `values` values.
+int64_t ValuesBytes(const DecodeNode& node, int64_t values) {
+  switch (node.kind) {
+    case DecodeKind::kNull:
+    case DecodeKind::kStruct: return 0;
+    case DecodeKind::kBoolean: return (values + 7) / 8;
+    case DecodeKind::kFixed: return values * node.width;
+    case DecodeKind::kSmallDecimal:
+    case DecodeKind::kLargeDecimal:
+    case DecodeKind::kCalendarInterval: return values * 16;
+    case DecodeKind::kString32:
+    case DecodeKind::kList32:
+    case DecodeKind::kMap: return (values + 1) * 4;
+    case DecodeKind::kString64:
+    case DecodeKind::kList64: return (values + 1) * 8;
+  }
+  return 0;
+}
+
+bool HasValuesBuffer(const DecodeNode& node) { return node.kind != DecodeKind::kNull && node.kind != DecodeKind::kStruct; }
+
+constexpr int64_t kAlign = 64;
+constexpr int64_t RoundUp64(int64_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
+
+/// Bytes a string node's data buffer holds past its values: the copies may
+/// store whole words past a value's end.
+constexpr int64_t kStringSlack = 64;
+
+/// The buffers of every node, carved from one block of `pool` (kept alive
+/// by `memory->input`) and sized from the counts; throws std::bad_alloc.
+void AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts, row::BlockPool* pool,
+                     MessageMemory* memory, std::vector<DecodeOutput>* outputs) {
+  auto sizes = [&](size_t i, int64_t* validity, int64_t* values, int64_t* data) {
+    const DecodeNode& node = plan.nodes[i];
+    *validity = (counts[i].values + 7) / 8;
+    *values = HasValuesBuffer(node) ? ValuesBytes(node, counts[i].values) : 0;
+    *data = node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kString64 ? counts[i].bytes + kStringSlack : 0;
+  };
+  int64_t total = 0;
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    int64_t validity, values, data;
+    sizes(i, &validity, &values, &data);
+    total += RoundUp64(validity) + RoundUp64(values) + RoundUp64(data);
+  }
+  std::shared_ptr<uint8_t> block = pool->Take(total);
+  uint8_t* cursor = block.get();
+  memory->input = block;
+  outputs->assign(plan.nodes.size(), DecodeOutput{});
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const DecodeNode& node = plan.nodes[i];
+    DecodeOutput& out = (*outputs)[i];
+    int64_t validity, values, data;
+    sizes(i, &validity, &values, &data);
+    out.validity = cursor;
+    std::memset(out.validity, 0, static_cast<size_t>(validity));
+    cursor += RoundUp64(validity);
+    out.values = cursor;
+    cursor += RoundUp64(values);
+    if (node.kind == DecodeKind::kBoolean) std::memset(out.values, 0, static_cast<size_t>(values));
+    if (node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kMap) {
+      std::memset(out.values, 0, 4);
+    } else if (node.kind == DecodeKind::kString64 || node.kind == DecodeKind::kList64) {
+      std::memset(out.values, 0, 8);
+    }
+    out.data = cursor;
+    cursor += RoundUp64(data);
+  }
+}
+
+/// The ArrayData of node `index` (and its children) over the filled outputs.
+std::shared_ptr<ArrayData> BuildNode(const row::DecodePlan& plan, const std::vector<DecodeOutput>& outputs,
+                                     const std::shared_ptr<MessageMemory>& memory, int32_t index) {
+  const DecodeNode& node = plan.nodes[static_cast<size_t>(index)];
+  const DecodeOutput& out = outputs[static_cast<size_t>(index)];
+  auto data = std::make_shared<ArrayData>();
+  data->length = out.length;
+  data->null_count = out.null_count;
+  data->memory = memory;
+  auto add = [&](const void* buffer, int64_t size) {
+    data->buffers.push_back(buffer);
+    data->buffer_sizes.push_back(size);
+  };
+  if (node.kind == DecodeKind::kNull) {  // no buffers; every value null
+    data->null_count = data->length;
+    return data;
+  }
+  add(out.null_count > 0 ? out.validity : nullptr, out.null_count > 0 ? (out.length + 7) / 8 : 0);
+  if (HasValuesBuffer(node)) add(out.values, ValuesBytes(node, out.length));
+  if (node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kString64) add(out.data, out.data_size);
+  for (int32_t child : node.children) data->children.push_back(BuildNode(plan, outputs, memory, child));
+  if (node.kind == DecodeKind::kMap) {
+    // The entries struct between the map and its key and value.
+    auto entries = std::make_shared<ArrayData>();
+    entries->length = data->children[0]->length;
+    entries->memory = memory;
+    entries->buffers.push_back(nullptr);
+    entries->buffer_sizes.push_back(0);
+    entries->children = std::move(data->children);
+    data->children = {std::move(entries)};
+  }
+  return data;
+}
+
+Status CheckCapacity(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts) {
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const DecodeNode& node = plan.nodes[i];
+    if (node.kind == DecodeKind::kString32 && counts[i].bytes > INT32_MAX) {
+      return Status::Capacity("field '" + node.path + "': " + std::to_string(counts[i].bytes) +
+                              " bytes of values exceed the 32-bit offsets of its type (decode to large_utf8 or "
+                              "large_binary, or fewer rows at a time)");
+    }
+    if ((node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kMap) && counts[i].elements > INT32_MAX) {
+      return Status::Capacity("field '" + node.path + "': " + std::to_string(counts[i].elements) +
+                              " elements exceed the 32-bit offsets of its type (decode fewer rows at a time)");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+RowDecoder::RowDecoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RowDecoder::~RowDecoder() = default;
+
+namespace {
+
+/// The decoder state for the schema `build` sets (into its ArrowField).
+template <typename Build>
+Status MakeImpl(Build&& build, std::unique_ptr<RowDecoder::Impl>* out) {
+  try {
+    auto impl = std::make_unique<RowDecoder::Impl>();
+    ROWBRIDGE_RETURN_NOT_OK(build(&impl->schema));
+    ROWBRIDGE_RETURN_NOT_OK(row::CompileDecodePlan(impl->schema, &impl->plan));
+    impl->columns = row::ResolveColumnDecoders(impl->plan);
+    *out = std::move(impl);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory compiling a row decoder");
+  }
+}
+
+}  // namespace
+
+Status RowDecoder::Make(const ArrowSchema& schema, std::unique_ptr<RowDecoder>* out) {
+  std::unique_ptr<Impl> impl;
+  ROWBRIDGE_RETURN_NOT_OK(MakeImpl([&](ArrowField* field) { return ImportSchema(schema, field); }, &impl));
+  out->reset(new RowDecoder(std::move(impl)));
+  return Status::Ok();
+}
+
+Status RowDecoder::Make(const SparkType& schema, std::unique_ptr<RowDecoder>* out) {
+  if (schema.id != SparkTypeId::kStruct) {
+    return Status::Invalid("the rows' schema must be a struct, got " + schema.ToString());
+  }
+  std::unique_ptr<Impl> impl;
+  ROWBRIDGE_RETURN_NOT_OK(MakeImpl(
+      [&](ArrowField* field) { return row::CanonicalArrowField(schema, "", false, field); }, &impl));
+  out->reset(new RowDecoder(std::move(impl)));
+  return Status::Ok();
+}
+
+Status RowDecoder::ExportSchema(ArrowSchema* out) const { return ExportField(impl_->schema, out); }
+
+const SparkType& RowDecoder::spark_schema() const { return impl_->plan.spark_schema; }
+
+Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, ArrowArray* out) {
+  if (num_rows < 0) return Status::Invalid("a negative row count: " + std::to_string(num_rows));
+  if (num_rows > 0 && (data == nullptr || row_offsets == nullptr)) {
+    return Status::Invalid("rows without data or row offsets");
+  }
+  if (out == nullptr) return Status::Invalid("no ArrowArray to decode into");
+  const row::DecodePlan& plan = impl_->plan;
+  try {
+    ROWBRIDGE_RETURN_NOT_OK(row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
+    auto memory = std::make_shared<MessageMemory>();
+    AllocateOutputs(plan, impl_->counts, impl_->pool.get(), memory.get(), &impl_->outputs);
+    row::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->outputs);
+    auto batch = std::make_shared<ArrayData>();
+    batch->length = num_rows;
+    batch->memory = memory;
+    batch->buffers.push_back(nullptr);
+    batch->buffer_sizes.push_back(0);
+    for (int32_t column : plan.columns) batch->children.push_back(BuildNode(plan, impl_->outputs, memory, column));
+    return ExportArrayData(std::move(batch), out);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory decoding " + std::to_string(num_rows) + " rows");
+  }
+}
+
+}  // namespace rowbridge
