@@ -126,6 +126,37 @@ ROWBRIDGE_EXPORT const char* rowbridge_converter_spark_schema(const RowbridgeCon
  * charge for it. 0 for NULL. */
 ROWBRIDGE_EXPORT int64_t rowbridge_converter_buffer_bytes(const RowbridgeConverter* converter);
 
+/* ---- Row -> columnar: UnsafeRows decoded into Arrow arrays ---- */
+
+typedef struct RowbridgeDecoder RowbridgeDecoder;
+
+/* Compiles a decoder for UnsafeRows of `schema` (a struct: one child per row
+ * field, each in the Arrow type its values decode to, listed in README, "Row
+ * -> columnar"). Borrows `schema`. On success *out holds a decoder, which the
+ * caller frees with rowbridge_decoder_free; a type rows do not decode to is
+ * ROWBRIDGE_ENOTSUP naming the field. */
+ROWBRIDGE_EXPORT int rowbridge_decoder_new(const struct ArrowSchema* schema, RowbridgeDecoder** out,
+                                           RowbridgeError* error);
+
+ROWBRIDGE_EXPORT void rowbridge_decoder_free(RowbridgeDecoder* decoder);
+
+/* Decodes `num_rows` rows, row i spanning [data + row_offsets[i], data +
+ * row_offsets[i + 1]) (as RowbridgeRowBatch lays them out), into `out`: a
+ * struct array of num_rows values, one child per field, which the caller
+ * owns and releases (out->release(out)), on any thread, before or after the
+ * decoder is freed. Borrows the rows for the call. Every row is checked
+ * first: a malformed one is ROWBRIDGE_EINVAL (a value its Arrow type cannot
+ * hold ROWBRIDGE_EOVERFLOW) naming the field and the row, and `out` is left
+ * untouched. */
+ROWBRIDGE_EXPORT int rowbridge_decoder_decode(RowbridgeDecoder* decoder, const uint8_t* data,
+                                              const int64_t* row_offsets, int64_t num_rows,
+                                              struct ArrowArray* out, RowbridgeError* error);
+
+/* Exports the schema of the arrays rowbridge_decoder_decode returns into
+ * `out` (caller-owned; release it with out->release(out)). */
+ROWBRIDGE_EXPORT int rowbridge_decoder_schema(const RowbridgeDecoder* decoder, struct ArrowSchema* out,
+                                              RowbridgeError* error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
-// The C API: a thin shell over the C++ converter that never lets an
-// exception through.
+// The C API: a thin shell over the C++ converter and row decoder that never
+// lets an exception through.
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -7,11 +7,16 @@
 #include <string>
 
 #include "rowbridge/converter.hpp"
+#include "rowbridge/row_decoder.hpp"
 #include "rowbridge/rowbridge.h"
 
 struct RowbridgeConverter {
   std::unique_ptr<rowbridge::Converter> converter;
   std::string spark_schema;
+};
+
+struct RowbridgeDecoder {
+  std::unique_ptr<rowbridge::RowDecoder> decoder;
 };
 
 namespace {
@@ -128,6 +133,34 @@ const char* rowbridge_converter_spark_schema(const RowbridgeConverter* converter
 
 int64_t rowbridge_converter_buffer_bytes(const RowbridgeConverter* converter) {
   return converter == nullptr ? 0 : converter->converter->buffer_bytes();  // sums capacities: no throw
+}
+
+int rowbridge_decoder_new(const struct ArrowSchema* schema, RowbridgeDecoder** out, RowbridgeError* error) {
+  return Guard(error, [&]() -> rowbridge::Status {
+    if (out != nullptr) *out = nullptr;
+    if (schema == nullptr || out == nullptr) return rowbridge::Status::Invalid("schema and out must not be NULL");
+    auto handle = std::make_unique<RowbridgeDecoder>();
+    ROWBRIDGE_RETURN_NOT_OK(rowbridge::RowDecoder::Make(*schema, &handle->decoder));
+    *out = handle.release();
+    return rowbridge::Status::Ok();
+  });
+}
+
+void rowbridge_decoder_free(RowbridgeDecoder* decoder) { delete decoder; }
+
+int rowbridge_decoder_decode(RowbridgeDecoder* decoder, const uint8_t* data, const int64_t* row_offsets,
+                             int64_t num_rows, struct ArrowArray* out, RowbridgeError* error) {
+  return Guard(error, [&]() -> rowbridge::Status {
+    if (decoder == nullptr || out == nullptr) return rowbridge::Status::Invalid("decoder and out must not be NULL");
+    return decoder->decoder->Decode(data, row_offsets, num_rows, out);
+  });
+}
+
+int rowbridge_decoder_schema(const RowbridgeDecoder* decoder, struct ArrowSchema* out, RowbridgeError* error) {
+  return Guard(error, [&]() -> rowbridge::Status {
+    if (decoder == nullptr || out == nullptr) return rowbridge::Status::Invalid("decoder and out must not be NULL");
+    return decoder->decoder->ExportSchema(out);
+  });
 }
 
 }  // extern "C"

@@ -6,6 +6,10 @@ namespace rowbridge::row {
 
 void BlockPool::Free(Block block) { ::operator delete(block.data, std::align_val_t{64}); }
 
+BlockPool::~BlockPool() {
+  for (const Block& block : free_) Free(block);
+}
+
 std::shared_ptr<uint8_t> BlockPool::Take(int64_t bytes) {
   Block block;
   {

@@ -17,6 +17,12 @@ class BlockPool : public std::enable_shared_from_this<BlockPool> {
   /// Blocks kept for reuse; more released at once are freed.
   static constexpr size_t kMaxFreeBlocks = 4;
 
+  BlockPool() = default;
+  BlockPool(const BlockPool&) = delete;
+  BlockPool& operator=(const BlockPool&) = delete;
+  /// Frees the kept blocks (blocks still in use are freed when released).
+  ~BlockPool();
+
   /// Returns a block of at least `bytes` bytes (uninitialized, 64-byte
   /// aligned), a kept one when one is large enough. The block goes back to
   /// this pool when the last copy of the pointer is gone, or is freed if

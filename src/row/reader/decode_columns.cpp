@@ -174,15 +174,17 @@ void FillSmallDecimal(const ColumnDecoder& column, const DecodePlan&, const RowT
 }
 
 template <typename Offset>
-void FillString(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile, std::vector<DecodeOutput>* outputs) {
+void FillString(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
+                std::vector<DecodeOutput>* outputs) {
   DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
   uint8_t* offsets = out.values + (tile.first + 1) * int64_t{sizeof(Offset)};
   uint8_t* data = out.data;
   const int64_t slot = column.slot;
+  const uintptr_t short_end = ShortCopyEnd(tile.rows_end);
   int64_t position = out.data_size;
   out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
     const VariableSlot value = SplitSlot(Load<uint64_t>(row + slot) & (0 - valid));
-    std::memcpy(data + position, row + value.offset, static_cast<size_t>(value.size));
+    CopyString(data + position, row + value.offset, value.size, short_end);
     position += value.size;
     const Offset end = static_cast<Offset>(position);
     std::memcpy(offsets + r * int64_t{sizeof(Offset)}, &end, sizeof(Offset));
@@ -200,7 +202,7 @@ void FillNullType(const ColumnDecoder& column, const DecodePlan&, const RowTile&
 
 void FillGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
                  std::vector<DecodeOutput>* outputs) {
-  ValueFill fill(plan, outputs);
+  ValueFill fill(plan, outputs, tile.rows_end);
   for (int64_t r = 0; r < tile.rows; ++r) {
     const uint8_t* row = tile.starts[r];
     if (IsNull(column, row)) {
@@ -247,12 +249,22 @@ ColumnDecoder Resolve(const DecodeNode& node, int32_t index, int64_t field, int6
 }
 
 /// Fills `tile` with rows [first, first + rows) of the batch.
-void LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t first, int64_t rows, RowTile* tile) {
+void LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, int64_t first, int64_t rows,
+              RowTile* tile) {
   tile->first = first;
   tile->rows = rows;
+  tile->rows_end = data + row_offsets[num_rows];
   for (int64_t r = 0; r < rows; ++r) {
     tile->starts[r] = data + row_offsets[first + r];
     tile->sizes[r] = row_offsets[first + r + 1] - row_offsets[first + r];
+  }
+  // The next tile's rows, a line at a time: the column loops read a tile
+  // with row-sized strides, which the hardware prefetchers do not follow.
+  const int64_t next_end = first + 2 * rows < num_rows ? first + 2 * rows : num_rows;
+  if (first + rows < num_rows) {
+    const uint8_t* begin = data + row_offsets[first + rows];
+    const uint8_t* end = data + row_offsets[next_end];
+    for (const uint8_t* line = begin; line < end; line += 64) __builtin_prefetch(line);
   }
 }
 
@@ -287,7 +299,7 @@ Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& col
                                "-byte bitset and slots");
       }
     }
-    LoadTile(data, row_offsets, first, rows, &tile);
+    LoadTile(data, row_offsets, num_rows, first, rows, &tile);
     for (const ColumnDecoder& column : columns) {
       if (column.measure != nullptr) ROWBRIDGE_RETURN_NOT_OK(column.measure(column, plan, tile, counts));
     }
@@ -309,7 +321,7 @@ void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
   RowTile tile;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
     const int64_t rows = num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
-    LoadTile(data, row_offsets, first, rows, &tile);
+    LoadTile(data, row_offsets, num_rows, first, rows, &tile);
     for (const ColumnDecoder& column : columns) column.fill(column, plan, tile, outputs);
   }
 }

@@ -2,7 +2,9 @@
 // measure and a fill function resolved once per schema (fast paths for
 // fixed-width values, booleans, small decimals and strings; the per-value
 // ValueMeasure / ValueFill for the rest), run over tiles of rows so that a
-// tile's bytes stay in cache while every column reads them.
+// tile's bytes stay in cache while every column reads them (the next tile's
+// prefetched: the column loops' row-sized strides defeat the hardware
+// prefetchers).
 #pragma once
 
 #include <cstdint>
@@ -14,11 +16,14 @@ namespace rowbridge::row {
 
 /// The rows of one tile: where each starts and how long it is.
 struct RowTile {
-  static constexpr int64_t kMaxRows = 256;  // a multiple of 64
+  static constexpr int64_t kMaxRows = 64;  // a multiple of 64; 27 KB of wide_strings rows
   const uint8_t* starts[kMaxRows];
   int64_t sizes[kMaxRows];
   int64_t first = 0;  // the batch row of starts[0]; a multiple of kMaxRows
   int64_t rows = 0;
+  /// The end of the batch's rows (of the last row): bytes before it may be
+  /// read, those of other values included.
+  const uint8_t* rows_end = nullptr;
 };
 
 struct ColumnDecoder;

@@ -17,6 +17,33 @@ void StoreOffset(DecodeOutput& out, int64_t i, int64_t value) {
 
 void StoreDecimal(uint8_t* dst, Int128 value) { std::memcpy(dst, &value, 16); }
 
+/// Copies `width` (1, 2, 4 or 8) bytes with a move the compiler inlines.
+void CopyWidth(uint8_t* dst, const uint8_t* src, int32_t width) {
+  switch (width) {
+    case 1: *dst = *src; return;
+    case 2: std::memcpy(dst, src, 2); return;
+    case 4: std::memcpy(dst, src, 4); return;
+    default: std::memcpy(dst, src, 8); return;
+  }
+}
+
+/// ORs the low `n` (<= 64) bits of `word` into `bitmap` from bit `at` on
+/// (the bitmap has 16 bytes of slack past its bits).
+void OrBits(uint8_t* bitmap, int64_t at, uint64_t word, int64_t n) {
+  if (n < 64) word &= (uint64_t{1} << n) - 1;
+  uint8_t* p = bitmap + (at >> 3);
+  const unsigned shift = static_cast<unsigned>(at & 7);
+  Store64(p, Load<uint64_t>(p) | (word << shift));
+  if (shift != 0) p[8] = static_cast<uint8_t>(p[8] | (word >> (64 - shift)));
+}
+
+int64_t PopCount(uint64_t word) {
+  word = word - ((word >> 1) & 0x5555555555555555ull);
+  word = (word & 0x3333333333333333ull) + ((word >> 2) & 0x3333333333333333ull);
+  word = (word + (word >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<int64_t>((word * 0x0101010101010101ull) >> 56);
+}
+
 }  // namespace
 
 void ValueFill::Fields(const std::vector<int32_t>& fields, RowRegion region) {
@@ -40,7 +67,11 @@ void ValueFill::Null(int32_t index) {
   switch (node.kind) {
     case DecodeKind::kNull:
     case DecodeKind::kBoolean: break;  // bits zeroed at allocation
-    case DecodeKind::kFixed: std::memset(out.values + i * node.width, 0, static_cast<size_t>(node.width)); break;
+    case DecodeKind::kFixed: {
+      static constexpr uint8_t kZeros[8] = {};
+      CopyWidth(out.values + i * node.width, kZeros, node.width);
+      break;
+    }
     case DecodeKind::kSmallDecimal:
     case DecodeKind::kLargeDecimal:
     case DecodeKind::kCalendarInterval: std::memset(out.values + i * 16, 0, 16); break;
@@ -65,7 +96,7 @@ void ValueFill::Value(int32_t index, RowRegion region, const uint8_t* at) {
     case DecodeKind::kBoolean:
       if (*at != 0) SetBit(out.values, i);
       return;
-    case DecodeKind::kFixed: std::memcpy(out.values + i * node.width, at, static_cast<size_t>(node.width)); return;
+    case DecodeKind::kFixed: CopyWidth(out.values + i * node.width, at, node.width); return;
     case DecodeKind::kSmallDecimal: StoreDecimal(out.values + i * 16, Load<int64_t>(at)); return;
     default: break;
   }
@@ -74,7 +105,7 @@ void ValueFill::Value(int32_t index, RowRegion region, const uint8_t* at) {
   switch (node.kind) {
     case DecodeKind::kString32:
     case DecodeKind::kString64:
-      std::memcpy(out.data + out.data_size, value.base, static_cast<size_t>(value.size));
+      CopyString(out.data + out.data_size, value.base, value.size, short_end_);
       out.data_size += value.size;
       if (node.kind == DecodeKind::kString32) {
         StoreOffset<int32_t>(out, i + 1, out.data_size);
@@ -108,6 +139,48 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
   const DecodeNode& element = Node(index);
   const ArrayLayout layout = ReadArrayLayout(region, element.element_size);
   const uint8_t* nulls = region.base + 8;
+  if (element.kind == DecodeKind::kFixed) {
+    // The element values as they are (a null one is zero in the array), the
+    // validity from the null words.
+    DecodeOutput& out = Output(index);
+    const int64_t n = layout.num_elements;
+    std::memcpy(out.values + out.length * element.width, layout.values, static_cast<size_t>(n * element.width));
+    for (int64_t k = 0; k < n; k += 64) {
+      const int64_t bits = n - k < 64 ? n - k : 64;
+      const uint64_t null_word = Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
+      OrBits(out.validity, out.length + k, ~null_word, bits);
+      out.null_count += PopCount(null_word);
+    }
+    out.length += n;
+    return out.length;
+  }
+  if (element.kind == DecodeKind::kString32 || element.kind == DecodeKind::kString64) {
+    DecodeOutput& out = Output(index);
+    const int64_t n = layout.num_elements;
+    uint8_t* data = out.data;
+    int64_t position = out.data_size;
+    const uintptr_t short_end = short_end_;
+    for (int64_t k = 0; k < n; ++k) {
+      const uint64_t valid = ((nulls[k >> 3] >> (k & 7)) & 1) ^ 1;
+      const VariableSlot slot = SplitSlot(Load<uint64_t>(layout.values + 8 * k) & (0 - valid));
+      CopyString(data + position, region.base + slot.offset, slot.size, short_end);
+      position += slot.size;
+      if (element.kind == DecodeKind::kString32) {
+        StoreOffset<int32_t>(out, out.length + k + 1, position);
+      } else {
+        StoreOffset<int64_t>(out, out.length + k + 1, position);
+      }
+    }
+    for (int64_t k = 0; k < n; k += 64) {
+      const int64_t bits = n - k < 64 ? n - k : 64;
+      const uint64_t null_word = Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
+      OrBits(out.validity, out.length + k, ~null_word, bits);
+      out.null_count += PopCount(null_word);
+    }
+    out.data_size = position;
+    out.length += n;
+    return out.length;
+  }
   for (int64_t k = 0; k < layout.num_elements; ++k) {
     if (GetBit(nulls, k)) {
       Null(index);

@@ -12,6 +12,29 @@
 
 namespace rowbridge::row {
 
+/// Bytes a short string's copy moves whatever its length (4 SSE moves): the
+/// value and what follows it in the rows, when that is before the end of
+/// the rows; the next value overwrites the excess (string data buffers have
+/// this much slack).
+inline constexpr int64_t kShortCopy = 64;
+
+/// The last address a short copy may start at, for rows ending at
+/// `rows_end`; an integer, since it may lie before the rows.
+inline uintptr_t ShortCopyEnd(const uint8_t* rows_end) {
+  return reinterpret_cast<uintptr_t>(rows_end) - kShortCopy;
+}
+
+/// Copies a string value of `size` bytes from `src` (in rows whose
+/// ShortCopyEnd is `short_end`) to `dst`.
+inline __attribute__((always_inline)) void CopyString(uint8_t* dst, const uint8_t* src, int64_t size,
+                                                      uintptr_t short_end) {
+  if (__builtin_expect(size <= kShortCopy && reinterpret_cast<uintptr_t>(src) <= short_end, 1)) {
+    __builtin_memcpy(dst, src, kShortCopy);
+  } else {
+    __builtin_memcpy(dst, src, static_cast<size_t>(size));
+  }
+}
+
 class ValueMeasure {
  public:
   ValueMeasure(const DecodePlan& plan, std::vector<DecodeCounts>* counts) : plan_(plan), counts_(*counts) {}
@@ -38,10 +61,13 @@ class ValueMeasure {
 
 class ValueFill {
  public:
-  ValueFill(const DecodePlan& plan, std::vector<DecodeOutput>* outputs) : plan_(plan), outputs_(*outputs) {}
+  /// `rows_end`: the end of the batch's rows (bytes before it may be read).
+  ValueFill(const DecodePlan& plan, std::vector<DecodeOutput>* outputs, const uint8_t* rows_end)
+      : plan_(plan), outputs_(*outputs), short_end_(ShortCopyEnd(rows_end)) {}
 
   /// The fields `fields` of a row or nested row `region`.
   void Fields(const std::vector<int32_t>& fields, RowRegion region);
+
   /// Appends a null to node `index`: a zero value, a repeated offset, nulls
   /// in a struct's fields.
   void Null(int32_t index);
@@ -56,6 +82,7 @@ class ValueFill {
 
   const DecodePlan& plan_;
   std::vector<DecodeOutput>& outputs_;
+  uintptr_t short_end_;  // compared as an integer: it may point before the rows
 };
 
 }  // namespace rowbridge::row

@@ -16,6 +16,7 @@
 #include "row/reader/canonical_arrow.hpp"
 #include "row/reader/decode_columns.hpp"
 #include "row/reader/decode_plan.hpp"
+#include "row/reader/decode_values.hpp"
 
 namespace rowbridge {
 
@@ -61,9 +62,13 @@ bool HasValuesBuffer(const DecodeNode& node) { return node.kind != DecodeKind::k
 constexpr int64_t kAlign = 64;
 constexpr int64_t RoundUp64(int64_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
 
-/// Bytes a string node's data buffer holds past its values: the copies may
-/// store whole words past a value's end.
-constexpr int64_t kStringSlack = 64;
+/// Bytes a bitmap holds past its bits: bits are ORed in 64-bit words
+/// (decode_fill.cpp).
+constexpr int64_t kBitmapSlack = 16;
+
+/// Bytes a string node's data buffer holds past its values: a short value's
+/// copy stores 64 bytes whatever its length (decode_columns.cpp).
+constexpr int64_t kStringSlack = row::kShortCopy;
 
 /// The buffers of every node, carved from one block of `pool` (kept alive
 /// by `memory->input`) and sized from the counts; throws std::bad_alloc.
@@ -71,8 +76,9 @@ void AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts
                      MessageMemory* memory, std::vector<DecodeOutput>* outputs) {
   auto sizes = [&](size_t i, int64_t* validity, int64_t* values, int64_t* data) {
     const DecodeNode& node = plan.nodes[i];
-    *validity = (counts[i].values + 7) / 8;
+    *validity = (counts[i].values + 7) / 8 + kBitmapSlack;
     *values = HasValuesBuffer(node) ? ValuesBytes(node, counts[i].values) : 0;
+    if (node.kind == DecodeKind::kBoolean) *values += kBitmapSlack;
     *data = node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kString64 ? counts[i].bytes + kStringSlack : 0;
   };
   int64_t total = 0;
