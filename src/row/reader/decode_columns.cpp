@@ -77,8 +77,9 @@ Status MeasureString(const ColumnDecoder& column, const DecodePlan& plan, const 
         if (!kNullable) return NullError(plan, column, tile.first + r);
         continue;
       }
-      ROWBRIDGE_RETURN_NOT_OK(measure.Value(column.node, {tile.starts[r], tile.sizes[r]}, tile.starts[r] + slot_at,
-                                            tile.first + r));
+      if (!measure.Value(column.node, {tile.starts[r], tile.sizes[r]}, tile.starts[r] + slot_at, tile.first + r)) {
+        return measure.error();
+      }
     }
   }
   (*counts)[static_cast<size_t>(column.node)].bytes += bytes;
@@ -96,7 +97,7 @@ Status MeasureGeneric(const ColumnDecoder& column, const DecodePlan& plan, const
       if (!nullable) return NullError(plan, column, tile.first + r);
       continue;
     }
-    ROWBRIDGE_RETURN_NOT_OK(measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r));
+    if (!measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r)) return measure.error();
   }
   return Status::Ok();
 }

@@ -53,8 +53,33 @@ void ValueFill::Fields(const std::vector<int32_t>& fields, RowRegion region) {
     const int32_t index = fields[static_cast<size_t>(i)];
     if (GetBit(region.base, i)) {
       Null(index);
-    } else {
-      Value(index, region, slots + 8 * i);
+      continue;
+    }
+    // Fixed-width and string leaves inline; the rest through Value.
+    const DecodeNode& node = Node(index);
+    DecodeOutput& out = Output(index);
+    const uint8_t* slot = slots + 8 * i;
+    switch (node.kind) {
+      case DecodeKind::kFixed:
+        SetBit(out.validity, out.length);
+        CopyWidth(out.values + out.length * node.width, slot, node.width);
+        ++out.length;
+        continue;
+      case DecodeKind::kString32:
+      case DecodeKind::kString64: {
+        const VariableSlot value = SplitSlot(Load<uint64_t>(slot));
+        SetBit(out.validity, out.length);
+        CopyString(out.data + out.data_size, region.base + value.offset, value.size, short_end_);
+        out.data_size += value.size;
+        ++out.length;
+        if (node.kind == DecodeKind::kString32) {
+          StoreOffset<int32_t>(out, out.length, out.data_size);
+        } else {
+          StoreOffset<int64_t>(out, out.length, out.data_size);
+        }
+        continue;
+      }
+      default: Value(index, region, slot); continue;
     }
   }
 }

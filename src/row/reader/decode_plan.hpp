@@ -65,9 +65,12 @@ struct DecodePlan {
 /// Whether values of `kind` live in the variable region (their slot holds
 /// an offset and a size).
 constexpr bool IsVariable(DecodeKind kind) {
-  return kind == DecodeKind::kLargeDecimal || kind == DecodeKind::kString32 || kind == DecodeKind::kString64 ||
-         kind == DecodeKind::kCalendarInterval || kind == DecodeKind::kStruct || kind == DecodeKind::kList32 ||
-         kind == DecodeKind::kList64 || kind == DecodeKind::kMap;
+  constexpr uint32_t kVariable =
+      1u << static_cast<int>(DecodeKind::kLargeDecimal) | 1u << static_cast<int>(DecodeKind::kString32) |
+      1u << static_cast<int>(DecodeKind::kString64) | 1u << static_cast<int>(DecodeKind::kCalendarInterval) |
+      1u << static_cast<int>(DecodeKind::kStruct) | 1u << static_cast<int>(DecodeKind::kList32) |
+      1u << static_cast<int>(DecodeKind::kList64) | 1u << static_cast<int>(DecodeKind::kMap);
+  return (kVariable >> static_cast<int>(kind)) & 1;
 }
 
 /// Compiles the plan for rows of `schema` (a struct field: one child per

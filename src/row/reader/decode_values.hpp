@@ -39,11 +39,17 @@ class ValueMeasure {
  public:
   ValueMeasure(const DecodePlan& plan, std::vector<DecodeCounts>* counts) : plan_(plan), counts_(*counts) {}
 
+  // Each check returns false on the first failure, whose error() names it:
+  // building a Status per value would cost more than the checks.
+
   /// The fields `fields` of a row or nested row `region` of top-level row `row`.
-  Status Fields(const std::vector<int32_t>& fields, RowRegion region, int64_t row);
+  bool Fields(const std::vector<int32_t>& fields, RowRegion region, int64_t row);
 
   /// Valid value of node `index` whose slot or array element is at `at`, in `region`.
-  Status Value(int32_t index, RowRegion region, const uint8_t* at, int64_t row);
+  bool Value(int32_t index, RowRegion region, const uint8_t* at, int64_t row);
+
+  /// The failure of the last check that returned false.
+  const Status& error() const { return error_; }
 
   /// An error naming `node`'s field and top-level row `row`.
   static Status Error(const DecodeNode& node, int64_t row, const std::string& message);
@@ -52,11 +58,16 @@ class ValueMeasure {
 
  private:
   const DecodeNode& Node(int32_t index) const { return plan_.nodes[static_cast<size_t>(index)]; }
-  Status Variable(const DecodeNode& node, int32_t index, RowRegion value, int64_t row);
-  Status Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row, int64_t* n);
+  bool Variable(const DecodeNode& node, int32_t index, RowRegion value, int64_t row);
+  bool Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row, int64_t* n);
+  __attribute__((noinline, cold)) bool Fail(Status status) {
+    error_ = std::move(status);
+    return false;
+  }
 
   const DecodePlan& plan_;
   std::vector<DecodeCounts>& counts_;
+  Status error_;
 };
 
 class ValueFill {
