@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "arrow/array_data.hpp"
+#include "ipc/array_data.hpp"
 #include "rowbridge/status.hpp"
 
 namespace rowbridge::ipc {

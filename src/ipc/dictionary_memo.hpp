@@ -5,7 +5,7 @@
 #include <map>
 #include <memory>
 
-#include "arrow/array_data.hpp"
+#include "ipc/array_data.hpp"
 #include "ipc/ipc_schema.hpp"
 #include "rowbridge/status.hpp"
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "arrow/array_data.hpp"
+#include "ipc/array_data.hpp"
 #include "ipc/decompressor.hpp"
 #include "ipc/dictionary_memo.hpp"
 #include "ipc/flatbuffer_reader.hpp"

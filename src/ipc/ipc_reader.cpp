@@ -5,7 +5,7 @@
 #include <new>
 #include <set>
 
-#include "arrow/array_export.hpp"
+#include "ipc/array_export.hpp"
 #include "ipc/input_file.hpp"
 #include "ipc/ipc_body.hpp"
 

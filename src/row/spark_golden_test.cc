@@ -37,15 +37,14 @@ bool IsFloorDivisionDifference(const testing::Bytes& ours, const testing::Bytes&
 }
 
 void CompareEveryCase() {
-  std::vector<fs::path> cases = testing::GoldenFiles(".json");
+  std::vector<testing::GoldenCase> cases = testing::LoadGoldenCases();
   ASSERT_GE(cases.size(), 75u) << "golden vectors missing under " << testing::GoldenDir();
   int compared = 0;
-  for (const fs::path& path : cases) {
-    SCOPED_TRACE(path.string());
-    std::ifstream in(path);
-    json golden = json::parse(in);
+  for (const testing::GoldenCase& golden_case : cases) {
+    SCOPED_TRACE(golden_case.path.string());
+    const json& golden = golden_case.golden;
+    const testing::TestArray& batch = golden_case.batch;
     std::string spark_schema = golden.at("spark_schema").get<std::string>();
-    testing::TestArray batch = testing::GoldenToTestArray(golden.at("schema"), golden.at("batch"));
     testing::OwnedSchema schema;
     testing::OwnedArray array;
     testing::ExportSchema(batch, &schema.schema);

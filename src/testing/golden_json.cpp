@@ -1,6 +1,7 @@
 #include "testing/golden_json.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <memory>
 
 namespace rowbridge::testing {
@@ -51,6 +52,17 @@ std::vector<fs::path> GoldenFiles(const std::string& extension) {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+std::vector<GoldenCase> LoadGoldenCases() {
+  std::vector<GoldenCase> cases;
+  for (const fs::path& path : GoldenFiles(".json")) {
+    std::ifstream in(path);
+    GoldenCase golden_case{path, nlohmann::json::parse(in), {}};
+    golden_case.batch = GoldenToTestArray(golden_case.golden.at("schema"), golden_case.golden.at("batch"));
+    cases.push_back(std::move(golden_case));
+  }
+  return cases;
 }
 
 }  // namespace rowbridge::testing

@@ -27,4 +27,15 @@ std::filesystem::path GoldenDir();
 /// `extension` (".json" or ".arrow"), sorted.
 std::vector<std::filesystem::path> GoldenFiles(const std::string& extension);
 
+/// One golden vector: its file, its JSON (case, spark_schema, rows...) and
+/// its Arrow input.
+struct GoldenCase {
+  std::filesystem::path path;
+  nlohmann::json golden;
+  TestArray batch;
+};
+
+/// Every golden vector of GoldenFiles(".json"), read and parsed.
+std::vector<GoldenCase> LoadGoldenCases();
+
 }  // namespace rowbridge::testing

@@ -70,7 +70,9 @@ Status MeasureString(const ColumnDecoder& column, const DecodePlan& plan, const 
     bytes += slot.size;
   }
   if (out_of_bounds != 0 || (!kNullable && nulls != 0)) {
-    // Find the row to name (rare: checked branch-free above).
+    // Some row fails (the loop above found it branch-free): name it. This
+    // loop returns its error, so the bytes ValueMeasure counts on the way
+    // are never added twice.
     ValueMeasure measure(plan, counts);
     for (int64_t r = 0; r < tile.rows; ++r) {
       if (IsNull(column, tile.starts[r])) {

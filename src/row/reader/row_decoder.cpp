@@ -6,12 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "arrow/array_data.hpp"
-#include "arrow/array_export.hpp"
 #include "arrow/arrow_field.hpp"
 #include "arrow/schema_export.hpp"
 #include "row/memory_access.hpp"
 #include "row/reader/decode_passes.hpp"
+#include "row/reader/batch_export.hpp"
 #include "row/reader/block_pool.hpp"
 #include "row/reader/canonical_arrow.hpp"
 #include "row/reader/decode_columns.hpp"
@@ -38,27 +37,6 @@ using row::DecodeKind;
 using row::DecodeNode;
 using row::DecodeOutput;
 
-/// Bytes of a node's values buffer for `values` values.
-int64_t ValuesBytes(const DecodeNode& node, int64_t values) {
-  switch (node.kind) {
-    case DecodeKind::kNull:
-    case DecodeKind::kStruct: return 0;
-    case DecodeKind::kBoolean: return (values + 7) / 8;
-    case DecodeKind::kFixed: return values * node.width;
-    case DecodeKind::kSmallDecimal:
-    case DecodeKind::kLargeDecimal:
-    case DecodeKind::kCalendarInterval: return values * 16;
-    case DecodeKind::kString32:
-    case DecodeKind::kList32:
-    case DecodeKind::kMap: return (values + 1) * 4;
-    case DecodeKind::kString64:
-    case DecodeKind::kList64: return (values + 1) * 8;
-  }
-  return 0;
-}
-
-bool HasValuesBuffer(const DecodeNode& node) { return node.kind != DecodeKind::kNull && node.kind != DecodeKind::kStruct; }
-
 constexpr int64_t kAlign = 64;
 constexpr int64_t RoundUp64(int64_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
 
@@ -70,16 +48,16 @@ constexpr int64_t kBitmapSlack = 16;
 /// copy stores 64 bytes whatever its length (decode_columns.cpp).
 constexpr int64_t kStringSlack = row::kShortCopy;
 
-/// The buffers of every node, carved from one block of `pool` (kept alive
-/// by `memory->input`) and sized from the counts; throws std::bad_alloc.
-void AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts, row::BlockPool* pool,
-                     MessageMemory* memory, std::vector<DecodeOutput>* outputs) {
+/// The buffers of every node, carved from one block of `pool` (returned)
+/// and sized from the counts; throws std::bad_alloc.
+std::shared_ptr<uint8_t> AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts,
+                                         row::BlockPool* pool, std::vector<DecodeOutput>* outputs) {
   auto sizes = [&](size_t i, int64_t* validity, int64_t* values, int64_t* data) {
     const DecodeNode& node = plan.nodes[i];
     *validity = (counts[i].values + 7) / 8 + kBitmapSlack;
-    *values = HasValuesBuffer(node) ? ValuesBytes(node, counts[i].values) : 0;
+    *values = row::HasValuesBuffer(node) ? row::ValuesBytes(node, counts[i].values) : 0;
     if (node.kind == DecodeKind::kBoolean) *values += kBitmapSlack;
-    *data = node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kString64 ? counts[i].bytes + kStringSlack : 0;
+    *data = row::HasDataBuffer(node) ? counts[i].bytes + kStringSlack : 0;
   };
   int64_t total = 0;
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
@@ -89,7 +67,6 @@ void AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts
   }
   std::shared_ptr<uint8_t> block = pool->Take(total);
   uint8_t* cursor = block.get();
-  memory->input = block;
   outputs->assign(plan.nodes.size(), DecodeOutput{});
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const DecodeNode& node = plan.nodes[i];
@@ -110,40 +87,7 @@ void AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts
     out.data = cursor;
     cursor += RoundUp64(data);
   }
-}
-
-/// The ArrayData of node `index` (and its children) over the filled outputs.
-std::shared_ptr<ArrayData> BuildNode(const row::DecodePlan& plan, const std::vector<DecodeOutput>& outputs,
-                                     const std::shared_ptr<MessageMemory>& memory, int32_t index) {
-  const DecodeNode& node = plan.nodes[static_cast<size_t>(index)];
-  const DecodeOutput& out = outputs[static_cast<size_t>(index)];
-  auto data = std::make_shared<ArrayData>();
-  data->length = out.length;
-  data->null_count = out.null_count;
-  data->memory = memory;
-  auto add = [&](const void* buffer, int64_t size) {
-    data->buffers.push_back(buffer);
-    data->buffer_sizes.push_back(size);
-  };
-  if (node.kind == DecodeKind::kNull) {  // no buffers; every value null
-    data->null_count = data->length;
-    return data;
-  }
-  add(out.null_count > 0 ? out.validity : nullptr, out.null_count > 0 ? (out.length + 7) / 8 : 0);
-  if (HasValuesBuffer(node)) add(out.values, ValuesBytes(node, out.length));
-  if (node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kString64) add(out.data, out.data_size);
-  for (int32_t child : node.children) data->children.push_back(BuildNode(plan, outputs, memory, child));
-  if (node.kind == DecodeKind::kMap) {
-    // The entries struct between the map and its key and value.
-    auto entries = std::make_shared<ArrayData>();
-    entries->length = data->children[0]->length;
-    entries->memory = memory;
-    entries->buffers.push_back(nullptr);
-    entries->buffer_sizes.push_back(0);
-    entries->children = std::move(data->children);
-    data->children = {std::move(entries)};
-  }
-  return data;
+  return block;
 }
 
 Status CheckCapacity(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts) {
@@ -218,16 +162,10 @@ Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64
   try {
     ROWBRIDGE_RETURN_NOT_OK(row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
-    auto memory = std::make_shared<MessageMemory>();
-    AllocateOutputs(plan, impl_->counts, impl_->pool.get(), memory.get(), &impl_->outputs);
+    std::shared_ptr<uint8_t> block = AllocateOutputs(plan, impl_->counts, impl_->pool.get(), &impl_->outputs);
     row::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->outputs);
-    auto batch = std::make_shared<ArrayData>();
-    batch->length = num_rows;
-    batch->memory = memory;
-    batch->buffers.push_back(nullptr);
-    batch->buffer_sizes.push_back(0);
-    for (int32_t column : plan.columns) batch->children.push_back(BuildNode(plan, impl_->outputs, memory, column));
-    return ExportArrayData(std::move(batch), out);
+    row::ExportDecodedBatch(plan, impl_->outputs, std::move(block), num_rows, out);
+    return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("out of memory decoding " + std::to_string(num_rows) + " rows");
   }

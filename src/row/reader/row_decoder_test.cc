@@ -149,6 +149,27 @@ TEST(RowDecoder, ArraysMapsAndStructs) {
   EXPECT_EQ(BufferHex(*s.children[1], 1, 12), "000000000000000000000000");
 }
 
+TEST(RowDecoder, ArraysMovedOutAtAnyDepthOutliveTheirParents) {
+  TestArray map = SchemaNode("+m", "m", {SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("l", "value")})});
+  const std::string key_array = Word(1) + Word(0) + Slot(24, 1) + "6b00000000000000";
+  const std::string value_array = Word(1) + Word(0) + Word(7);
+  const std::string row = Word(0) + Slot(16, 64) + Word(32) + key_array + value_array;
+  for (bool release_root_first : {true, false}) {
+    testing::OwnedArray out;
+    ASSERT_TRUE(Decode(Schema({map}), {row}, &out).ok());
+    // Move the keys (a grandchild of the map) out, as the C Data Interface allows.
+    ArrowArray* entries = out.array.children[0]->children[0];
+    ArrowArray keys = *entries->children[0];
+    entries->children[0]->release = nullptr;
+    if (release_root_first) out.array.release(&out.array);
+    EXPECT_EQ(keys.length, 1);
+    EXPECT_EQ(BufferHex(keys, 2, 1), "6b");
+    keys.release(&keys);
+    EXPECT_EQ(keys.release, nullptr);
+    // Otherwise the root goes last (OwnedArray), with the keys already gone.
+  }
+}
+
 TEST(RowDecoder, NoRows) {
   TestArray schema = Schema({SchemaNode("u", "s"), SchemaNode("+l", "l", {SchemaNode("l", "element")})});
   testing::OwnedArray out;

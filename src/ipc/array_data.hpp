@@ -1,5 +1,4 @@
-// ArrayData: a built, checked array node that owns (shares) its memory, as
-// the IPC reader (ipc/) and the row decoder (row/reader/) produce them.
+// ArrayData: a decoded, checked array node that owns (shares) its memory.
 #pragma once
 
 #include <cstdint>
@@ -7,9 +6,9 @@
 #include <new>
 #include <vector>
 
-namespace rowbridge {
+namespace rowbridge::ipc {
 
-/// A buffer a producer allocated (a decompressed buffer, an aligned copy, the
+/// A buffer the reader allocated (a decompressed buffer, an aligned copy, the
 /// sizes of view buffers): 8-byte aligned, never resized once published.
 class OwnedBuffer {
  public:
@@ -26,8 +25,7 @@ class OwnedBuffer {
 };
 
 /// The memory of one message: the input it references and the buffers the
-/// producer allocated for it. Shared by every node built from the message
-/// (an IPC message, or one batch of decoded rows).
+/// reader allocated for it. Shared by every node decoded from the message.
 struct MessageMemory {
   std::shared_ptr<const void> input;
   std::vector<std::unique_ptr<OwnedBuffer>> owned;
@@ -55,4 +53,4 @@ struct ArrayData {
   std::shared_ptr<const MessageMemory> memory;
 };
 
-}  // namespace rowbridge
+}  // namespace rowbridge::ipc

@@ -1,8 +1,8 @@
-#include "arrow/array_export.hpp"
+#include "ipc/array_export.hpp"
 
 #include <vector>
 
-namespace rowbridge {
+namespace rowbridge::ipc {
 namespace {
 
 /// Everything one exported ArrowArray node owns. Destroying it releases the
@@ -66,4 +66,4 @@ Status ExportArrayData(std::shared_ptr<const ArrayData> data, ArrowArray* out) {
   }
 }
 
-}  // namespace rowbridge
+}  // namespace rowbridge::ipc
