@@ -35,7 +35,7 @@ BENCH_DIR := $(BUILD)/bench
 CLI := $(RELEASE_DIR)/bin/rowbridge
 TESTS_ASAN := $(ASAN_DIR)/bin/rowbridge_tests
 TSAN_DIR := $(BUILD)/tsan
-TESTS_TSAN := $(TSAN_DIR)/bin/rowbridge_tests
+TESTS_TSAN := $(TSAN_DIR)/bin/rowbridge_stream_tests
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZER := $(FUZZ_DIR)/bin/ipc_reader_fuzz
 
@@ -103,10 +103,10 @@ build-asan: deps
 	cmake -S . -B $(ASAN_DIR) $(GENERATOR) $(ASAN_FLAGS)
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 
-# ThreadSanitizer: only the test binary, for the multithreaded suites.
+# ThreadSanitizer: only the multithreaded suites' test binary (src/stream).
 build-tsan: deps
 	cmake -S . -B $(TSAN_DIR) $(GENERATOR) $(TSAN_FLAGS)
-	cmake --build $(TSAN_DIR) -j $(JOBS) --target rowbridge_tests
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target rowbridge_stream_tests
 
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
