@@ -35,18 +35,18 @@ Status MeasureRequired(const ColumnDecoder& column, const DecodePlan& plan, cons
 
 template <bool kNullable>
 Status MeasureSmallDecimal(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
-                           std::vector<DecodeCounts>*) {
-  const DecodeNode& node = NodeOf(plan, column);
+                           std::vector<DecodeCounts>* counts) {
+  const int32_t precision = NodeOf(plan, column).precision;
   for (int64_t r = 0; r < tile.rows; ++r) {
     const uint8_t* row = tile.starts[r];
     if (IsNull(column, row)) {
       if (!kNullable) return NullError(plan, column, tile.first + r);
       continue;
     }
-    const int64_t unscaled = Load<int64_t>(row + column.slot);
-    if (!FitsPrecision(unscaled, node.precision)) {
-      return ValueMeasure::Overflow(node, tile.first + r, "the unscaled value " + std::to_string(unscaled) +
-                                                              " exceeds precision " + std::to_string(node.precision));
+    if (!FitsPrecision(Load<int64_t>(row + column.slot), precision)) {
+      ValueMeasure measure(plan, counts);  // names the value
+      measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r);
+      return measure.error();
     }
   }
   return Status::Ok();

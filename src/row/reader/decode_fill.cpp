@@ -44,6 +44,26 @@ int64_t PopCount(uint64_t word) {
   return static_cast<int64_t>((word * 0x0101010101010101ull) >> 56);
 }
 
+/// Sets the validity of `n` array elements appended to `out` (from bit
+/// out.length on) from the array's null words, and counts their nulls.
+void AppendArrayValidity(const uint8_t* nulls, int64_t n, DecodeOutput* out) {
+  for (int64_t k = 0; k < n; k += 64) {
+    const int64_t bits = n - k < 64 ? n - k : 64;
+    const uint64_t null_word = Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
+    OrBits(out->validity, out->length + k, ~null_word, bits);
+    out->null_count += PopCount(null_word);
+  }
+}
+
+/// Stores `end` as offset `i` of a string node's output.
+void StoreStringEnd(DecodeKind kind, DecodeOutput& out, int64_t i, int64_t end) {
+  if (kind == DecodeKind::kString32) {
+    StoreOffset<int32_t>(out, i, end);
+  } else {
+    StoreOffset<int64_t>(out, i, end);
+  }
+}
+
 }  // namespace
 
 void ValueFill::Fields(const std::vector<int32_t>& fields, RowRegion region) {
@@ -72,11 +92,7 @@ void ValueFill::Fields(const std::vector<int32_t>& fields, RowRegion region) {
         CopyString(out.data + out.data_size, region.base + value.offset, value.size, short_end_);
         out.data_size += value.size;
         ++out.length;
-        if (node.kind == DecodeKind::kString32) {
-          StoreOffset<int32_t>(out, out.length, out.data_size);
-        } else {
-          StoreOffset<int64_t>(out, out.length, out.data_size);
-        }
+        StoreStringEnd(node.kind, out, out.length, out.data_size);
         continue;
       }
       default: Value(index, region, slot); continue;
@@ -132,11 +148,7 @@ void ValueFill::Value(int32_t index, RowRegion region, const uint8_t* at) {
     case DecodeKind::kString64:
       CopyString(out.data + out.data_size, value.base, value.size, short_end_);
       out.data_size += value.size;
-      if (node.kind == DecodeKind::kString32) {
-        StoreOffset<int32_t>(out, i + 1, out.data_size);
-      } else {
-        StoreOffset<int64_t>(out, i + 1, out.data_size);
-      }
+      StoreStringEnd(node.kind, out, i + 1, out.data_size);
       return;
     case DecodeKind::kLargeDecimal:
       StoreDecimal(out.values + i * 16, ReadBigEndianDecimal(value.base, value.size));
@@ -170,12 +182,7 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
     DecodeOutput& out = Output(index);
     const int64_t n = layout.num_elements;
     std::memcpy(out.values + out.length * element.width, layout.values, static_cast<size_t>(n * element.width));
-    for (int64_t k = 0; k < n; k += 64) {
-      const int64_t bits = n - k < 64 ? n - k : 64;
-      const uint64_t null_word = Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
-      OrBits(out.validity, out.length + k, ~null_word, bits);
-      out.null_count += PopCount(null_word);
-    }
+    AppendArrayValidity(nulls, n, &out);
     out.length += n;
     return out.length;
   }
@@ -190,18 +197,9 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
       const VariableSlot slot = SplitSlot(Load<uint64_t>(layout.values + 8 * k) & (0 - valid));
       CopyString(data + position, region.base + slot.offset, slot.size, short_end);
       position += slot.size;
-      if (element.kind == DecodeKind::kString32) {
-        StoreOffset<int32_t>(out, out.length + k + 1, position);
-      } else {
-        StoreOffset<int64_t>(out, out.length + k + 1, position);
-      }
+      StoreStringEnd(element.kind, out, out.length + k + 1, position);
     }
-    for (int64_t k = 0; k < n; k += 64) {
-      const int64_t bits = n - k < 64 ? n - k : 64;
-      const uint64_t null_word = Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
-      OrBits(out.validity, out.length + k, ~null_word, bits);
-      out.null_count += PopCount(null_word);
-    }
+    AppendArrayValidity(nulls, n, &out);
     out.data_size = position;
     out.length += n;
     return out.length;
