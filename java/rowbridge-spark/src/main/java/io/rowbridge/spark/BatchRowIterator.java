@@ -15,6 +15,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
@@ -50,26 +51,29 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   private boolean onRowbridge;
   private InternalRow ready;
 
-  public BatchRowIterator(Iterator<ColumnarBatch> batches, StructType schema, long maxChunkBytes,
-      ConverterOptions.Validation validation, SQLMetric numOutputRows, SQLMetric numInputBatches,
-      SQLMetric numSparkBatches, SQLMetric convertTime) {
+  /** The rows of {@code batches}, with the settings and metrics of {@code source}. */
+  BatchRowIterator(Iterator<ColumnarBatch> batches, BatchRowSource source) {
     this.batches = batches;
-    this.schema = schema;
-    this.maxChunkBytes = maxChunkBytes;
-    this.validation = validation;
-    this.numOutputRows = numOutputRows;
-    this.numInputBatches = numInputBatches;
-    this.numSparkBatches = numSparkBatches;
-    this.convertTime = convertTime;
+    this.schema = source.schema;
+    this.maxChunkBytes = source.maxChunkBytes;
+    this.validation = source.validation;
+    this.numOutputRows = source.numOutputRows;
+    this.numInputBatches = source.numInputBatches;
+    this.numSparkBatches = source.numSparkBatches;
+    this.convertTime = source.convertTime;
     TaskContext task = TaskContext.get();
     if (task != null) {
       task.addTaskCompletionListener((TaskCompletionListener) context -> close());
     }
   }
 
-  @Override
-  public boolean hasNext() {
-    while (ready == null) {
+  /**
+   * The next row, or null after the last one: the loop that whole-stage code generation writes
+   * calls it directly ({@link #hasNext} and {@link #next} wrap it for the iterator path). The row
+   * is reused: valid until the next call.
+   */
+  public UnsafeRow nextRow() {
+    while (true) {
       if (onRowbridge) {
         long before = converter.conversionNanos();
         boolean more = converter.next(); // converts the next chunk when one is due
@@ -78,24 +82,29 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
           convertTime.add(spent);
         }
         if (more) {
-          ready = converter.row();
-          return true;
+          return converter.row();
         }
         onRowbridge = false;
       } else if (sparkRows != null && sparkRows.hasNext()) {
-        ready = projection.apply(sparkRows.next());
-        return true;
+        return projection.apply(sparkRows.next());
       }
       sparkRows = null;
       if (!batches.hasNext()) {
-        return false;
+        return null;
       }
       ColumnarBatch batch = batches.next();
       numInputBatches.add(1);
       numOutputRows.add(batch.numRows());
       start(batch);
     }
-    return true;
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (ready == null) {
+      ready = nextRow();
+    }
+    return ready != null;
   }
 
   @Override

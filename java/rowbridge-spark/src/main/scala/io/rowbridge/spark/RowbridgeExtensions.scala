@@ -7,10 +7,11 @@ import io.rowbridge.spark.source.RowbridgeSource
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder, UnsafeRow}
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{CodegenSupport, ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, ProjectExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
@@ -57,8 +58,14 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
  * native converter (one JNI call per batch), any other batch through Spark's own projection
  * ([[BatchRowIterator]]). Rows are reused, as ColumnarToRowExec's are; consumers that keep
  * rows copy them (collect and broadcast serialize each row at once).
+ *
+ * Under whole-stage code generation the operator is the stage's input: its loop takes each
+ * reused row from [[BatchRowIterator.nextRow]] and hands it to the parent's code as the stage's
+ * input row, whose getters read only the columns the parent uses. Without code generation,
+ * `doExecute` returns the same rows as an iterator.
  */
-case class RowbridgeColumnarToRowExec(child: SparkPlan) extends ColumnarToRowTransition {
+case class RowbridgeColumnarToRowExec(child: SparkPlan)
+    extends ColumnarToRowTransition with CodegenSupport {
   override def output: Seq[Attribute] = child.output
 
   override def outputPartitioning: Partitioning = child.outputPartitioning
@@ -73,18 +80,37 @@ case class RowbridgeColumnarToRowExec(child: SparkPlan) extends ColumnarToRowTra
     "convertTime" -> SQLMetrics.createNanoTimingMetric(sparkContext,
       "time converting batches to rows"))
 
+  /** The schema, settings and metrics each task opens its rows with. */
+  private def rowSource: BatchRowSource = new BatchRowSource(SparkShims.schemaOf(output),
+    RowbridgeConf.maxChunkBytes(conf), RowbridgeConf.validation(conf),
+    longMetric("numOutputRows"), longMetric("numInputBatches"), longMetric("numSparkBatches"),
+    longMetric("convertTime"))
+
   override protected def doExecute(): RDD[InternalRow] = {
-    val numOutputRows = longMetric("numOutputRows")
-    val numInputBatches = longMetric("numInputBatches")
-    val numSparkBatches = longMetric("numSparkBatches")
-    val convertTime = longMetric("convertTime")
-    val schema = SparkShims.schemaOf(output)
-    val maxChunkBytes = RowbridgeConf.maxChunkBytes(conf)
-    val validation = RowbridgeConf.validation(conf)
-    child.executeColumnar().mapPartitions { batches =>
-      new BatchRowIterator(batches.asJava, schema, maxChunkBytes, validation, numOutputRows,
-        numInputBatches, numSparkBatches, convertTime).asScala
-    }
+    val source = rowSource
+    child.executeColumnar().mapPartitions { batches => source.open(batches.asJava).asScala }
+  }
+
+  // The generated code reads the child's batches itself (as ColumnarToRowExec does, Spark types
+  // an RDD of batches as one of rows here).
+  override def inputRDDs(): Seq[RDD[InternalRow]] =
+    Seq(child.executeColumnar().asInstanceOf[RDD[InternalRow]])
+
+  // The stage's input loop, so it checks a limit above it, as a leaf does.
+  override protected def canCheckLimitNotReached: Boolean = true
+
+  override protected def doProduce(ctx: CodegenContext): String = {
+    val source = ctx.addReferenceObj("rowbridgeSource", rowSource)
+    val rows = ctx.addMutableState(classOf[BatchRowIterator].getName, "rowbridgeRows",
+      v => s"$v = $source.openInput(inputs[0]);", forceInline = true)
+    val row = ctx.freshName("rowbridgeRow")
+    s"""
+       |${classOf[UnsafeRow].getName} $row;
+       |while ($limitNotReachedCond ($row = $rows.nextRow()) != null) {
+       |  ${consume(ctx, null, row).trim}
+       |  $shouldStopCheckCode
+       |}
+     """.stripMargin
   }
 
   override protected def withNewChildInternal(newChild: SparkPlan): RowbridgeColumnarToRowExec =

@@ -6,12 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.CodegenSupport;
+import org.apache.spark.sql.execution.FilterExec;
+import org.apache.spark.sql.execution.InputAdapter;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +38,8 @@ class RowbridgeOperatorTest {
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "3")
         .config("spark.sql.adaptive.enabled", "false")
+        // generated code that does not compile fails the query instead of running interpreted
+        .config("spark.sql.codegen.fallback", "false")
         .config("spark.sql.session.timeZone", "UTC")
         // the test source prunes top-level columns only
         .config("spark.sql.optimizer.nestedSchemaPruning.enabled", "false")
@@ -78,23 +86,96 @@ class RowbridgeOperatorTest {
     return found.isEmpty() ? null : (RowbridgeColumnarToRowExec) found.get(0);
   }
 
-  /** Runs the query with rowbridge on, then off; returns the operator's node of the first run. */
+  /**
+   * Runs the query with rowbridge on and off, each with whole-stage code generation on and off;
+   * the four answers must be equal. Returns the operator's node of the run with rowbridge and
+   * code generation on, after checking that the operator shares its parent's generated stage.
+   */
   private static RowbridgeColumnarToRowExec compare(String sql) {
-    spark.conf().set(RowbridgeConf.ENABLED, "true");
-    Dataset<Row> on = spark.sql(sql);
-    List<String> withRowbridge = rows(on);
-    RowbridgeColumnarToRowExec node = find(on.queryExecution().executedPlan());
-    assertNotNull(node, "rowbridge's operator is in the plan of " + sql + ":\n"
-        + on.queryExecution().executedPlan());
-    spark.conf().set(RowbridgeConf.ENABLED, "false");
-    Dataset<Row> off = spark.sql(sql);
-    List<String> withSpark = rows(off);
-    assertTrue(find(off.queryExecution().executedPlan()) == null, "disabled");
-    spark.conf().set(RowbridgeConf.ENABLED, "true");
-    assertEquals(withSpark.size(), withRowbridge.size(), sql);
-    assertEquals(withSpark, withRowbridge, sql);
-    assertFalse(withSpark.isEmpty(), "the query returns rows: " + sql);
+    RowbridgeColumnarToRowExec node = null;
+    List<String> expected = null;
+    for (String codegen : new String[] {"true", "false"}) {
+      spark.conf().set(WHOLE_STAGE, codegen);
+      try {
+        spark.conf().set(RowbridgeConf.ENABLED, "true");
+        Dataset<Row> on = spark.sql(sql);
+        List<String> withRowbridge = rows(on);
+        SparkPlan plan = on.queryExecution().executedPlan();
+        RowbridgeColumnarToRowExec found = find(plan);
+        assertNotNull(found, "rowbridge's operator is in the plan of " + sql + ":\n" + plan);
+        if (codegen.equals("true")) {
+          assertSharesItsParentsStage(plan, found, sql);
+          node = found;
+        } else {
+          assertTrue(plan.find(p -> p instanceof WholeStageCodegenExec).isEmpty(),
+              "no generated stage with " + WHOLE_STAGE + "=false:\n" + plan);
+        }
+        spark.conf().set(RowbridgeConf.ENABLED, "false");
+        Dataset<Row> off = spark.sql(sql);
+        List<String> withSpark = rows(off);
+        assertTrue(find(off.queryExecution().executedPlan()) == null, "disabled");
+        assertEquals(withSpark.size(), withRowbridge.size(), sql);
+        assertEquals(withSpark, withRowbridge, sql + " (codegen " + codegen + ")");
+        assertFalse(withSpark.isEmpty(), "the query returns rows: " + sql);
+        if (expected == null) {
+          expected = withSpark;
+        } else {
+          assertEquals(expected, withSpark, sql + ": code generation on and off");
+        }
+      } finally {
+        spark.conf().set(RowbridgeConf.ENABLED, "true");
+        spark.conf().unset(WHOLE_STAGE);
+      }
+    }
     return node;
+  }
+
+  private static final String WHOLE_STAGE = "spark.sql.codegen.wholeStage";
+
+  /**
+   * The operator is in a generated stage (explain marks it "*(n)"), and so is its parent when
+   * the parent generates code: the same n, with no stage boundary between them.
+   */
+  private static SparkPlan assertSharesItsParentsStage(SparkPlan plan,
+      RowbridgeColumnarToRowExec node, String sql) {
+    Map<SparkPlan, Integer> stages = new IdentityHashMap<>();
+    Map<SparkPlan, SparkPlan> parents = new IdentityHashMap<>();
+    assignStages(plan, null, -1, stages, parents);
+    Integer stage = stages.get(node);
+    assertNotNull(stage, "rowbridge's operator is in a generated stage:\n" + plan);
+    String explain = plan.treeString();
+    assertTrue(explain.contains("*(" + stage + ") RowbridgeColumnarToRow"), explain);
+    SparkPlan parent = parents.get(node);
+    if (parent instanceof CodegenSupport && ((CodegenSupport) parent).supportCodegen()) {
+      assertEquals(stage, stages.get(parent),
+          "the operator and its parent " + parent.nodeName() + " share one stage in " + sql
+              + ":\n" + explain);
+    }
+    return parent;
+  }
+
+  /** Each node's generated stage (none under an InputAdapter), and its parent past the stage. */
+  private static void assignStages(SparkPlan node, SparkPlan parent, int stage,
+      Map<SparkPlan, Integer> stages, Map<SparkPlan, SparkPlan> parents) {
+    if (node instanceof WholeStageCodegenExec) {
+      SparkPlan child = ((WholeStageCodegenExec) node).child();
+      assignStages(child, parent, ((WholeStageCodegenExec) node).codegenStageId(), stages, parents);
+      return;
+    }
+    if (node instanceof InputAdapter) {
+      assignStages(((InputAdapter) node).child(), parent, -1, stages, parents);
+      return;
+    }
+    if (stage >= 0) {
+      stages.put(node, stage);
+    }
+    if (parent != null) {
+      parents.put(node, parent);
+    }
+    scala.collection.Iterator<SparkPlan> children = node.children().iterator();
+    while (children.hasNext()) {
+      assignStages(children.next(), node, stage, stages, parents);
+    }
   }
 
   @Test
@@ -104,6 +185,22 @@ class RowbridgeOperatorTest {
     assertEquals(3 * 11L, node.metrics().apply("numInputBatches").value());
     assertEquals(0L, node.metrics().apply("numSparkBatches").value());
     assertTrue(node.metrics().apply("convertTime").value() > 0);
+  }
+
+  @Test
+  void aFilterAboveTheOperatorIsGeneratedInItsStage() {
+    String sql = "SELECT id, s FROM t WHERE id % 7 = 3";
+    compare(sql);
+    Dataset<Row> frame = spark.sql(sql);
+    SparkPlan plan = frame.queryExecution().executedPlan();
+    SparkPlan parent = assertSharesItsParentsStage(plan, find(plan), sql);
+    assertTrue(parent instanceof FilterExec, "the operator's parent is the filter:\n" + plan);
+  }
+
+  @Test
+  void aLimitStopsTheGeneratedLoop() {
+    compare("SELECT id, s, st FROM big WHERE id % 2 = 0 LIMIT 25");
+    assertEquals(7, spark.sql("SELECT * FROM big LIMIT 7").collectAsList().size());
   }
 
   @Test
@@ -160,7 +257,13 @@ class RowbridgeOperatorTest {
 
   @Test
   void aRowAboveTheCapIsAClearError() {
+    aRowAboveTheCapIsAClearError("true");
+    aRowAboveTheCapIsAClearError("false");
+  }
+
+  private void aRowAboveTheCapIsAClearError(String codegen) {
     spark.conf().set(RowbridgeConf.MAX_CHUNK_BYTES, "16");
+    spark.conf().set(WHOLE_STAGE, codegen);
     try {
       Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
           () -> spark.sql("SELECT * FROM t").collectAsList());
@@ -172,6 +275,7 @@ class RowbridgeOperatorTest {
       assertTrue(message.contains(RowbridgeConf.MAX_CHUNK_BYTES), message);
     } finally {
       spark.conf().unset(RowbridgeConf.MAX_CHUNK_BYTES);
+      spark.conf().unset(WHOLE_STAGE);
     }
   }
 }
