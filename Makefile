@@ -17,7 +17,9 @@
 #   make test-java   the Java suites (Surefire), part of make test
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
-#                    (docs/BENCHMARKS.md, section Spark)
+#                    (docs/BENCHMARKS.md, section Spark), then TPC-H SF1 end to end
+#                    (section TPC-H: build/bench/tpch.json, docs/img/tpch.png;
+#                    TPCH_ROUNDS, TPCH_SCALE)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file in place
 #   make clean       remove build/
@@ -32,6 +34,9 @@ BUILD ?= build
 RELEASE_DIR := $(BUILD)/release
 ASAN_DIR := $(BUILD)/asan
 BENCH_DIR := $(BUILD)/bench
+# make bench-spark's TPC-H: scale factor and interleaved rounds per query.
+TPCH_SCALE ?= 1
+TPCH_ROUNDS ?= 5
 CLI := $(RELEASE_DIR)/bin/rowbridge
 TESTS_ASAN := $(ASAN_DIR)/bin/rowbridge_tests
 TSAN_DIR := $(BUILD)/tsan
@@ -167,9 +172,12 @@ bench-jvm: java
 	$(JAVA_ENV) java/rowbridge-jmh/bench.sh $(BENCH_DIR) docs/img
 
 # The data source over ~2 GB of the workload of record: rowbridge's conversion on and off,
-# the row mode and Spark's Parquet reader, local[2] and local[8], peak memory of each JVM.
+# the row mode and Spark's Parquet reader, local[2] and local[8], peak memory of each JVM;
+# then TPC-H end to end (java/rowbridge-demo/tpch.sh), the same modes and an A/A twin.
 bench-spark: java
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/bench.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) SCALE=$(TPCH_SCALE) ROUNDS=$(TPCH_ROUNDS) \
+	  java/rowbridge-demo/tpch.sh $(BENCH_DIR)
 
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 

@@ -5,19 +5,23 @@
 #   java/rowbridge-demo/run.sh [Demo arguments...]       (after make java)
 #
 # Environment: BUILD (build), DEMO_JAVA_OPTS (JVM options, default -Xmx4g), JAVA_HOME;
-# DEMO_SKIP_BUILD=1 reuses the build and class path of a previous run (bench.sh's later JVMs).
+# DEMO_MAIN (the class to run, default io.rowbridge.demo.Demo; tpch.sh: TpchBench);
+# DEMO_SKIP_BUILD=1 reuses the build and class path of a previous run (bench.sh's later JVMs);
+# DEMO_CLASSPATH_FILE (default $BUILD/demo-classpath.txt) where that class path is kept;
+# DEMO_BUILD_ONLY=1 builds and writes the class path, and runs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=${BUILD:-build}
 mkdir -p "$build"
-classpath_file="$PWD/$build/demo-classpath.txt"
+classpath_file="$PWD/${DEMO_CLASSPATH_FILE:-$build/demo-classpath.txt}"
 # The same lock as the Makefile's Maven runs: one Maven build of java/ at a time. The reactor
 # (-am) resolves rowbridge-core and rowbridge-spark from this tree, never from ~/.m2.
 [[ "${DEMO_SKIP_BUILD:-0}" == 1 && -s "$classpath_file" ]] || flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml \
   -Drowbridge.native.dir="$PWD/$build/jni/lib" -DskipTests -pl rowbridge-demo -am \
   package dependency:build-classpath -Dmdep.includeScope=runtime \
   -Dmdep.outputFile="$classpath_file"
+[[ "${DEMO_BUILD_ONLY:-0}" != 1 ]] || exit 0
 
 opens="--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
 opens+=" --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED"
@@ -25,4 +29,4 @@ opens+=" --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.
 opens+=" --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Dio.netty.tryReflectionSetAccessible=true"
 # shellcheck disable=SC2086
 exec java ${DEMO_JAVA_OPTS:--Xmx4g} $opens \
-  -cp "java/rowbridge-demo/target/classes:$(cat "$classpath_file")" io.rowbridge.demo.Demo "$@"
+  -cp "java/rowbridge-demo/target/classes:$(cat "$classpath_file")" "${DEMO_MAIN:-io.rowbridge.demo.Demo}" "$@"

@@ -53,14 +53,31 @@ public final class Demo {
     options.put("suite", "demo");
     options.put("variants", "rowbridge,spark-c2r,rows,parquet");
     options.put("json", "");
+    parseOptions(options, args, "Demo");
+  }
+
+  /** Sets {@code options} (their defaults) from {@code --NAME VALUE} pairs. */
+  static void parseOptions(Map<String, String> options, String[] args, String program) {
     for (int i = 0; i < args.length; i += 2) {
       String name = args[i].replaceFirst("^--", "");
       if (!options.containsKey(name) || i + 1 >= args.length) {
-        throw new IllegalArgumentException("usage: Demo [--NAME VALUE]... with NAME one of "
-            + options.keySet() + " (got " + args[i] + ")");
+        throw new IllegalArgumentException("usage: " + program + " [--NAME VALUE]... with NAME "
+            + "one of " + options.keySet() + " (got " + args[i] + ")");
       }
       options.put(name, args[i + 1]);
     }
+  }
+
+  /** A local-mode session with rowbridge's extensions, no UI, UTC, 8 shuffle partitions. */
+  static SparkSession localSession(String master, String appName) {
+    SparkSession spark = SparkSession.builder().master(master).appName(appName)
+        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    return spark;
   }
 
   public static void main(String[] args) throws Exception {
@@ -80,14 +97,7 @@ public final class Demo {
     long recordRows = (long) integer("record-files") * integer("record-rows");
     prepareArrow(data, record, nested);
 
-    SparkSession spark = SparkSession.builder().master(options.get("master"))
-        .appName("rowbridge " + options.get("suite"))
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.shuffle.partitions", "8")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    SparkSession spark = localSession(options.get("master"), "rowbridge " + options.get("suite"));
     try {
       if (variants.contains("parquet")) {
         prepareParquet(spark, data, record, nested, bench);

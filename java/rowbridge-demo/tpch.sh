@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# TPC-H end to end (make bench-spark; docs/BENCHMARKS.md, section TPC-H): the 22 TPC-H
+# queries and five whole-row queries (java/rowbridge-demo: TpchQueries, TpchBench) in Spark
+# local mode over tables tpchgen-cli generated, in the modes
+#   rowbridge     = format("rowbridge") columnar batches, rows by rowbridge's transition,
+#   spark-c2r     = the same batches, rows by Spark's own ColumnarToRow,
+#   spark-c2r-aa  = spark-c2r's configuration again, timed as a mode of its own (A/A twin),
+#   rows          = the source's row mode,
+#   parquet       = Spark's Parquet reader on a copy Spark wrote itself;
+# all in one JVM with the default settings, then UNSAFE_MODES in a second JVM with Arrow
+# Java's checks off (-Darrow.enable_unsafe_memory_access=true
+# -Darrow.enable_null_check_for_get=false, read once when Arrow's classes load).
+# 1. Data (cached under DATA_DIR, kept): tpch_data.py (tpchgen-cli Parquet, Arrow IPC files);
+#    TpchBench writes Spark's Parquet copy and the nested dataset on first use.
+# 2. Per query: a warm-up run per mode, then ROUNDS rounds with the modes interleaved, their
+#    order reversed every other round; answers compared across every mode of both JVMs.
+# 3. tpch_report.py: OUT_DIR/tpch.json, a Markdown table, PLOT (a PNG).
+#
+#   java/rowbridge-demo/tpch.sh [OUT_DIR]          (after make java)
+#
+# Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
+# QUERIES (all, or q01,q06,sort-lineitem,...), MODES (all five), UNSAFE_MODES
+# (rowbridge,spark-c2r; empty: no second JVM), PLOT (docs/img/tpch.png), DEMO_JAVA_OPTS
+# (-Xmx6g).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+build=${BUILD:-build}
+out=${1:-$build/bench}
+scale=${SCALE:-1}
+data=${DATA_DIR:-$build/tpch/sf$scale}
+rounds=${ROUNDS:-5}
+queries=${QUERIES:-all}
+modes=${MODES:-rowbridge,spark-c2r,spark-c2r-aa,rows,parquet}
+unsafe_modes=${UNSAFE_MODES-rowbridge,spark-c2r}
+plot=${PLOT:-docs/img/tpch.png}
+python=$build/venv/bin/python3
+jvm=${DEMO_JAVA_OPTS:--Xmx6g}
+mkdir -p "$out"
+# Build once, then run from copies of the demo's and rowbridge's jars, with a class path file
+# of its own: builds in the same tree (make run, make java) rewrite java/*/target and run.sh's
+# class path file while the benchmark runs.
+jars=$build/tpch/jars
+if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
+  DEMO_BUILD_ONLY=1 DEMO_CLASSPATH_FILE="$build/tpch/maven-classpath.txt" \
+    java/rowbridge-demo/run.sh
+  rm -rf "$jars" && mkdir -p "$jars"
+  entries=("$PWD/$(ls java/rowbridge-demo/target/rowbridge-demo-*.jar)")
+  IFS=: read -ra maven < "$build/tpch/maven-classpath.txt" || true  # no newline at its end
+  for entry in "${maven[@]}"; do
+    if [[ "$entry" == *rowbridge* ]]; then
+      cp -r "$entry" "$jars/" && entries+=("$PWD/$jars/$(basename "$entry")")
+    else
+      entries+=("$entry")
+    fi
+  done
+  cp "${entries[0]}" "$jars/" && entries[0]="$PWD/$jars/$(basename "${entries[0]}")"
+  (IFS=:; echo "${entries[*]}") > "$jars/classpath.txt"
+fi
+export DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$jars/classpath.txt
+
+"$python" java/rowbridge-demo/tpch_data.py "$scale" "$data"
+
+common=(--data "$data" --scale "$scale" --rounds "$rounds" --queries "$queries")
+echo "== TPC-H SF $scale, default JVM: $modes"
+DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm" java/rowbridge-demo/run.sh \
+  "${common[@]}" --modes "$modes" --json "$out/tpch-default.json"
+runs=("$out/tpch-default.json")
+if [[ -n "$unsafe_modes" ]]; then
+  echo "== TPC-H SF $scale, Arrow Java's checks off: $unsafe_modes"
+  DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm \
+    -Darrow.enable_unsafe_memory_access=true -Darrow.enable_null_check_for_get=false" \
+    java/rowbridge-demo/run.sh "${common[@]}" --modes "$unsafe_modes" \
+    --json "$out/tpch-unsafe.json"
+  runs+=("$out/tpch-unsafe.json")
+fi
+"$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" "${runs[@]}"
