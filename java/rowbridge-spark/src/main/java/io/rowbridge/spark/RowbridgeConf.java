@@ -17,6 +17,18 @@ public final class RowbridgeConf {
   public static final String ENABLED = "spark.rowbridge.columnarToRow.enabled";
 
   /**
+   * Where the rule puts rowbridge's transition: "auto" (default) where the measured rules of
+   * {@link TransitionPlacement} say it is faster than Spark's, "rowbridge" above every
+   * allow-listed scan, "spark" nowhere (Spark's own transition everywhere).
+   */
+  public static final String PLACEMENT = "spark.rowbridge.columnarToRow.placement";
+
+  /** The values of {@link #PLACEMENT}. */
+  public enum Placement {
+    AUTO, ROWBRIDGE, SPARK
+  }
+
+  /**
    * Class names of the scan nodes whose ColumnarToRowExec is replaced (comma-separated; the
    * default is DataSource V2's BatchScanExec). Batches that are not Arrow-backed still go
    * through Spark's own conversion, batch by batch.
@@ -37,6 +49,17 @@ public final class RowbridgeConf {
 
   public static boolean enabled(SQLConf conf) {
     return Boolean.parseBoolean(conf.getConfString(ENABLED, "true").trim());
+  }
+
+  public static Placement placement(SQLConf conf) {
+    String value = conf.getConfString(PLACEMENT, "auto").trim();
+    for (Placement placement : Placement.values()) {
+      if (placement.name().equalsIgnoreCase(value)) {
+        return placement;
+      }
+    }
+    throw new IllegalArgumentException(PLACEMENT + " must be auto, rowbridge or spark, not '"
+        + value + "'");
   }
 
   public static Set<String> scans(SQLConf conf) {

@@ -31,7 +31,8 @@ case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
 }
 
 /**
- * Replaces ColumnarToRowExec directly above an allow-listed scan, and drops the projection Spark
+ * Replaces ColumnarToRowExec directly above an allow-listed scan where [[TransitionPlacement]]
+ * places rowbridge's transition ([[RowbridgeConf.PLACEMENT]]), and drops the projection Spark
  * plans above a row-based DataSource V2 scan to make its rows UnsafeRows when the scan is
  * rowbridge's row mode (its rows already are) and the projection passes its columns through.
  */
@@ -42,13 +43,15 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
       plan
     } else {
       val scans = RowbridgeConf.scans(conf).asScala
-      plan.transformUp {
-        case ColumnarToRowExec(child) if scans.contains(child.getClass.getName) =>
-          RowbridgeColumnarToRowExec(child)
+      val placement = RowbridgeConf.placement(conf)
+      val rowMode = plan.transformUp {
         case ProjectExec(projectList, scan: BatchScanExec)
             if RowbridgeSource.readsUnsafeRows(scan.scan) && projectList == scan.output =>
           scan
       }
+      TransitionPlacement.place(rowMode, TransitionPlacement.WholeRows, { transition =>
+        scans.contains(transition.child.getClass.getName)
+      }, placement)
     }
   }
 }

@@ -38,6 +38,8 @@ class RowbridgeOperatorTest {
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "3")
         .config("spark.sql.adaptive.enabled", "false")
+        // every eligible transition is rowbridge's here (TransitionPlacementTest tests "auto")
+        .config(RowbridgeConf.PLACEMENT, "rowbridge")
         // generated code that does not compile fails the query instead of running interpreted
         .config("spark.sql.codegen.fallback", "false")
         .config("spark.sql.session.timeZone", "UTC")
