@@ -46,6 +46,9 @@ public final class PlacementBench {
           false),
       new Case("string: filter 1% out", "SELECT * FROM record WHERE b < 10000", true),
       new Case("string: filter 50% out", "SELECT * FROM record WHERE b < 500000", true),
+      new Case("string: selective filter top 8",
+          "SELECT a, b, round(c, 3) AS c, d FROM record WHERE d LIKE '%77777' AND b < 500000 "
+              + "ORDER BY a LIMIT 8", false),
       new Case("nested: rows out", "SELECT * FROM nested", true),
       new Case("nested: aggregate",
           "SELECT id % 10, sum(size(ints)), max(s.b), sum(tags['k1']) FROM nested GROUP BY 1",
