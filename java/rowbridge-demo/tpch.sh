@@ -56,6 +56,7 @@ if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
   done
   cp "${entries[0]}" "$jars/" && entries[0]="$PWD/$jars/$(basename "${entries[0]}")"
   (IFS=:; echo "${entries[*]}") > "$jars/classpath.txt"
+  git rev-parse --short HEAD > "$jars/commit" 2> /dev/null || echo unknown > "$jars/commit"
 fi
 export DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$jars/classpath.txt
 
@@ -74,4 +75,5 @@ if [[ -n "$unsafe_modes" ]]; then
     --json "$out/tpch-unsafe.json"
   runs+=("$out/tpch-unsafe.json")
 fi
-"$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" "${runs[@]}"
+"$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" \
+  --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "${runs[@]}"

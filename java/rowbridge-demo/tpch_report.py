@@ -79,6 +79,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--plot")
+    parser.add_argument("--commit", help="the commit the jars were built from")
     parser.add_argument("runs", nargs="+")
     args = parser.parse_args()
     runs = [json.load(open(path)) for path in args.runs]
@@ -111,7 +112,7 @@ def main():
                 "rowbridge_over_spark_c2r": ratio(means.get("rowbridge"), means.get("spark-c2r")),
                 "aa_over_spark_c2r": ratio(means.get(NOISE_MODE), means.get("spark-c2r")),
             }
-    report = {"machine": machine(), "commit": commit(), "scale_factor": runs[0]["scale_factor"],
+    report = {"machine": machine(), "commit": args.commit or commit(), "scale_factor": runs[0]["scale_factor"],
               "master": runs[0]["master"], "rounds": runs[0]["rounds"],
               "ratios": "times: below 1 is rowbridge (or the A/A twin) faster than spark-c2r",
               "transition_share": "rowbridge's convertTime / (best wall seconds x cores)",

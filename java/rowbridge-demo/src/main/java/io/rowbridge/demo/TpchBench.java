@@ -42,7 +42,7 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * TPC-H end to end (make bench-spark, java/rowbridge-demo/tpch.sh): the 22 TPC-H queries and
  * queries that materialise whole rows ({@link TpchQueries}) over the data tpch_data.py wrote,
- * in Spark local mode, each mode in its own session of one JVM:
+ * in Spark local mode, each mode in a SparkSession of its own, all in one JVM:
  * <ul>
  * <li>{@code rowbridge}: format("rowbridge") columnar batches, rows by rowbridge's transition;
  * <li>{@code spark-c2r}: the same batches, rows by Spark's own ColumnarToRow
@@ -176,7 +176,7 @@ public final class TpchBench {
     }
   }
 
-  /** A session of its own per mode: the tables as temporary views, the transition's switch. */
+  /** A SparkSession of its own per mode: the tables as temporary views, the transition's switch. */
   private static SparkSession session(SparkSession base, String mode, Path data) {
     SparkSession session = base.newSession();
     session.conf().set(RowbridgeConf.ENABLED, String.valueOf(!mode.startsWith("spark-c2r")));

@@ -8,8 +8,8 @@ import java.util.Locale;
  * The queries of the TPC-H benchmark ({@link TpchBench}): the 22 queries of the TPC-H
  * specification (revision 3, section 2.4), written in Spark SQL from the specification's text
  * with its validation substitution parameters (Q11's fraction is 0.0001 / SF), and queries that
- * materialise whole rows. Tables are the TPC-H names; each mode's session binds them to its own
- * views. {@code wholeRow}: a query of whole rows (every column of every row materialised), not
+ * materialise whole rows. Tables are the TPC-H names; each mode's SparkSession binds them to its
+ * own views. {@code wholeRow}: a query of whole rows (every column of every row materialised), not
  * one of the 22; {@code digest}: its rows are consumed without a collect (a count and a checksum
  * of every row's bytes, see TpchBench).
  */
