@@ -198,7 +198,7 @@ TEST(FlatTemporal, MonthDayNanoIsCalendarInterval) {
                         "0000000000000000"   // null bits
                         "1000000010000000"   // offset 16, size 16
                         "fffffffffeffffff"   // months -1, days -2
-                        "ffffffffffffffff",  // -1 ns -> -1 us
+                        "0000000000000000",  // -1 ns -> 0 us (toward zero)
                         "0000000000000000"   // null bits
                         "1000000010000000"   //
                         "0000000000000000"   // months 0, days 0
@@ -206,7 +206,7 @@ TEST(FlatTemporal, MonthDayNanoIsCalendarInterval) {
                         "0000000000000000"   // null bits
                         "1000000010000000"   //
                         "00000080ffffff7f"   // months INT32_MIN, days INT32_MAX
-                        "feffffffffffffff",  // -1001 ns -> -2 us
+                        "ffffffffffffffff",  // -1001 ns -> -1 us
                         "0100000000000000"   // null bits: iv
                         "1000000010000000"   // a null interval keeps offset and size 16
                         "0000000000000000"   // and its 16 bytes, zeroed
@@ -214,7 +214,7 @@ TEST(FlatTemporal, MonthDayNanoIsCalendarInterval) {
                         "0000000000000000"   // null bits
                         "1000000010000000"   //
                         "0000000000000000"   //
-                        "08ac1c5a643bdfff",  // INT64_MIN ns -> -9223372036854776 us
+                        "09ac1c5a643bdfff",  // INT64_MIN ns -> -9223372036854775 us
                     });
 }
 

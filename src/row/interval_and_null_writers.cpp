@@ -5,8 +5,9 @@
 namespace rowbridge::row {
 namespace {
 
-/// 16 variable-region bytes: int months, int days, long microseconds; a null
-/// interval keeps its 16 bytes, zeroed, and the same slot.
+/// 16 variable-region bytes: int months, int days, long microseconds (the
+/// nanoseconds divided by 1000, truncated toward zero); a null interval keeps
+/// its 16 bytes, zeroed, and the same slot.
 struct CalendarIntervalKernel {
   template <bool kGathered, bool kAllValid, bool kAlone = false>
   static Status Write(const ColumnTarget& target, const ColumnInput& input_ref, int64_t row_begin,
@@ -23,7 +24,7 @@ struct CalendarIntervalKernel {
       if (IsValid<kAllValid>(input, r)) {
         const uint8_t* value = input.values + ValueIndex<kGathered>(input, r) * 16;
         int64_t nanos = Load<int64_t>(value + 8);
-        int64_t micros = nanos / 1000 - ((nanos % 1000 != 0) & (nanos < 0));
+        int64_t micros = nanos / 1000;  // toward zero, as Spark's Arrow reader
         std::memcpy(dst, value, 8);  // months and days, both int32
         Store64(dst + 8, static_cast<uint64_t>(micros));
       } else {

@@ -279,7 +279,7 @@ TEST(ReferenceRowWriter, AgreesWithHandComputedBytes) {
                                                                "0000000000000000"   // d: 16 zero bytes
                                                                "0000000000000000"   //
                                                                "0100000002000000"   // months 1, days 2
-                                                               "ffffffffffffffff"));  // -1 ns -> -1 us
+                                                               "0000000000000000"));  // -1 ns -> 0 us (toward zero)
   TestArray overflow = testing::Batch({testing::Primitive<int64_t>("tss:", "t", {1, int64_t{1} << 62})});
   reference = testing::ReferenceConvert(overflow);
   ASSERT_EQ(reference.overflows.size(), 1u);

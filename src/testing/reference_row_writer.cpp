@@ -203,7 +203,7 @@ bool WriteValue(ValueSink& row, int64_t field, const std::string& format, const 
   } else if (format == "tin") {
     uint8_t interval[16];
     std::memcpy(interval, values + 16 * i, 8);  // int32 months, int32 days
-    int64_t micros = static_cast<int64_t>(FloorDiv(Read<int64_t>(values + 16 * i + 8), 1000));
+    int64_t micros = Read<int64_t>(values + 16 * i + 8) / 1000;  // truncated toward zero
     std::memcpy(interval + 8, &micros, 8);
     row.SetSlot(field, OffsetAndSize(row.Append(interval, 16), 16));
   } else if (format == "L" || format.rfind("d:", 0) == 0) {

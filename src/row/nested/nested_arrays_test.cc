@@ -160,7 +160,7 @@ TEST(NestedArrays, CalendarIntervalElements) {
   ExpectRows(batch, {"0000000000000000 3000000010000000"  // 48 bytes
                      "0200000000000000 0200000000000000"
                      "1000000020000000 0000000000000000"  // 16 bytes at 32; null: none
-                     "0100000002000000 ffffffffffffffff"});
+                     "0100000002000000 0000000000000000"});
 }
 
 TEST(NestedArrays, LargeListFixedSizeListAndListView) {

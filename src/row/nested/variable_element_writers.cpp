@@ -68,7 +68,7 @@ struct LargeDecimalElementKernel {
 };
 
 /// A calendar interval element: 16 bytes (int months, int days, long
-/// microseconds, nanoseconds floored); a null element takes none.
+/// microseconds, nanoseconds truncated toward zero); a null element takes none.
 struct CalendarIntervalElementKernel {
   template <bool kGathered, bool kAllValid>
   static int64_t Size(const ColumnInput& input, int64_t row_begin, int64_t num_rows,
@@ -85,7 +85,7 @@ struct CalendarIntervalElementKernel {
     ForEachVariableElement<kAllValid>(input, sink_ref, [&](int64_t c, uint8_t* dst) {
       const uint8_t* value = input.values + ValueIndex<kGathered>(input, c) * 16;
       const int64_t nanos = Load<int64_t>(value + 8);
-      const int64_t micros = nanos / 1000 - ((nanos % 1000 != 0) & (nanos < 0));
+      const int64_t micros = nanos / 1000;  // toward zero
       std::memcpy(dst, value, 8);  // months and days, both int32
       Store64(dst + 8, static_cast<uint64_t>(micros));
       return int64_t{16};

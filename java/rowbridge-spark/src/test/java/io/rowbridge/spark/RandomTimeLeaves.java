@@ -163,8 +163,7 @@ final class RandomTimeLeaves {
 
   /**
    * interval[month_day_nano] (values: long[] {months, days, nanos}). Spark's reader truncates
-   * nanoseconds toward zero and SPEC 2 floors, so the Spark side gets nanos floored to whole
-   * microseconds: Spark then reads exactly the SPEC value.
+   * nanoseconds toward zero, as SPEC 2 does: Spark reads the input itself.
    */
   static final class MonthDayNanoLeaf extends Leaf {
     MonthDayNanoLeaf() {
@@ -174,7 +173,7 @@ final class RandomTimeLeaves {
 
     @Override
     boolean sparkReadsInput() {
-      return false;
+      return true;
     }
 
     @Override
@@ -200,7 +199,7 @@ final class RandomTimeLeaves {
     @Override
     Object encode(Object value, boolean readable) {
       long[] v = (long[]) value;
-      long nanos = readable ? Math.floorDiv(v[2], 1000) * 1000 : v[2];
+      long nanos = v[2];
       byte[] out = new byte[16];
       System.arraycopy(littleEndian(v[0], 4), 0, out, 0, 4);
       System.arraycopy(littleEndian(v[1], 4), 0, out, 4, 4);

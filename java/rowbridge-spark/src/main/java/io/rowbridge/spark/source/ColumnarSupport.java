@@ -10,8 +10,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2,
  * so that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
  * date64, timestamps and durations in units other than microseconds, decimals other than
- * decimal128, fixed-size binary, view and large-list layouts, month-day-nano intervals, which
- * Spark truncates where SPEC section 2 floors, dictionary and run-end encodings) makes the scan
+ * decimal128, fixed-size binary, view and large-list layouts, dictionary and run-end encodings)
+ * makes the scan
  * read rows, converted natively, instead.
  */
 final class ColumnarSupport {
@@ -54,8 +54,9 @@ final class ColumnarSupport {
       case Duration:
         return ((ArrowType.Duration) type).getUnit() == TimeUnit.MICROSECOND;
       case Interval:
+        // month-day-nano: Spark truncates nanoseconds toward zero, as SPEC section 2 does
         return ((ArrowType.Interval) type).getUnit()
-            == org.apache.arrow.vector.types.IntervalUnit.YEAR_MONTH;
+            != org.apache.arrow.vector.types.IntervalUnit.DAY_TIME;
       case List:
       case Struct:
       case Map:
