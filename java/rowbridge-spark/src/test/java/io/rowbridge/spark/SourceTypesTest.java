@@ -255,6 +255,7 @@ class SourceTypesTest {
       List<ColumnVector> readables = new ArrayList<>();
       List<StructField> sparkFields = new ArrayList<>();
       boolean columnar = true;
+      boolean calendar = false;
       for (int c = 0; c < columns; c++) {
         Kind kind = kinds.get(c);
         description.append("\n  c").append(c).append(": ").append(kind.describe());
@@ -271,10 +272,14 @@ class SourceTypesTest {
           kind.fill(readable, values.get(c), true, random, dictionaries);
           columnar = false;
         }
+        calendar |= kind.hasCalendarInterval();
         ArrowColumnVector column = new ArrowColumnVector(readable);
         readables.add(column);
         sparkFields.add(new StructField("c" + c, column.dataType(), true, Metadata.empty()));
       }
+      // Spark's own transition leaves under a null CalendarInterval the bytes its reused buffer
+      // held (tools/golden-spark/README.md), so such files are compared in the row mode only.
+      columnar &= !calendar;
       List<byte[]> once = SparkDifferentialTest.project(new ColumnarBatch(
           readables.toArray(new ColumnVector[0]), rows), new StructType(sparkFields.toArray(
               new StructField[0])), true);
