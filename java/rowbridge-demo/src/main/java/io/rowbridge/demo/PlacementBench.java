@@ -67,14 +67,7 @@ public final class PlacementBench {
     options.put("nested-rows", "400000");
     options.put("rounds", "5");
     options.put("cases", "");
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      String name = args[i].replaceFirst("^--", "");
-      if (!options.containsKey(name)) {
-        throw new IllegalArgumentException("unknown option " + args[i] + "; options: "
-            + options.keySet());
-      }
-      options.put(name, args[i + 1]);
-    }
+    Demo.parseOptions(options, args, "PlacementBench");
   }
 
   public static void main(String[] args) throws Exception {
