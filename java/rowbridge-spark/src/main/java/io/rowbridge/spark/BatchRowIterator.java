@@ -16,8 +16,6 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
-import org.apache.spark.sql.execution.metric.SQLMetric;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
@@ -36,13 +34,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   private static final Logger LOG = LoggerFactory.getLogger(BatchRowIterator.class);
 
   private final Iterator<ColumnarBatch> batches;
-  private final StructType schema;
-  private final long maxChunkBytes;
-  private final ConverterOptions.Validation validation;
-  private final SQLMetric numOutputRows;
-  private final SQLMetric numInputBatches;
-  private final SQLMetric numSparkBatches;
-  private final SQLMetric convertTime;
+  private final BatchRowSource source;
 
   private RowbridgeConverter converter;
   private boolean converterUnusable;
@@ -54,13 +46,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   /** The rows of {@code batches}, with the settings and metrics of {@code source}. */
   BatchRowIterator(Iterator<ColumnarBatch> batches, BatchRowSource source) {
     this.batches = batches;
-    this.schema = source.schema;
-    this.maxChunkBytes = source.maxChunkBytes;
-    this.validation = source.validation;
-    this.numOutputRows = source.numOutputRows;
-    this.numInputBatches = source.numInputBatches;
-    this.numSparkBatches = source.numSparkBatches;
-    this.convertTime = source.convertTime;
+    this.source = source;
     TaskContext task = TaskContext.get();
     if (task != null) {
       task.addTaskCompletionListener((TaskCompletionListener) context -> close());
@@ -79,7 +65,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         boolean more = converter.next(); // converts the next chunk when one is due
         long spent = converter.conversionNanos() - before;
         if (spent != 0) {
-          convertTime.add(spent);
+          source.convertTime.add(spent);
         }
         if (more) {
           return converter.row();
@@ -93,8 +79,8 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         return null;
       }
       ColumnarBatch batch = batches.next();
-      numInputBatches.add(1);
-      numOutputRows.add(batch.numRows());
+      source.numInputBatches.add(1);
+      source.numOutputRows.add(batch.numRows());
       start(batch);
     }
   }
@@ -127,25 +113,25 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
       } catch (RowbridgeException e) {
         if (e.code() == RowbridgeException.E2BIG || e.code() == RowbridgeException.ENOMEM) {
           throw new RowbridgeException(e.getMessage() + " (" + RowbridgeConf.MAX_CHUNK_BYTES
-              + " = " + maxChunkBytes + ")", e.code());
+              + " = " + source.maxChunkBytes + ")", e.code());
         }
         // A batch rowbridge cannot take as it is: Spark's path reads it (and reports any
         // value Spark itself cannot read).
         LOG.debug("rowbridge: batch converted by Spark instead: {}", e.getMessage());
       } finally {
-        convertTime.add(converter.conversionNanos() - before);
+        source.convertTime.add(converter.conversionNanos() - before);
       }
     }
-    numSparkBatches.add(1);
+    source.numSparkBatches.add(1);
     if (projection == null) {
-      projection = UnsafeProjection.create(schema);
+      projection = UnsafeProjection.create(source.schema);
     }
     sparkRows = batch.rowIterator();
   }
 
   /** True when rowbridge converts this batch; creates the converter on first use. */
   private boolean eligible(ColumnarBatch batch) {
-    if (converterUnusable || batch.numCols() != schema.fields().length
+    if (converterUnusable || batch.numCols() != source.schema.fields().length
         || !RowbridgeConverter.isArrowBacked(batch)) {
       return false;
     }
@@ -162,14 +148,14 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     }
     if (converter == null) {
       try {
-        ConverterOptions options = ConverterOptions.defaults().maxChunkBytes(maxChunkBytes)
-            .validation(validation).timed(true);
+        ConverterOptions options = ConverterOptions.defaults()
+            .maxChunkBytes(source.maxChunkBytes).validation(source.validation).timed(true);
         TaskContext task = TaskContext.get();
         if (task != null) {
           options.memoryListener(new TaskMemoryAccounting(task.taskMemoryManager(),
-              maxChunkBytes));
+              source.maxChunkBytes));
         }
-        converter = RowbridgeConverter.create(schema, new Schema(fields), options);
+        converter = RowbridgeConverter.create(source.schema, new Schema(fields), options);
       } catch (RowbridgeException e) {
         LOG.warn("rowbridge: Spark converts this partition's batches: {}", e.getMessage());
         converterUnusable = true;

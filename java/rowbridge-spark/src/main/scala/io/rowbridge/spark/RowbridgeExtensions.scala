@@ -49,9 +49,8 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
             if RowbridgeSource.readsUnsafeRows(scan.scan) && projectList == scan.output =>
           scan
       }
-      TransitionPlacement.place(rowMode, TransitionPlacement.WholeRows, { transition =>
-        scans.contains(transition.child.getClass.getName)
-      }, placement)
+      TransitionPlacement.place(rowMode, TransitionPlacement.WholeRows,
+        scan => scans.contains(scan.getClass.getName), placement)
     }
   }
 }

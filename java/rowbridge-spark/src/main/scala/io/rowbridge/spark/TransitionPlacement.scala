@@ -33,18 +33,15 @@ object TransitionPlacement {
   case object Columns extends Demand
 
   /**
-   * The plan with each eligible ColumnarToRowExec replaced where `placement` says; `demand` is
-   * what the consumer of `plan`'s rows does with them.
+   * The plan with each ColumnarToRowExec above an eligible scan replaced where `placement` says;
+   * `demand` is what the consumer of `plan`'s rows does with them.
    */
-  def place(plan: SparkPlan, demand: Demand, eligible: RowbridgeColumnarToRowExec => Boolean,
+  def place(plan: SparkPlan, demand: Demand, eligible: SparkPlan => Boolean,
       placement: Placement): SparkPlan = plan match {
-    case ColumnarToRowExec(child) =>
-      val transition = RowbridgeColumnarToRowExec(child)
-      if (eligible(transition) && chooses(placement, demand, child.output.map(_.dataType))) {
-        transition
-      } else {
-        plan
-      }
+    case ColumnarToRowExec(child)
+        if eligible(child) && chooses(placement, demand, child.output.map(_.dataType)) =>
+      RowbridgeColumnarToRowExec(child)
+    case _: ColumnarToRowExec => plan
     case _ =>
       plan.withNewChildren(plan.children.map(child =>
         place(child, demandOf(plan, child, demand), eligible, placement)))

@@ -11,8 +11,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * so that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
  * date64, timestamps and durations in units other than microseconds, decimals other than
  * decimal128, fixed-size binary, view and large-list layouts, dictionary and run-end encodings)
- * makes the scan
- * read rows, converted natively, instead.
+ * makes the scan read rows, converted natively, instead.
  */
 final class ColumnarSupport {
   private ColumnarSupport() {}
