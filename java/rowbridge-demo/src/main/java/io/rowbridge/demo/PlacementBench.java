@@ -49,13 +49,27 @@ public final class PlacementBench {
       new Case("string: selective filter top 8",
           "SELECT a, b, round(c, 3) AS c, d FROM record WHERE d LIKE '%77777' AND b < 500000 "
               + "ORDER BY a LIMIT 8", false),
+      new Case("fixed: join 5% match out", joinSql("r.a, r.b, r.c", "record", "b", 20), true),
+      new Case("string: join 5% match out", joinSql("r.*", "record", "b", 20), true),
+      new Case("string: join all match out", joinSql("r.*", "record", "b", 1), true),
       new Case("nested: rows out", "SELECT * FROM nested", true),
       new Case("nested: aggregate",
           "SELECT id % 10, sum(size(ints)), max(s.b), sum(tags['k1']) FROM nested GROUP BY 1",
           false),
       new Case("nested: filter 1% out", "SELECT * FROM nested WHERE id % 100 = 0", true),
       new Case("nested: filter 10% out", "SELECT * FROM nested WHERE id % 10 = 0", true),
-      new Case("nested: filter 50% out", "SELECT * FROM nested WHERE id % 2 = 0", true));
+      new Case("nested: filter 50% out", "SELECT * FROM nested WHERE id % 2 = 0", true),
+      new Case("nested: join 5% match out", joinSql("r.*", "nested", "id", 20), true));
+
+  /**
+   * A broadcast hash join whose streamed side is the transition's rows and whose build side is
+   * every {@code step}-th key of 0..1 000 000 (so 1/step of the record rows match, and of nested
+   * ids below that bound); {@code columns} of the streamed side leave as the join's rows.
+   */
+  private static String joinSql(String columns, String table, String key, int step) {
+    return "SELECT /*+ BROADCAST(k) */ " + columns + " FROM " + table + " r JOIN (SELECT id FROM "
+        + "range(0, 1000000, " + step + ")) k ON r." + key + " = k.id";
+  }
 
   static final List<String> MODES = List.of("rowbridge", "spark", "spark-aa");
 

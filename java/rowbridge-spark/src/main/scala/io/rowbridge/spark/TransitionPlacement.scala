@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.optimizer.{BuildLeft, BuildRight}
 import org.apache.spark.sql.execution.{CodegenSupport, ColumnarToRowExec, FilterExec, GlobalLimitExec, LocalLimitExec, ProjectExec, SortExec, SparkPlan, UnionExec}
 import org.apache.spark.sql.execution.aggregate.BaseAggregateExec
 import org.apache.spark.sql.execution.joins.HashJoin
-import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
+import org.apache.spark.sql.types.{ArrayType, BinaryType, DataType, MapType, StringType, StructType}
 
 /**
  * Where rowbridge's transition replaces Spark's: what the rows feed decides it, with the kinds of
@@ -19,8 +19,9 @@ import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
  * A transition's rows are either taken whole (every column of every row leaves as an UnsafeRow:
  * an exchange, a sort, a broadcast, a collect, a hash join's build side, any operator outside
  * whole-stage code generation), or read column by column by generated code that uses some of
- * them (an aggregation, a join's streamed side, a computed projection). A filter or a projection
- * that passes columns through gives its rows the demand of its own consumer, filtered.
+ * them (an aggregation, a computed projection), or, on a hash join's streamed side, read for the
+ * keys of every row and for the other columns of matching rows. A filter or a projection that
+ * passes columns through gives its rows the demand of its own consumer, filtered.
  */
 object TransitionPlacement {
   /** What the consumer of a transition's rows does with them. */
@@ -31,6 +32,11 @@ object TransitionPlacement {
   case object FilteredRows extends Demand
   /** Generated code reads the columns it uses. */
   case object Columns extends Demand
+  /**
+   * A hash join's streamed side: generated code reads the join keys of every row and the other
+   * columns of matching rows only.
+   */
+  case object JoinedColumns extends Demand
 
   /**
    * The plan with each ColumnarToRowExec above an eligible scan replaced where `placement` says;
@@ -56,6 +62,7 @@ object TransitionPlacement {
         case WholeRows => true
         case FilteredRows => !types.exists(isNested)
         case Columns => arrowChecksOn
+        case JoinedColumns => arrowChecksOn && !types.exists(isVariableWidth)
       }
     }
 
@@ -83,7 +90,7 @@ object TransitionPlacement {
         case BuildLeft => join.left
         case BuildRight => join.right
       }
-      if (child eq build) WholeRows else Columns
+      if (child eq build) WholeRows else JoinedColumns
     case codegen: CodegenSupport if codegen.supportCodegen => Columns
     case _ => WholeRows
   }
@@ -91,6 +98,11 @@ object TransitionPlacement {
   private def filtered(demand: Demand): Demand = demand match {
     case WholeRows => FilteredRows
     case other => other
+  }
+
+  private def isVariableWidth(dataType: DataType): Boolean = dataType match {
+    case _: StringType | _: BinaryType => true
+    case _ => false
   }
 
   private def isNested(dataType: DataType): Boolean = dataType match {

@@ -106,6 +106,15 @@ class TransitionPlacementTest {
   }
 
   @Test
+  void theStreamedSideOfAHashJoinKeepsSparksTransitionForStrings() {
+    String fixedWidth = TransitionPlacement.arrowChecksOn() ? "R" : "S";
+    assertEquals(fixedWidth + "R", transitions("SELECT /*+ BROADCAST(b) */ a.id, a.d, b.s "
+        + "FROM t a JOIN t b ON a.id = b.id"));
+    assertEquals("SR", transitions("SELECT /*+ BROADCAST(b) */ a.id, a.s, b.d "
+        + "FROM t a JOIN t b ON a.id = b.id WHERE a.id % 3 = 0"));
+  }
+
+  @Test
   void theSettingForcesEitherTransition() {
     spark.conf().set(RowbridgeConf.PLACEMENT, "rowbridge");
     assertEquals("R", transitionsOnly("SELECT id, st, arr FROM t WHERE id % 7 = 1"));
