@@ -94,16 +94,22 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_inspect(JNIEnv* env, j
     Check(rowbridge::ipc::IpcReader::Open(path, rowbridge::ipc::IpcReadOptions(), &reader));
     rowbridge::ipc::IpcFileInfo info;
     Check(reader->Inspect(&info));
-    // [format, input bytes, batches, then rows, body bytes, uncompressed bytes per batch]
+    // [format, input bytes, batches, then per batch: rows, body bytes, uncompressed bytes,
+    //  message offset, message bytes (framing, metadata and body)]
+    constexpr size_t kPerBatch = 5;
     size_t count = info.batches.size();
-    auto values = std::make_unique<int64_t[]>(3 + 3 * count);
+    auto values = std::make_unique<int64_t[]>(3 + kPerBatch * count);
     values[0] = static_cast<int64_t>(info.format);
     values[1] = info.input_bytes;
     values[2] = static_cast<int64_t>(count);
     for (size_t i = 0; i < count; ++i) {
-      values[3 + 3 * i] = info.batches[i].num_rows;
-      values[4 + 3 * i] = info.batches[i].body_bytes;
-      values[5 + 3 * i] = info.batches[i].uncompressed_body_bytes;
+      const rowbridge::ipc::IpcBatchInfo& batch = info.batches[i];
+      int64_t* at = values.get() + 3 + kPerBatch * i;
+      at[0] = batch.num_rows;
+      at[1] = batch.body_bytes;
+      at[2] = batch.uncompressed_body_bytes;
+      at[3] = batch.offset;
+      at[4] = batch.metadata_bytes + batch.body_bytes;
     }
     if (schema_address != 0) Check(reader->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
     return reinterpret_cast<jlong>(values.release());

@@ -56,13 +56,18 @@ public final class NativeScan {
       long[] rows = new long[count];
       long[] body = new long[count];
       long[] uncompressed = new long[count];
+      long[] offsets = new long[count];
+      long[] messageBytes = new long[count];
       for (int i = 0; i < count; i++) {
-        long at = info + 24 + 24L * i;
+        long at = info + 24 + 40L * i;
         rows[i] = Platform.getLong(null, at);
         body[i] = Platform.getLong(null, at + 8);
         uncompressed[i] = Platform.getLong(null, at + 16);
+        offsets[i] = Platform.getLong(null, at + 24);
+        messageBytes[i] = Platform.getLong(null, at + 32);
       }
-      return new IpcFileInfo(arrowSchema, fileFormat, inputBytes, rows, body, uncompressed);
+      return new IpcFileInfo(arrowSchema, fileFormat, inputBytes, rows, body, uncompressed,
+          offsets, messageBytes);
     } finally {
       schema.close();
       Platform.freeMemory(pathAddress);

@@ -47,8 +47,8 @@ final class ScanNative {
   /**
    * Reads the footer of the IPC input at the NUL-terminated UTF-8 path at pathAddress; exports
    * its schema into the ArrowSchema at schemaAddress (0: not wanted). Returns the address of
-   * longs [format, input bytes, batches, then rows, body bytes, uncompressed bytes per batch],
-   * freed by freeInspect.
+   * longs [format, input bytes, batches, then per batch: rows, body bytes, uncompressed bytes,
+   * message offset, message bytes], freed by freeInspect.
    */
   static native long inspect(long pathAddress, long schemaAddress);
 

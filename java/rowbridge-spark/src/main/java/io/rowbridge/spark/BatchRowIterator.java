@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -16,17 +17,21 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The rows of one partition's batches: each batch whose columns are all ArrowColumnVectors goes
+ * The rows of one partition's batches: each batch whose columns are all ArrowColumnVectors or
+ * ConstantColumnVectors (partition columns, written as one run each: {@link ConstantRuns}) goes
  * through rowbridge (one converter per partition, created from the first such batch); any other
- * batch (a ConstantColumnVector, on-heap vectors, dictionary-encoded vectors, which Spark reads
- * as their indices, a type rowbridge does not take) goes through Spark's own path,
+ * batch (on-heap vectors, dictionary-encoded vectors, which Spark reads as their indices, a type
+ * rowbridge does not take) goes through Spark's own path,
  * UnsafeProjection over {@code ColumnarBatch.rowIterator()}. Rows are reused, as Spark's
  * ColumnarToRowExec reuses its own: valid until the next row.
  */
@@ -42,6 +47,10 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   private Iterator<InternalRow> sparkRows;
   private boolean onRowbridge;
   private InternalRow ready;
+  /** Per column, the run-end encoded stand-in of its constant vectors; null without any. */
+  private ConstantRuns[] constants;
+  private BufferAllocator allocator;
+  private final List<ValueVector> vectors = new ArrayList<>();
 
   /** The rows of {@code batches}, with the settings and metrics of {@code source}. */
   BatchRowIterator(Iterator<ColumnarBatch> batches, BatchRowSource source) {
@@ -107,7 +116,11 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     if (eligible(batch)) {
       long before = converter.conversionNanos();
       try {
-        converter.convert(batch);
+        if (constants == null) {
+          converter.convert(batch);
+        } else {
+          converter.convert(vectorsOf(batch), batch.numRows());
+        }
         onRowbridge = true;
         return;
       } catch (RowbridgeException e) {
@@ -129,21 +142,62 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     sparkRows = batch.rowIterator();
   }
 
-  /** True when rowbridge converts this batch; creates the converter on first use. */
+  /** The batch's vectors, each constant column as its run-end encoded vector. */
+  private List<ValueVector> vectorsOf(ColumnarBatch batch) {
+    vectors.clear();
+    for (int i = 0; i < batch.numCols(); i++) {
+      ColumnVector column = batch.column(i);
+      vectors.add(column instanceof ArrowColumnVector arrow ? arrow.getValueVector()
+          : constants[i].of((ConstantColumnVector) column, batch.numRows()));
+    }
+    return vectors;
+  }
+
+  /**
+   * True when rowbridge converts this batch: every column an ArrowColumnVector, or a
+   * ConstantColumnVector of a type {@link ConstantRuns} takes, in the same places as in the
+   * batch the converter was created for (on first use, from this batch).
+   */
   private boolean eligible(ColumnarBatch batch) {
-    if (converterUnusable || batch.numCols() != source.schema.fields().length
-        || !RowbridgeConverter.isArrowBacked(batch)) {
+    if (converterUnusable || batch.numCols() != source.schema.fields().length) {
       return false;
     }
     // The fields of the converter to create (also for a batch of no columns, as count(*) reads).
     List<Field> fields = converter == null ? new ArrayList<>(batch.numCols()) : null;
+    boolean anyConstant = false;
     for (int i = 0; i < batch.numCols(); i++) {
-      ValueVector vector = ((ArrowColumnVector) batch.column(i)).getValueVector();
-      if (vector.getField().getDictionary() != null) {
-        return false; // Spark reads a dictionary-encoded vector as its indices
+      ColumnVector column = batch.column(i);
+      Field field;
+      if (column instanceof ArrowColumnVector arrow) {
+        field = arrow.getValueVector().getField();
+        if (field.getDictionary() != null) {
+          return false; // Spark reads a dictionary-encoded vector as its indices
+        }
+      } else if (column instanceof ConstantColumnVector) {
+        field = ConstantRuns.fieldFor(source.schema.fields()[i].name(), column.dataType());
+        if (field == null) {
+          return false;
+        }
+        anyConstant = true;
+      } else {
+        return false;
+      }
+      if (converter != null && (constants != null && constants[i] != null)
+          != (column instanceof ConstantColumnVector)) {
+        return false;
       }
       if (fields != null) {
-        fields.add(vector.getField());
+        fields.add(field);
+      }
+    }
+    if (converter == null && anyConstant) {
+      allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge constant columns", 0,
+          Long.MAX_VALUE);
+      constants = new ConstantRuns[batch.numCols()];
+      for (int i = 0; i < batch.numCols(); i++) {
+        if (batch.column(i) instanceof ConstantColumnVector) {
+          constants[i] = ConstantRuns.create(fields.get(i), batch.column(i).dataType(), allocator);
+        }
       }
     }
     if (converter == null) {
@@ -170,6 +224,16 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     if (converter != null) {
       converter.close();
       converter = null;
+    }
+    if (constants != null) {
+      for (ConstantRuns runs : constants) {
+        if (runs != null) {
+          runs.close();
+        }
+      }
+      constants = null;
+      allocator.close();
+      allocator = null;
     }
     onRowbridge = false;
     ready = null;

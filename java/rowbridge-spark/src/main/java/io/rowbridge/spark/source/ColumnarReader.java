@@ -9,8 +9,12 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -18,7 +22,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * A task's columnar reader: one native ArrowScan over its range, each batch handed to Spark as a
  * ColumnarBatch of ArrowColumnVectors over the scan's reused VectorSchemaRoot (valid until the
- * next batch, as Spark expects of a PartitionReader). Rowbridge's columnar-to-row operator, when
+ * next batch, as Spark expects of a PartitionReader), followed by the partition columns as
+ * ConstantColumnVectors (one value each, never materialised). Rowbridge's columnar-to-row operator, when
  * the extension is on, converts these batches natively wherever Spark needs rows.
  *
  * <p>The native memory of the batches the scan's workers decode ahead of the task (up to K + W:
@@ -34,12 +39,21 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
   private final TaskMemoryAccounting memory;
   private ArrowScan scan;
   private ColumnarBatch batch;
+  private int constantRows = -1;
   private List<FieldVector> wrapped;
   private long rows;
   private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
+  private final InternalRow partitionValues;
+  private final StructType partitionSchema;
+  /** The partition columns after the file's, one value each (rebuilt when the row count moves). */
+  private final ConstantColumnVector[] constants;
 
-  ColumnarReader(FileRange range, SourceConf conf) {
+  ColumnarReader(FileRange range, SourceConf conf, InternalRow partitionValues,
+      StructType partitionSchema) {
     this.task = new StreamTask(range, this);
+    this.partitionValues = partitionValues;
+    this.partitionSchema = partitionSchema;
+    this.constants = new ConstantColumnVector[partitionSchema.fields().length];
     this.allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge scan "
         + range.path() + " @" + range.firstBatch(), 0, Long.MAX_VALUE);
     try {
@@ -75,17 +89,27 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     }
     VectorSchemaRoot root = scan.getVectorSchemaRoot();
     List<FieldVector> vectors = root.getFieldVectors();
-    if (batch == null || !sameVectors(vectors)) {
+    int numRows = root.getRowCount();
+    boolean constantsMoved = constants.length > 0 && constantRows != numRows;
+    if (batch == null || !sameVectors(vectors) || constantsMoved) {
       // ArrowColumnVector binds its accessor to the vector object: rewrap when the root's
       // vectors are new objects (ScanColumnVector: Spark's closing them leaves them open).
-      ColumnVector[] columns = new ColumnVector[vectors.size()];
-      for (int i = 0; i < columns.length; i++) {
+      ColumnVector[] columns = new ColumnVector[vectors.size() + constants.length];
+      for (int i = 0; i < vectors.size(); i++) {
         columns[i] = new ScanColumnVector(vectors.get(i));
       }
+      if (constantsMoved) {
+        for (int i = 0; i < constants.length; i++) {
+          constants[i] = new ConstantColumnVector(numRows, partitionSchema.fields()[i].dataType());
+          ColumnVectorUtils.populate(constants[i], partitionValues, i);
+        }
+        constantRows = numRows;
+      }
+      System.arraycopy(constants, 0, columns, vectors.size(), constants.length);
       batch = new ColumnarBatch(columns);
       wrapped = List.copyOf(vectors);
     }
-    batch.setNumRows(root.getRowCount());
+    batch.setNumRows(numRows);
     rows += root.getRowCount();
     return true;
   }

@@ -5,14 +5,23 @@ import io.rowbridge.scan.RowScan;
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.TaskMemoryAccounting;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * A task's row reader: one native RowScan over its range, whose workers decode each batch and
  * convert it to UnsafeRows, so rows are ready when the task asks. The row is reused: valid until
- * the next call to {@link #next()} (Spark's row reuse contract).
+ * the next call to {@link #next()} (Spark's row reuse contract). Partition columns follow the
+ * file's columns, appended to each row by an UnsafeProjection.
  *
  * <p>The native memory the scan holds (up to K + W + 1 decoded batches and converters' row
  * buffers, filled by the pool's workers) is accounted to the task's memory manager: at each batch
@@ -29,9 +38,26 @@ final class RowReader implements PartitionReader<InternalRow> {
   private InternalRow row;
   private long rows;
   private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
+  /** With partition columns: the file's row joined with the partition values, as one row. */
+  private final UnsafeProjection withPartition;
+  private final JoinedRow joined;
 
-  RowReader(FileRange range, SourceConf conf) {
+  RowReader(FileRange range, SourceConf conf, StructType dataSchema, int[] columns,
+      InternalRow partitionValues, StructType partitionSchema) {
     this.task = new StreamTask(range, this);
+    if (partitionSchema.fields().length > 0) {
+      List<StructField> fields = new ArrayList<>();
+      for (int column : columns) {
+        fields.add(dataSchema.fields()[column]);
+      }
+      fields.addAll(Arrays.asList(partitionSchema.fields()));
+      withPartition = UnsafeProjection.create(new StructType(fields.toArray(new StructField[0])));
+      joined = new JoinedRow();
+      joined.withRight(partitionValues);
+    } else {
+      withPartition = null;
+      joined = null;
+    }
     try {
       scan = NativeScan.openRows(range.path(), task.options(conf)
           .withConverterOptions(conf.converterOptions()));
@@ -66,7 +92,7 @@ final class RowReader implements PartitionReader<InternalRow> {
     } catch (RuntimeException e) {
       throw task.failure(e);
     }
-    row = scan.row();
+    row = withPartition == null ? scan.row() : withPartition.apply(joined.withLeft(scan.row()));
     rows++;
     return true;
   }

@@ -1,0 +1,172 @@
+package io.rowbridge.spark;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.RunEndEncodedVector;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+
+/**
+ * Spark's ConstantColumnVector (a partition column's one value, or a column of nulls) as an
+ * Arrow run-end encoded vector of one run, which the native converter writes as that value in
+ * every row: nothing is materialised per row. The vector owns its value's buffers, allocated
+ * from the allocator given; {@link #close} frees them.
+ */
+final class ConstantRuns implements AutoCloseable {
+  private final RunEndEncodedVector runs;
+  private final FieldVector value;
+  private final DataType type;
+
+  private ConstantRuns(Field field, DataType type, BufferAllocator allocator) {
+    this.runs = new RunEndEncodedVector(field, allocator, null);
+    this.runs.initializeChildrenFromFields(field.getChildren());
+    this.value = runs.getValuesVector();
+    this.type = type;
+  }
+
+  /**
+   * The run-end encoded field standing for a constant column of Spark type {@code type}, or null
+   * when the type is not one a constant column of rowbridge's takes (nested, intervals).
+   */
+  static Field fieldFor(String name, DataType type) {
+    ArrowType valueType = arrowType(type);
+    if (valueType == null) {
+      return null;
+    }
+    Field runEnds = new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null);
+    Field values = new Field("values", FieldType.nullable(valueType), null);
+    return new Field(name, FieldType.notNullable(ArrowType.RunEndEncoded.INSTANCE),
+        List.of(runEnds, values));
+  }
+
+  /** A vector for the constant columns of {@code field} (from {@link #fieldFor}). */
+  static ConstantRuns create(Field field, DataType type, BufferAllocator allocator) {
+    return new ConstantRuns(field, type, allocator);
+  }
+
+  /** The vector holding {@code constant}'s value in each of {@code numRows} rows. */
+  RunEndEncodedVector of(ConstantColumnVector constant, int numRows) {
+    IntVector runEnds = (IntVector) runs.getRunEndsVector();
+    if (numRows == 0) {
+      runEnds.setValueCount(0);
+      value.setValueCount(0);
+      runs.setValueCount(0);
+      return runs;
+    }
+    runEnds.setSafe(0, numRows);
+    runEnds.setValueCount(1);
+    if (constant.isNullAt(0)) {
+      value.setNull(0);
+    } else {
+      setValue(constant);
+    }
+    value.setValueCount(1);
+    runs.setValueCount(numRows);
+    return runs;
+  }
+
+  private void setValue(ConstantColumnVector constant) {
+    if (type instanceof BooleanType) {
+      ((BitVector) value).setSafe(0, constant.getBoolean(0) ? 1 : 0);
+    } else if (type instanceof ByteType) {
+      ((TinyIntVector) value).setSafe(0, constant.getByte(0));
+    } else if (type instanceof ShortType) {
+      ((SmallIntVector) value).setSafe(0, constant.getShort(0));
+    } else if (type instanceof IntegerType) {
+      ((IntVector) value).setSafe(0, constant.getInt(0));
+    } else if (type instanceof DateType) {
+      ((DateDayVector) value).setSafe(0, constant.getInt(0));
+    } else if (type instanceof LongType) {
+      ((BigIntVector) value).setSafe(0, constant.getLong(0));
+    } else if (type instanceof TimestampType) {
+      ((TimeStampMicroTZVector) value).setSafe(0, constant.getLong(0));
+    } else if (type instanceof TimestampNTZType) {
+      ((TimeStampMicroVector) value).setSafe(0, constant.getLong(0));
+    } else if (type instanceof FloatType) {
+      ((Float4Vector) value).setSafe(0, constant.getFloat(0));
+    } else if (type instanceof DoubleType) {
+      ((Float8Vector) value).setSafe(0, constant.getDouble(0));
+    } else if (type instanceof DecimalType decimal) {
+      BigDecimal number = constant.getDecimal(0, decimal.precision(), decimal.scale())
+          .toJavaBigDecimal();
+      ((DecimalVector) value).setSafe(0, number.setScale(decimal.scale()));
+    } else if (type instanceof StringType) {
+      ((VarCharVector) value).setSafe(0, constant.getUTF8String(0).getBytes());
+    } else if (type instanceof BinaryType) {
+      ((VarBinaryVector) value).setSafe(0, constant.getBinary(0));
+    } else {
+      throw new IllegalStateException("rowbridge: a constant column of " + type);
+    }
+  }
+
+  private static ArrowType arrowType(DataType type) {
+    if (type instanceof BooleanType) {
+      return ArrowType.Bool.INSTANCE;
+    } else if (type instanceof ByteType) {
+      return new ArrowType.Int(8, true);
+    } else if (type instanceof ShortType) {
+      return new ArrowType.Int(16, true);
+    } else if (type instanceof IntegerType) {
+      return new ArrowType.Int(32, true);
+    } else if (type instanceof LongType) {
+      return new ArrowType.Int(64, true);
+    } else if (type instanceof FloatType) {
+      return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+    } else if (type instanceof DoubleType) {
+      return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+    } else if (type instanceof DecimalType decimal) {
+      return new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
+    } else if (type instanceof DateType) {
+      return new ArrowType.Date(DateUnit.DAY);
+    } else if (type instanceof TimestampType) {
+      return new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+    } else if (type instanceof TimestampNTZType) {
+      return new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+    } else if (type instanceof StringType) {
+      return ArrowType.Utf8.INSTANCE;
+    } else if (type instanceof BinaryType) {
+      return ArrowType.Binary.INSTANCE;
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    runs.close();
+  }
+}
