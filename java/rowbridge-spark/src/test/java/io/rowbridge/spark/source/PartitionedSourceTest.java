@@ -50,9 +50,6 @@ class PartitionedSourceTest {
   private static Path dir;
   private static Path arrow;
   private static Path parquet;
-  /** Relative partition directories and the first id and batches of their file. */
-  private static final String[] PARTITIONS = {"day=2026-12-01/kind=a", "day=2026-12-01/kind=b",
-      "day=2026-12-02/kind=a", "day=__HIVE_DEFAULT_PARTITION__/kind=c"};
 
   @BeforeAll
   static void start() throws IOException {
@@ -66,13 +63,11 @@ class PartitionedSourceTest {
     dir = Files.createTempDirectory("rowbridge-partitioned-test");
     arrow = dir.resolve("arrow");
     parquet = dir.resolve("parquet");
-    for (int p = 0; p < PARTITIONS.length; p++) {
-      Path file = Files.createDirectories(arrow.resolve(PARTITIONS[p])).resolve("part-0.arrow");
-      TestFiles.write(file, 1000L * p, 1 + p % 2, 400);
-      spark.read().format("rowbridge").load(file.toString()).write()
-          .parquet(parquet.resolve(PARTITIONS[p]).toString());
+    Path[] files = TestData.writePartitioned(arrow);
+    for (int p = 0; p < files.length; p++) {
+      spark.read().format("rowbridge").load(files[p].toString()).write()
+          .parquet(parquet.resolve(TestData.PARTITIONS[p]).toString());
     }
-    Files.writeString(arrow.resolve("_SUCCESS"), "");
   }
 
   @AfterAll
