@@ -300,6 +300,16 @@ struct RowBatch {
   int64_t converter_bytes = 0;
 };
 
+/// Columns with one value for every row (a partition's values), which a
+/// RowStream appends after each batch's own columns. `values` is a struct
+/// array of one row whose children are the columns, described by `schema`
+/// (a struct). Each batch takes them as run-end encoded columns of one run
+/// over that value, so nothing is written per row but the row's own bytes.
+struct ConstantColumns {
+  ArrowSchema schema{};
+  ArrowArray values{};
+};
+
 /// A prefetch stream whose batches are converted to Spark UnsafeRows by the
 /// worker that produced them, so rows are ready when the consumer asks. Each
 /// batch in flight has its own Converter, from a per-stream set of K + W + 1
@@ -308,9 +318,13 @@ struct RowBatch {
 class ROWBRIDGE_EXPORT RowStream {
  public:
   /// Starts a row stream over `producer` (ownership taken, also on failure).
-  /// Fails when the schema has a type Spark rows cannot carry.
+  /// Fails when the schema has a type Spark rows cannot carry. With
+  /// `constants` (may be null), every row ends with their values; the stream
+  /// takes ownership of both structs (moved out, released at close, also on
+  /// failure).
   static Status Make(std::unique_ptr<BatchProducer> producer, const StreamOptions& options,
-                     const ConverterOptions& converter_options, std::unique_ptr<RowStream>* out);
+                     const ConverterOptions& converter_options, std::unique_ptr<RowStream>* out,
+                     ConstantColumns* constants = nullptr);
 
   ~RowStream();
   RowStream(const RowStream&) = delete;

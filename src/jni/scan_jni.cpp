@@ -125,7 +125,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
     JNIEnv* env, jclass, jlong path_address, jlong columns_address, jint num_columns,
     jlong first_batch, jlong batch_count, jboolean validate_values, jint prefetch, jint in_flight,
     jint wake_millis, jboolean rows, jint validation, jlong max_chunk_bytes,
-    jlong schema_address) {
+    jlong schema_address, jlong constants_schema_address, jlong constants_array_address) {
   return Guard(env, jlong{0}, [&] {
     std::string path = rowbridge::jni::PathAt(path_address);
     stream::IpcScanOptions scan;
@@ -158,12 +158,28 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
       rowbridge::ConverterOptions convert;
       convert.validation = static_cast<rowbridge::Validation>(validation);
       convert.max_chunk_bytes = max_chunk_bytes;
-      Check(stream::RowStream::Make(std::move(producer), options, convert, &handle->rows));
+      stream::ConstantColumns constants;
+      stream::ConstantColumns* constants_given = nullptr;
+      if (constants_schema_address != 0 && constants_array_address != 0) {
+        // Moved: the stream owns them from here on, also when Make fails.
+        auto* schema = reinterpret_cast<ArrowSchema*>(constants_schema_address);
+        auto* array = reinterpret_cast<ArrowArray*>(constants_array_address);
+        constants.schema = *schema;
+        constants.values = *array;
+        schema->release = nullptr;
+        array->release = nullptr;
+        constants_given = &constants;
+      }
+      Check(stream::RowStream::Make(std::move(producer), options, convert, &handle->rows,
+                                    constants_given));
       handle->canceller = handle->rows->canceller();
       if (schema_address != 0) {
         Check(handle->rows->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
       }
     } else {
+      if (constants_schema_address != 0 || constants_array_address != 0) {
+        throw StatusError(Status::Invalid("rowbridge scan: constant columns need a row scan"));
+      }
       Check(stream::PrefetchStream::Make(std::move(producer), options, &handle->columns));
       handle->canceller = handle->columns->canceller();
       if (schema_address != 0) {

@@ -1,21 +1,37 @@
 // RowStream: a prefetch stream whose workers also convert batches to rows.
+#include <limits>
+#include <vector>
+
+#include "stream/constant_columns.hpp"
 #include "stream/stream_core.hpp"
 
 namespace rowbridge::stream {
 namespace {
 
 /// Converts each finished batch with the item's own converter, made on the
-/// item's first use and kept with the item.
+/// item's first use and kept with the item. With constant columns, the
+/// converter reads the batch with them appended (`WithConstants`).
 class RowStage : public detail::ItemStage {
  public:
-  RowStage(std::shared_ptr<const RowPlan> plan, const ConverterOptions& options)
-      : plan_(std::move(plan)), options_(options) {}
+  RowStage(std::shared_ptr<const RowPlan> plan, const ConverterOptions& options,
+           std::shared_ptr<const detail::OwnedConstants> constants)
+      : plan_(std::move(plan)), options_(options), constants_(std::move(constants)) {}
 
   Status Process(detail::StreamItem* item) override {
     if (item->converter == nullptr) {
       ROWBRIDGE_RETURN_NOT_OK(Converter::Make(plan_, options_, &item->converter));
     }
-    Status status = item->converter->Convert(item->array, &item->rows);
+    const ArrowArray* batch = &item->array;
+    if (constants_ != nullptr) {
+      if (item->stage_state == nullptr) {
+        item->stage_state = std::make_shared<detail::WithConstants>(constants_);
+      }
+      auto* joined = static_cast<detail::WithConstants*>(item->stage_state.get());
+      ROWBRIDGE_RETURN_NOT_OK(
+          joined->Bind(item->array).WithContext("batch " + std::to_string(item->index)));
+      batch = joined->array();
+    }
+    Status status = item->converter->Convert(*batch, &item->rows);
     item->NoteConverter();  // grown or not, failed or not: the stream adds the growth to bytes_held
     if (!status.ok()) return status.WithContext("batch " + std::to_string(item->index));
     return status;
@@ -24,6 +40,7 @@ class RowStage : public detail::ItemStage {
  private:
   std::shared_ptr<const RowPlan> plan_;
   ConverterOptions options_;
+  std::shared_ptr<const detail::OwnedConstants> constants_;
 };
 
 }  // namespace
@@ -42,13 +59,26 @@ RowStream::RowStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
 RowStream::~RowStream() { Close(); }
 
 Status RowStream::Make(std::unique_ptr<BatchProducer> producer, const StreamOptions& options,
-                       const ConverterOptions& converter_options, std::unique_ptr<RowStream>* out) {
-  if (producer == nullptr) return Status::Invalid("row stream: no producer (null)");
+                       const ConverterOptions& converter_options, std::unique_ptr<RowStream>* out,
+                       ConstantColumns* constants) {
   try {
+    std::shared_ptr<const detail::OwnedConstants> owned;
+    if (constants != nullptr) {
+      auto taken = std::make_shared<detail::OwnedConstants>(constants);
+      ROWBRIDGE_RETURN_NOT_OK(taken->Check().WithContext("row stream: constant columns"));
+      owned = std::move(taken);
+    }
+    if (producer == nullptr) return Status::Invalid("row stream: no producer (null)");
     auto state = std::make_unique<State>();
     auto make_stage = [&](const ArrowSchema& schema, std::unique_ptr<detail::ItemStage>* stage) {
-      ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, &state->plan).WithContext("row stream"));
-      *stage = std::make_unique<RowStage>(state->plan, converter_options);
+      if (owned == nullptr) {
+        ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, &state->plan).WithContext("row stream"));
+      } else {
+        detail::SchemaWithConstants joined(schema, *owned);
+        ROWBRIDGE_RETURN_NOT_OK(
+            RowPlan::Compile(*joined.schema(), &state->plan).WithContext("row stream"));
+      }
+      *stage = std::make_unique<RowStage>(state->plan, converter_options, owned);
       return Status::Ok();
     };
     ROWBRIDGE_RETURN_NOT_OK(

@@ -88,6 +88,23 @@ void AppendRows(const RowBatchView& view, std::vector<std::string>* rows) {
   }
 }
 
+/// Every row of the stream, chunks included, in order.
+void DrainRows(RowStream* stream, std::vector<std::string>* rows) {
+  for (;;) {
+    RowBatch batch;
+    bool end = false;
+    ASSERT_TRUE(stream->Next(&batch, &end).ok());
+    if (end) break;
+    AppendRows(batch.rows, rows);
+    for (;;) {
+      RowBatchView chunk;
+      ASSERT_TRUE(stream->NextChunk(&chunk).ok());
+      if (chunk.num_rows == 0) break;
+      AppendRows(chunk, rows);
+    }
+  }
+}
+
 TEST(RowStream, RowsEqualConvertingTheSameBatchesDirectly) {
   std::vector<t::TestArray> batches = Batches(40);
   std::vector<std::string> expected;
@@ -125,6 +142,65 @@ TEST(RowStream, RowsEqualConvertingTheSameBatchesDirectly) {
     EXPECT_EQ(rows, expected);
     EXPECT_LE(stream->stats().max_batches_held, options.prefetch + options.in_flight + 1);
   }
+}
+
+/// The partition values of ConstantsAreEveryRowsLastColumns: (k int64, v utf8, n int32 null).
+t::TestArray Constants(int64_t rows) {
+  return t::Batch({t::Primitive<int64_t>("l", "k", std::vector<std::optional<int64_t>>(
+                                                        static_cast<size_t>(rows), 42)),
+                   t::Strings("u", "v", std::vector<std::optional<std::string>>(
+                                            static_cast<size_t>(rows), "day=2026-12-01")),
+                   t::Primitive<int32_t>("i", "n", std::vector<std::optional<int32_t>>(
+                                                       static_cast<size_t>(rows), std::nullopt))});
+}
+
+TEST(RowStream, ConstantsAreEveryRowsLastColumns) {
+  std::vector<t::TestArray> batches = Batches(12);
+  batches.push_back(MakeBatch(12, 0));
+  std::vector<std::string> expected;
+  for (const t::TestArray& batch : batches) {
+    t::TestArray joined = batch;
+    t::TestArray constants = Constants(batch.length);
+    for (const t::TestArray& column : constants.children) joined.children.push_back(column);
+    DirectRows(joined, &expected);
+  }
+  for (int64_t chunk_bytes : {int64_t{64} << 20, int64_t{2048}}) {
+    SCOPED_TRACE("max_chunk_bytes " + std::to_string(chunk_bytes));
+    StreamOptions options;
+    options.pool = Pool(3);
+    options.in_flight = 3;
+    ConverterOptions convert;
+    convert.max_chunk_bytes = chunk_bytes;
+    t::TestArray one = Constants(1);
+    ConstantColumns constants;
+    t::ExportSchema(one, &constants.schema);
+    t::ExportArray(one, &constants.values);
+    std::unique_ptr<RowStream> stream;
+    ASSERT_TRUE(RowStream::Make(std::make_unique<TableProducer>(&batches, -1), options, convert,
+                                &stream, &constants)
+                    .ok());
+    EXPECT_EQ(constants.schema.release, nullptr) << "moved into the stream";
+    EXPECT_EQ(constants.values.release, nullptr);
+    EXPECT_EQ(stream->plan().num_columns(), 6);
+    std::vector<std::string> rows;
+    ASSERT_NO_FATAL_FAILURE(DrainRows(stream.get(), &rows));
+    EXPECT_EQ(rows, expected);
+  }
+}
+
+TEST(RowStream, ConstantsThatAreNotOneRowAreRefusedAndReleased) {
+  t::TestArray two = Constants(2);
+  ConstantColumns constants;
+  t::ExportSchema(two, &constants.schema);
+  t::ExportArray(two, &constants.values);
+  std::vector<t::TestArray> batches = Batches(2);
+  std::unique_ptr<RowStream> stream;
+  Status status = RowStream::Make(std::make_unique<TableProducer>(&batches, -1), StreamOptions(),
+                                  ConverterOptions(), &stream, &constants);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("not one row"), std::string::npos) << status.message();
+  EXPECT_EQ(constants.schema.release, nullptr) << "taken, and released, on failure too";
+  EXPECT_EQ(constants.values.release, nullptr);
 }
 
 TEST(RowStream, ConvertersAndTheirBuffersAreReused) {

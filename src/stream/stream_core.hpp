@@ -41,6 +41,9 @@ struct StreamItem {
   std::unique_ptr<Converter> converter;
   RowBatchView rows;
   int64_t row_bytes = 0;
+  /// The row stage's own per-item state (the batch with its constant
+  /// columns appended), kept across reuses.
+  std::shared_ptr<void> stage_state;
 
   /// Raises row_bytes to what the converter holds now; returns by how much.
   int64_t NoteConverter() {

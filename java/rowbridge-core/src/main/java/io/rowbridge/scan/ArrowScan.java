@@ -34,7 +34,7 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
 
   private ArrowScan(String path, ScanOptions options, BufferAllocator allocator,
       CDataDictionaryProvider dictionaries) {
-    super(NativeStream.openImported(path, options, false, allocator, dictionaries));
+    super(NativeStream.openImported(path, options, false, allocator, dictionaries, null));
     this.allocator = allocator;
     this.dictionaries = dictionaries;
     this.schema = stream.schema();

@@ -5,6 +5,7 @@ import org.apache.arrow.c.CDataDictionaryProvider;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.unsafe.Platform;
 
@@ -87,7 +88,17 @@ public final class NativeScan {
 
   /** Opens a scan of {@code path} whose batches the stream's workers convert to UnsafeRows. */
   public static RowScan openRows(String path, ScanOptions options) {
-    return new RowScan(path, options == null ? ScanOptions.defaults() : options);
+    return openRows(path, options, null);
+  }
+
+  /**
+   * Opens a scan of {@code path} as UnsafeRows whose last columns are those of
+   * {@code constants}: one row of values (a partition's), written into every row by the
+   * native conversion. The scan exports them through the C Data Interface and holds their
+   * buffers until it closes; the caller keeps (and closes) the root.
+   */
+  public static RowScan openRows(String path, ScanOptions options, VectorSchemaRoot constants) {
+    return new RowScan(path, options == null ? ScanOptions.defaults() : options, constants);
   }
 
   /** The allocator of the schemas that inspect and row scans import (a few bytes, briefly). */

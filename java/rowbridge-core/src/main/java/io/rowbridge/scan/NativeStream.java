@@ -5,10 +5,12 @@ import java.util.function.BooleanSupplier;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeException;
+import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.unsafe.Platform;
 
@@ -42,11 +44,12 @@ final class NativeStream {
    * nothing stays open and {@code dictionaries} is closed.
    */
   static NativeStream openImported(String path, ScanOptions options, boolean rows,
-      BufferAllocator allocator, CDataDictionaryProvider dictionaries) {
+      BufferAllocator allocator, CDataDictionaryProvider dictionaries,
+      VectorSchemaRoot constants) {
     ArrowSchema cSchema = ArrowSchema.allocateNew(allocator);
     NativeStream opened = null;
     try {
-      opened = open(path, options, rows, cSchema.memoryAddress());
+      opened = open(path, options, rows, cSchema.memoryAddress(), constants, allocator);
       opened.schema = Data.importSchema(allocator, cSchema, dictionaries); // releases cSchema
       return opened;
     } catch (RuntimeException | Error e) {
@@ -64,15 +67,35 @@ final class NativeStream {
     return schema;
   }
 
-  /** Opens a scan of {@code path}; its schema goes to the ArrowSchema at schemaAddress. */
-  static NativeStream open(String path, ScanOptions options, boolean rows, long schemaAddress) {
+  /**
+   * Opens a scan of {@code path}; its schema goes to the ArrowSchema at schemaAddress. A row
+   * scan appends the columns of {@code constants} (one row; may be null) to every row; they are
+   * exported through the C Data Interface with their vectors' allocator, and the stream holds
+   * their buffers until it closes.
+   */
+  static NativeStream open(String path, ScanOptions options, boolean rows, long schemaAddress,
+      VectorSchemaRoot constants, BufferAllocator allocator) {
     if (path == null) {
       throw new IllegalArgumentException("rowbridge scan: no path (null)");
+    }
+    if (constants != null && constants.getRowCount() != 1) {
+      throw new IllegalArgumentException("rowbridge scan: constant columns are one row, not "
+          + constants.getRowCount());
     }
     long pathAddress = cString(path);
     int[] columns = options.columnsUnsafe();
     long columnsAddress = 0;
+    ArrowSchema constantsSchema = null;
+    ArrowArray constantsArray = null;
     try {
+      if (constants != null) {
+        // Exported from the vectors' own allocator: Arrow Java moves buffers within one root.
+        BufferAllocator owner = constants.getFieldVectors().isEmpty() ? allocator
+            : constants.getVector(0).getAllocator();
+        constantsSchema = ArrowSchema.allocateNew(owner);
+        constantsArray = ArrowArray.allocateNew(owner);
+        Data.exportVectorSchemaRoot(owner, constants, null, constantsArray, constantsSchema);
+      }
       if (columns != null && columns.length > 0) {
         columnsAddress = Platform.allocateMemory(4L * columns.length);
         Platform.copyMemory(columns, Platform.INT_ARRAY_OFFSET, null, columnsAddress,
@@ -83,9 +106,19 @@ final class NativeStream {
       long handle = ScanNative.open(pathAddress, columnsAddress,
           columns == null ? -1 : columns.length, options.firstBatch(), options.batchCount(),
           options.validateValues(), options.prefetch(), options.inFlight(),
-          options.wakePeriodMillis(), rows, validation, converter.maxChunkBytes(), schemaAddress);
+          options.wakePeriodMillis(), rows, validation, converter.maxChunkBytes(), schemaAddress,
+          constantsSchema == null ? 0 : constantsSchema.memoryAddress(),
+          constantsArray == null ? 0 : constantsArray.memoryAddress());
       return new NativeStream(path, options.interrupted(), handle);
     } finally {
+      if (constantsArray != null) {
+        constantsArray.release(); // a no-op once the stream took it
+        constantsArray.close();
+      }
+      if (constantsSchema != null) {
+        constantsSchema.release();
+        constantsSchema.close();
+      }
       Platform.freeMemory(pathAddress);
       if (columnsAddress != 0) {
         Platform.freeMemory(columnsAddress);

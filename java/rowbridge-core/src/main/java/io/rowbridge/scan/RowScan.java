@@ -2,8 +2,10 @@ package io.rowbridge.scan;
 
 import io.rowbridge.SparkTypes;
 import org.apache.arrow.c.CDataDictionaryProvider;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
 
@@ -35,16 +37,22 @@ public final class RowScan extends ScanBase implements AutoCloseable {
   private int chunkRows;
   private int index;
 
-  RowScan(String path, ScanOptions options) {
-    this(path, options, new CDataDictionaryProvider());
+  RowScan(String path, ScanOptions options, VectorSchemaRoot constants) {
+    this(path, options, new CDataDictionaryProvider(), constants);
   }
 
-  private RowScan(String path, ScanOptions options, CDataDictionaryProvider dictionaries) {
+  private RowScan(String path, ScanOptions options, CDataDictionaryProvider dictionaries,
+      VectorSchemaRoot constants) {
     super(NativeStream.openImported(path, options, true, NativeScan.SchemaAllocator.get(),
-        dictionaries));
+        dictionaries, constants));
     StructType spark;
     try {
       spark = SparkTypes.of(stream.schema().getFields(), dictionaries);
+      if (constants != null) {
+        for (StructField field : SparkTypes.of(constants.getSchema().getFields(), null).fields()) {
+          spark = spark.add(field);
+        }
+      }
     } catch (RuntimeException | Error e) {
       stream.close();
       throw e;

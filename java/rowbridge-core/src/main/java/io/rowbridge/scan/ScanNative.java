@@ -58,12 +58,15 @@ final class ScanNative {
    * Opens a scan: numColumns -1 for every column, else the int32 indices at columnsAddress; the
    * batches [firstBatch, firstBatch + batchCount) (batchCount -1: to the end). rows: convert to
    * UnsafeRows in the workers (validation and maxChunkBytes as the converter's). Exports the
-   * schema of the scan (after projection) into the ArrowSchema at schemaAddress. Returns the
-   * handle, freed by close.
+   * schema of the scan (after projection) into the ArrowSchema at schemaAddress. A row scan
+   * given the ArrowSchema and ArrowArray of a struct of one row (constantsSchemaAddress and
+   * constantsArrayAddress, else 0) appends its columns to every row; it moves both (leaving them
+   * released), also when it fails. Returns the handle, freed by close.
    */
   static native long open(long pathAddress, long columnsAddress, int numColumns, long firstBatch,
       long batchCount, boolean validateValues, int prefetch, int inFlight, int wakeMillis,
-      boolean rows, int validation, long maxChunkBytes, long schemaAddress);
+      boolean rows, int validation, long maxChunkBytes, long schemaAddress,
+      long constantsSchemaAddress, long constantsArrayAddress);
 
   /**
    * Moves the next batch into the ArrowArray at arrayAddress (uninitialized): BATCH, END, or

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,11 +18,14 @@ import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -207,6 +211,59 @@ class NativeScanTest {
         }
         assertFalse(scan.nextBatch());
         assertEquals(BATCH_ROWS.length, scan.batchesRead());
+      }
+      assertEquals(expected.size(), actual.size());
+      for (int i = 0; i < expected.size(); i++) {
+        assertArrayEquals(expected.get(i), actual.get(i), "row " + i);
+      }
+    }
+  }
+
+  @Test
+  void rowScanAppendsConstantColumnsToEveryRow() {
+    ScanOptions options = ScanOptions.defaults().withColumns(new int[] {3, 1});
+    List<Object[]> expected = new ArrayList<>();
+    try (RowScan scan = NativeScan.openRows(path(), options)) {
+      while (scan.nextBatch()) {
+        while (scan.next()) {
+          expected.add(new Object[] {
+              String.valueOf(scan.row().get(0, scan.sparkSchema().fields()[0].dataType())),
+              String.valueOf(scan.row().get(1, scan.sparkSchema().fields()[1].dataType()))});
+        }
+      }
+    }
+    try (BigIntVector k = new BigIntVector("k", allocator);
+         VarCharVector v = new VarCharVector("v", allocator);
+         IntVector n = new IntVector("n", allocator)) {
+      k.setSafe(0, 7);
+      v.setSafe(0, "day=2026-12-01".getBytes(StandardCharsets.UTF_8));
+      n.setNull(0);
+      k.setValueCount(1);
+      v.setValueCount(1);
+      n.setValueCount(1);
+      List<Object[]> actual = new ArrayList<>();
+      try (VectorSchemaRoot constants = new VectorSchemaRoot(List.of(k, v, n))) {
+        constants.setRowCount(1);
+        try (RowScan scan = NativeScan.openRows(path(), options.withConverterOptions(
+            ConverterOptions.defaults().maxChunkBytes(4096)), constants)) {
+          assertEquals("struct<" + scan.sparkSchema().fields()[0].name() + ":"
+              + scan.sparkSchema().fields()[0].dataType().simpleString() + ","
+              + scan.sparkSchema().fields()[1].name() + ":"
+              + scan.sparkSchema().fields()[1].dataType().simpleString()
+              + ",k:bigint,v:string,n:int>", scan.sparkSchema().simpleString());
+          while (scan.nextBatch()) {
+            while (scan.next()) {
+              UnsafeRow row = scan.row();
+              assertEquals(5, row.numFields());
+              assertEquals(7L, row.getLong(2));
+              assertEquals("day=2026-12-01", row.getUTF8String(3).toString());
+              assertTrue(row.isNullAt(4));
+              actual.add(new Object[] {
+                  String.valueOf(row.get(0, scan.sparkSchema().fields()[0].dataType())),
+                  String.valueOf(row.get(1, scan.sparkSchema().fields()[1].dataType()))});
+            }
+          }
+        }
       }
       assertEquals(expected.size(), actual.size());
       for (int i = 0; i < expected.size(); i++) {

@@ -47,7 +47,7 @@ import org.apache.spark.sql.types.TimestampType;
  * every row: nothing is materialised per row. The vector owns its value's buffers, allocated
  * from the allocator given; {@link #close} frees them.
  */
-final class ConstantRuns implements AutoCloseable {
+public final class ConstantRuns implements AutoCloseable {
   private final RunEndEncodedVector runs;
   private final FieldVector value;
   private final DataType type;
@@ -90,18 +90,29 @@ final class ConstantRuns implements AutoCloseable {
     }
     runEnds.setSafe(0, numRows);
     runEnds.setValueCount(1);
-    if (constant.isNullAt(0)) {
-      value.setNull(0);
-    } else {
-      setValue(constant);
-    }
+    setValue(value, type, constant);
     value.setValueCount(1);
     runs.setValueCount(numRows);
     return runs;
   }
 
-  private void setValue(ConstantColumnVector constant) {
-    if (type instanceof BooleanType) {
+  /**
+   * A nullable field of the Arrow type that holds a constant of Spark type {@code type}, or null
+   * for a type no constant column of rowbridge's takes.
+   */
+  public static Field valueField(String name, DataType type) {
+    ArrowType arrow = arrowType(type);
+    return arrow == null ? null : new Field(name, FieldType.nullable(arrow), null);
+  }
+
+  /**
+   * Stores {@code constant}'s value (or null) at index 0 of {@code value}, a vector of
+   * {@link #valueField}'s type for {@code type}; the caller sets the value count.
+   */
+  public static void setValue(FieldVector value, DataType type, ConstantColumnVector constant) {
+    if (constant.isNullAt(0)) {
+      value.setNull(0);
+    } else if (type instanceof BooleanType) {
       ((BitVector) value).setSafe(0, constant.getBoolean(0) ? 1 : 0);
     } else if (type instanceof ByteType) {
       ((TinyIntVector) value).setSafe(0, constant.getByte(0));

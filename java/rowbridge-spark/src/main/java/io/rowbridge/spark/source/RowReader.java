@@ -2,6 +2,8 @@ package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.NativeScan;
 import io.rowbridge.scan.RowScan;
+import io.rowbridge.scan.ScanOptions;
+import io.rowbridge.spark.ConstantRuns;
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.TaskMemoryAccounting;
 
@@ -9,19 +11,27 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.JoinedRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.ArrowUtils;
 
 /**
  * A task's row reader: one native RowScan over its range, whose workers decode each batch and
  * convert it to UnsafeRows, so rows are ready when the task asks. The row is reused: valid until
  * the next call to {@link #next()} (Spark's row reuse contract). Partition columns follow the
- * file's columns, appended to each row by an UnsafeProjection.
+ * file's columns: the native conversion writes their values into each row (an UnsafeProjection
+ * appends them instead for a type it does not take).
  *
  * <p>The native memory the scan holds (up to K + W + 1 decoded batches and converters' row
  * buffers, filled by the pool's workers) is accounted to the task's memory manager: at each batch
@@ -38,19 +48,27 @@ final class RowReader implements PartitionReader<InternalRow> {
   private InternalRow row;
   private long rows;
   private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
-  /** With partition columns: the file's row joined with the partition values, as one row. */
+  /** The partition values the native stream holds (exported to it); closed after it. */
+  private BufferAllocator constantsAllocator;
+  /**
+   * With partition columns of a type the native conversion does not take: the file's row joined
+   * with the partition values, as one row.
+   */
   private final UnsafeProjection withPartition;
   private final JoinedRow joined;
 
   RowReader(FileRange range, SourceConf conf, StructType dataSchema, int[] columns,
       InternalRow partitionValues, StructType partitionSchema) {
     this.task = new StreamTask(range, this);
-    if (partitionSchema.fields().length > 0) {
+    StructField[] partitionFields = partitionSchema.fields();
+    boolean nativeConstants = Arrays.stream(partitionFields)
+        .allMatch(f -> ConstantRuns.valueField(f.name(), f.dataType()) != null);
+    if (partitionFields.length > 0 && !nativeConstants) {
       List<StructField> fields = new ArrayList<>();
       for (int column : columns) {
         fields.add(dataSchema.fields()[column]);
       }
-      fields.addAll(Arrays.asList(partitionSchema.fields()));
+      fields.addAll(Arrays.asList(partitionFields));
       withPartition = UnsafeProjection.create(new StructType(fields.toArray(new StructField[0])));
       joined = new JoinedRow();
       joined.withRight(partitionValues);
@@ -59,9 +77,21 @@ final class RowReader implements PartitionReader<InternalRow> {
       joined = null;
     }
     try {
-      scan = NativeScan.openRows(range.path(), task.options(conf)
-          .withConverterOptions(conf.converterOptions()));
+      ScanOptions options = task.options(conf).withConverterOptions(conf.converterOptions());
+      if (partitionFields.length > 0 && nativeConstants) {
+        constantsAllocator = ArrowUtils.rootAllocator().newChildAllocator(
+            "rowbridge partition values " + range.path(), 0, Long.MAX_VALUE);
+        try (VectorSchemaRoot constants = partitionRow(partitionValues, partitionFields,
+            constantsAllocator)) {
+          scan = NativeScan.openRows(range.path(), options, constants);
+        }
+      } else {
+        scan = NativeScan.openRows(range.path(), options);
+      }
     } catch (RuntimeException e) {
+      if (constantsAllocator != null) {
+        constantsAllocator.close();
+      }
       throw task.failure(e);
     }
     StreamTask.OPEN_STREAMS.incrementAndGet();
@@ -95,6 +125,30 @@ final class RowReader implements PartitionReader<InternalRow> {
     row = withPartition == null ? scan.row() : withPartition.apply(joined.withLeft(scan.row()));
     rows++;
     return true;
+  }
+
+  /** One row of the partition values, in Arrow vectors the native stream can take. */
+  private static VectorSchemaRoot partitionRow(InternalRow values, StructField[] fields,
+      BufferAllocator allocator) {
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (int i = 0; i < fields.length; i++) {
+        DataType type = fields[i].dataType();
+        FieldVector vector = ConstantRuns.valueField(fields[i].name(), type)
+            .createVector(allocator);
+        vectors.add(vector);
+        ConstantColumnVector constant = new ConstantColumnVector(1, type);
+        ColumnVectorUtils.populate(constant, values, i);
+        ConstantRuns.setValue(vector, type, constant);
+        vector.setValueCount(1);
+      }
+      VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+      root.setRowCount(1);
+      return root;
+    } catch (RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
   }
 
   @Override
@@ -138,6 +192,9 @@ final class RowReader implements PartitionReader<InternalRow> {
     } finally {
       scan = null;
       row = null;
+      if (constantsAllocator != null) {
+        constantsAllocator.close();
+      }
       if (memory != null) {
         memory.releaseAll();
       }
