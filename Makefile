@@ -191,10 +191,11 @@ long-fuzz: build-fuzz
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
 
 long-java: jni
-	@echo "== Java randomized differential suite, $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows"
+	@echo "== Java suites with the randomized differential suite at $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows, and an executor killed mid-job"
 	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) \
 	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) \
-	  -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) install
+	  -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) \
+	  '-Drowbridge.cluster.tests=io/rowbridge/spark/cluster/*Test.java' install
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

@@ -69,6 +69,8 @@ class ROWBRIDGE_EXPORT WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int32_t size() const;
+  /// The workers running a batch of some stream now (a relaxed read).
+  int32_t busy() const;
   Impl& impl() { return *impl_; }
 
  private:

@@ -85,6 +85,14 @@ JNIEXPORT jint JNICALL Java_io_rowbridge_scan_ScanNative_poolSize(JNIEnv* env, j
   });
 }
 
+JNIEXPORT jint JNICALL Java_io_rowbridge_scan_ScanNative_poolBusy(JNIEnv* env, jclass) {
+  return Guard(env, jint{0}, [&] {
+    std::shared_ptr<stream::WorkerPool> pool;
+    Check(stream::WorkerPool::Default(&pool));
+    return static_cast<jint>(pool->busy());
+  });
+}
+
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_inspect(JNIEnv* env, jclass,
                                                                   jlong path_address,
                                                                   jlong schema_address) {

@@ -7,6 +7,7 @@
 // every thread that allocates gets an arena that keeps what it freed, so
 // spreading one stream over 16 workers would grow resident memory 16-fold).
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -38,6 +39,8 @@ struct WorkerPool::Impl {
   bool stopping = false;
   std::vector<std::unique_ptr<Waiter>> waiters;  // one per thread, as long as the Impl
   std::vector<std::thread> threads;
+  /// Workers running a task now.
+  std::atomic<int32_t> busy{0};
 
   void WorkLoop(Waiter& self) {
     current_pool = this;
@@ -53,8 +56,10 @@ struct WorkerPool::Impl {
       std::shared_ptr<detail::PoolTask> task = std::move(queue.front());
       queue.pop_front();
       lock.unlock();
+      busy.fetch_add(1, std::memory_order_relaxed);
       task->Run();
       task.reset();  // may destroy a closed stream's last remains, outside the lock
+      busy.fetch_sub(1, std::memory_order_relaxed);
       lock.lock();
     }
   }
@@ -108,6 +113,8 @@ WorkerPool::WorkerPool(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WorkerPool::~WorkerPool() { impl_->Stop(); }
 
 int32_t WorkerPool::size() const { return static_cast<int32_t>(impl_->threads.size()); }
+
+int32_t WorkerPool::busy() const { return impl_->busy.load(std::memory_order_relaxed); }
 
 Status WorkerPool::Make(int32_t threads, std::shared_ptr<WorkerPool>* out) {
   if (threads < 1 || threads > kMaxThreads) {

@@ -36,6 +36,14 @@ public final class NativeScan {
     return ScanNative.poolSize();
   }
 
+  /**
+   * The process-wide worker pool's threads decoding or converting a batch now (0 when no
+   * stream has work in flight); starts the pool if it was not running.
+   */
+  public static int busyWorkers() {
+    return ScanNative.poolBusy();
+  }
+
   /** Reads the footer of the IPC input at {@code path}: schema, batches, their sizes and rows. */
   public static IpcFileInfo inspect(String path) {
     if (path == null) {

@@ -44,6 +44,9 @@ final class ScanNative {
   /** The size of the process-wide worker pool, starting it (one thread per core) if needed. */
   static native int poolSize();
 
+  /** The process-wide pool's workers running a batch now. */
+  static native int poolBusy();
+
   /**
    * Reads the footer of the IPC input at the NUL-terminated UTF-8 path at pathAddress; exports
    * its schema into the ArrowSchema at schemaAddress (0: not wanted). Returns the address of

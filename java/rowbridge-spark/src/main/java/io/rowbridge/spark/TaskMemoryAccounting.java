@@ -3,6 +3,8 @@ package io.rowbridge.spark;
 import io.rowbridge.NativeMemoryListener;
 import io.rowbridge.RowbridgeException;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 import org.apache.spark.memory.MemoryConsumer;
 import org.apache.spark.memory.TaskMemoryManager;
 
@@ -14,6 +16,9 @@ import org.apache.spark.memory.TaskMemoryManager;
  * fails with a RowbridgeException (ENOMEM) that names the settings to lower.
  */
 public final class TaskMemoryAccounting extends MemoryConsumer implements NativeMemoryListener {
+  /** Bytes accounted to tasks by every instance in this JVM now. */
+  private static final AtomicLong HELD = new AtomicLong();
+
   private final String holder;
   private final String remedy;
 
@@ -33,11 +38,18 @@ public final class TaskMemoryAccounting extends MemoryConsumer implements Native
     this.remedy = remedy;
   }
 
+  /** The native bytes rowbridge holds for tasks in this JVM now, as accounted to them. */
+  public static long heldInThisJvm() {
+    return HELD.get();
+  }
+
   @Override
   public void acquire(long bytes) {
     long granted = acquireMemory(bytes);
+    HELD.addAndGet(granted);
     if (granted < bytes) {
       freeMemory(granted);
+      HELD.addAndGet(-granted);
       throw new RowbridgeException("rowbridge: the task memory manager granted " + granted
           + " of the " + bytes + " bytes " + holder + " needs (" + getMode() + " memory, "
           + getUsed() + " bytes held); " + remedy + " or give executors more memory",
@@ -47,7 +59,9 @@ public final class TaskMemoryAccounting extends MemoryConsumer implements Native
 
   @Override
   public void release(long bytes) {
-    freeMemory(Math.min(bytes, getUsed()));
+    long freed = Math.min(bytes, getUsed());
+    freeMemory(freed);
+    HELD.addAndGet(-freed);
   }
 
   /**

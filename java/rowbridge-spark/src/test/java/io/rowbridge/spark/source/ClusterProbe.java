@@ -1,5 +1,8 @@
 package io.rowbridge.spark.source;
 
+import io.rowbridge.scan.NativeScan;
+import io.rowbridge.spark.TaskMemoryAccounting;
+
 import java.util.List;
 
 import org.apache.spark.api.java.function.MapPartitionsFunction;
@@ -25,6 +28,21 @@ public final class ClusterProbe {
         (MapPartitionsFunction<Long, String>) rows -> {
           Thread.sleep(50);
           return List.of(thisProcess()).iterator();
+        }, Encoders.STRING()).collectAsList();
+  }
+
+  /**
+   * What rowbridge holds in each task's executor while the task runs (which holds nothing
+   * itself): "streams=S bytes=B workers=W", the open streams, the native bytes accounted to
+   * tasks, and the native pool's workers at work.
+   */
+  public static List<String> nativeState(SparkSession spark) {
+    return spark.range(0, TASKS, 1, TASKS).mapPartitions(
+        (MapPartitionsFunction<Long, String>) rows -> {
+          Thread.sleep(50);
+          return List.of("streams=" + StreamTask.OPEN_STREAMS.get() + " bytes="
+              + TaskMemoryAccounting.heldInThisJvm() + " workers="
+              + NativeScan.busyWorkers()).iterator();
         }, Encoders.STRING()).collectAsList();
   }
 

@@ -27,6 +27,17 @@ public final class TestData {
     return files;
   }
 
+  /**
+   * {@code files} files of {@code batches} batches of 1000 rows each (ids 0 on, in order) under
+   * {@code dir}, for jobs that last a while.
+   */
+  public static void writeLarge(Path dir, int files, int batches) throws IOException {
+    Files.createDirectories(dir);
+    for (int f = 0; f < files; f++) {
+      TestFiles.write(dir.resolve("part-" + f + ".arrow"), 1000L * batches * f, batches, 1000);
+    }
+  }
+
   public static void deleteTree(Path dir) throws IOException {
     TestFiles.deleteTree(dir);
   }
