@@ -70,7 +70,9 @@ public final class ConstantRuns implements AutoCloseable {
     }
     Field runEnds = new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null);
     Field values = new Field("values", FieldType.nullable(valueType), null);
-    return new Field(name, FieldType.notNullable(ArrowType.RunEndEncoded.INSTANCE),
+    // Nullable: the run's value may be null (a run-end encoded array has no validity bitmap of
+    // its own, its values carry the nulls).
+    return new Field(name, FieldType.nullable(ArrowType.RunEndEncoded.INSTANCE),
         List.of(runEnds, values));
   }
 
