@@ -167,27 +167,32 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     boolean anyConstant = false;
     for (int i = 0; i < batch.numCols(); i++) {
       ColumnVector column = batch.column(i);
-      Field field;
+      boolean constantBefore = constants != null && constants[i] != null;
       if (column instanceof ArrowColumnVector arrow) {
-        field = arrow.getValueVector().getField();
-        if (field.getDictionary() != null) {
-          return false; // Spark reads a dictionary-encoded vector as its indices
+        Field field = arrow.getValueVector().getField();
+        // Spark reads a dictionary-encoded vector as its indices; a column that was constant
+        // when the converter was made has a run-end field there.
+        if (field.getDictionary() != null || constantBefore) {
+          return false;
+        }
+        if (fields != null) {
+          fields.add(field);
         }
       } else if (column instanceof ConstantColumnVector) {
-        field = ConstantRuns.fieldFor(source.schema.fields()[i].name(), column.dataType());
+        if (converter != null) {
+          if (!constantBefore) {
+            return false;
+          }
+          continue; // its stand-in was made with the converter
+        }
+        Field field = ConstantRuns.fieldFor(source.schema.fields()[i].name(), column.dataType());
         if (field == null) {
           return false;
         }
         anyConstant = true;
+        fields.add(field);
       } else {
         return false;
-      }
-      if (converter != null && (constants != null && constants[i] != null)
-          != (column instanceof ConstantColumnVector)) {
-        return false;
-      }
-      if (fields != null) {
-        fields.add(field);
       }
     }
     if (converter == null && anyConstant) {
