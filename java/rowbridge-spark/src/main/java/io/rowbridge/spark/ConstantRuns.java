@@ -64,12 +64,11 @@ public final class ConstantRuns implements AutoCloseable {
    * when the type is not one a constant column of rowbridge's takes (nested, intervals).
    */
   static Field fieldFor(String name, DataType type) {
-    ArrowType valueType = arrowType(type);
-    if (valueType == null) {
+    Field values = valueField("values", type);
+    if (values == null) {
       return null;
     }
     Field runEnds = new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null);
-    Field values = new Field("values", FieldType.nullable(valueType), null);
     // Nullable: the run's value may be null (a run-end encoded array has no validity bitmap of
     // its own, its values carry the nulls).
     return new Field(name, FieldType.nullable(ArrowType.RunEndEncoded.INSTANCE),

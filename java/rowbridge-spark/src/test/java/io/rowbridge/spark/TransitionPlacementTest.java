@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.spark.sql.Dataset;
@@ -57,21 +56,14 @@ class TransitionPlacementTest {
    */
   private static String transitions(String sql) {
     String found = transitionsOnly(sql);
-    List<String> placed = sorted(spark.sql(sql));
+    List<String> placed = SortedAnswer.of(spark.sql(sql));
     spark.conf().set(RowbridgeConf.PLACEMENT, "spark");
     try {
-      assertEquals(sorted(spark.sql(sql)), placed, "the same answer with Spark's: " + sql);
+      assertEquals(SortedAnswer.of(spark.sql(sql)), placed, "the same answer with Spark's: " + sql);
     } finally {
       spark.conf().unset(RowbridgeConf.PLACEMENT);
     }
     return found;
-  }
-
-  private static List<String> sorted(Dataset<Row> frame) {
-    List<String> rows = new ArrayList<>();
-    frame.collectAsList().forEach(row -> rows.add(row.toString()));
-    rows.sort(null);
-    return rows;
   }
 
   @Test

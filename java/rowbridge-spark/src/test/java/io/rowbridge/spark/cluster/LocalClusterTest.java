@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.source.ClusterProbe;
 import io.rowbridge.spark.source.TestData;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +60,7 @@ class LocalClusterTest {
     TestData.writePartitioned(dir.resolve("parted"));
     spark = session("local[2]");
     for (Map.Entry<String, String> query : QUERIES.entrySet()) {
-      LOCAL.put(query.getKey(), sorted(spark.sql(query.getValue())));
+      LOCAL.put(query.getKey(), SortedAnswer.of(spark.sql(query.getValue())));
     }
     spark.stop();
     spark = session("local-cluster[2,1,1024]");
@@ -94,17 +94,10 @@ class LocalClusterTest {
     TestData.deleteTree(dir);
   }
 
-  private static List<String> sorted(Dataset<Row> frame) {
-    List<String> rows = new ArrayList<>();
-    frame.collectAsList().forEach(row -> rows.add(row.toString()));
-    rows.sort(null);
-    return rows;
-  }
-
   @Test
   void answersAreLocalModesWithExecutorsInOtherJvms() {
     for (Map.Entry<String, String> query : QUERIES.entrySet()) {
-      List<String> rows = sorted(spark.sql(query.getValue()));
+      List<String> rows = SortedAnswer.of(spark.sql(query.getValue()));
       assertFalse(rows.isEmpty(), query.getKey());
       assertEquals(LOCAL.get(query.getKey()), rows, query.getKey());
     }
@@ -147,7 +140,7 @@ class LocalClusterTest {
     }
     assertFalse(job.isAlive(), "the job ended");
     assertNotNull(failure.get(), "the job was cancelled");
-    List<String> rows = sorted(spark.sql(QUERIES.get("read")));
+    List<String> rows = SortedAnswer.of(spark.sql(QUERIES.get("read")));
     assertEquals(LOCAL.get("read"), rows, "the executors read on");
     for (int attempt = 0; attempt < 100; attempt++) {
       if (ClusterProbe.openStreams(spark).stream().allMatch(n -> n == 0)) {

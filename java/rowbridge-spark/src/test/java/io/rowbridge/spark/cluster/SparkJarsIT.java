@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.source.TestData;
 
 import java.io.IOException;
@@ -54,11 +55,11 @@ class SparkJarsIT {
     try {
       TestData.writePartitioned(dir.resolve("parted"));
       SparkSession spark = session("local[2]", dir, "");
-      List<String> local = sorted(spark.sql(QUERY));
+      List<String> local = SortedAnswer.of(spark.sql(QUERY));
       spark.stop();
       spark = session("local-cluster[1,1,1024]", dir, String.join(",", shipped));
       try {
-        assertEquals(local, sorted(spark.sql(QUERY)));
+        assertEquals(local, SortedAnswer.of(spark.sql(QUERY)));
         List<Row> classPath = spark.sql("SELECT DISTINCT java_method('java.lang.System', "
             + "'getProperty', 'java.class.path') FROM t").collectAsList();
         assertEquals(1, classPath.size());
@@ -92,10 +93,4 @@ class SparkJarsIT {
     return spark;
   }
 
-  private static List<String> sorted(Dataset<Row> frame) {
-    List<String> rows = new ArrayList<>();
-    frame.collectAsList().forEach(row -> rows.add(row.toString()));
-    rows.sort(null);
-    return rows;
-  }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.RowbridgeColumnarToRowExec;
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.SortedAnswer;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -92,19 +93,12 @@ class PartitionedSourceTest {
     return reader;
   }
 
-  private static List<String> sorted(Dataset<Row> frame) {
-    List<String> rows = new ArrayList<>();
-    frame.collectAsList().forEach(row -> rows.add(row.toString()));
-    rows.sort(null);
-    return rows;
-  }
-
   /** The same schema and rows as Parquet's, in the columnar and row modes, rowbridge on and off. */
   private static void sameAsParquet(String query, String... options) {
     spark.read().options(optionMap(options)).parquet(parquet.toString())
         .createOrReplaceTempView("expected");
     Dataset<Row> expected = spark.sql(query.replace("{t}", "expected"));
-    List<String> expectedRows = sorted(expected);
+    List<String> expectedRows = SortedAnswer.of(expected);
     assertFalse(expectedRows.isEmpty(), query);
     for (String mode : List.of("auto", "rows")) {
       for (String enabled : List.of("true", "false")) {
@@ -116,7 +110,7 @@ class PartitionedSourceTest {
         Dataset<Row> actual = spark.sql(query.replace("{t}", "actual"));
         String where = query + " (mode " + mode + ", rowbridge's transition " + enabled + ")";
         assertEquals(expected.schema().simpleString(), actual.schema().simpleString(), where);
-        assertEquals(expectedRows, sorted(actual), where);
+        assertEquals(expectedRows, SortedAnswer.of(actual), where);
       }
     }
     spark.conf().unset(RowbridgeConf.ENABLED);
@@ -176,7 +170,7 @@ class PartitionedSourceTest {
     assertEquals(List.of("a", "b", "c", "d", "e", "day", "kind"), List.of(frame.columns()));
     assertEquals(800 + 400, frame.count());
     assertEquals(List.of("[2026-12-01,a,400]", "[2026-12-01,b,800]"),
-        sorted(frame.groupBy("day", "kind").count()));
+        SortedAnswer.of(frame.groupBy("day", "kind").count()));
   }
 
   @Test
@@ -210,8 +204,8 @@ class PartitionedSourceTest {
   @Test
   void theTransitionConvertsPartitionColumnsNatively() {
     Dataset<Row> frame = reader().load(arrow.toString());
-    List<String> rows = sorted(frame);
-    assertEquals(sorted(spark.read().parquet(parquet.toString())), rows);
+    List<String> rows = SortedAnswer.of(frame);
+    assertEquals(SortedAnswer.of(spark.read().parquet(parquet.toString())), rows);
     List<RowbridgeColumnarToRowExec> transitions = new ArrayList<>();
     frame.queryExecution().executedPlan().foreach(node -> {
       if (node instanceof RowbridgeColumnarToRowExec exec) {
