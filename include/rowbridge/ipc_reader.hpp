@@ -100,6 +100,30 @@ struct IpcFileInfo {
   std::vector<IpcBatchInfo> batches;
 };
 
+/// A byte range of an input.
+struct IpcByteRange {
+  int64_t offset = 0;
+  int64_t length = 0;
+};
+
+/// Where a file-format input keeps its messages, as its footer says (nothing
+/// else is read): what a caller that fetches the bytes itself needs.
+struct IpcFileLayout {
+  struct Block {
+    /// Where the message starts (its prefix).
+    int64_t offset = 0;
+    /// Bytes of the prefix and metadata flatbuffer (with padding).
+    int64_t metadata_bytes = 0;
+    /// Bytes of the body as stored.
+    int64_t body_bytes = 0;
+  };
+  std::vector<Block> dictionaries;
+  std::vector<Block> record_batches;
+  /// Where the footer flatbuffer starts; the footer, its length and the
+  /// trailing magic run from here to the end of the input.
+  int64_t footer_offset = 0;
+};
+
 /// Reads an Arrow IPC file or stream. An IpcReader is used by one thread at a
 /// time; arrays it exported may be used and released from any thread, before
 /// or after the reader is destroyed.
@@ -181,6 +205,17 @@ class ROWBRIDGE_EXPORT IpcReader {
   /// memory those batches hold for themselves, beyond the input they point
   /// into. Dictionaries are not counted.
   int64_t owned_bytes_read() const;
+
+  /// The file's blocks from its footer. NotSupported for a stream.
+  Status Layout(IpcFileLayout* out) const;
+
+  /// The byte ranges of the input that ReadBatch(index) reads for record
+  /// batch `index` of a file-format input: its metadata and, of its body,
+  /// the buffers of the selected columns (every column without a selection),
+  /// sorted, with touching ranges merged. Parses the batch's metadata, so
+  /// that much of the input must be present; reads nothing of the body.
+  /// Dictionary batches are not included (see Layout).
+  Status BatchByteRanges(int64_t index, std::vector<IpcByteRange>* out) const;
 
   /// Summarises the input (batches, rows, bytes, compression) from message
   /// metadata without decoding bodies. Reads the whole input for a stream;

@@ -186,6 +186,10 @@ struct StreamOptions {
   std::function<bool()> interrupted;
   /// The pool the stream's workers come from; null: WorkerPool::Default().
   std::shared_ptr<WorkerPool> pool;
+  /// -1: every batch may be produced as soon as the bound allows. Otherwise
+  /// only the first `ready_batches` may, until the stream's StreamGate says
+  /// more are ready: for a producer whose input another thread fetches.
+  int64_t ready_batches = -1;
 };
 
 /// Counters of a stream, readable from any thread.
@@ -235,6 +239,21 @@ class ROWBRIDGE_EXPORT StreamCanceller {
   std::weak_ptr<detail::StreamCore> core_;
 };
 
+/// Lets the thread that fetches a gated stream's input (see
+/// StreamOptions::ready_batches) say how many batches may be produced.
+/// Copyable; thread-safe; does nothing once the stream is gone.
+class ROWBRIDGE_EXPORT StreamGate {
+ public:
+  StreamGate() = default;
+  explicit StreamGate(std::weak_ptr<detail::StreamCore> core) : core_(std::move(core)) {}
+  /// Batches [0, count) may be produced from now on (a smaller count than
+  /// before changes nothing); idle workers start on them.
+  void Open(int64_t count) const;
+
+ private:
+  std::weak_ptr<detail::StreamCore> core_;
+};
+
 /// A prefetch stream of Arrow record batches, for one consumer thread: Next,
 /// ExportSchema and Close are called by one thread at a time; Cancel,
 /// canceller() and stats() from any thread.
@@ -271,6 +290,8 @@ class ROWBRIDGE_EXPORT PrefetchStream {
   /// Cancels the stream without waiting (thread-safe; see StreamCanceller).
   void Cancel();
   StreamCanceller canceller() const;
+  /// The gate of a stream made with StreamOptions::ready_batches.
+  StreamGate gate() const;
 
   /// Cancels, waits for batches being produced to reach their boundary (the
   /// producer's Cancel may cut them short), releases every batch and
@@ -349,6 +370,7 @@ class ROWBRIDGE_EXPORT RowStream {
   Status ExportSchema(ArrowSchema* out) const;
   void Cancel();
   StreamCanceller canceller() const;
+  StreamGate gate() const;
   /// As PrefetchStream::Close; the last rows become invalid.
   void Close();
   StreamStats stats() const;

@@ -1,5 +1,6 @@
 #include "ipc/ipc_body.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -102,6 +103,9 @@ class BodyDecoder {
     for (const IpcField& child : field.children) ROWBRIDGE_RETURN_NOT_OK(SkipField(child));
     return Status::Ok();
   }
+
+  /// The index of the next buffer the decoder would read.
+  int64_t next_buffer() const { return next_buffer_; }
 
   /// Checks that the body had exactly the nodes and buffers the schema needs.
   Status Finish() const {
@@ -495,6 +499,52 @@ Status DecodeBatch(const BodyContext& context, const BatchHeader& header,
   ROWBRIDGE_RETURN_NOT_OK(decoder.Finish());
   root->memory = decoder.memory();
   *out = std::move(root);
+  return Status::Ok();
+}
+
+Status SelectedBodyRanges(const BatchHeader& header, int64_t body_size,
+                          const std::vector<IpcField>& fields, const IpcReadOptions& options,
+                          const std::vector<int32_t>* selected,
+                          std::vector<std::pair<int64_t, int64_t>>* out) {
+  Message message;  // only its body size is read
+  message.body_size = body_size;
+  BodyContext context;
+  context.message = &message;
+  context.options = &options;
+  BodyDecoder decoder(context, header);
+  std::vector<bool> wanted(fields.size(), selected == nullptr);
+  if (selected != nullptr) {
+    for (int32_t index : *selected) {
+      if (index < 0 || static_cast<size_t>(index) >= fields.size()) {
+        return Status::Invalid("column " + std::to_string(index) + " does not exist");
+      }
+      wanted[static_cast<size_t>(index)] = true;
+    }
+  }
+  out->clear();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    int64_t first = decoder.next_buffer();
+    ROWBRIDGE_RETURN_NOT_OK(decoder.SkipField(fields[i]));
+    if (!wanted[i]) continue;
+    for (int64_t b = first; b < decoder.next_buffer(); ++b) {
+      if (b >= header.buffers.size()) {
+        return FieldError(fields[i], "the batch has only " +
+                                         std::to_string(header.buffers.size()) +
+                                         " buffers, fewer than its schema needs");
+      }
+      const uint8_t* entry = header.buffers.Element(b);
+      int64_t offset = LoadLittleEndian<int64_t>(entry);
+      int64_t length = LoadLittleEndian<int64_t>(entry + 8);
+      if (offset < 0 || length < 0 || offset > body_size || length > body_size - offset) {
+        return FieldError(fields[i], "buffer " + std::to_string(b) + " [" +
+                                         std::to_string(offset) + ", +" + std::to_string(length) +
+                                         ") is outside the " + std::to_string(body_size) +
+                                         "-byte message body");
+      }
+      if (length > 0) out->emplace_back(offset, length);
+    }
+  }
+  std::sort(out->begin(), out->end());
   return Status::Ok();
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "ipc/array_data.hpp"
@@ -53,6 +54,15 @@ struct BodyContext {
 Status DecodeBatch(const BodyContext& context, const BatchHeader& header,
                    const std::vector<IpcField>& fields, std::shared_ptr<const ArrayData>* out,
                    const std::vector<int32_t>* selected = nullptr);
+
+/// The byte ranges of a body, relative to its start, that decoding the
+/// `selected` fields (every field when null) reads: their buffers, in body
+/// order, as {offset, length} pairs (empty buffers left out). Checks each
+/// buffer against `body_size`.
+Status SelectedBodyRanges(const BatchHeader& header, int64_t body_size,
+                          const std::vector<IpcField>& fields, const IpcReadOptions& options,
+                          const std::vector<int32_t>* selected,
+                          std::vector<std::pair<int64_t, int64_t>>* out);
 
 /// Sums the sizes of the body's buffers once decompressed (from the length
 /// prefixes, without decompressing).

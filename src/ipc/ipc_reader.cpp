@@ -416,6 +416,70 @@ Status IpcReader::OpenBuffer(std::shared_ptr<const void> owner, const uint8_t* d
   }
 }
 
+Status IpcReader::Layout(IpcFileLayout* out) const {
+  if (impl_->format != IpcFormat::kFile) {
+    return Status::NotSupported(impl_->name + ": a stream has no footer to lay out");
+  }
+  try {
+    auto convert = [](const std::vector<FileBlock>& blocks,
+                      std::vector<IpcFileLayout::Block>* into) {
+      into->clear();
+      for (const FileBlock& block : blocks) {
+        into->push_back({block.offset, block.metadata_length, block.body_length});
+      }
+    };
+    convert(impl_->footer.dictionaries, &out->dictionaries);
+    convert(impl_->footer.record_batches, &out->record_batches);
+    out->footer_offset = impl_->footer.footer_offset;
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory(impl_->name + ": out of memory listing the footer's blocks");
+  }
+}
+
+Status IpcReader::BatchByteRanges(int64_t index, std::vector<IpcByteRange>* out) const {
+  const Impl& impl = *impl_;
+  if (impl.format != IpcFormat::kFile) {
+    return Status::NotSupported(impl.name + ": a stream cannot be read by byte ranges");
+  }
+  int64_t count = static_cast<int64_t>(impl.footer.record_batches.size());
+  if (index < 0 || index >= count) {
+    return Status::Invalid(impl.name + ": record batch " + std::to_string(index) +
+                           " does not exist (the file has " + std::to_string(count) + ")");
+  }
+  try {
+    const FileBlock& block = impl.footer.record_batches[static_cast<size_t>(index)];
+    std::string where = "record batch " + std::to_string(index) + " " + Where(block.offset);
+    Message message;
+    ROWBRIDGE_RETURN_NOT_OK(
+        impl.Fail(ReadBlockMessage(impl.input, impl.footer, block, &message), where));
+    if (message.type != MessageType::kRecordBatch) {
+      return impl.Fail(Status::Invalid("the block does not hold a record batch"), where);
+    }
+    BatchHeader header;
+    ROWBRIDGE_RETURN_NOT_OK(impl.Fail(ReadBatchHeader(message.header, &header), where));
+    std::vector<std::pair<int64_t, int64_t>> body;
+    ROWBRIDGE_RETURN_NOT_OK(impl.Fail(
+        SelectedBodyRanges(header, message.body_size, impl.schema.fields, impl.options,
+                           impl.Selection(), &body),
+        where));
+    out->clear();
+    out->push_back({message.offset, message.body_offset - message.offset});
+    for (const auto& [offset, length] : body) {
+      int64_t start = message.body_offset + offset;
+      IpcByteRange& last = out->back();
+      if (start <= last.offset + last.length) {
+        last.length = std::max(last.length, start + length - last.offset);
+      } else {
+        out->push_back({start, length});
+      }
+    }
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory(impl.name + ": out of memory listing a batch's byte ranges");
+  }
+}
+
 Status IpcReader::ExportSchema(ArrowSchema* out) const {
   return ExportIpcSchema(impl_->options.select_columns ? impl_->projected : impl_->schema, out);
 }

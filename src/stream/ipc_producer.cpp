@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "rowbridge/ipc_reader.hpp"
-#include "rowbridge/stream.hpp"
+#include "stream/ipc_producer.hpp"
 
 namespace rowbridge::stream {
 namespace {
@@ -16,8 +15,9 @@ using ipc::IpcReader;
 
 class IpcFileProducer : public BatchProducer {
  public:
-  IpcFileProducer(std::unique_ptr<IpcReader> first, int64_t first_batch, int64_t count)
-      : first_batch_(first_batch), count_(count) {
+  IpcFileProducer(std::unique_ptr<IpcReader> first, int64_t first_batch, int64_t count,
+                  ProducedBatchHook hook)
+      : first_batch_(first_batch), count_(count), hook_(std::move(hook)) {
     idle_.push_back(std::move(first));
   }
 
@@ -43,6 +43,7 @@ class IpcFileProducer : public BatchProducer {
     counts->input_bytes = reader->body_bytes_read() - before;
     counts->owned_bytes = reader->owned_bytes_read() - owned_before;
     Return(std::move(reader));
+    if (status.ok() && hook_) status = hook_(first_batch_ + index, out);
     return status;
   }
 
@@ -67,6 +68,7 @@ class IpcFileProducer : public BatchProducer {
 
   int64_t first_batch_ = 0;
   int64_t count_ = 0;
+  ProducedBatchHook hook_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<IpcReader>> idle_;
 };
@@ -133,13 +135,12 @@ Status CheckRange(const std::string& path, const IpcScanOptions& options, int64_
 
 }  // namespace
 
-Status MakeIpcProducer(const std::string& path, const IpcScanOptions& options,
-                       std::unique_ptr<BatchProducer>* out) {
+Status MakeIpcProducer(std::unique_ptr<IpcReader> reader, const IpcScanOptions& options,
+                       ProducedBatchHook hook, std::unique_ptr<BatchProducer>* out) {
   try {
-    std::unique_ptr<IpcReader> reader;
-    ROWBRIDGE_RETURN_NOT_OK(IpcReader::Open(path, options.read, &reader));
+    const std::string& name = reader->name();
     bool file = reader->format() == ipc::IpcFormat::kFile;
-    ROWBRIDGE_RETURN_NOT_OK(CheckRange(path, options, file ? reader->num_batches() : -1));
+    ROWBRIDGE_RETURN_NOT_OK(CheckRange(name, options, file ? reader->num_batches() : -1));
     if (!file) {
       *out = std::make_unique<IpcStreamProducer>(std::move(reader), options.first_batch,
                                                  options.batch_count);
@@ -147,11 +148,19 @@ Status MakeIpcProducer(const std::string& path, const IpcScanOptions& options,
     }
     int64_t count = options.batch_count >= 0 ? options.batch_count
                                              : reader->num_batches() - options.first_batch;
-    *out = std::make_unique<IpcFileProducer>(std::move(reader), options.first_batch, count);
+    *out = std::make_unique<IpcFileProducer>(std::move(reader), options.first_batch, count,
+                                             std::move(hook));
     return Status::Ok();
   } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory(path + ": out of memory opening the input");
+    return Status::OutOfMemory("out of memory making the producer of an IPC input");
   }
+}
+
+Status MakeIpcProducer(const std::string& path, const IpcScanOptions& options,
+                       std::unique_ptr<BatchProducer>* out) {
+  std::unique_ptr<IpcReader> reader;
+  ROWBRIDGE_RETURN_NOT_OK(IpcReader::Open(path, options.read, &reader));
+  return MakeIpcProducer(std::move(reader), options, {}, out);
 }
 
 Status MakeIpcProducer(const std::string& path, const ipc::IpcReadOptions& options,

@@ -1,10 +1,14 @@
-// PrefetchStream and StreamCanceller: the consumer's handles on a StreamCore.
+// PrefetchStream, StreamCanceller and StreamGate: handles on a StreamCore.
 #include "stream/stream_core.hpp"
 
 namespace rowbridge::stream {
 
 void StreamCanceller::Cancel() const {
   if (std::shared_ptr<detail::StreamCore> core = core_.lock()) core->Cancel();
+}
+
+void StreamGate::Open(int64_t count) const {
+  if (std::shared_ptr<detail::StreamCore> core = core_.lock()) core->OpenGate(count);
 }
 
 PrefetchStream::PrefetchStream(std::shared_ptr<detail::StreamCore> core) : core_(std::move(core)) {}
@@ -50,6 +54,8 @@ Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, b
 void PrefetchStream::Cancel() { core_->Cancel(); }
 
 StreamCanceller PrefetchStream::canceller() const { return StreamCanceller(core_); }
+
+StreamGate PrefetchStream::gate() const { return StreamGate(core_); }
 
 void PrefetchStream::Close() { core_->Close(); }
 

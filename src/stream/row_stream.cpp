@@ -138,6 +138,8 @@ void RowStream::Cancel() { state_->core->Cancel(); }
 
 StreamCanceller RowStream::canceller() const { return StreamCanceller(state_->core); }
 
+StreamGate RowStream::gate() const { return StreamGate(state_->core); }
+
 void RowStream::Close() { state_->core->Close(); }
 
 StreamStats RowStream::stats() const { return state_->core->stats(); }

@@ -75,6 +75,7 @@ Status StreamCore::Make(std::unique_ptr<BatchProducer> producer, const StageFact
     core->options_ = options;
     core->prefetch_ = options.prefetch;
     core->in_flight_ = options.in_flight;
+    if (options.ready_batches >= 0) core->ready_limit_ = options.ready_batches;
     size_t items = static_cast<size_t>(core->Capacity() + 1);
     core->items_.reserve(items);
     core->free_.reserve(items);
@@ -104,11 +105,19 @@ StreamCore::~StreamCore() {
 
 int64_t StreamCore::Claimable() const {
   if (cancelled_.load(std::memory_order_relaxed) || closed_) return 0;
-  if (claimed_ >= stop_index_) return 0;
+  int64_t limit = std::min(stop_index_, ready_limit_);
+  if (claimed_ >= limit) return 0;
   int64_t free_slots = in_flight_ - SlotsInUse();
   if (free_slots <= 0) return 0;
   if (!parallel_) return sequential_busy_ ? 0 : 1;
-  return std::min(free_slots, stop_index_ - claimed_);
+  return std::min(free_slots, limit - claimed_);
+}
+
+void StreamCore::OpenGate(int64_t count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (count <= ready_limit_) return;
+  ready_limit_ = count;
+  RequestWork();
 }
 
 int64_t StreamCore::ReserveRequests() {

@@ -98,6 +98,8 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
 
   /// Any thread: cancels without waiting.
   void Cancel();
+  /// Any thread: batches below `count` may be claimed (StreamGate::Open).
+  void OpenGate(int64_t count);
   /// Consumer: cancels, waits for running productions, releases everything.
   void Close();
 
@@ -191,6 +193,7 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   int64_t queued_ = 0;              // finished batches counted against K
   int64_t claimed_ = 0;             // batches claimed by workers
   int64_t stop_index_ = INT64_MAX;  // the batch at which the stream ends
+  int64_t ready_limit_ = INT64_MAX;  // batches below it may be claimed (StreamGate)
   Status stop_status_;              // OK: end of stream; otherwise the error
   int64_t requests_ = 0;            // requests queued in the pool
   int64_t running_ = 0;             // claims not yet deposited
