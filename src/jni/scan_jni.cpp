@@ -10,55 +10,60 @@
 #include <vector>
 
 #include "io_rowbridge_scan_ScanNative.h"
-#include "jni/jni_guard.hpp"
-#include "jni/row_result.hpp"
+#include "jni/scan_handle.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/stream.hpp"
 
 namespace rowbridge::jni {
-namespace {
 
-namespace stream = rowbridge::stream;
-
-/// What nextArray/nextRows return.
-constexpr jint kBatch = 1;
-constexpr jint kEnd = 0;
-constexpr jint kNotYet = 2;
-
-/// The statistics Java reads with stat(handle, which).
-enum Stat : jint {
-  kBatches = 0,
-  kInputBytes = 1,
-  kWaitNanos = 2,
-  kProduceNanos = 3,
-  kMaxBatchesHeld = 4,
-  kBytesHeld = 5,
-  kConverterBytes = 6,
-};
-
-/// A scan owned by a Java ArrowScan or RowScan (the jlong handle).
-struct Scan {
-  std::unique_ptr<stream::PrefetchStream> columns;
-  std::unique_ptr<stream::RowStream> rows;
-  stream::StreamCanceller canceller;
-  RowResult result;
-
-  stream::StreamStats Stats() const { return columns ? columns->stats() : rows->stats(); }
-  /// StreamStats::bytes_held without the stream's lock (an atomic read).
-  int64_t BytesHeld() const { return columns ? columns->bytes_held() : rows->bytes_held(); }
-};
-
-Scan* FromJava(jlong handle) {
-  if (handle == 0) throw StatusError(Status::Invalid("rowbridge scan: the scan is closed"));
-  return reinterpret_cast<Scan*>(handle);
+std::unique_ptr<Scan> MakeScan(std::unique_ptr<stream::BatchProducer> producer,
+                               const ScanRequest& request) {
+  auto handle = std::make_unique<Scan>();
+  if (request.rows) {
+    if (request.validation != ROWBRIDGE_VALIDATION_CHEAP &&
+        request.validation != ROWBRIDGE_VALIDATION_FULL) {
+      throw StatusError(Status::Invalid("rowbridge scan: unknown validation level " +
+                                        std::to_string(request.validation)));
+    }
+    if (request.max_chunk_bytes <= 0) {
+      throw StatusError(Status::Invalid("rowbridge scan: max chunk bytes must be positive"));
+    }
+    rowbridge::ConverterOptions convert;
+    convert.validation = static_cast<rowbridge::Validation>(request.validation);
+    convert.max_chunk_bytes = request.max_chunk_bytes;
+    stream::ConstantColumns constants;
+    stream::ConstantColumns* constants_given = nullptr;
+    if (request.constants_schema_address != 0 && request.constants_array_address != 0) {
+      // Moved: the stream owns them from here on, also when Make fails.
+      auto* schema = reinterpret_cast<ArrowSchema*>(request.constants_schema_address);
+      auto* array = reinterpret_cast<ArrowArray*>(request.constants_array_address);
+      constants.schema = *schema;
+      constants.values = *array;
+      schema->release = nullptr;
+      array->release = nullptr;
+      constants_given = &constants;
+    }
+    Check(stream::RowStream::Make(std::move(producer), request.options, convert, &handle->rows,
+                                  constants_given));
+    handle->canceller = handle->rows->canceller();
+    handle->gate = handle->rows->gate();
+    if (request.schema_address != 0) {
+      Check(handle->rows->ExportSchema(reinterpret_cast<ArrowSchema*>(request.schema_address)));
+    }
+  } else {
+    if (request.constants_schema_address != 0 || request.constants_array_address != 0) {
+      throw StatusError(Status::Invalid("rowbridge scan: constant columns need a row scan"));
+    }
+    Check(stream::PrefetchStream::Make(std::move(producer), request.options, &handle->columns));
+    handle->canceller = handle->columns->canceller();
+    handle->gate = handle->columns->gate();
+    if (request.schema_address != 0) {
+      Check(handle->columns->ExportSchema(reinterpret_cast<ArrowSchema*>(request.schema_address)));
+    }
+  }
+  return handle;
 }
 
-std::string PathAt(jlong address) {
-  if (address == 0) throw StatusError(Status::Invalid("rowbridge scan: no path"));
-  return std::string(reinterpret_cast<const char*>(address));
-}
-
-}  // namespace
 }  // namespace rowbridge::jni
 
 using rowbridge::Status;
@@ -148,52 +153,19 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
     scan.first_batch = first_batch;
     scan.batch_count = batch_count;
     scan.read.validate_values = validate_values != JNI_FALSE;
-    stream::StreamOptions options;
-    options.prefetch = prefetch;
-    options.in_flight = in_flight;
-    options.wake_period = std::chrono::milliseconds(wake_millis);
+    rowbridge::jni::ScanRequest request;
+    request.options.prefetch = prefetch;
+    request.options.in_flight = in_flight;
+    request.options.wake_period = std::chrono::milliseconds(wake_millis);
+    request.rows = rows != JNI_FALSE;
+    request.validation = validation;
+    request.max_chunk_bytes = max_chunk_bytes;
+    request.schema_address = schema_address;
+    request.constants_schema_address = constants_schema_address;
+    request.constants_array_address = constants_array_address;
     std::unique_ptr<stream::BatchProducer> producer;
     Check(stream::MakeIpcProducer(path, scan, &producer));
-    auto handle = std::make_unique<Scan>();
-    if (rows != JNI_FALSE) {
-      if (validation != ROWBRIDGE_VALIDATION_CHEAP && validation != ROWBRIDGE_VALIDATION_FULL) {
-        throw StatusError(Status::Invalid("rowbridge scan: unknown validation level " +
-                                          std::to_string(validation)));
-      }
-      if (max_chunk_bytes <= 0) {
-        throw StatusError(Status::Invalid("rowbridge scan: max chunk bytes must be positive"));
-      }
-      rowbridge::ConverterOptions convert;
-      convert.validation = static_cast<rowbridge::Validation>(validation);
-      convert.max_chunk_bytes = max_chunk_bytes;
-      stream::ConstantColumns constants;
-      stream::ConstantColumns* constants_given = nullptr;
-      if (constants_schema_address != 0 && constants_array_address != 0) {
-        // Moved: the stream owns them from here on, also when Make fails.
-        auto* schema = reinterpret_cast<ArrowSchema*>(constants_schema_address);
-        auto* array = reinterpret_cast<ArrowArray*>(constants_array_address);
-        constants.schema = *schema;
-        constants.values = *array;
-        schema->release = nullptr;
-        array->release = nullptr;
-        constants_given = &constants;
-      }
-      Check(stream::RowStream::Make(std::move(producer), options, convert, &handle->rows,
-                                    constants_given));
-      handle->canceller = handle->rows->canceller();
-      if (schema_address != 0) {
-        Check(handle->rows->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
-      }
-    } else {
-      if (constants_schema_address != 0 || constants_array_address != 0) {
-        throw StatusError(Status::Invalid("rowbridge scan: constant columns need a row scan"));
-      }
-      Check(stream::PrefetchStream::Make(std::move(producer), options, &handle->columns));
-      handle->canceller = handle->columns->canceller();
-      if (schema_address != 0) {
-        Check(handle->columns->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
-      }
-    }
+    auto handle = rowbridge::jni::MakeScan(std::move(producer), request);
     return reinterpret_cast<jlong>(handle.release());
   });
 }

@@ -28,13 +28,13 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
   private boolean finished;
   private boolean closed;
 
-  ArrowScan(String path, ScanOptions options, BufferAllocator allocator) {
-    this(path, options, checked(allocator), new CDataDictionaryProvider());
+  ArrowScan(ScanInput input, ScanOptions options, BufferAllocator allocator) {
+    this(input, options, checked(allocator), new CDataDictionaryProvider());
   }
 
-  private ArrowScan(String path, ScanOptions options, BufferAllocator allocator,
+  private ArrowScan(ScanInput input, ScanOptions options, BufferAllocator allocator,
       CDataDictionaryProvider dictionaries) {
-    super(NativeStream.openImported(path, options, false, allocator, dictionaries, null));
+    super(NativeStream.openImported(input, options, false, allocator, dictionaries, null));
     this.allocator = allocator;
     this.dictionaries = dictionaries;
     this.schema = stream.schema();

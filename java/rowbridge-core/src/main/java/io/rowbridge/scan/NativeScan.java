@@ -91,7 +91,26 @@ public final class NativeScan {
    * allocated from {@code allocator} (which also accounts for them).
    */
   public static ArrowScan openArrow(String path, ScanOptions options, BufferAllocator allocator) {
-    return new ArrowScan(path, options == null ? ScanOptions.defaults() : options, allocator);
+    return new ArrowScan(ScanInput.local(path), options == null ? ScanOptions.defaults() : options,
+        allocator);
+  }
+
+  /**
+   * Opens a scan of a file the caller fills, as {@link #openArrow(String, ScanOptions,
+   * BufferAllocator)}. {@code options} must select the columns {@link FilledFile#open} did; a
+   * file-format file's batches are decoded only as {@link ScanBase#batchesReady} allows.
+   */
+  public static ArrowScan openArrow(FilledFile file, ScanOptions options,
+      BufferAllocator allocator) {
+    return new ArrowScan(ScanInput.of(file), options == null ? ScanOptions.defaults() : options,
+        allocator);
+  }
+
+  /** Opens a row scan of a file the caller fills; see {@link #openArrow(FilledFile, ScanOptions, BufferAllocator)}. */
+  public static RowScan openRows(FilledFile file, ScanOptions options,
+      VectorSchemaRoot constants) {
+    return new RowScan(ScanInput.of(file), options == null ? ScanOptions.defaults() : options,
+        constants);
   }
 
   /** Opens a scan of {@code path} whose batches the stream's workers convert to UnsafeRows. */
@@ -106,7 +125,8 @@ public final class NativeScan {
    * buffers until it closes; the caller keeps (and closes) the root.
    */
   public static RowScan openRows(String path, ScanOptions options, VectorSchemaRoot constants) {
-    return new RowScan(path, options == null ? ScanOptions.defaults() : options, constants);
+    return new RowScan(ScanInput.local(path), options == null ? ScanOptions.defaults() : options,
+        constants);
   }
 
   /** The allocator of the schemas that inspect and row scans import (a few bytes, briefly). */

@@ -1,6 +1,7 @@
 package io.rowbridge.scan;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
 import io.rowbridge.ConverterOptions;
@@ -43,13 +44,13 @@ final class NativeStream {
    * dictionaries}, with ids Arrow Java assigns: the C Data Interface carries none). On failure
    * nothing stays open and {@code dictionaries} is closed.
    */
-  static NativeStream openImported(String path, ScanOptions options, boolean rows,
+  static NativeStream openImported(ScanInput input, ScanOptions options, boolean rows,
       BufferAllocator allocator, CDataDictionaryProvider dictionaries,
       VectorSchemaRoot constants) {
     ArrowSchema cSchema = ArrowSchema.allocateNew(allocator);
     NativeStream opened = null;
     try {
-      opened = open(path, options, rows, cSchema.memoryAddress(), constants, allocator);
+      opened = open(input, options, rows, cSchema.memoryAddress(), constants, allocator);
       opened.schema = Data.importSchema(allocator, cSchema, dictionaries); // releases cSchema
       return opened;
     } catch (RuntimeException | Error e) {
@@ -68,15 +69,21 @@ final class NativeStream {
   }
 
   /**
-   * Opens a scan of {@code path}; its schema goes to the ArrowSchema at schemaAddress. A row
+   * Opens a scan of {@code input}; its schema goes to the ArrowSchema at schemaAddress. A row
    * scan appends the columns of {@code constants} (one row; may be null) to every row; they are
    * exported through the C Data Interface with their vectors' allocator, and the stream holds
    * their buffers until it closes.
    */
-  static NativeStream open(String path, ScanOptions options, boolean rows, long schemaAddress,
-      VectorSchemaRoot constants, BufferAllocator allocator) {
+  static NativeStream open(ScanInput input, ScanOptions options, boolean rows,
+      long schemaAddress, VectorSchemaRoot constants, BufferAllocator allocator) {
+    String path = input.path();
     if (path == null) {
       throw new IllegalArgumentException("rowbridge scan: no path (null)");
+    }
+    FilledFile filled = input.filled();
+    if (filled != null && !Arrays.equals(filled.columns(), options.columnsUnsafe())) {
+      throw new IllegalArgumentException("rowbridge scan of " + path
+          + ": the scan's columns differ from those the filled file was opened with");
     }
     if (constants != null && constants.getRowCount() != 1) {
       throw new IllegalArgumentException("rowbridge scan: constant columns are one row, not "
@@ -103,12 +110,18 @@ final class NativeStream {
       }
       ConverterOptions converter = options.converterOptions();
       int validation = converter.validation() == ConverterOptions.Validation.FULL ? 1 : 0;
-      long handle = ScanNative.open(pathAddress, columnsAddress,
-          columns == null ? -1 : columns.length, options.firstBatch(), options.batchCount(),
-          options.validateValues(), options.prefetch(), options.inFlight(),
-          options.wakePeriodMillis(), rows, validation, converter.maxChunkBytes(), schemaAddress,
-          constantsSchema == null ? 0 : constantsSchema.memoryAddress(),
-          constantsArray == null ? 0 : constantsArray.memoryAddress());
+      long constantsSchemaAddress = constantsSchema == null ? 0 : constantsSchema.memoryAddress();
+      long constantsArrayAddress = constantsArray == null ? 0 : constantsArray.memoryAddress();
+      long handle = filled != null
+          ? ScanNative.openImage(filled.handle(), options.firstBatch(), options.batchCount(),
+              options.prefetch(), options.inFlight(), options.wakePeriodMillis(), rows, validation,
+              converter.maxChunkBytes(), schemaAddress, constantsSchemaAddress,
+              constantsArrayAddress)
+          : ScanNative.open(pathAddress, columnsAddress, columns == null ? -1 : columns.length,
+              options.firstBatch(), options.batchCount(), options.validateValues(),
+              options.prefetch(), options.inFlight(), options.wakePeriodMillis(), rows,
+              validation, converter.maxChunkBytes(), schemaAddress, constantsSchemaAddress,
+              constantsArrayAddress);
       return new NativeStream(path, options.interrupted(), handle);
     } finally {
       if (constantsArray != null) {
@@ -180,6 +193,15 @@ final class NativeStream {
       cancel();
       throw new RowbridgeException("rowbridge scan of " + path
           + ": interrupted while waiting for a batch", RowbridgeException.ECANCELED);
+    }
+  }
+
+  /** Opens the gate of an image scan to its first {@code count} batches; thread-safe. */
+  void ready(long count) {
+    synchronized (lock) {
+      if (handle != 0) {
+        ScanNative.ready(handle, count);
+      }
     }
   }
 

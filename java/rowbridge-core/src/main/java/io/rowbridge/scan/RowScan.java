@@ -37,13 +37,13 @@ public final class RowScan extends ScanBase implements AutoCloseable {
   private int chunkRows;
   private int index;
 
-  RowScan(String path, ScanOptions options, VectorSchemaRoot constants) {
-    this(path, options, new CDataDictionaryProvider(), constants);
+  RowScan(ScanInput input, ScanOptions options, VectorSchemaRoot constants) {
+    this(input, options, new CDataDictionaryProvider(), constants);
   }
 
-  private RowScan(String path, ScanOptions options, CDataDictionaryProvider dictionaries,
+  private RowScan(ScanInput input, ScanOptions options, CDataDictionaryProvider dictionaries,
       VectorSchemaRoot constants) {
-    super(NativeStream.openImported(path, options, true, NativeScan.SchemaAllocator.get(),
+    super(NativeStream.openImported(input, options, true, NativeScan.SchemaAllocator.get(),
         dictionaries, constants));
     StructType spark;
     try {

@@ -4,7 +4,7 @@ package io.rowbridge.scan;
  * What {@link ArrowScan} and {@link RowScan} share: cancellation and the metrics of the native
  * stream (for Spark's UI), which stay readable after close.
  */
-abstract class ScanBase implements StreamCounters {
+public abstract class ScanBase implements StreamCounters {
   final NativeStream stream;
 
   ScanBase(NativeStream stream) {
@@ -18,6 +18,14 @@ abstract class ScanBase implements StreamCounters {
    */
   public void cancel() {
     stream.cancel();
+  }
+
+  /**
+   * For a scan of a {@link FilledFile}: the bytes of its first {@code count} batches (counted from
+   * the scan's first batch) are written, so the workers may decode them. Thread-safe.
+   */
+  public void batchesReady(long count) {
+    stream.ready(count);
   }
 
   /** Batches handed to the consumer so far. */

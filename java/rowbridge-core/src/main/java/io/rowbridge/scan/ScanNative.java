@@ -72,6 +72,51 @@ final class ScanNative {
       long constantsSchemaAddress, long constantsArrayAddress);
 
   /**
+   * Reserves the image of a file of {@code size} bytes that Java fills with what it reads
+   * (through Hadoop); unwritten bytes read as zeros. Returns its handle, freed by imageFree.
+   */
+  static native long imageCreate(long size);
+
+  /** A direct buffer over {@code [offset, offset + length)} of the image, to write into. */
+  static native java.nio.ByteBuffer imageBuffer(long image, long offset, int length);
+
+  /** Counts {@code bytes} written for record batch {@code batch} (-1: head, footer, dictionaries). */
+  static native void imageFilled(long image, long batch, long bytes);
+
+  /** The bytes written into the image and not yet given back (batches released). */
+  static native long imageResident(long image);
+
+  /**
+   * Opens the image, whose first 8 bytes and footer (a stream: all of it) are written, as an IPC
+   * input named by the path at pathAddress, reading the columns at columnsAddress (numColumns -1:
+   * all). Exports the whole file's schema into schemaAddress (0: not wanted). Returns {format
+   * (1 file, 2 stream)} and, for a file: {footer offset, dictionaries, (offset, bytes) of each,
+   * batches, (offset, metadata bytes, body bytes) of each}.
+   */
+  static native long[] imageOpen(long image, long pathAddress, long columnsAddress,
+      int numColumns, boolean validateValues, long schemaAddress);
+
+  /**
+   * The byte ranges record batch {@code batch} needs, as {offset, length} pairs, sorted: its
+   * metadata (which must be written already) and its selected columns' buffers.
+   */
+  static native long[] imageBatchRanges(long image, long batch);
+
+  /** Frees the handle; the image lives on while a scan or an imported array points into it. */
+  static native void imageFree(long image);
+
+  /**
+   * As open, over an image imageOpen opened (its column selection applies). A file's batches are
+   * produced only as ready() allows; a stream must be written whole.
+   */
+  static native long openImage(long image, long firstBatch, long batchCount, int prefetch,
+      int inFlight, int wakeMillis, boolean rows, int validation, long maxChunkBytes,
+      long schemaAddress, long constantsSchemaAddress, long constantsArrayAddress);
+
+  /** The first {@code count} batches of an image scan (from its first batch) are written. */
+  static native void ready(long handle, long count);
+
+  /**
    * Moves the next batch into the ArrowArray at arrayAddress (uninitialized): BATCH, END, or
    * NOT_YET when none was ready within one wake period.
    */

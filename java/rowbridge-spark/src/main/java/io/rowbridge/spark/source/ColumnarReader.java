@@ -57,8 +57,15 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     this.allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge scan "
         + range.path() + " @" + range.firstBatch(), 0, Long.MAX_VALUE);
     try {
-      scan = NativeScan.openArrow(range.path(), task.options(conf), allocator);
+      scan = range.remote() == null
+          ? NativeScan.openArrow(range.path(), task.options(conf), allocator)
+          : NativeScan.openArrow(range.remote().image(), task.options(conf), allocator);
+      task.startFetching(scan, conf);
     } catch (RuntimeException e) {
+      if (scan != null) {
+        scan.close();
+      }
+      task.stopFetching();
       allocator.close();
       throw task.failure(e);
     }
@@ -76,6 +83,7 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     }
     boolean loaded;
     try {
+      task.beforeBatch(scan.batchesRead());
       loaded = scan.loadNextBatch();
       if (memory != null) {
         // 0 once the range is read: the last batch is Arrow Java's.
@@ -147,6 +155,7 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
       return;
     }
     currentMetricsValues(); // keeps the stream's final counters
+    task.stopFetching();
     try {
       scan.close();
     } finally {

@@ -83,12 +83,19 @@ final class RowReader implements PartitionReader<InternalRow> {
             "rowbridge partition values " + range.path(), 0, Long.MAX_VALUE);
         try (VectorSchemaRoot constants = partitionRow(partitionValues, partitionFields,
             constantsAllocator)) {
-          scan = NativeScan.openRows(range.path(), options, constants);
+          scan = range.remote() == null ? NativeScan.openRows(range.path(), options, constants)
+              : NativeScan.openRows(range.remote().image(), options, constants);
         }
       } else {
-        scan = NativeScan.openRows(range.path(), options);
+        scan = range.remote() == null ? NativeScan.openRows(range.path(), options)
+            : NativeScan.openRows(range.remote().image(), options, null);
       }
+      task.startFetching(scan, conf);
     } catch (RuntimeException e) {
+      if (scan != null) {
+        scan.close();
+      }
+      task.stopFetching();
       if (constantsAllocator != null) {
         constantsAllocator.close();
       }
@@ -110,6 +117,7 @@ final class RowReader implements PartitionReader<InternalRow> {
     }
     try {
       while (!scan.next()) {
+        task.beforeBatch(scan.batchesRead());
         if (!scan.nextBatch()) {
           row = null;
           end();
@@ -172,6 +180,7 @@ final class RowReader implements PartitionReader<InternalRow> {
    */
   private void end() {
     ended = true;
+    task.stopFetching();
     try {
       scan.close();
     } finally {
@@ -187,6 +196,7 @@ final class RowReader implements PartitionReader<InternalRow> {
       return;
     }
     currentMetricsValues(); // keeps the stream's final counters
+    task.stopFetching();
     try {
       scan.close();
     } finally {

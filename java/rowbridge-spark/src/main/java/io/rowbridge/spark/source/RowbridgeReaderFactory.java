@@ -1,12 +1,16 @@
 package io.rowbridge.spark.source;
 
 import io.rowbridge.RowbridgeException;
+import io.rowbridge.scan.FileLayout;
 import io.rowbridge.scan.IpcFileInfo;
+import io.rowbridge.scan.ScanOptions;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -15,6 +19,7 @@ import org.apache.spark.sql.execution.datasources.FilePartition;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +41,11 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
   private final StructType partitionSchema;
   private final boolean ignoreMissingFiles;
   private final boolean ignoreCorruptFiles;
+  private final Broadcast<SerializableConfiguration> hadoopConf;
 
   RowbridgeReaderFactory(SourceConf conf, boolean columnar, int[] columns, StructType dataSchema,
-      StructType partitionSchema, boolean ignoreMissingFiles, boolean ignoreCorruptFiles) {
+      StructType partitionSchema, boolean ignoreMissingFiles, boolean ignoreCorruptFiles,
+      Broadcast<SerializableConfiguration> hadoopConf) {
     this.conf = conf;
     this.columnar = columnar;
     this.columns = columns;
@@ -46,6 +53,7 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
     this.partitionSchema = partitionSchema;
     this.ignoreMissingFiles = ignoreMissingFiles;
     this.ignoreCorruptFiles = ignoreCorruptFiles;
+    this.hadoopConf = hadoopConf;
   }
 
   @Override
@@ -107,6 +115,9 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
    * again: the planned range must still be the file's.
    */
   private FileRange rangeOf(PartitionedFile file) {
+    if (!RowbridgeScan.isLocal(file.toPath())) {
+      return remoteRangeOf(file);
+    }
     String path = RowbridgeScan.localPath(file.toPath());
     String where = path + " (bytes " + file.start() + "-" + (file.start() + file.length()) + ")";
     Path local = Path.of(path);
@@ -144,6 +155,51 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
       }
       throw new RowbridgeException("rowbridge: cannot read " + where + ": " + e,
           RowbridgeException.EIO);
+    }
+  }
+
+  /**
+   * As {@link #rangeOf} for a file read through Hadoop: opened (with the session's Hadoop
+   * configuration, as the task's user), its footer read into the image the scan decodes.
+   */
+  private FileRange remoteRangeOf(PartitionedFile file) {
+    org.apache.hadoop.fs.Path path = file.toPath();
+    String where = path + " (bytes " + file.start() + "-" + (file.start() + file.length()) + ")";
+    HadoopFile remote = null;
+    try {
+      remote = HadoopFile.open(path, hadoopConf.value().value(),
+          file.fileSize() > 0 ? file.fileSize() : -1, file.modificationTime());
+      FileLayout layout = remote.readFooter(columns, ScanOptions.defaults().validateValues());
+      if (!layout.fileFormat()) {
+        return new FileRange(path.toString(), 0, -1, columns, remote, layout);
+      }
+      int[] batches = layout.toInfo().batchesStartingIn(file.start(), file.length());
+      return new FileRange(path.toString(), batches[0], batches[1], columns, remote, layout);
+    } catch (IOException | RuntimeException e) {
+      if (remote != null) {
+        remote.close();
+      }
+      if (e instanceof FileNotFoundException) {
+        if (ignoreMissingFiles) {
+          LOG.warn("rowbridge: skipped the missing file {}", path);
+          return null;
+        }
+        throw new RowbridgeException("rowbridge: cannot read " + where
+            + ": no such file (it existed when the scan was planned): " + e,
+            RowbridgeException.EIO);
+      }
+      if (ignoreCorruptFiles) {
+        LOG.warn("rowbridge: skipped the unreadable file {}", path, e);
+        return null;
+      }
+      if (e instanceof RowbridgeException r && r.getMessage().contains(path.toString())) {
+        throw r;
+      }
+      RowbridgeException failure = new RowbridgeException("rowbridge: cannot read " + where
+          + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()),
+          e instanceof RowbridgeException r ? r.code() : RowbridgeException.EIO);
+      failure.initCause(e);
+      throw failure;
     }
   }
 }

@@ -16,7 +16,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * the driver when the scan is planned and sent to the executors with the reader factory.
  */
 record SourceConf(int prefetch, int inFlight, int wakeMillis, boolean rowsOnly,
-    long splitBytes, long maxChunkBytes, ConverterOptions.Validation validation)
+    long splitBytes, long maxChunkBytes, ConverterOptions.Validation validation,
+    boolean fetchOnTaskThread)
     implements Serializable {
 
   /** Read option: K, the most decoded batches waiting ahead of the task (default 1). */
@@ -31,6 +32,12 @@ record SourceConf(int prefetch, int inFlight, int wakeMillis, boolean rowsOnly,
    * UnsafeRows natively in the stream's workers.
    */
   static final String MODE = "mode";
+  /**
+   * Read option: where a file read through Hadoop (not a local file) is fetched: {@code thread}
+   * (default), a Java thread per task reading ahead of the decoders; {@code task}, the task's own
+   * thread, before it takes each batch.
+   */
+  static final String FETCH = "fetch";
 
   static final String CONF_PREFIX = "spark.rowbridge.scan.";
   /**
@@ -61,9 +68,14 @@ record SourceConf(int prefetch, int inFlight, int wakeMillis, boolean rowsOnly,
     if (!mode.equals("auto") && !mode.equals("rows")) {
       throw new IllegalArgumentException("rowbridge: " + MODE + " is auto or rows, not " + mode);
     }
+    String fetch = setting(options, conf, FETCH, "thread").toLowerCase(Locale.ROOT);
+    if (!fetch.equals("thread") && !fetch.equals("task")) {
+      throw new IllegalArgumentException("rowbridge: " + FETCH + " is thread or task, not "
+          + fetch);
+    }
     int wake = Integer.parseInt(conf.getConfString(WAKE_MILLIS, "100").trim());
     return new SourceConf(prefetch, inFlight, wake, mode.equals("rows"), splitBytes,
-        RowbridgeConf.maxChunkBytes(conf), RowbridgeConf.validation(conf));
+        RowbridgeConf.maxChunkBytes(conf), RowbridgeConf.validation(conf), fetch.equals("task"));
   }
 
   private static String setting(CaseInsensitiveStringMap options, SQLConf conf, String name,

@@ -1,10 +1,15 @@
 package io.rowbridge.spark.source;
 
 import io.rowbridge.RowbridgeException;
+import io.rowbridge.scan.ScanBase;
 import io.rowbridge.scan.ScanOptions;
 
+import java.io.IOException;
+import java.security.PrivilegedExceptionAction;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.spark.TaskContext;
 import org.apache.spark.util.TaskCompletionListener;
 
@@ -12,7 +17,8 @@ import org.apache.spark.util.TaskCompletionListener;
  * What a task's reader shares, whatever it reads: the scan options of its range, a completion
  * listener that closes the stream when the task ends however it ends, interruption (a killed
  * task's blocked wait notices it within the wake period and cancels the stream), and errors that
- * name the file and the batches.
+ * name the file and the batches. For a file read through Hadoop it also runs the {@link
+ * BatchFetcher}: on a fetch thread, as the task's Hadoop user, or on the task's thread.
  */
 final class StreamTask {
   /** Streams open in this JVM (for tests: a killed task must bring it back down). */
@@ -20,6 +26,10 @@ final class StreamTask {
 
   final FileRange range;
   final TaskContext context;
+  private BatchFetcher fetcher;
+  private Future<?> fetching;
+  private boolean fetchOnTaskThread;
+  private int ahead;
 
   StreamTask(FileRange range, AutoCloseable reader) {
     this.range = range;
@@ -44,6 +54,60 @@ final class StreamTask {
   }
 
   /**
+   * Starts fetching a remote range into {@code scan} (nothing for a local file): at most K + W + 1
+   * batches ahead of those the task took.
+   */
+  void startFetching(ScanBase scan, SourceConf conf) {
+    if (range.remote() == null || !range.layout().fileFormat()) {
+      return;
+    }
+    ahead = conf.prefetch() + conf.inFlight() + 1;
+    fetcher = new BatchFetcher(range.remote(), range.layout(), range, ahead, scan);
+    fetchOnTaskThread = conf.fetchOnTaskThread();
+    if (fetchOnTaskThread) {
+      return;
+    }
+    UserGroupInformation user;
+    try {
+      user = UserGroupInformation.getCurrentUser();
+    } catch (IOException e) {
+      throw new RowbridgeException("rowbridge: cannot read " + range.path()
+          + ": no Hadoop user for the task: " + e, RowbridgeException.EIO);
+    }
+    BatchFetcher running = fetcher;
+    fetching = FetchThreads.POOL.submit(() -> user.doAs(
+        (PrivilegedExceptionAction<Void>) () -> {
+          running.run();
+          return null;
+        }));
+  }
+
+  /** Before the task takes its next batch, {@code taken} batches being taken so far. */
+  void beforeBatch(long taken) {
+    if (fetcher == null) {
+      return;
+    }
+    if (fetchOnTaskThread) {
+      fetcher.fetchUpTo(taken + ahead);
+    } else {
+      fetcher.taken(taken);
+    }
+  }
+
+  /** Stops fetching and closes the remote file (the scan keeps what it read). Idempotent. */
+  void stopFetching() {
+    if (fetcher != null) {
+      fetcher.stop();
+    }
+    if (fetching != null) {
+      fetching.cancel(true);
+    }
+    if (range.remote() != null) {
+      range.remote().close();
+    }
+  }
+
+  /**
    * The exception a reader throws for a failure of its stream: a killed task ends as killed
    * (TaskKilledException); anything else is an error naming the file, the batches and the
    * native message.
@@ -51,6 +115,10 @@ final class StreamTask {
   RuntimeException failure(RuntimeException e) {
     if (context != null) {
       context.killTaskIfInterrupted();
+    }
+    RuntimeException fetch = fetcher == null ? null : fetcher.failure();
+    if (fetch != null) {
+      return fetch; // names the file, the bytes and Hadoop's message
     }
     int code = e instanceof RowbridgeException r ? r.code() : RowbridgeException.EIO;
     RowbridgeException failure = new RowbridgeException(SourceErrors.describe(range.path(),

@@ -20,8 +20,9 @@ class RowbridgeFileFormat extends FileFormat {
       options: Map[String, String],
       files: Seq[FileStatus]): Option[StructType] = {
     files.find(f => RowbridgeSource.isArrowName(f.getPath.getName)).map { status =>
-      val path = RowbridgeScan.localPath(status.getPath)
-      RowbridgeSource.sparkSchema(path, RowbridgeSource.inspect(path).schema())
+      val conf = sparkSession.sessionState.newHadoopConfWithOptions(options)
+      RowbridgeSource.sparkSchema(status.getPath, conf,
+        RowbridgeSource.inspect(status.getPath, conf).schema())
     }
   }
 

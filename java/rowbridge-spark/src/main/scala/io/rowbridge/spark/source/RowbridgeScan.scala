@@ -24,6 +24,7 @@ import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFil
 import org.apache.spark.sql.execution.datasources.v2.{FileScan, FileScanBuilder}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.util.SerializableConfiguration
 
 /** Builds [[RowbridgeScan]]s: Spark's file scan builder prunes columns and splits filters. */
 class RowbridgeScanBuilder(
@@ -75,6 +76,10 @@ case class RowbridgeScan(
 
   private lazy val planned: Planned = plan()
 
+  /** The session's Hadoop configuration with the read options (credentials, endpoints, ...). */
+  private lazy val hadoopConf =
+    sparkSession.sessionState.newHadoopConfWithOptions(options.asCaseSensitiveMap.asScala.toMap)
+
   override def isSplitable(path: Path): Boolean = true
 
   override def columnarSupportMode(): Scan.ColumnarSupportMode =
@@ -91,7 +96,8 @@ case class RowbridgeScan(
 
   override def createReaderFactory(): PartitionReaderFactory =
     new RowbridgeReaderFactory(sourceConf, planned.columnar, columns, dataSchema,
-      readPartitionSchema, fileOptions.ignoreMissingFiles, fileOptions.ignoreCorruptFiles)
+      readPartitionSchema, fileOptions.ignoreMissingFiles, fileOptions.ignoreCorruptFiles,
+      sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf)))
 
   override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.supported()
 
@@ -125,7 +131,7 @@ case class RowbridgeScan(
     var columnar = !sourceConf.rowsOnly()
     val ranges = mutable.ArrayBuffer.empty[(PartitionedFile, InternalRow)]
     for ((status, values) <- ordered) {
-      val path = RowbridgeScan.localPath(status.getPath)
+      val path = status.getPath
       footer(path).foreach { info =>
         checkSchema(path, info)
         val fields = info.schema().getFields
@@ -142,11 +148,11 @@ case class RowbridgeScan(
   }
 
   /** The footer, or None for a file skipped by ignoreMissingFiles or ignoreCorruptFiles. */
-  private def footer(path: String): Option[IpcFileInfo] = {
+  private def footer(path: Path): Option[IpcFileInfo] = {
     try {
-      Some(RowbridgeSource.inspect(path))
+      Some(RowbridgeSource.inspect(path, hadoopConf))
     } catch {
-      case NonFatal(e) if fileOptions.ignoreMissingFiles && Files.notExists(LocalPath.of(path)) =>
+      case NonFatal(e) if fileOptions.ignoreMissingFiles && RowbridgeScan.isMissing(path, e) =>
         logWarning(s"rowbridge: skipped the missing file $path", e)
         None
       case NonFatal(e) if fileOptions.ignoreCorruptFiles =>
@@ -156,8 +162,8 @@ case class RowbridgeScan(
   }
 
   /** Every file must map to the table's data columns (names and Spark types, in order). */
-  private def checkSchema(path: String, info: IpcFileInfo): Unit = {
-    val mapped = RowbridgeSource.sparkSchema(path, info.schema())
+  private def checkSchema(path: Path, info: IpcFileInfo): Unit = {
+    val mapped = RowbridgeSource.sparkSchema(path, hadoopConf, info.schema())
     val same = mapped.length == dataSchema.length && mapped.fields.zip(dataSchema.fields).forall {
       case (actual, expected) => actual.name == expected.name &&
         SparkTypes.sameType(expected.dataType, actual.dataType)
@@ -225,10 +231,13 @@ object RowbridgeScan {
     }
   }
 
-  /**
-   * The local path of a file the scan reads: a `file:` URI (or a path without a scheme). Other
-   * file systems are refused, naming the path.
-   */
+  /** True for a file the native library maps itself: a `file:` URI or a path without a scheme. */
+  def isLocal(path: Path): Boolean = {
+    val scheme = path.toUri.getScheme
+    scheme == null || scheme == "file"
+  }
+
+  /** The local path of a file for which [[isLocal]] holds. */
   def localPath(path: Path): String = {
     val uri = path.toUri
     if (uri.getScheme == null) {
@@ -236,8 +245,17 @@ object RowbridgeScan {
     } else if (uri.getScheme == "file") {
       new java.io.File(uri).getPath
     } else {
-      throw new IllegalArgumentException(
-        s"rowbridge reads local files (or file: URIs) only: $path")
+      throw new IllegalArgumentException(s"rowbridge: not a local file: $path")
+    }
+  }
+
+  /** True when `failure` says the file at `path` does not exist (any more). */
+  def isMissing(path: Path, failure: Throwable): Boolean = {
+    if (isLocal(path)) {
+      Files.notExists(LocalPath.of(localPath(path)))
+    } else {
+      Iterator.iterate(failure)(_.getCause).takeWhile(_ != null)
+        .exists(_.isInstanceOf[java.io.FileNotFoundException])
     }
   }
 

@@ -6,6 +6,8 @@ import io.rowbridge.{RowbridgeException, SparkTypes}
 import io.rowbridge.scan.{IpcFileInfo, NativeScan, ScanOptions}
 
 import org.apache.arrow.vector.types.pojo.{Field, Schema}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.connector.read.Scan
 import org.apache.spark.sql.execution.datasources.FileFormat
@@ -77,16 +79,37 @@ object RowbridgeSource {
   }
 
   /**
+   * The footer of `path`: a local file's mapped, any other read through Hadoop with `conf`. A
+   * missing file throws FileNotFoundException; another unreadable file, an error naming it.
+   */
+  def inspect(path: Path, conf: Configuration): IpcFileInfo = {
+    if (RowbridgeScan.isLocal(path)) {
+      inspect(RowbridgeScan.localPath(path))
+    } else {
+      try {
+        HadoopFile.inspect(path, conf)
+      } catch {
+        case e: RowbridgeException =>
+          throw new RowbridgeException(SourceErrors.describe(path.toString, -1, 0, e), e.code())
+      }
+    }
+  }
+
+  /**
    * The Spark schema of a file's Arrow schema (SPEC section 2), top-level columns nullable. A
    * dictionary-encoded column takes its value type, which the native scan reports.
    */
-  def sparkSchema(file: String, schema: Schema): StructType = {
+  def sparkSchema(path: Path, conf: Configuration, schema: Schema): StructType = {
+    val file = path.toString
     val mapped = try {
-      if (hasDictionary(schema.getFields)) {
-        val scan = NativeScan.openRows(file, ScanOptions.defaults().withBatchRange(0, 0))
+      if (!hasDictionary(schema.getFields)) {
+        SparkTypes.of(schema.getFields, null)
+      } else if (RowbridgeScan.isLocal(path)) {
+        val scan = NativeScan.openRows(RowbridgeScan.localPath(path),
+          ScanOptions.defaults().withBatchRange(0, 0))
         try scan.sparkSchema() finally scan.close()
       } else {
-        SparkTypes.of(schema.getFields, null)
+        HadoopFile.sparkSchemaOf(path, conf)
       }
     } catch {
       case e: RowbridgeException =>

@@ -42,8 +42,10 @@ case class RowbridgeTable(
       throw new IllegalArgumentException("rowbridge: no Arrow IPC file (*.arrow, *.arrows, " +
         "*.feather, *.ipc) under " + paths.mkString(", "))
     }
-    val first = RowbridgeScan.localPath(arrowFiles.head.getPath)
-    Some(RowbridgeSource.sparkSchema(first, RowbridgeSource.inspect(first).schema()))
+    val first = arrowFiles.head.getPath
+    val conf = sparkSession.sessionState.newHadoopConfWithOptions(
+      options.asCaseSensitiveMap.asScala.toMap)
+    Some(RowbridgeSource.sparkSchema(first, conf, RowbridgeSource.inspect(first, conf).schema()))
   }
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): RowbridgeScanBuilder =

@@ -1,0 +1,141 @@
+package io.rowbridge.spark.source;
+
+import io.rowbridge.scan.FileLayout;
+import io.rowbridge.scan.ScanBase;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Fetches the record batches of a task's range from a {@link HadoopFile} in order, at most
+ * {@code ahead} batches beyond those the task has taken (K + W + 1: what the stream may hold),
+ * and opens the scan's gate to each batch once its bytes are in the image. With a column
+ * selection, a batch's metadata is read first (with the previous batch's buffers) and then only
+ * its selected columns' buffers; otherwise its whole message in one range.
+ *
+ * <p>It runs either as a Java thread of its own ({@link #run}, reading ahead while the task
+ * consumes) or on the task's thread ({@link #fetchUpTo} before each batch). A failure is kept
+ * ({@link #failure}) and cancels the scan, so a task waiting for a batch wakes up and reports it.
+ */
+final class BatchFetcher implements Runnable {
+  private final HadoopFile file;
+  private final FileLayout layout;
+  private final int first;
+  private final int count;
+  private final int ahead;
+  private final boolean pruned;
+  private final ScanBase scan;
+  /** Guarded by this. */
+  private long taken;
+  private boolean stopped;
+  /** Batches fetched; written by the fetching thread only. */
+  private int fetched;
+  /** The next batch's metadata was read with the last batch's ranges. */
+  private boolean nextMetadataRead;
+  private volatile RuntimeException failure;
+
+  BatchFetcher(HadoopFile file, FileLayout layout, FileRange range, int ahead, ScanBase scan) {
+    this.file = file;
+    this.layout = layout;
+    this.first = range.firstBatch();
+    this.count = range.batchCount() < 0 ? 0 : range.batchCount();
+    this.ahead = ahead;
+    int[] columns = range.columns();
+    this.pruned = columns != null && columns.length < layout.schema().getFields().size();
+    this.scan = scan;
+  }
+
+  /** The task took its {@code batches}-th batch: the fetcher may read further ahead. */
+  synchronized void taken(long batches) {
+    if (batches > taken) {
+      taken = batches;
+      notifyAll();
+    }
+  }
+
+  /** Stops fetching: the thread returns after the read in progress (whose bytes are dropped). */
+  synchronized void stop() {
+    stopped = true;
+    notifyAll();
+  }
+
+  /** Why fetching failed, or null. */
+  RuntimeException failure() {
+    return failure;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (fetched < count) {
+        synchronized (this) {
+          while (!stopped && fetched >= taken + ahead) {
+            wait();
+          }
+          if (stopped) {
+            return;
+          }
+        }
+        fetchNext();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      fail(e);
+    }
+  }
+
+  /** On the task's thread: fetches until {@code batches} batches (of the range) are in. */
+  void fetchUpTo(long batches) {
+    try {
+      while (fetched < Math.min(batches, count)) {
+        fetchNext();
+      }
+    } catch (RuntimeException e) {
+      fail(e);
+      throw e;
+    }
+  }
+
+  private void fail(RuntimeException e) {
+    failure = e;
+    scan.cancel();
+  }
+
+  private void fetchNext() {
+    int batch = first + fetched;
+    long offset = layout.batchOffset(batch);
+    long metadata = layout.batchMetadataBytes(batch);
+    List<long[]> ranges = new ArrayList<>();
+    long bytes = 0;
+    try {
+      if (!pruned) {
+        ranges.add(new long[] {offset, metadata + layout.batchBodyBytes(batch)});
+      } else {
+        if (!nextMetadataRead) {
+          bytes += file.readMerged(List.<long[]>of(new long[] {offset, metadata}), 0);
+        }
+        long[] needed = file.image().batchRanges(batch);
+        for (int i = 0; i < needed.length; i += 2) {
+          long start = Math.max(needed[i], offset + metadata); // the metadata is in
+          long end = needed[i] + needed[i + 1];
+          if (end > start) {
+            ranges.add(new long[] {start, end - start});
+          }
+        }
+        nextMetadataRead = batch + 1 < first + count;
+        if (nextMetadataRead) {
+          ranges.add(new long[] {layout.batchOffset(batch + 1),
+              layout.batchMetadataBytes(batch + 1)});
+        }
+      }
+      bytes += file.readMerged(ranges, HadoopFile.MERGE_GAP_BYTES);
+    } catch (java.io.IOException e) {
+      throw new io.rowbridge.RowbridgeException("rowbridge: cannot read " + file.path() + ": "
+          + e, io.rowbridge.RowbridgeException.EIO);
+    }
+    file.image().filled(batch, bytes);
+    fetched++;
+    scan.batchesReady(fetched);
+  }
+}
