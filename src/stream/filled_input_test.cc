@@ -119,21 +119,8 @@ std::vector<std::string> MappedRows(const std::string& path, const std::vector<i
   scan.read.columns = columns;
   scan.first_batch = first;
   scan.batch_count = count;
-  std::unique_ptr<BatchProducer> producer;
-  EXPECT_TRUE(MakeIpcProducer(path, scan, &producer).ok());
-  StreamOptions options;
-  options.pool = Pool(2);
-  std::unique_ptr<RowStream> stream;
-  EXPECT_TRUE(RowStream::Make(std::move(producer), options, ConverterOptions(), &stream).ok());
-  std::vector<std::string> rows;
-  for (;;) {
-    RowBatch batch;
-    bool end = false;
-    EXPECT_TRUE(stream->Next(&batch, &end).ok());
-    if (end) break;
-    AppendRows(batch.rows, &rows);
-  }
-  return rows;
+  int64_t batches = 0;
+  return testing::ScanRows(path, scan, &batches);
 }
 
 TEST(FilledInput, OnlyTheSelectedColumnsRangesAreNeeded) {

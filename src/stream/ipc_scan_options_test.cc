@@ -17,6 +17,7 @@ namespace {
 using testing::AppendRows;
 using testing::Pool;
 using testing::ScanFiles;
+using testing::ScanRows;
 using testing::SequentialRows;
 
 void ReleaseNothingSchema(ArrowSchema*) {}
@@ -73,32 +74,6 @@ std::vector<std::string> ProjectedRows(const std::string& path, const std::vecto
     RowBatchView batch;
     EXPECT_TRUE(converter->Convert(view.array, &batch).ok());
     AppendRows(batch, &rows);
-  }
-  return rows;
-}
-
-/// Every row a scan with `scan` options yields, converted by the workers.
-std::vector<std::string> ScanRows(const std::string& path, const IpcScanOptions& scan,
-                                  int64_t* batches) {
-  std::vector<std::string> rows;
-  std::unique_ptr<BatchProducer> producer;
-  Status status = MakeIpcProducer(path, scan, &producer);
-  EXPECT_TRUE(status.ok()) << status.message();
-  if (!status.ok()) return rows;
-  StreamOptions options;
-  options.pool = Pool(3);
-  options.in_flight = 3;
-  std::unique_ptr<RowStream> stream;
-  EXPECT_TRUE(RowStream::Make(std::move(producer), options, ConverterOptions(), &stream).ok());
-  *batches = 0;
-  for (;;) {
-    RowBatch batch;
-    bool end = false;
-    status = stream->Next(&batch, &end);
-    EXPECT_TRUE(status.ok()) << status.message();
-    if (!status.ok() || end) break;
-    ++*batches;
-    AppendRows(batch.rows, &rows);
   }
   return rows;
 }

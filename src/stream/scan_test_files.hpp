@@ -13,7 +13,9 @@
 
 #include "rowbridge/converter.hpp"
 #include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/stream.hpp"
 #include "rowbridge_ipc_test_config.hpp"
+#include "stream/stream_test_support.hpp"
 #include "testing/test_arrow.hpp"
 
 namespace rowbridge::stream::testing {
@@ -99,6 +101,32 @@ inline std::vector<std::string> SequentialRows(const std::string& path, int64_t*
     RowBatchView view;
     EXPECT_TRUE(converter->Convert(array.array, &view).ok());
     AppendRows(view, &rows);
+  }
+  return rows;
+}
+
+/// Every row a scan with `scan` options yields, converted by the workers.
+inline std::vector<std::string> ScanRows(const std::string& path, const IpcScanOptions& scan,
+                                  int64_t* batches) {
+  std::vector<std::string> rows;
+  std::unique_ptr<BatchProducer> producer;
+  Status status = MakeIpcProducer(path, scan, &producer);
+  EXPECT_TRUE(status.ok()) << status.message();
+  if (!status.ok()) return rows;
+  StreamOptions options;
+  options.pool = Pool(3);
+  options.in_flight = 3;
+  std::unique_ptr<RowStream> stream;
+  EXPECT_TRUE(RowStream::Make(std::move(producer), options, ConverterOptions(), &stream).ok());
+  *batches = 0;
+  for (;;) {
+    RowBatch batch;
+    bool end = false;
+    status = stream->Next(&batch, &end);
+    EXPECT_TRUE(status.ok()) << status.message();
+    if (!status.ok() || end) break;
+    ++*batches;
+    AppendRows(batch.rows, &rows);
   }
   return rows;
 }
