@@ -287,7 +287,7 @@ public final class Demo {
     return -1;
   }
 
-  private static String size(Path dir) throws IOException {
+  static String size(Path dir) throws IOException {
     long bytes;
     try (Stream<Path> files = Files.walk(dir)) {
       bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -295,7 +295,7 @@ public final class Demo {
     return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

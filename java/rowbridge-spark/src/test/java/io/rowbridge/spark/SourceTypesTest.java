@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
 
+import io.rowbridge.spark.source.PyarrowFiles;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -161,14 +163,7 @@ class SourceTypesTest {
   @Test
   void pyarrowFilesOfEveryType() throws Exception {
     Path out = Files.createDirectories(dir.resolve("pyarrow"));
-    String python = System.getProperty("rowbridge.test.python", "build/venv/bin/python3");
-    Path script = Path.of(System.getProperty("rowbridge.test.pythonScripts",
-        "src/test/python")).resolve("make_source_files.py");
-    Process process = new ProcessBuilder(python, script.toString(), out.toString())
-        .redirectErrorStream(true).start();
-    String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, process.waitFor(), "pyarrow (make deps installs it into build/venv): "
-        + python + " " + script + "\n" + log);
+    String log = PyarrowFiles.write(out);
     System.out.print("SourceTypesTest: " + log);
     int inputs = 0;
     try (Stream<Path> files = Files.list(out)) {
