@@ -1,0 +1,198 @@
+package io.rowbridge.spark.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.SortedAnswer;
+import io.rowbridge.spark.source.ClusterProbe;
+import io.rowbridge.spark.source.TestData;
+import io.rowbridge.spark.storage.LocalS3;
+import io.rowbridge.spark.storage.MiniHdfs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * format("rowbridge") over HDFS (a mini cluster in this JVM) and S3 (S3Proxy through s3a://) with
+ * executors in other JVMs ({@code local-cluster[2,1,1024]}, as {@link LocalClusterTest}): the
+ * answers of local mode over the local copies; a server killed while tasks read fails them with
+ * an error naming the file and the bytes, and the executors then read correctly once it is back;
+ * a file deleted while its tasks read is such an error too. In make test-long.
+ */
+class StorageClusterTest {
+  private static final int SLOW_BATCHES = 30;
+  private static Path dir;
+  private static MiniHdfs hdfs;
+  private static LocalS3 s3;
+  private static SparkSession spark;
+  private static List<String> localRead;
+  private static List<String> localPruned;
+
+  @BeforeAll
+  static void start() throws Exception {
+    assertTrue(Boolean.getBoolean("spark.testing"), "the suite's Surefire execution sets it");
+    dir = Files.createTempDirectory("rowbridge-storage-cluster-test");
+    TestData.writePartitioned(dir.resolve("parted"));
+    TestData.writeLarge(dir.resolve("large"), 2, SLOW_BATCHES);
+    hdfs = MiniHdfs.start();
+    s3 = LocalS3.launch();
+    hdfs.fileSystem().copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(
+        dir.resolve("parted").toUri()), new org.apache.hadoop.fs.Path(hdfs.uri() + "/parted"));
+    try (var files = Files.walk(dir)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        s3.put(file, dir.relativize(file).toString());
+      }
+    }
+    spark = session("local[2]");
+    localRead = SortedAnswer.of(spark.read().format("rowbridge").load(local("parted")));
+    localPruned = SortedAnswer.of(spark.read().format("rowbridge").load(local("parted"))
+        .where("kind = 'a'").select("a", "d", "day"));
+    spark.stop();
+    spark = session("local-cluster[2,1,1024]");
+  }
+
+  private static SparkSession session(String master) {
+    SparkSession.Builder builder = SparkSession.builder().master(master)
+        .appName("rowbridge-storage-cluster-test")
+        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+        .config("spark.ui.enabled", "false")
+        .config("spark.executor.memory", "768m")
+        .config("spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens", ""))
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.task.maxFailures", "1");
+    hdfs.sparkConf().forEach(builder::config);
+    s3.sparkConf().forEach(builder::config);
+    return builder.getOrCreate();
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (spark != null) {
+      spark.stop();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+    if (hdfs != null) {
+      hdfs.close();
+    }
+    TestData.deleteTree(dir);
+  }
+
+  private static String local(String relative) {
+    return dir.resolve(relative).toString();
+  }
+
+  @Test
+  void hdfsAndS3GiveLocalModesAnswers() {
+    for (String root : new String[] {hdfs.uri() + "/parted", s3.uri() + "parted"}) {
+      for (String mode : new String[] {"auto", "rows"}) {
+        assertEquals(localRead, SortedAnswer.of(spark.read().format("rowbridge")
+            .option("mode", mode).load(root)), mode + " " + root);
+        assertEquals(localPruned, SortedAnswer.of(spark.read().format("rowbridge")
+            .option("mode", mode).load(root).where("kind = 'a'").select("a", "d", "day")),
+            mode + " pruned " + root);
+      }
+    }
+    List<String> executors = ClusterProbe.executorProcesses(spark);
+    assertEquals(2, executors.stream().distinct().count(), "two executor JVMs: " + executors);
+  }
+
+  /**
+   * Runs a slow read of {@code files} large files (a quarter second per batch, one task each)
+   * and calls {@code midRead} once every task has started; returns the job's failure.
+   */
+  private static Throwable slowReadFailure(String path, int files, Runnable midRead)
+      throws Exception {
+    spark.udf().register("slowBatch", (UDF1<Long, Boolean>) id -> {
+      if (id % 1000 == 0) {
+        Thread.sleep(250);
+      }
+      return true;
+    }, DataTypes.BooleanType);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch started = new CountDownLatch(files);
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onTaskStart(SparkListenerTaskStart taskStart) {
+        started.countDown();
+      }
+    };
+    spark.sparkContext().addSparkListener(listener);
+    Thread job = new Thread(() -> {
+      try {
+        spark.read().format("rowbridge").option("prefetch", "0").option("inFlight", "1")
+            .load(path).where("slowBatch(a)").count();
+      } catch (Throwable t) {
+        failure.set(t);
+      }
+    });
+    job.start();
+    try {
+      assertTrue(started.await(120, TimeUnit.SECONDS), "tasks started");
+      Thread.sleep(3000); // mid-scan: a few batches read, most to go
+      midRead.run();
+      job.join(TimeUnit.SECONDS.toMillis(120));
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+    assertFalse(job.isAlive(), "the job ended");
+    assertNotNull(failure.get(), "the read failed");
+    return failure.get();
+  }
+
+  private static String messages(Throwable e) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      text.append(t.getMessage()).append('\n');
+    }
+    return text.toString();
+  }
+
+  @Test
+  void aServerKilledMidReadFailsTheTaskNamingTheFileAndBytes() throws Exception {
+    String path = s3.uri() + "large";
+    Throwable failure = slowReadFailure(path, 2, () -> s3.stop());
+    String text = messages(failure);
+    assertTrue(text.contains("rowbridge: cannot read " + path + "/part-") && text.contains(
+        "(bytes "), text);
+    s3.start();
+    assertEquals(localRead, SortedAnswer.of(spark.read().format("rowbridge")
+        .load(s3.uri() + "parted")), "the executors read again once the server is back");
+  }
+
+  @Test
+  void aFileDeletedMidReadIsANamedError() throws Exception {
+    TestData.writeLarge(dir.resolve("doomed"), 1, SLOW_BATCHES);
+    org.apache.hadoop.fs.Path doomed = s3.put(dir.resolve("doomed/part-0.arrow"),
+        "doomed/part-0.arrow");
+    Throwable failure = slowReadFailure(doomed.toString(), 1, () -> {
+      try {
+        s3.fileSystem().delete(doomed, false);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    String text = messages(failure);
+    assertTrue(text.contains("rowbridge: cannot read " + doomed + " (bytes "), text);
+  }
+}
