@@ -19,7 +19,8 @@
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
 #                    (docs/BENCHMARKS.md, section Spark), then TPC-H SF1 end to end
 #                    (section TPC-H: build/bench/tpch.json, docs/img/tpch.png;
-#                    TPCH_ROUNDS, TPCH_SCALE)
+#                    TPCH_ROUNDS, TPCH_SCALE), then the same data read from local
+#                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file in place
 #   make clean       remove build/
@@ -178,6 +179,7 @@ bench-spark: java
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/bench.sh $(BENCH_DIR)
 	$(JAVA_ENV) BUILD=$(BUILD) SCALE=$(TPCH_SCALE) ROUNDS=$(TPCH_ROUNDS) \
 	  java/rowbridge-demo/tpch.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/storage-bench.sh $(BENCH_DIR)
 
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 

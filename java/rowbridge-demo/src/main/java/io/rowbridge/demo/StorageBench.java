@@ -32,7 +32,7 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class StorageBench {
   private static final String QUERY = "SELECT b % 100 AS k, count(*) AS n, sum(a) AS sum_a, "
-      + "max(c) AS max_c, max(length(d)) AS max_len FROM %s GROUP BY 1 ORDER BY 1";
+      + "max(c) AS max_c, max(length(d)) AS max_len FROM {table} GROUP BY 1 ORDER BY 1";
   private static final List<String> VARIANTS =
       List.of("local", "hdfs", "s3", "local-again", "hdfs-task");
 
@@ -150,7 +150,7 @@ public final class StorageBench {
 
   private static List<String> answer(SparkSession spark, String variant) {
     List<String> answer = new ArrayList<>();
-    spark.sql(String.format(Locale.ROOT, QUERY, view(variant))).collectAsList()
+    spark.sql(QUERY.replace("{table}", view(variant))).collectAsList()
         .forEach(row -> answer.add(row.mkString("|")));
     return answer;
   }
