@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.source.ClusterProbe;
+import io.rowbridge.spark.source.PyarrowFiles;
 import io.rowbridge.spark.source.TestData;
 import io.rowbridge.spark.storage.LocalS3;
 import io.rowbridge.spark.storage.MiniHdfs;
@@ -16,6 +17,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,7 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * format("rowbridge") over HDFS (a mini cluster in this JVM) and S3 (S3Proxy through s3a://) with
  * executors in other JVMs ({@code local-cluster[2,1,1024]}, as {@link LocalClusterTest}): the
- * answers of local mode over the local copies; a server killed while tasks read fails them with
+ * answers of local mode over the local copies (Arrow Java's and pyarrow's files); a server killed
+ * while tasks read fails them with
  * an error naming the file and the bytes, and the executors then read correctly once it is back;
  * a file deleted while its tasks read is such an error too. In make test-long.
  */
@@ -44,6 +48,7 @@ class StorageClusterTest {
   private static SparkSession spark;
   private static List<String> localRead;
   private static List<String> localPruned;
+  private static final Map<String, List<String>> localPyarrow = new TreeMap<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -51,10 +56,13 @@ class StorageClusterTest {
     dir = Files.createTempDirectory("rowbridge-storage-cluster-test");
     TestData.writePartitioned(dir.resolve("parted"));
     TestData.writeLarge(dir.resolve("large"), 2, SLOW_BATCHES);
+    PyarrowFiles.write(Files.createDirectories(dir.resolve("pyarrow")));
     hdfs = MiniHdfs.start();
     s3 = LocalS3.launch();
-    hdfs.fileSystem().copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(
-        dir.resolve("parted").toUri()), new org.apache.hadoop.fs.Path(hdfs.uri() + "/parted"));
+    for (String tree : new String[] {"parted", "pyarrow"}) {
+      hdfs.fileSystem().copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(
+          dir.resolve(tree).toUri()), new org.apache.hadoop.fs.Path(hdfs.uri() + "/" + tree));
+    }
     try (var files = Files.walk(dir)) {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         s3.put(file, dir.relativize(file).toString());
@@ -64,6 +72,10 @@ class StorageClusterTest {
     localRead = SortedAnswer.of(spark.read().format("rowbridge").load(local("parted")));
     localPruned = SortedAnswer.of(spark.read().format("rowbridge").load(local("parted"))
         .where("kind = 'a'").select("a", "d", "day"));
+    for (String name : pyarrowInputs()) {
+      localPyarrow.put(name, SortedAnswer.of(spark.read().format("rowbridge")
+          .load(local("pyarrow/" + name))));
+    }
     spark.stop();
     spark = session("local-cluster[2,1,1024]");
   }
@@ -113,8 +125,21 @@ class StorageClusterTest {
             mode + " pruned " + root);
       }
     }
+    for (Map.Entry<String, List<String>> input : localPyarrow.entrySet()) {
+      for (String root : new String[] {hdfs.uri() + "/pyarrow/", s3.uri() + "pyarrow/"}) {
+        assertEquals(input.getValue(), SortedAnswer.of(spark.read().format("rowbridge")
+            .load(root + input.getKey())), root + input.getKey());
+      }
+    }
     List<String> executors = ClusterProbe.executorProcesses(spark);
     assertEquals(2, executors.stream().distinct().count(), "two executor JVMs: " + executors);
+  }
+
+  private static List<String> pyarrowInputs() throws IOException {
+    try (var files = Files.list(dir.resolve("pyarrow"))) {
+      return files.map(p -> p.getFileName().toString())
+          .filter(n -> !n.endsWith(".readable.arrow")).sorted().toList();
+    }
   }
 
   /**
