@@ -35,10 +35,10 @@ import org.junit.jupiter.api.Test;
 /**
  * format("rowbridge") over HDFS (a mini cluster in this JVM) and S3 (S3Proxy through s3a://) with
  * executors in other JVMs ({@code local-cluster[2,1,1024]}, as {@link LocalClusterTest}): the
- * answers of local mode over the local copies (Arrow Java's and pyarrow's files); a server killed
- * while tasks read fails them with
- * an error naming the file and the bytes, and the executors then read correctly once it is back;
- * a file deleted while its tasks read is such an error too. In make test-long.
+ * answers of local mode over the local copies (Arrow Java's and pyarrow's files); a server
+ * killed while tasks read fails them with an error naming the file and the bytes, and the
+ * executors then read correctly once it is back; a file deleted while its tasks read is such an
+ * error too. In make test-long.
  */
 class StorageClusterTest {
   private static final int SLOW_BATCHES = 30;
