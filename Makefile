@@ -193,11 +193,12 @@ long-fuzz: build-fuzz
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
 
 long-java: jni
-	@echo "== Java suites with the randomized differential suite at $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows, and an executor killed mid-job"
+	@echo "== Java suites with the randomized differential suite at $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows, an executor killed mid-job, storage in local-cluster mode and the storage servers' own checks"
 	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) \
 	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) \
 	  -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) \
-	  '-Drowbridge.cluster.tests=io/rowbridge/spark/cluster/*Test.java' install
+	  '-Drowbridge.cluster.tests=io/rowbridge/spark/cluster/*Test.java' \
+	  -Drowbridge.long.excludes=none install
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"
