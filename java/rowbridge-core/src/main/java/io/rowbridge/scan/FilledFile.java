@@ -20,14 +20,18 @@ import org.apache.spark.unsafe.Platform;
  * gives a batch's pages back once the batch is released.
  *
  * <p>Thread-safe: one thread may write while another consumes the scan. {@link #write} copies
- * under this object's lock, so once {@link #close} has run nothing writes to native memory again.
- * The image itself lives until its scan and every batch imported from it are closed.
+ * under this object's lock; a read straight into the image ({@link #beginWrite}) holds the image
+ * until {@link #endWrite}, even across {@link #close}. The image itself lives until its scan and
+ * every batch imported from it are closed.
  */
 public final class FilledFile implements AutoCloseable {
   private final String name;
   private final long size;
-  /** Guarded by this; 0 once closed. */
+  /** Guarded by this; 0 once freed. */
   private long handle;
+  /** Guarded by this: writes in progress through beginWrite, and a close waiting for them. */
+  private int writers;
+  private boolean closing;
   private int[] columns;
 
   private FilledFile(String name, long size, long handle) {
@@ -58,12 +62,33 @@ public final class FilledFile implements AutoCloseable {
    * false, writing nothing, once the file is closed.
    */
   public synchronized boolean write(long offset, ByteBuffer data) {
-    if (handle == 0) {
+    if (handle == 0 || closing) {
       return false;
     }
     ByteBuffer target = ScanNative.imageBuffer(handle, offset, data.remaining());
     target.put(data.duplicate());
     return true;
+  }
+
+  /**
+   * A direct buffer over {@code [offset, offset + length)} of the image, for a read straight
+   * into it (no copy); null once the file is closed. The image stays mapped until {@link
+   * #endWrite}, which the caller must call after, also when the read fails.
+   */
+  public synchronized ByteBuffer beginWrite(long offset, int length) {
+    if (handle == 0 || closing) {
+      return null;
+    }
+    ByteBuffer target = ScanNative.imageBuffer(handle, offset, length);
+    writers++;
+    return target;
+  }
+
+  /** Ends a {@link #beginWrite}; frees the handle if a close waited for it. */
+  public synchronized void endWrite() {
+    if (--writers == 0 && closing) {
+      free();
+    }
   }
 
   /** Counts {@code bytes} written for record batch {@code batch} (-1: head, footer, dictionaries). */
@@ -73,7 +98,7 @@ public final class FilledFile implements AutoCloseable {
 
   /** Bytes written and not yet given back: what the image holds in memory now. */
   public synchronized long residentBytes() {
-    return handle == 0 ? 0 : ScanNative.imageResident(handle);
+    return handle == 0 || closing ? 0 : ScanNative.imageResident(handle);
   }
 
   /**
@@ -126,15 +151,25 @@ public final class FilledFile implements AutoCloseable {
   }
 
   private long checked() {
-    if (handle == 0) {
+    if (handle == 0 || closing) {
       throw new IllegalStateException("rowbridge: the image of " + name + " is closed");
     }
     return handle;
   }
 
-  /** Frees the handle; a scan of the file keeps the image until it closes. Idempotent. */
+  /**
+   * Frees the handle (after the reads still writing into the image end); a scan of the file
+   * keeps the image until it closes. Idempotent.
+   */
   @Override
   public synchronized void close() {
+    closing = true;
+    if (writers == 0) {
+      free();
+    }
+  }
+
+  private void free() {
     if (handle != 0) {
       ScanNative.imageFree(handle);
       handle = 0;

@@ -23,14 +23,17 @@ import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.util.functional.FutureIO;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * One Arrow IPC file read through Hadoop's FileSystem (HDFS, S3A, ABFS, GCS, ...) into a {@link
- * FilledFile}: the head and footer first, then byte ranges with {@code readVectored} (which
- * object stores serve with parallel ranged requests), each copied into the image. Failures are
- * {@link RowbridgeException}s (EIO) naming the file, the byte range and Hadoop's message.
+ * FilledFile}: the head and footer first, then byte ranges. A stream that reads positioned bytes
+ * into a direct buffer (HDFS) reads straight into the image; any other reads with {@code
+ * readVectored} (which object stores serve with parallel ranged requests) into heap buffers
+ * copied into the image. Failures are {@link RowbridgeException}s (EIO) naming the file, the byte
+ * range and Hadoop's message.
  *
  * <p>Used by one thread at a time; {@link #close} may come from another (the image refuses writes
  * after it, so a read still in flight writes nothing).
@@ -46,12 +49,15 @@ final class HadoopFile implements AutoCloseable {
   private final FileStatus status;
   private final FSDataInputStream in;
   private final FilledFile image;
+  /** The stream reads positioned bytes into direct buffers (ByteBufferPositionedReadable). */
+  private final boolean direct;
 
   private HadoopFile(Path path, FileStatus status, FSDataInputStream in, FilledFile image) {
     this.path = path;
     this.status = status;
     this.in = in;
     this.image = image;
+    this.direct = in.hasCapability(StreamCapabilities.PREADBYTEBUFFER);
   }
 
   /**
@@ -179,7 +185,27 @@ final class HadoopFile implements AutoCloseable {
    * into the image. Returns the bytes read (with the gaps), for the image's accounting.
    */
   long readMerged(List<long[]> ranges, long gap) throws IOException {
-    return store(fetch(ranges, gap));
+    return direct ? readDirect(merge(ranges, gap)) : store(fetch(ranges, gap));
+  }
+
+  /** Positioned reads straight into the image, range by range. */
+  private long readDirect(List<FileRange> ranges) {
+    long bytes = 0;
+    for (FileRange range : ranges) {
+      ByteBuffer target = image.beginWrite(range.getOffset(), range.getLength());
+      if (target == null) {
+        throw failure(ranges, new InterruptedIOException("the scan was closed"));
+      }
+      try {
+        in.readFully(range.getOffset(), target);
+      } catch (IOException | RuntimeException e) {
+        throw failure(List.of(range), e);
+      } finally {
+        image.endWrite();
+      }
+      bytes += range.getLength();
+    }
+    return bytes;
   }
 
   /** Reads the merged ranges with readVectored and waits for every one. */

@@ -88,7 +88,7 @@ final class StreamTask {
       return;
     }
     if (fetchOnTaskThread) {
-      fetcher.fetchUpTo(taken + ahead);
+      fetcher.fetchFor(taken);
     } else {
       fetcher.taken(taken);
     }
