@@ -26,6 +26,8 @@ import org.apache.spark.sql.SparkSession;
  * read to show the noise. The query is the benchmark's scan-and-aggregate (every row of every
  * column decoded and converted). HDFS is read twice: fetching on a Java thread per task (the
  * default) and on the task's own thread ({@code fetch=task}), which decided where fetching runs.
+ * Floors: every byte of the files read through Hadoop alone, 8 MiB positioned reads on two
+ * threads (one file each at a time), nothing decoded: what the storage path costs by itself.
  *
  * <p>Options: --data DIR (build/bench-storage), --files N (4), --rows N per file (3000000),
  * --runs N (5), --master (local[2]), --json FILE.
@@ -34,10 +36,12 @@ public final class StorageBench {
   private static final String QUERY = "SELECT b % 100 AS k, count(*) AS n, sum(a) AS sum_a, "
       + "max(c) AS max_c, max(length(d)) AS max_len FROM {table} GROUP BY 1 ORDER BY 1";
   private static final List<String> VARIANTS =
-      List.of("local", "hdfs", "s3", "local-again", "hdfs-task");
+      List.of("local", "hdfs", "s3", "local-again", "hdfs-task", "hdfs-bytes", "s3-bytes");
 
   private final Map<String, String> options = new LinkedHashMap<>();
   private final PrintStream out = System.out;
+  private final Map<String, org.apache.hadoop.fs.Path> floors = new LinkedHashMap<>();
+  private org.apache.hadoop.conf.Configuration conf;
 
   private StorageBench(String[] args) {
     options.put("data", "build/bench-storage");
@@ -89,10 +93,15 @@ public final class StorageBench {
             "local-again", record.toString(), "hdfs", hdfs.uri() + "/record",
             "hdfs-task", hdfs.uri() + "/record", "s3", s3.uri() + "record");
         for (String variant : VARIANTS) {
-          spark.read().format("rowbridge").option("fetch", variant.endsWith("-task")
-              ? "task" : "thread").load(paths.get(variant))
-              .createOrReplaceTempView(view(variant));
+          if (!variant.endsWith("-bytes")) {
+            spark.read().format("rowbridge").option("fetch", variant.endsWith("-task")
+                ? "task" : "thread").load(paths.get(variant))
+                .createOrReplaceTempView(view(variant));
+          }
         }
+        floors.put("hdfs-bytes", new org.apache.hadoop.fs.Path(hdfs.uri() + "/record"));
+        floors.put("s3-bytes", new org.apache.hadoop.fs.Path(s3.uri() + "record"));
+        conf = spark.sparkContext().hadoopConfiguration();
         measure(spark, (long) files * rows);
       } finally {
         spark.stop();
@@ -105,23 +114,37 @@ public final class StorageBench {
     return "record_" + variant.replace('-', '_');
   }
 
+  private long bytes;
+
   private void measure(SparkSession spark, long rows) throws IOException {
+    for (org.apache.hadoop.fs.FileStatus status : floors.get("hdfs-bytes")
+        .getFileSystem(conf).listStatus(floors.get("hdfs-bytes"))) {
+      bytes += status.getLen();
+    }
     int runs = Integer.parseInt(options.get("runs"));
     Map<String, double[]> seconds = new LinkedHashMap<>();
     List<String> reference = null;
     for (String variant : VARIANTS) { // warm-up, and every answer must be the same
+      seconds.put(variant, new double[runs]);
+      if (floors.containsKey(variant)) {
+        readAll(floors.get(variant));
+        continue;
+      }
       List<String> answer = answer(spark, variant);
       if (reference != null && !answer.equals(reference)) {
         throw new IllegalStateException("answers differ: local " + reference + " vs "
             + variant + " " + answer);
       }
       reference = answer;
-      seconds.put(variant, new double[runs]);
     }
     for (int run = 0; run < runs; run++) {
       for (String variant : VARIANTS) {
         long start = System.nanoTime();
-        answer(spark, variant);
+        if (floors.containsKey(variant)) {
+          readAll(floors.get(variant));
+        } else {
+          answer(spark, variant);
+        }
         seconds.get(variant)[run] = (System.nanoTime() - start) / 1e9;
       }
     }
@@ -137,6 +160,10 @@ public final class StorageBench {
       double median = median(times);
       out.printf(Locale.ROOT, "   %-12s %10.2f %10.2f %,14.0f %14.2f%n", variant, median,
           Arrays.stream(times).min().orElse(0), rows / median, local / median);
+      if (floors.containsKey(variant)) {
+        out.printf(Locale.ROOT, "   %-12s (%.0f MiB/s of file bytes)%n", "",
+            bytes / 1048576.0 / median);
+      }
       json.append(variant.equals(VARIANTS.get(0)) ? "" : ",").append('"').append(variant)
           .append("\":").append(Arrays.toString(times));
     }
@@ -153,6 +180,48 @@ public final class StorageBench {
     spark.sql(QUERY.replace("{table}", view(variant))).collectAsList()
         .forEach(row -> answer.add(row.mkString("|")));
     return answer;
+  }
+
+  /** Reads every byte of the files under {@code dir} (two threads, 8 MiB reads); no decoding. */
+  private void readAll(org.apache.hadoop.fs.Path dir) throws IOException {
+    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(conf);
+    List<org.apache.hadoop.fs.FileStatus> files = Arrays.asList(fs.listStatus(dir));
+    java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicReference<IOException> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Runnable reader = () -> {
+      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(8 << 20);
+      byte[] heap = new byte[8 << 20];
+      for (int f; (f = next.getAndIncrement()) < files.size(); ) {
+        org.apache.hadoop.fs.FileStatus status = files.get(f);
+        try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(status.getPath())) {
+          boolean direct = in.hasCapability(
+              org.apache.hadoop.fs.StreamCapabilities.PREADBYTEBUFFER);
+          for (long at = 0; at < status.getLen(); at += 8 << 20) {
+            int length = (int) Math.min(8 << 20, status.getLen() - at);
+            if (direct) {
+              buffer.clear().limit(length);
+              in.readFully(at, buffer);
+            } else {
+              in.readFully(at, heap, 0, length);
+            }
+          }
+        } catch (IOException e) {
+          failure.set(e);
+        }
+      }
+    };
+    Thread second = new Thread(reader);
+    second.start();
+    reader.run();
+    try {
+      second.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
   }
 
   private static double median(double[] values) {
