@@ -156,6 +156,26 @@ class StorageSourceTest {
     }
   }
 
+  /** HDFS bytes read by this JVM's clients so far. */
+  private static long hdfsBytesRead() {
+    return FileSystem.getGlobalStorageStatistics().get("hdfs") == null ? 0
+        : FileSystem.getGlobalStorageStatistics().get("hdfs").getLong("bytesRead");
+  }
+
+  @Test
+  void prunedColumnsAreNotRead() {
+    String flat = hdfsPath("flat/part-0.arrow");
+    long before = hdfsBytesRead();
+    read("auto").load(flat).selectExpr("sum(a)").collect();
+    long pruned = hdfsBytesRead() - before;
+    before = hdfsBytesRead();
+    read("auto").load(flat).selectExpr("sum(a)", "max(d)", "max(size(e))", "sum(b)", "sum(c)")
+        .collect();
+    long all = hdfsBytesRead() - before;
+    System.out.println("StorageSourceTest: one column read " + pruned + " bytes, all " + all);
+    assertTrue(pruned > 0 && pruned * 2 < all, "column a: " + pruned + " of " + all + " bytes");
+  }
+
   /** The partitions of a scan's plan. */
   private static List<PartitionedFile> partitionsOf(Dataset<Row> frame) {
     BatchScanExec scan = (BatchScanExec) frame.queryExecution().executedPlan()
