@@ -56,6 +56,9 @@ class StorageSourceTest {
     TestFiles.writeCompressed(flat.resolve("part-1.arrow"), 60_000, 5, 3000);
     TestFiles.writeStream(flat.resolve("part-2.arrows"), 75_000, 3, 1000);
     TestData.writePartitioned(dir.resolve("parted"));
+    // 3000 one-row batches: a footer of 72 KB, larger than the 64 KiB first read of a file.
+    TestFiles.write(Files.createDirectories(dir.resolve("tiny")).resolve("many.arrow"), 0, 3000,
+        1);
     PyarrowFiles.write(Files.createDirectories(dir.resolve("pyarrow")));
     hdfs = MiniHdfs.start();
     s3 = LocalS3.launch();
@@ -153,6 +156,14 @@ class StorageSourceTest {
       assertEquals(SortedAnswer.of(read("auto").load(local("flat")).select("e", "b")),
           SortedAnswer.of(read("auto").option("fetch", "task").load(where.apply("flat"))
               .select("e", "b")));
+    }
+  }
+
+  @Test
+  void aFooterLargerThanTheFirstReadIsReadWhole() {
+    for (String path : new String[] {hdfsPath("tiny/many.arrow"), s3Path("tiny/many.arrow")}) {
+      assertEquals(SortedAnswer.of(read("rows").load(local("tiny/many.arrow"))),
+          SortedAnswer.of(read("rows").load(path)), path);
     }
   }
 
