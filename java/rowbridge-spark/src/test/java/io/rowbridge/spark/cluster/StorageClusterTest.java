@@ -12,6 +12,7 @@ import io.rowbridge.spark.source.PyarrowFiles;
 import io.rowbridge.spark.source.TestData;
 import io.rowbridge.spark.storage.LocalS3;
 import io.rowbridge.spark.storage.MiniHdfs;
+import io.rowbridge.spark.storage.StorageSessions;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -81,33 +82,21 @@ class StorageClusterTest {
   }
 
   private static SparkSession session(String master) {
-    SparkSession.Builder builder = SparkSession.builder().master(master)
-        .appName("rowbridge-storage-cluster-test")
+    return StorageSessions.builder(master, "rowbridge-storage-cluster-test", hdfs, s3)
         .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
         .config("spark.executor.memory", "768m")
         .config("spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens", ""))
         .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.task.maxFailures", "1");
-    hdfs.sparkConf().forEach(builder::config);
-    s3.sparkConf().forEach(builder::config);
-    return builder.getOrCreate();
+        .config("spark.task.maxFailures", "1").getOrCreate();
   }
 
   @AfterAll
   static void stop() throws IOException {
-    if (spark != null) {
-      spark.stop();
+    try {
+      StorageSessions.stopAll(spark, s3, hdfs);
+    } finally {
+      TestData.deleteTree(dir);
     }
-    if (s3 != null) {
-      s3.close();
-    }
-    if (hdfs != null) {
-      hdfs.close();
-    }
-    TestData.deleteTree(dir);
   }
 
   private static String local(String relative) {
@@ -185,19 +174,12 @@ class StorageClusterTest {
     return failure.get();
   }
 
-  private static String messages(Throwable e) {
-    StringBuilder text = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      text.append(t.getMessage()).append('\n');
-    }
-    return text.toString();
-  }
 
   @Test
   void aServerKilledMidReadFailsTheTaskNamingTheFileAndBytes() throws Exception {
     String path = s3.uri() + "large";
     Throwable failure = slowReadFailure(path, 2, () -> s3.stop());
-    String text = messages(failure);
+    String text = StorageSessions.messages(failure);
     assertTrue(text.contains("rowbridge: cannot read " + path + "/part-") && text.contains(
         "(bytes "), text);
     s3.start();
@@ -217,7 +199,7 @@ class StorageClusterTest {
         throw new IllegalStateException(e);
       }
     });
-    String text = messages(failure);
+    String text = StorageSessions.messages(failure);
     assertTrue(text.contains("rowbridge: cannot read " + doomed + " (bytes "), text);
   }
 }

@@ -9,6 +9,7 @@ import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.storage.LocalS3;
 import io.rowbridge.spark.storage.MiniHdfs;
+import io.rowbridge.spark.storage.StorageSessions;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,30 +70,17 @@ class StorageSourceTest {
         s3.put(file, "data/" + dir.relativize(file));
       }
     }
-    SparkSession.Builder builder = SparkSession.builder().master("local[2]")
-        .appName("rowbridge-storage-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC");
-    hdfs.sparkConf().forEach(builder::config);
-    s3.sparkConf().forEach(builder::config);
-    spark = builder.getOrCreate();
+    spark = StorageSessions.builder("local[2]", "rowbridge-storage-test", hdfs, s3)
+        .config("spark.sql.extensions", RowbridgeExtensions.class.getName()).getOrCreate();
   }
 
   @AfterAll
   static void stop() throws IOException {
-    if (spark != null) {
-      spark.stop();
+    try {
+      StorageSessions.stopAll(spark, s3, hdfs);
+    } finally {
+      TestFiles.deleteTree(dir);
     }
-    if (s3 != null) {
-      s3.close();
-    }
-    if (hdfs != null) {
-      hdfs.close();
-    }
-    TestFiles.deleteTree(dir);
   }
 
   private static String local(String relative) {
@@ -239,23 +227,16 @@ class StorageSourceTest {
     hdfs.put(garbage, "/bad/garbage.arrow");
     Exception corrupt = assertThrows(Exception.class,
         () -> read("auto").load(hdfs.uri() + "/bad/garbage.arrow").collect());
-    assertTrue(messages(corrupt).contains(hdfs.uri() + "/bad/garbage.arrow"), messages(corrupt));
+    String named = StorageSessions.messages(corrupt);
+    assertTrue(named.contains(hdfs.uri() + "/bad/garbage.arrow"), named);
     // A file deleted from S3 between planning and reading: the task names it and its bytes.
     org.apache.hadoop.fs.Path doomed = s3.put(dir.resolve("flat/part-1.arrow"), "doomed/a.arrow");
     Dataset<Row> frame = read("auto").load(doomed.toString());
     frame.queryExecution().executedPlan(); // planned: footers read
     s3.fileSystem().delete(doomed, false);
     SparkException gone = assertThrows(SparkException.class, frame::collect);
-    String text = messages(gone);
+    String text = StorageSessions.messages(gone);
     assertTrue(text.contains("rowbridge: cannot read " + doomed) && text.contains("(bytes "),
         text);
-  }
-
-  private static String messages(Throwable e) {
-    StringBuilder text = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      text.append(t.getMessage()).append('\n');
-    }
-    return text.toString();
   }
 }

@@ -55,28 +55,14 @@ class StorageServersTest {
     local = Files.write(dir.resolve("random.bin"), data);
     hdfs = MiniHdfs.start();
     s3 = LocalS3.launch();
-    SparkSession.Builder builder = SparkSession.builder().master("local[2]")
-        .appName("rowbridge-storage-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "UTC");
-    hdfs.sparkConf().forEach(builder::config);
-    s3.sparkConf().forEach(builder::config);
-    spark = builder.getOrCreate();
+    spark = StorageSessions.builder("local[2]", "rowbridge-storage-servers-test", hdfs, s3)
+        .getOrCreate();
   }
 
   @AfterAll
   static void stop() throws IOException {
     try {
-      if (spark != null) {
-        spark.stop();
-      }
-      if (s3 != null) {
-        s3.close();
-      }
-      if (hdfs != null) {
-        hdfs.close();
-      }
+      StorageSessions.stopAll(spark, s3, hdfs);
     } finally {
       TestData.deleteTree(dir);
     }
