@@ -17,9 +17,11 @@ enum TypeTag : uint8_t {
 
 int16_t Unit(TimeUnit unit) { return static_cast<int16_t>(unit); }  // SECOND=0 .. NANOSECOND=3
 
-/// The Type table of `type` and its union tag.
-Status BuildType(const ArrowType& type, const std::string& path, FlatBuilder* builder,
-                 uint8_t* tag, FlatBuilder::Ref* out) {
+/// The Type table of `field`'s type and its union tag.
+Status BuildType(const WriterField& field, FlatBuilder* builder, uint8_t* tag,
+                 FlatBuilder::Ref* out) {
+  const ArrowType& type = field.type;
+  const std::string& path = field.path;
   FlatBuilder::TableFields fields;
   auto integer = [&](int32_t bits, bool is_signed) {
     *tag = kIntTag;
@@ -94,7 +96,10 @@ Status BuildType(const ArrowType& type, const std::string& path, FlatBuilder* bu
       *tag = kFixedSizeListTag;
       fields.Scalar<int32_t>(0, type.fixed_size);
       break;
-    case ArrowTypeId::kMap: *tag = kMapTag; break;  // keysSorted: set by the caller
+    case ArrowTypeId::kMap:
+      *tag = kMapTag;
+      fields.Scalar<uint8_t>(0, field.keys_sorted ? 1 : 0);
+      break;
     default: return Status::NotSupported("field '" + path + "': the IPC writer does not write " + ArrowTypeName(type));
   }
   *out = builder->Table(std::move(fields));
@@ -145,14 +150,7 @@ Status Describe(const ArrowSchema& schema, const std::string& parent, int depth,
 FlatBuilder::Ref BuildField(const WriterField& field, FlatBuilder* builder) {
   uint8_t tag = 0;
   FlatBuilder::Ref type_table;
-  if (field.type.id == ArrowTypeId::kMap) {
-    FlatBuilder::TableFields map;
-    map.Scalar<uint8_t>(0, field.keys_sorted ? 1 : 0);
-    tag = kMapTag;
-    type_table = builder->Table(std::move(map));
-  } else {
-    (void)BuildType(field.type, field.path, builder, &tag, &type_table);  // checked by Describe
-  }
+  (void)BuildType(field, builder, &tag, &type_table);  // Describe checked the type
   std::vector<FlatBuilder::Ref> children;
   for (const WriterField& child : field.children) children.push_back(BuildField(child, builder));
   FlatBuilder::TableFields table;

@@ -5,6 +5,7 @@ import io.rowbridge.spark.storage.MiniHdfs;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +14,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -41,7 +49,7 @@ public final class StorageBench {
   private final Map<String, String> options = new LinkedHashMap<>();
   private final PrintStream out = System.out;
   private final Map<String, org.apache.hadoop.fs.Path> floors = new LinkedHashMap<>();
-  private org.apache.hadoop.conf.Configuration conf;
+  private Configuration conf;
 
   private StorageBench(String[] args) {
     options.put("data", "build/bench-storage");
@@ -117,7 +125,7 @@ public final class StorageBench {
   private long bytes;
 
   private void measure(SparkSession spark, long rows) throws IOException {
-    for (org.apache.hadoop.fs.FileStatus status : floors.get("hdfs-bytes")
+    for (FileStatus status : floors.get("hdfs-bytes")
         .getFileSystem(conf).listStatus(floors.get("hdfs-bytes"))) {
       bytes += status.getLen();
     }
@@ -184,19 +192,17 @@ public final class StorageBench {
 
   /** Reads every byte of the files under {@code dir} (two threads, 8 MiB reads); no decoding. */
   private void readAll(org.apache.hadoop.fs.Path dir) throws IOException {
-    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(conf);
-    List<org.apache.hadoop.fs.FileStatus> files = Arrays.asList(fs.listStatus(dir));
-    java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.atomic.AtomicReference<IOException> failure =
-        new java.util.concurrent.atomic.AtomicReference<>();
+    FileSystem fs = dir.getFileSystem(conf);
+    List<FileStatus> files = Arrays.asList(fs.listStatus(dir));
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<IOException> failure = new AtomicReference<>();
     Runnable reader = () -> {
-      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(8 << 20);
+      ByteBuffer buffer = ByteBuffer.allocateDirect(8 << 20);
       byte[] heap = new byte[8 << 20];
       for (int f; (f = next.getAndIncrement()) < files.size(); ) {
-        org.apache.hadoop.fs.FileStatus status = files.get(f);
-        try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(status.getPath())) {
-          boolean direct = in.hasCapability(
-              org.apache.hadoop.fs.StreamCapabilities.PREADBYTEBUFFER);
+        FileStatus status = files.get(f);
+        try (FSDataInputStream in = fs.open(status.getPath())) {
+          boolean direct = in.hasCapability(StreamCapabilities.PREADBYTEBUFFER);
           for (long at = 0; at < status.getLen(); at += 8 << 20) {
             int length = (int) Math.min(8 << 20, status.getLen() - at);
             if (direct) {

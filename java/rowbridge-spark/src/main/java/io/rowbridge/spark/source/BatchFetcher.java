@@ -183,11 +183,6 @@ final class BatchFetcher implements Runnable {
   }
 
   private long read(List<long[]> ranges) {
-    try {
-      return file.readMerged(ranges, HadoopFile.MERGE_GAP_BYTES);
-    } catch (java.io.IOException e) {
-      throw new io.rowbridge.RowbridgeException("rowbridge: cannot read " + file.path() + ": "
-          + e, io.rowbridge.RowbridgeException.EIO);
-    }
+    return file.readMerged(ranges, HadoopFile.MERGE_GAP_BYTES);
   }
 }

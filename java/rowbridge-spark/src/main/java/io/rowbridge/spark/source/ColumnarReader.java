@@ -83,7 +83,7 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     }
     boolean loaded;
     try {
-      task.beforeBatch(scan.batchesRead());
+      task.beforeBatch(scan);
       loaded = scan.loadNextBatch();
       if (memory != null) {
         // 0 once the range is read: the last batch is Arrow Java's.

@@ -107,14 +107,6 @@ final class HadoopFile implements AutoCloseable {
     }
   }
 
-  Path path() {
-    return path;
-  }
-
-  FileStatus status() {
-    return status;
-  }
-
   FilledFile image() {
     return image;
   }
@@ -123,7 +115,7 @@ final class HadoopFile implements AutoCloseable {
    * Reads the head and the footer (a stream-format file: all of it) and opens the image for a
    * scan of {@code columns} (null: all). Returns its layout, with the whole file's schema.
    */
-  FileLayout readFooter(int[] columns, boolean validateValues) throws IOException {
+  FileLayout readFooter(int[] columns, boolean validateValues) {
     long size = status.getLen();
     long tail = Math.min(size, TAIL_BYTES);
     long head = Math.min(size, MAGIC.length);
@@ -161,10 +153,10 @@ final class HadoopFile implements AutoCloseable {
   }
 
   /** The byte at {@code offset} among ranges already fetched. */
-  private static byte byteAt(List<FileRange> ranges, long offset) throws IOException {
+  private static byte byteAt(List<FileRange> ranges, long offset) {
     for (FileRange range : ranges) {
       if (offset >= range.getOffset() && offset < range.getOffset() + range.getLength()) {
-        ByteBuffer data = FutureIO.awaitFuture(range.getData());
+        ByteBuffer data = range.getData().join(); // complete: fetch waited for it
         return data.get(data.position() + (int) (offset - range.getOffset()));
       }
     }
@@ -172,7 +164,7 @@ final class HadoopFile implements AutoCloseable {
   }
 
   /** Reads the whole file in order, in slices of at most 8 MiB. */
-  private long readAll(long size) throws IOException {
+  private long readAll(long size) {
     long bytes = 0;
     for (long at = 0; at < size; at += 8 << 20) {
       bytes += readMerged(List.<long[]>of(new long[] {at, Math.min(8 << 20, size - at)}), 0);
@@ -184,7 +176,7 @@ final class HadoopFile implements AutoCloseable {
    * Reads {@code ranges} ({offset, length}, sorted or not), merged where closer than {@code gap},
    * into the image. Returns the bytes read (with the gaps), for the image's accounting.
    */
-  long readMerged(List<long[]> ranges, long gap) throws IOException {
+  long readMerged(List<long[]> ranges, long gap) {
     return direct ? readDirect(merge(ranges, gap)) : store(fetch(ranges, gap));
   }
 
@@ -239,7 +231,7 @@ final class HadoopFile implements AutoCloseable {
     return bytes;
   }
 
-  static List<FileRange> merge(List<long[]> ranges, long gap) {
+  private static List<FileRange> merge(List<long[]> ranges, long gap) {
     List<long[]> sorted = new ArrayList<>(ranges);
     sorted.removeIf(r -> r[1] <= 0);
     sorted.sort((a, b) -> Long.compare(a[0], b[0]));

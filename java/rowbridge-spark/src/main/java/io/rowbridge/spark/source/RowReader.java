@@ -117,7 +117,7 @@ final class RowReader implements PartitionReader<InternalRow> {
     }
     try {
       while (!scan.next()) {
-        task.beforeBatch(scan.batchesRead());
+        task.beforeBatch(scan);
         if (!scan.nextBatch()) {
           row = null;
           end();

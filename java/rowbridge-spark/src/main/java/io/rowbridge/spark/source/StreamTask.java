@@ -82,11 +82,12 @@ final class StreamTask {
         }));
   }
 
-  /** Before the task takes its next batch, {@code taken} batches being taken so far. */
-  void beforeBatch(long taken) {
+  /** Before the task takes its next batch from {@code scan} (nothing for a local file). */
+  void beforeBatch(ScanBase scan) {
     if (fetcher == null) {
       return;
     }
+    long taken = scan.batchesRead();
     if (fetchOnTaskThread) {
       fetcher.fetchFor(taken);
     } else {
