@@ -28,6 +28,35 @@ namespace rowbridge {
 ///
 /// A decoder holds only its compiled plan and reused scratch; each batch's
 /// arrays own freshly allocated buffers. Used by one thread at a time.
+/// The Arrow buffers of one node of a decoder's output schema, lent by the
+/// caller to RowDecoder::DecodeInto. Nodes are the schema's fields in
+/// preorder (a struct's fields, a list's element, a map's key then value;
+/// a map's entries struct is not a node of its own). Sixteen 64-bit slots,
+/// so that a JVM can fill a table of them in native memory.
+struct DecodeTarget {
+  // Set by the caller: each buffer's address and capacity in bytes (0 and 0
+  // where the node has no such buffer). Borrowed for the call.
+  int64_t validity_address = 0;
+  int64_t validity_capacity = 0;
+  int64_t values_address = 0;  // fixed-width values, boolean bits or offsets
+  int64_t values_capacity = 0;
+  int64_t data_address = 0;  // string bytes
+  int64_t data_capacity = 0;
+  int64_t entries_validity_address = 0;  // a map's entries struct: set to all valid
+  int64_t entries_validity_capacity = 0;
+  // Set by DecodeInto.
+  int64_t length = 0;      // values written (the rows, or a child's elements)
+  int64_t null_count = 0;  // of those values
+  int64_t data_size = 0;   // string bytes written
+  // The capacity each buffer needs for this batch, slack included.
+  int64_t validity_needed = 0;
+  int64_t values_needed = 0;
+  int64_t data_needed = 0;
+  int64_t entries_validity_needed = 0;
+  int64_t reserved = 0;
+};
+static_assert(sizeof(DecodeTarget) == 128, "DecodeTarget is 16 slots of 8 bytes");
+
 class ROWBRIDGE_EXPORT RowDecoder {
  public:
   struct Impl;
@@ -64,6 +93,21 @@ class ROWBRIDGE_EXPORT RowDecoder {
   /// its buffers belong to it alone. On error `out` is untouched and
   /// nothing is kept.
   Status Decode(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, ArrowArray* out);
+
+  /// The number of DecodeTarget nodes of the output schema.
+  int64_t num_targets() const;
+
+  /// Decodes like Decode, into buffers the caller owns: `targets` holds
+  /// num_targets() nodes. Every row is checked first and every target's
+  /// `*_needed` set; when any buffer is smaller than it needs, *decoded is
+  /// false and nothing else is written (grow the buffers and call again).
+  /// Otherwise the buffers hold the batch from their first byte (validity
+  /// bitmaps are rewritten, so they need not be zeroed), each target's
+  /// length, null_count and data_size are set, and *decoded is true.
+  /// Borrows everything for the call; keeps nothing. On error the targets'
+  /// buffers may have been written.
+  Status DecodeInto(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, DecodeTarget* targets,
+                    int64_t num_targets, bool* decoded);
 
  private:
   explicit RowDecoder(std::unique_ptr<Impl> impl);

@@ -8,7 +8,8 @@
 // the canonical ones, with 64-bit offsets drawn at random (large_utf8,
 // large_binary, large_list) for every string, binary and list node. The
 // decoded batch is also written by the IPC writer (a random codec) and read
-// back: its rows must be the same.
+// back: its rows must be the same. The same rows decoded by DecodeInto into
+// caller-owned buffers convert to the same rows too.
 //
 // The same rows damaged (random bytes, words replaced by slot-like values,
 // rows cut short) must decode to arrays the converter accepts at full
@@ -99,6 +100,107 @@ std::unique_ptr<RowDecoder> MakeDecoder(Rng& rng, const SparkType& spark) {
   return decoder;
 }
 
+/// ArrowArrays over the buffers RowDecoder::DecodeInto filled: the nodes of
+/// `schema` in preorder take targets in order, as a JVM caller's vectors do.
+class TargetArrays {
+ public:
+  TargetArrays(const ArrowSchema& schema, const std::vector<DecodeTarget>& targets, int64_t num_rows)
+      : targets_(targets) {
+    nodes_.reserve(256);
+    root_ = NewNode(num_rows, 0, 1, schema.n_children);
+    root_->buffers[0] = nullptr;
+    for (int64_t i = 0; i < schema.n_children; ++i) root_->children[i] = Build(*schema.children[i]);
+    EXPECT_EQ(next_target_, targets_.size());
+  }
+  const ArrowArray& array() const { return *root_; }
+
+ private:
+  struct Node {
+    ArrowArray array{};
+    std::vector<const void*> buffers;
+    std::vector<ArrowArray*> children;
+  };
+
+  ArrowArray* NewNode(int64_t length, int64_t null_count, int64_t num_buffers, int64_t num_children) {
+    nodes_.push_back(std::make_unique<Node>());
+    Node& node = *nodes_.back();
+    node.buffers.resize(static_cast<size_t>(num_buffers));
+    node.children.resize(static_cast<size_t>(num_children));
+    node.array.length = length;
+    node.array.null_count = null_count;
+    node.array.n_buffers = num_buffers;
+    node.array.n_children = num_children;
+    node.array.buffers = node.buffers.data();
+    node.array.children = node.children.data();
+    node.array.release = [](ArrowArray* array) { array->release = nullptr; };
+    return &node.array;
+  }
+
+  ArrowArray* Build(const ArrowSchema& field) {
+    const DecodeTarget& target = targets_[next_target_++];
+    const std::string format = field.format;
+    auto address = [](int64_t a) { return reinterpret_cast<const void*>(a); };
+    if (format == "n") return NewNode(target.length, target.length, 0, 0);
+    if (format == "+m") {
+      ArrowArray* map = NewNode(target.length, target.null_count, 2, 1);
+      map->buffers[0] = address(target.validity_address);
+      map->buffers[1] = address(target.values_address);
+      const ArrowSchema& entries = *field.children[0];
+      const DecodeTarget& key = targets_[next_target_];
+      ArrowArray* entries_array = NewNode(key.length, 0, 1, 2);
+      entries_array->buffers[0] = address(target.entries_validity_address);
+      entries_array->children[0] = Build(*entries.children[0]);
+      entries_array->children[1] = Build(*entries.children[1]);
+      map->children[0] = entries_array;
+      return map;
+    }
+    const bool nested = format[0] == '+';
+    const bool strings = format == "u" || format == "z" || format == "U" || format == "Z";
+    const int64_t num_buffers = format == "+s" ? 1 : strings ? 3 : 2;
+    ArrowArray* array = NewNode(target.length, target.null_count, num_buffers, nested ? field.n_children : 0);
+    array->buffers[0] = address(target.validity_address);
+    if (num_buffers > 1) array->buffers[1] = address(target.values_address);
+    if (num_buffers > 2) array->buffers[2] = address(target.data_address);
+    for (int64_t i = 0; nested && i < field.n_children; ++i) array->children[i] = Build(*field.children[i]);
+    return array;
+  }
+
+  const std::vector<DecodeTarget>& targets_;
+  size_t next_target_ = 0;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  ArrowArray* root_ = nullptr;
+};
+
+/// Decodes `packed` with DecodeInto into buffers of exactly the sizes it
+/// asks for (so that AddressSanitizer catches a write past them), held by
+/// `storage`; returns the targets.
+std::vector<DecodeTarget> DecodeIntoExactBuffers(RowDecoder& decoder, const PackedRows& packed, int64_t num_rows,
+                                                 std::vector<std::unique_ptr<uint8_t[]>>* storage) {
+  std::vector<DecodeTarget> targets(static_cast<size_t>(decoder.num_targets()));
+  bool decoded = true;
+  Status status = decoder.DecodeInto(packed.data.data(), packed.offsets.data(), num_rows, targets.data(),
+                                     decoder.num_targets(), &decoded);
+  EXPECT_TRUE(status.ok()) << status.message();
+  EXPECT_FALSE(decoded && num_rows > 0) << "no buffers, yet decoded";
+  auto lend = [storage](int64_t needed, int64_t* address, int64_t* capacity) {
+    if (needed == 0) return;
+    storage->emplace_back(new uint8_t[static_cast<size_t>(needed)]);
+    std::memset(storage->back().get(), 0xa5, static_cast<size_t>(needed));  // not zeroed
+    *address = reinterpret_cast<int64_t>(storage->back().get());
+    *capacity = needed;
+  };
+  for (DecodeTarget& target : targets) {
+    lend(target.validity_needed, &target.validity_address, &target.validity_capacity);
+    lend(target.values_needed, &target.values_address, &target.values_capacity);
+    lend(target.data_needed, &target.data_address, &target.data_capacity);
+    lend(target.entries_validity_needed, &target.entries_validity_address, &target.entries_validity_capacity);
+  }
+  status = decoder.DecodeInto(packed.data.data(), packed.offsets.data(), num_rows, targets.data(),
+                              decoder.num_targets(), &decoded);
+  EXPECT_TRUE(status.ok() && decoded) << status.message();
+  return targets;
+}
+
 /// A random batch of `rng`'s drawing (and its description).
 TestArray RandomBatch(Rng& rng, std::string* description) {
   const int64_t num_columns = rng.Chance(0.05) ? rng.Range(60, 80) : rng.Range(1, 10);
@@ -166,6 +268,20 @@ void RunIteration(uint64_t seed, bool* compared) {
   ASSERT_EQ(second.rows.size(), first.rows.size());
   for (size_t r = 0; r < first.rows.size(); ++r) {
     ASSERT_EQ(testing::Hex(second.rows[r]), testing::Hex(first.rows[r])) << "row " << r;
+  }
+  // Decoded into caller-owned buffers, the batch converts to the same rows.
+  {
+    std::vector<std::unique_ptr<uint8_t[]>> storage;
+    std::vector<DecodeTarget> targets = DecodeIntoExactBuffers(*decoder, packed, length, &storage);
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    TargetArrays lent(decoded_schema.schema, targets, length);
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    testing::Conversion into = testing::Drain(*again, lent.array(), nullptr);
+    ASSERT_TRUE(into.status.ok()) << into.status.message();
+    ASSERT_EQ(into.rows.size(), first.rows.size());
+    for (size_t r = 0; r < first.rows.size(); ++r) {
+      ASSERT_EQ(testing::Hex(into.rows[r]), testing::Hex(first.rows[r])) << "decoded into, row " << r;
+    }
   }
   // The decoded batch written as an Arrow IPC file and read back converts to
   // the same rows: the writer takes every type the decoder makes.
