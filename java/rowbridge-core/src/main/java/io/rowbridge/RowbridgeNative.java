@@ -55,4 +55,25 @@ final class RowbridgeNative {
 
   /** Converts the next chunk of the current batch; the result has 0 rows after the last one. */
   static native long nextChunk(long handle);
+
+  /** Creates a row decoder for rows decoding to the ArrowSchema at schemaAddress (borrowed). */
+  static native long decoderCreate(long schemaAddress);
+
+  /** Frees a row decoder; 0 is accepted. */
+  static native void decoderFree(long handle);
+
+  /** The number of DecodeTarget nodes of the decoder's output schema. */
+  static native int decoderTargets(long handle);
+
+  /**
+   * Decodes numRows rows (int64 offsets at offsetsAddress) into the buffers of the DecodeTarget
+   * table at targetsAddress; false when a buffer is too small (the table says how large each
+   * must be), true once decoded.
+   */
+  static native boolean decodeInto(long handle, long dataAddress, long offsetsAddress,
+      long numRows, long targetsAddress, int numTargets);
+
+  /** Decodes numRows rows into the empty ArrowArray at arrayAddress, which the caller owns. */
+  static native void decodeToArray(long handle, long dataAddress, long offsetsAddress,
+      long numRows, long arrayAddress);
 }
