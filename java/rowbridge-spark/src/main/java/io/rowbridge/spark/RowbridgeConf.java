@@ -1,6 +1,7 @@
 package io.rowbridge.spark;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.DecoderOptions;
 
 import java.util.Arrays;
 import java.util.Set;
@@ -47,6 +48,16 @@ public final class RowbridgeConf {
   /** Validation of the input batches: "cheap" (default) or "full". */
   public static final String VALIDATION = "spark.rowbridge.validation";
 
+  /**
+   * Whether the columnar rule replaces Spark's RowToColumnarExec with rowbridge's
+   * RowToArrowExec, whose batches are Arrow-backed (default false: opt in for columnar operators
+   * that read Arrow).
+   */
+  public static final String ROW_TO_COLUMNAR_ENABLED = "spark.rowbridge.rowToColumnar.enabled";
+
+  /** The cap on the bytes of rows one Arrow batch decodes from ("64m" and the like). */
+  public static final String MAX_BATCH_BYTES = "spark.rowbridge.rowToColumnar.maxBatchBytes";
+
   public static boolean enabled(SQLConf conf) {
     return Boolean.parseBoolean(conf.getConfString(ENABLED, "true").trim());
   }
@@ -70,6 +81,16 @@ public final class RowbridgeConf {
   public static long maxChunkBytes(SQLConf conf) {
     String value = conf.getConfString(MAX_CHUNK_BYTES, "");
     return value.isBlank() ? ConverterOptions.DEFAULT_MAX_CHUNK_BYTES
+        : JavaUtils.byteStringAsBytes(value.trim());
+  }
+
+  public static boolean rowToColumnarEnabled(SQLConf conf) {
+    return Boolean.parseBoolean(conf.getConfString(ROW_TO_COLUMNAR_ENABLED, "false").trim());
+  }
+
+  public static long maxBatchBytes(SQLConf conf) {
+    String value = conf.getConfString(MAX_BATCH_BYTES, "");
+    return value.isBlank() ? DecoderOptions.DEFAULT_MAX_BYTES
         : JavaUtils.byteStringAsBytes(value.trim());
   }
 

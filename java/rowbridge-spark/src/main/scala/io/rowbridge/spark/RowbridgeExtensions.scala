@@ -11,14 +11,16 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder, UnsafeRo
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{CodegenSupport, ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{CodegenSupport, ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, ProjectExec, RowToColumnarExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
 /**
  * The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
  * columnar rule replaces Spark's ColumnarToRowExec with [[RowbridgeColumnarToRowExec]] above the
- * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true.
+ * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true, and, when
+ * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is, Spark's RowToColumnarExec with
+ * [[RowToArrowExec]].
  */
 class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
@@ -27,7 +29,21 @@ class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
 }
 
 case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
-  override def postColumnarTransitions: Rule[SparkPlan] = ReplaceColumnarToRow(session)
+  override def postColumnarTransitions: Rule[SparkPlan] = plan =>
+    ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
+}
+
+/**
+ * Replaces Spark's RowToColumnarExec with [[RowToArrowExec]] while
+ * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is true.
+ */
+case class ReplaceRowToColumnar(session: SparkSession) extends Rule[SparkPlan] {
+  override def apply(plan: SparkPlan): SparkPlan =
+    if (!RowbridgeConf.rowToColumnarEnabled(session.sessionState.conf)) {
+      plan
+    } else {
+      plan.transformUp { case RowToColumnarExec(child) => RowToArrowExec(child) }
+    }
 }
 
 /**

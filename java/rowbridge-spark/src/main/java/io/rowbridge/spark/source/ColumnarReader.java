@@ -2,6 +2,7 @@ package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.ArrowScan;
 import io.rowbridge.scan.NativeScan;
+import io.rowbridge.spark.ReusedArrowColumnVector;
 import io.rowbridge.spark.TaskMemoryAccounting;
 
 import java.util.List;
@@ -101,10 +102,10 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     boolean constantsMoved = constants.length > 0 && constantRows != numRows;
     if (batch == null || !sameVectors(vectors) || constantsMoved) {
       // ArrowColumnVector binds its accessor to the vector object: rewrap when the root's
-      // vectors are new objects (ScanColumnVector: Spark's closing them leaves them open).
+      // vectors are new objects (ReusedArrowColumnVector: Spark's closing them leaves them open).
       ColumnVector[] columns = new ColumnVector[vectors.size() + constants.length];
       for (int i = 0; i < vectors.size(); i++) {
-        columns[i] = new ScanColumnVector(vectors.get(i));
+        columns[i] = new ReusedArrowColumnVector(vectors.get(i));
       }
       if (constantsMoved) {
         for (int i = 0; i < constants.length; i++) {
