@@ -54,7 +54,7 @@ ASAN_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROWBRIDGE_SANITIZE=ON \
 TSAN_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROWBRIDGE_SANITIZE_THREAD=ON \
               -DROWBRIDGE_BUILD_BENCHMARKS=OFF -DROWBRIDGE_BUILD_CLI=OFF $(CMAKE_ARGS)
 # The multithreaded suites that make test-tsan runs under ThreadSanitizer.
-TSAN_TESTS := PrefetchStream*:RowStream*:StreamExport*:IpcScan*:FilledInput*
+TSAN_TESTS := PrefetchStream*:RowStream*:StreamExport*:IpcScan*:FilledInput*:RowEncodeStream*
 
 # Sanitizer reports end the process with a non-zero status and a stack trace.
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

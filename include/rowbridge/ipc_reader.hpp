@@ -21,18 +21,10 @@
 
 #include "rowbridge/arrow_c_data.h"
 #include "rowbridge/export.h"
+#include "rowbridge/ipc_format.hpp"
 #include "rowbridge/status.hpp"
 
 namespace rowbridge::ipc {
-
-/// How the input is framed.
-enum class IpcFormat : int32_t {
-  /// The file format: magic, messages, footer, magic.
-  kFile = 1,
-  /// The stream format: a schema message, then dictionary and record batch
-  /// messages, then an optional end-of-stream marker.
-  kStream = 2,
-};
 
 /// Limits and checks applied to untrusted input.
 struct IpcReadOptions {

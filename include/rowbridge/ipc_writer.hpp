@@ -15,9 +15,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rowbridge/arrow_c_data.h"
 #include "rowbridge/export.h"
+#include "rowbridge/ipc_format.hpp"
 #include "rowbridge/status.hpp"
 
 namespace rowbridge::ipc {
@@ -35,6 +37,86 @@ struct IpcWriteOptions {
 /// with (nullptr, 0) when the file is complete. An error fails the call that
 /// wrote.
 using IpcSink = std::function<Status(const uint8_t* data, int64_t size)>;
+
+/// One encapsulated IPC message as both IPC formats store it: the
+/// continuation marker, the metadata length, the Message flatbuffer (padded
+/// to 8) and the body.
+struct IpcMessage {
+  std::vector<uint8_t> bytes;
+  /// The bytes before the body: marker, length and flatbuffer.
+  int32_t metadata_length = 0;
+  int64_t body_length() const { return static_cast<int64_t>(bytes.size()) - metadata_length; }
+};
+
+/// Encodes the messages of one schema apart from any output, so that
+/// several threads, each with its own encoder (Clone), can encode the
+/// batches of one file at once. Used by one thread at a time.
+class ROWBRIDGE_EXPORT IpcBatchEncoder {
+ public:
+  struct Impl;
+
+  /// An encoder of batches of `schema` (a struct; borrowed, read now).
+  /// Types the writer does not write are NotSupported naming the field.
+  static Status Make(const ArrowSchema& schema, const IpcWriteOptions& options,
+                     std::unique_ptr<IpcBatchEncoder>* out);
+
+  ~IpcBatchEncoder();
+  IpcBatchEncoder(const IpcBatchEncoder&) = delete;
+  IpcBatchEncoder& operator=(const IpcBatchEncoder&) = delete;
+
+  /// Another encoder of the same schema and options, sharing nothing.
+  Status Clone(std::unique_ptr<IpcBatchEncoder>* out) const;
+
+  /// The schema message into `out` (overwritten).
+  Status EncodeSchema(IpcMessage* out) const;
+
+  /// `batch` (borrowed: a struct array of the schema's columns, no offset)
+  /// as a record batch message into `out` (overwritten; its capacity is
+  /// reused). Errors name the field.
+  Status EncodeBatch(const ArrowArray& batch, IpcMessage* out);
+
+  Impl& impl() { return *impl_; }
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit IpcBatchEncoder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Places encoded messages in one output, in order: Start's bytes, then each
+/// batch message (after Add notes its place), then Finish's bytes. Keeps the
+/// places of the batches for a file's footer. Used by one thread at a time.
+class ROWBRIDGE_EXPORT IpcLayout {
+ public:
+  explicit IpcLayout(IpcFormat format) : format_(format) {}
+
+  /// The bytes that open the output (file: the magic, padded to 8; then the
+  /// schema message), into `out` (overwritten).
+  Status Start(const IpcBatchEncoder& encoder, std::vector<uint8_t>* out);
+
+  /// Notes that `message` is written next, at position().
+  Status Add(const IpcMessage& message);
+
+  /// The bytes that close the output (file: footer, its size and the magic;
+  /// stream: the end-of-stream marker), into `out` (overwritten).
+  Status Finish(const IpcBatchEncoder& encoder, std::vector<uint8_t>* out);
+
+  /// Bytes of output placed so far.
+  int64_t position() const { return position_; }
+  /// Batch messages placed so far.
+  int64_t num_batches() const { return static_cast<int64_t>(blocks_.size()); }
+
+ private:
+  struct Block {
+    int64_t offset;
+    int32_t metadata_length;
+    int32_t padding;
+    int64_t body_length;
+  };
+  IpcFormat format_;
+  int64_t position_ = 0;
+  std::vector<Block> blocks_;
+};
 
 /// Writes one Arrow IPC file. Used by one thread at a time.
 class ROWBRIDGE_EXPORT IpcFileWriter {

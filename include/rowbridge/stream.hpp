@@ -286,6 +286,8 @@ class ROWBRIDGE_EXPORT PrefetchStream {
   /// is consulted as in Next. `*ready` is true when a batch or the end was
   /// returned.
   Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready);
+  /// Poll without waiting: `*ready` false when no batch is ready now.
+  Status TryNext(ArrowArray* out, bool* end_of_stream, bool* ready);
 
   /// Cancels the stream without waiting (thread-safe; see StreamCanceller).
   void Cancel();
@@ -305,7 +307,8 @@ class ROWBRIDGE_EXPORT PrefetchStream {
 
  private:
   explicit PrefetchStream(std::shared_ptr<detail::StreamCore> core);
-  Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready, bool wait);
+  enum class Wait { kBlock, kOnePeriod, kNone };
+  Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready, Wait wait);
   std::shared_ptr<detail::StreamCore> core_;
 };
 

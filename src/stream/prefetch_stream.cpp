@@ -32,18 +32,25 @@ Status PrefetchStream::ExportSchema(ArrowSchema* out) const { return core_->Expo
 
 Status PrefetchStream::Next(ArrowArray* out, bool* end_of_stream) {
   bool ready = false;
-  return Poll(out, end_of_stream, &ready, /*wait=*/true);
+  return Poll(out, end_of_stream, &ready, Wait::kBlock);
 }
 
 Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready) {
-  return Poll(out, end_of_stream, ready, /*wait=*/false);
+  return Poll(out, end_of_stream, ready, Wait::kOnePeriod);
 }
 
-Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, bool wait) {
+Status PrefetchStream::TryNext(ArrowArray* out, bool* end_of_stream, bool* ready) {
+  return Poll(out, end_of_stream, ready, Wait::kNone);
+}
+
+Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, Wait wait) {
   *out = ArrowArray{};
   *ready = false;
   detail::StreamItem* item = nullptr;
-  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream, /*poll=*/!wait));
+  const detail::TakeWait mode = wait == Wait::kBlock       ? detail::TakeWait::kBlock
+                                : wait == Wait::kOnePeriod ? detail::TakeWait::kOnePeriod
+                                                           : detail::TakeWait::kNone;
+  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream, mode));
   if (item != nullptr) {
     core_->HandOver(item, out);  // moved to the caller; the empty item counts until the next call
   }

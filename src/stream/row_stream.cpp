@@ -103,7 +103,7 @@ Status RowStream::Take(RowBatch* out, bool* end_of_stream, bool* ready, bool wai
   *out = RowBatch{};
   *ready = false;
   detail::StreamItem* item = nullptr;
-  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream, /*poll=*/!wait));
+  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream, wait ? detail::TakeWait::kBlock : detail::TakeWait::kOnePeriod));
   if (item != nullptr) {
     out->index = item->index;
     out->batch = &item->array;

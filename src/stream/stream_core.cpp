@@ -335,7 +335,7 @@ class WaitTimer {
 
 }  // namespace
 
-Status StreamCore::Take(StreamItem** out, bool* end_of_stream, bool poll) {
+Status StreamCore::Take(StreamItem** out, bool* end_of_stream, TakeWait wait) {
   *out = nullptr;
   *end_of_stream = false;
   WaitTimer timer(&wait_nanos_);
@@ -374,7 +374,9 @@ Status StreamCore::Take(StreamItem** out, bool* end_of_stream, bool poll) {
       }
       return Status::Ok();
     }
-    if (poll && period_passed) return Status::Ok();  // nothing yet: the caller comes back
+    if (wait == TakeWait::kNone || (wait == TakeWait::kOnePeriod && period_passed)) {
+      return Status::Ok();  // nothing yet: the caller comes back
+    }
     timer.Start();
     period_passed = WaitForWork(&lock);
   }

@@ -75,6 +75,9 @@ void ReleaseArray(ArrowArray* array);
 /// The status of a cancelled stream, with `why`.
 Status CancelledStatus(const std::string& why);
 
+/// How long StreamCore::Take waits for a batch that is not ready.
+enum class TakeWait { kBlock, kOnePeriod, kNone };
+
 class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCore> {
  public:
   /// Validates `options`, reads the producer's schema, makes the stage with
@@ -88,10 +91,10 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   /// Consumer: gives back the item taken before (if any), then takes the next
   /// finished item, waiting when there is none. On success the consumer owns
   /// `*item` until its next Take or Close. Sets `*end_of_stream` instead when
-  /// every batch has been delivered. With `poll`, returns OK with neither
-  /// (`*item` null, `*end_of_stream` false) once a wake period passed
-  /// without a batch.
-  Status Take(StreamItem** item, bool* end_of_stream, bool poll = false);
+  /// every batch has been delivered. With kOnePeriod, returns OK with
+  /// neither (`*item` null, `*end_of_stream` false) once a wake period
+  /// passed without a batch; with kNone, at once.
+  Status Take(StreamItem** item, bool* end_of_stream, TakeWait wait = TakeWait::kBlock);
 
   /// Consumer: the item taken last, or null.
   StreamItem* held() const { return held_; }

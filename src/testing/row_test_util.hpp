@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "arrow/arrow_field.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/test_arrow.hpp"
 
@@ -135,6 +136,18 @@ TestArray Int32Column(const std::string& name, int64_t n, F f) {
   std::vector<std::optional<int32_t>> values;
   for (int64_t i = 0; i < n; ++i) values.push_back(f(i));
   return Primitive<int32_t>("i", name, values);
+}
+
+/// Marks every field of `field` nullable, as random batches need: they hold
+/// nulls under non-nullable fields too (their bitmaps decide, as in Spark's
+/// Arrow reader). A map's entries and keys stay non-nullable.
+inline void MakeNullable(ArrowField* field) {
+  field->nullable = true;
+  for (ArrowField& child : field->children) MakeNullable(&child);
+  if (field->format == "+m") {
+    field->children[0].nullable = false;
+    field->children[0].children[0].nullable = false;
+  }
 }
 
 }  // namespace rowbridge::testing

@@ -181,7 +181,10 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
     // validity from the null words.
     DecodeOutput& out = Output(index);
     const int64_t n = layout.num_elements;
-    std::memcpy(out.values + out.length * element.width, layout.values, static_cast<size_t>(n * element.width));
+    // An exact-size target of empty arrays may have no values buffer at all.
+    if (n > 0) {
+      std::memcpy(out.values + out.length * element.width, layout.values, static_cast<size_t>(n * element.width));
+    }
     AppendArrayValidity(nulls, n, &out);
     out.length += n;
     return out.length;

@@ -72,25 +72,13 @@ void WidenOffsets(Rng& rng, ArrowField* field) {
   for (ArrowField& child : field->children) WidenOffsets(rng, &child);
 }
 
-/// Marks every field of `field` nullable: the random batches hold nulls
-/// under non-nullable fields too (their bitmaps decide, as in Spark's Arrow
-/// reader), which the decoder rejects (RowDecoder.NullsWhereNoneMayBe).
-void MakeNullable(ArrowField* field) {
-  field->nullable = true;
-  for (ArrowField& child : field->children) MakeNullable(&child);
-  if (field->format == "+m") {  // entries and keys stay non-nullable
-    field->children[0].nullable = false;
-    field->children[0].children[0].nullable = false;
-  }
-}
-
 /// A decoder for `spark` rows with canonical target types, some widened.
 std::unique_ptr<RowDecoder> MakeDecoder(Rng& rng, const SparkType& spark) {
   ArrowField field;
   Status status = row::CanonicalArrowField(spark, "", false, &field);
   EXPECT_TRUE(status.ok()) << status.message();
   WidenOffsets(rng, &field);
-  MakeNullable(&field);
+  testing::MakeNullable(&field);
   testing::OwnedSchema schema;
   status = ExportField(field, &schema.schema);
   EXPECT_TRUE(status.ok()) << status.message();
