@@ -58,6 +58,16 @@ public final class ArrowSchemas {
     return new Schema(fields);
   }
 
+  /** Whether rows of a leaf type decode to Arrow (nested types: check their leaves). */
+  public static boolean supports(DataType type) {
+    try {
+      leaf(type, "UTC", "");
+      return true;
+    } catch (RowbridgeException e) {
+      return false;
+    }
+  }
+
   private static Field field(String name, DataType type, boolean nullable, String timeZoneId,
       String path) {
     if (type instanceof UserDefinedType) {

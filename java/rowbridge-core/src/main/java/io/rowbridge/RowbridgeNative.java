@@ -76,4 +76,46 @@ final class RowbridgeNative {
   /** Decodes numRows rows into the empty ArrowArray at arrayAddress, which the caller owns. */
   static native void decodeToArray(long handle, long dataAddress, long offsetsAddress,
       long numRows, long arrayAddress);
+
+  // The writer (src/jni/write_jni.cpp): the output comes as pieces (the start bytes, each
+  // batch's message, the end bytes); writerStart, writerNext and writerFinish return the size of
+  // the piece now in hand, which writerCopy moves into a Java array part by part.
+
+  /**
+   * A writer of batches of rows decoding to the ArrowSchema at schemaAddress (borrowed): codec 0
+   * none, 1 LZ4_FRAME, 2 ZSTD; at most maxAhead batches submitted and not taken.
+   */
+  static native long writerCreate(long schemaAddress, int codec, int zstdLevel, int maxAhead,
+      boolean streamFormat);
+
+  /** Frees a writer after waiting for its workers to leave the rows; 0 is accepted. */
+  static native void writerFree(long handle);
+
+  /** Makes the bytes that open the output the piece in hand; returns its size. */
+  static native long writerStart(long handle);
+
+  /** Hands over a batch of rows, borrowed until its message was taken (next) or free. */
+  static native void writerSubmit(long handle, long dataAddress, long offsetsAddress, long numRows);
+
+  /**
+   * Makes the oldest batch's message the piece in hand and returns its size, or -1 when it is not
+   * ready (waiting up to one wake period with wait) or nothing is pending. Throws the batch's
+   * error.
+   */
+  static native long writerNext(long handle, boolean wait);
+
+  /** Makes the bytes that close the output the piece in hand; returns its size. */
+  static native long writerFinish(long handle);
+
+  /** Copies bytes [offset, offset + length) of the piece in hand to target[0, length). */
+  static native void writerCopy(long handle, long offset, byte[] target, int length);
+
+  /** Batches submitted and not yet taken. */
+  static native long writerPending(long handle);
+
+  /** Native bytes of encoded messages the writer holds now. */
+  static native long writerBytesHeld(long handle);
+
+  /** Stops the workers at their next batch boundary; thread-safe. */
+  static native void writerCancel(long handle);
 }

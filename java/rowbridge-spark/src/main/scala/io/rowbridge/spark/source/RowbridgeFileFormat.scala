@@ -1,5 +1,10 @@
 package io.rowbridge.spark.source
 
+import scala.jdk.CollectionConverters._
+
+import io.rowbridge.ArrowSchemas
+import io.rowbridge.spark.write.{RowbridgeOutputWriterFactory, WriteConf}
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
 import org.apache.hadoop.mapreduce.Job
@@ -7,12 +12,15 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriterFactory, PartitionedFile}
 import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType, UserDefinedType}
 
 /**
- * The file format Spark falls back to where its DataSource V2 file sources are not used (catalog
- * tables, `spark.sql.sources.useV1SourceList`). It infers the schema; reading and writing through
- * it are refused with an error that says what to use instead.
+ * The file format Spark falls back to where its DataSource V2 file sources are not used: every
+ * `df.write.format("rowbridge")` (Spark writes file sources through this V1 path, as it writes
+ * Parquet, which gives all four SaveModes, `partitionBy` and the commit protocol), catalog
+ * tables and `spark.sql.sources.useV1SourceList`. It infers the schema and writes Arrow IPC
+ * files ([[io.rowbridge.spark.write.RowbridgeOutputWriterFactory]]); reading through it is
+ * refused with an error that says what to use instead.
  */
 class RowbridgeFileFormat extends FileFormat {
   override def inferSchema(
@@ -31,7 +39,16 @@ class RowbridgeFileFormat extends FileFormat {
       job: Job,
       options: Map[String, String],
       dataSchema: StructType): OutputWriterFactory =
-    throw new UnsupportedOperationException("rowbridge: writing is not supported yet")
+    new RowbridgeOutputWriterFactory(WriteConf.of(options.asJava, sparkSession.sessionState.conf))
+
+  /** The types rows decode to Arrow (SPEC section 2 in reverse). */
+  override def supportDataType(dataType: DataType): Boolean = dataType match {
+    case struct: StructType => struct.fields.forall(f => supportDataType(f.dataType))
+    case array: ArrayType => supportDataType(array.elementType)
+    case map: MapType => supportDataType(map.keyType) && supportDataType(map.valueType)
+    case udt: UserDefinedType[_] => supportDataType(udt.sqlType)
+    case leaf => ArrowSchemas.supports(leaf)
+  }
 
   override protected def buildReader(
       sparkSession: SparkSession,
