@@ -57,6 +57,9 @@ final class RowbridgeOutputWriter extends OutputWriter {
       }
       created = NativeIpcWriter.create(arrowSchema, NativeIpcWriter.Codec.of(conf.compression()),
           conf.zstdLevel(), inFlight);
+      if (task != null) {
+        created.withInterrupted(task::isInterrupted);  // a killed task stops waiting
+      }
       Path file = new Path(path);
       FileSystem fs = file.getFileSystem(context.getConfiguration());
       stream = fs.create(file, false);
