@@ -15,13 +15,15 @@
 # 2. Per query: a warm-up run per mode, then ROUNDS rounds with the modes interleaved, their
 #    order reversed every other round; answers compared across every mode of both JVMs.
 # 3. tpch_report.py: OUT_DIR/tpch.json, a Markdown table, PLOT (a PNG).
+# 4. WriteBench (WRITES=1, the default): lineitem written by format("rowbridge"), Spark's
+#    Parquet writer and ArrowWriter + ArrowFileWriter, all ZSTD (OUT_DIR/writes.json).
 #
 #   java/rowbridge-demo/tpch.sh [OUT_DIR]          (after make java)
 #
 # Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
 # QUERIES (all, or q01,q06,sort-lineitem,...), MODES (all five), UNSAFE_MODES
 # (rowbridge,spark-c2r; empty: no second JVM), PLOT (docs/img/tpch.png), DEMO_JAVA_OPTS
-# (-Xmx6g).
+# (-Xmx6g), WRITES (1), WRITE_ROUNDS (3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -77,3 +79,8 @@ if [[ -n "$unsafe_modes" ]]; then
 fi
 "$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" \
   --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "${runs[@]}"
+if [[ "${WRITES:-1}" == 1 ]]; then
+  echo "== writes: lineitem SF $scale (rowbridge ZSTD, Parquet ZSTD, ArrowWriter + ArrowFileWriter)"
+  DEMO_MAIN=io.rowbridge.demo.WriteBench DEMO_JAVA_OPTS="$jvm" java/rowbridge-demo/run.sh \
+    --data "$data" --rounds "${WRITE_ROUNDS:-3}" --json "$out/writes.json"
+fi
