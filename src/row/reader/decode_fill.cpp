@@ -207,6 +207,20 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
     out.length += n;
     return out.length;
   }
+  if (element.kind == DecodeKind::kStruct && element.leaf_fields) {
+    // Structs of leaves: their fields written here, without a Value call.
+    for (int64_t k = 0; k < layout.num_elements; ++k) {
+      if (GetBit(nulls, k)) {
+        Null(index);
+        continue;
+      }
+      DecodeOutput& out = Output(index);
+      SetBit(out.validity, out.length++);
+      const VariableSlot slot = SplitSlot(Load<uint64_t>(layout.values + 8 * k));
+      Fields(element.children, {region.base + slot.offset, slot.size});
+    }
+    return Output(index).length;
+  }
   for (int64_t k = 0; k < layout.num_elements; ++k) {
     if (GetBit(nulls, k)) {
       Null(index);

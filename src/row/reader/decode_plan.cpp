@@ -79,6 +79,15 @@ Status AddNode(const ArrowField& field, const std::string& path, DecodePlan* pla
     ROWBRIDGE_RETURN_NOT_OK(AddNode(*child, child_path, plan));
     plan->nodes[index].children.push_back(child_index);
   }
+  DecodeNode& added = plan->nodes[index];
+  if (added.kind == DecodeKind::kStruct && !added.children.empty() && added.children.size() <= kMaxLeafFields) {
+    added.leaf_fields = true;
+    for (int32_t child : added.children) {
+      const DecodeKind kind = plan->nodes[static_cast<size_t>(child)].kind;
+      added.leaf_fields &= kind == DecodeKind::kBoolean || kind == DecodeKind::kFixed ||
+                           kind == DecodeKind::kString32 || kind == DecodeKind::kString64;
+    }
+  }
   return Status::Ok();
 }
 

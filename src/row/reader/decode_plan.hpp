@@ -29,6 +29,9 @@ enum class DecodeKind : uint8_t {
   kMap,              // an UnsafeMapData; map (children: key, value)
 };
 
+/// The most fields of a struct whose arrays take the leaf-struct fast paths.
+inline constexpr size_t kMaxLeafFields = 16;
+
 struct DecodeNode {
   DecodeKind kind = DecodeKind::kNull;
   /// kFixed: bytes of a value in a slot, in an array and in Arrow.
@@ -44,6 +47,9 @@ struct DecodeNode {
   std::vector<int32_t> children;
   /// kStruct: bytes of its bitset and slots.
   int64_t fixed_bytes = 0;
+  /// kStruct: every field a boolean, a fixed-width value or a string, at
+  /// most kMaxLeafFields of them (the fast paths of arrays of such structs).
+  bool leaf_fields = false;
   /// The field's path for errors, e.g. "m.value" or "s.b".
   std::string path;
 };

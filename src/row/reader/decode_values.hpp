@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "row/reader/decode_passes.hpp"
+#include "row/reader/unsafe_layout.hpp"
 
 namespace rowbridge::row {
 
@@ -60,6 +61,9 @@ class ValueMeasure {
   const DecodeNode& Node(int32_t index) const { return plan_.nodes[static_cast<size_t>(index)]; }
   bool Variable(const DecodeNode& node, int32_t index, RowRegion value, int64_t row);
   bool Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row, int64_t* n);
+  /// The fast path of an array of structs of leaves: true when every
+  /// element is valid (and counted); false leaves the naming to Array.
+  bool LeafStructs(const DecodeNode& element, RowRegion region, const ArrayLayout& layout, bool keys);
   __attribute__((noinline, cold)) bool Fail(Status status) {
     error_ = std::move(status);
     return false;

@@ -114,6 +114,10 @@ void BM_DecodeFloor(benchmark::State& state, bench::DatasetSpec (*make_spec)()) 
   BENCHMARK_CAPTURE(BM_DecodeFloor, label, make_spec)->ArgName("batch_rows")->Arg(8192)->Arg(32)
 
 ROWBRIDGE_DECODE_BENCHMARK(record, &bench::RecordSpec);
+// The per-batch fixed cost: record at 1 to 8192 rows per batch, fitted as
+// time = a + b * rows (docs/BENCHMARKS.md, "Row -> columnar").
+BENCHMARK_CAPTURE(BM_Decode, record_fit, &bench::RecordSpec)
+    ->ArgName("batch_rows")->Arg(1)->Arg(32)->Arg(512)->Arg(8192);
 ROWBRIDGE_DECODE_BENCHMARK(fixed_width_10, [] { return bench::FixedWidthSpec(10); });
 ROWBRIDGE_DECODE_BENCHMARK(wide_strings, &bench::WideStringsSpec);
 ROWBRIDGE_DECODE_BENCHMARK(nested, &bench::NestedSpec);
