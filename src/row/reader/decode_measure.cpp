@@ -129,21 +129,18 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
 
 bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region, const ArrayLayout& layout,
                                bool keys) {
-  // The fields' kinds read once; the bounds, null rules and string bytes of
-  // every element checked without a branch per check. Any failure leaves
-  // the naming to the general loop (nothing is counted here then).
-  const size_t num_fields = element.children.size();
-  bool is_string[kMaxLeafFields];
-  bool nullable[kMaxLeafFields];
-  int64_t bytes[kMaxLeafFields] = {};
-  for (size_t i = 0; i < num_fields; ++i) {
-    const DecodeNode& field = Node(element.children[i]);
-    is_string[i] = field.kind == DecodeKind::kString32 || field.kind == DecodeKind::kString64;
-    nullable[i] = field.nullable;
-  }
-  const int64_t slots_at = BitsetBytes(static_cast<int64_t>(num_fields));
+  // Every element's bounds, null rules and string bytes checked without a
+  // branch per check (the fields' kinds are bit masks of the plan). Any
+  // failure leaves the naming to the general loop (nothing is counted then).
+  const int64_t num_fields = static_cast<int64_t>(element.children.size());
+  const uint64_t field_bits = (uint64_t{1} << num_fields) - 1;  // at most 16 fields
+  const uint64_t strings = element.leaf_strings;
+  const uint64_t required = element.leaf_required;
+  const int64_t slots_at = BitsetBytes(num_fields);
   const bool null_allowed = element.nullable && !keys;
   const uint8_t* nulls = region.base + 8;
+  int64_t bytes[kMaxLeafFields];
+  for (int64_t i = 0; i < num_fields; ++i) bytes[i] = 0;
   uint64_t bad = 0;
   for (int64_t k = 0; k < layout.num_elements && bad == 0; ++k) {
     if (GetBit(nulls, k)) {
@@ -155,17 +152,17 @@ bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region, cons
     bad |= static_cast<uint64_t>(slot.size < element.fixed_bytes);
     if (bad != 0) break;
     const uint8_t* base = region.base + slot.offset;
-    for (size_t i = 0; i < num_fields; ++i) {
-      const uint64_t null = GetBit(base, static_cast<int64_t>(i)) ? 1 : 0;
-      bad |= null & static_cast<uint64_t>(!nullable[i]);
-      if (!is_string[i]) continue;
-      const VariableSlot value = SplitSlot(Load<uint64_t>(base + slots_at + 8 * static_cast<int64_t>(i)) & (null - 1));
+    const uint64_t field_nulls = Load<uint64_t>(base) & field_bits;  // the bitset is 8 bytes
+    bad |= field_nulls & required;
+    for (uint64_t valid = strings & ~field_nulls; valid != 0; valid &= valid - 1) {
+      const int64_t i = __builtin_ctzll(valid);
+      const VariableSlot value = SplitSlot(Load<uint64_t>(base + slots_at + 8 * i));
       bad |= static_cast<uint64_t>(slot.size - value.offset - value.size) >> 63;
       bytes[i] += value.size;
     }
   }
   if (bad != 0) return false;
-  for (size_t i = 0; i < num_fields; ++i) counts_[static_cast<size_t>(element.children[i])].bytes += bytes[i];
+  for (int64_t i = 0; i < num_fields; ++i) counts_[static_cast<size_t>(element.children[static_cast<size_t>(i)])].bytes += bytes[i];
   return true;
 }
 

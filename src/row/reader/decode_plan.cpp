@@ -82,10 +82,12 @@ Status AddNode(const ArrowField& field, const std::string& path, DecodePlan* pla
   DecodeNode& added = plan->nodes[index];
   if (added.kind == DecodeKind::kStruct && !added.children.empty() && added.children.size() <= kMaxLeafFields) {
     added.leaf_fields = true;
-    for (int32_t child : added.children) {
-      const DecodeKind kind = plan->nodes[static_cast<size_t>(child)].kind;
-      added.leaf_fields &= kind == DecodeKind::kBoolean || kind == DecodeKind::kFixed ||
-                           kind == DecodeKind::kString32 || kind == DecodeKind::kString64;
+    for (size_t i = 0; i < added.children.size(); ++i) {
+      const DecodeNode& child = plan->nodes[static_cast<size_t>(added.children[i])];
+      const bool string = child.kind == DecodeKind::kString32 || child.kind == DecodeKind::kString64;
+      added.leaf_fields &= string || child.kind == DecodeKind::kBoolean || child.kind == DecodeKind::kFixed;
+      added.leaf_strings |= static_cast<uint32_t>(string) << i;
+      added.leaf_required |= static_cast<uint32_t>(!child.nullable) << i;
     }
   }
   return Status::Ok();

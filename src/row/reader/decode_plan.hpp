@@ -50,6 +50,10 @@ struct DecodeNode {
   /// kStruct: every field a boolean, a fixed-width value or a string, at
   /// most kMaxLeafFields of them (the fast paths of arrays of such structs).
   bool leaf_fields = false;
+  /// kStruct with leaf_fields: bit i set when field i is a string, and when
+  /// it may not be null.
+  uint32_t leaf_strings = 0;
+  uint32_t leaf_required = 0;
   /// The field's path for errors, e.g. "m.value" or "s.b".
   std::string path;
 };
