@@ -104,6 +104,59 @@ Status MeasureGeneric(const ColumnDecoder& column, const DecodePlan& plan, const
   return Status::Ok();
 }
 
+/// A struct column whose fields are leaves (DecodeNode::leaf_fields): every
+/// row's checks inlined; a failure is named by MeasureGeneric.
+Status MeasureLeafStruct(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                         std::vector<DecodeCounts>* counts) {
+  const DecodeNode& node = NodeOf(plan, column);
+  const int64_t num_fields = static_cast<int64_t>(node.children.size());
+  const bool nullable = node.nullable;
+  int64_t bytes[kMaxLeafFields];
+  for (int64_t i = 0; i < num_fields; ++i) bytes[i] = 0;
+  uint64_t bad = 0;
+  for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
+    const uint8_t* row = tile.starts[r];
+    if (IsNull(column, row)) {
+      bad |= !nullable;
+      continue;
+    }
+    const VariableSlot slot = SplitSlot(Load<uint64_t>(row + column.slot));
+    bad |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
+    if (bad != 0) break;
+    bad |= CheckLeafStruct(node, row + slot.offset, slot.size, bytes);
+  }
+  if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
+  for (int64_t i = 0; i < num_fields; ++i) (*counts)[static_cast<size_t>(node.children[static_cast<size_t>(i)])].bytes += bytes[i];
+  return Status::Ok();
+}
+
+/// A list column of nullable fixed-width or boolean elements: only the
+/// arrays' bounds and headers to check; a failure is named by MeasureGeneric.
+Status MeasureFixedList(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                        std::vector<DecodeCounts>* counts) {
+  const DecodeNode& node = NodeOf(plan, column);
+  const int32_t element_size = plan.Child(node, 0).element_size;
+  const bool nullable = node.nullable;
+  int64_t elements = 0;
+  uint64_t bad = 0;
+  for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
+    const uint8_t* row = tile.starts[r];
+    if (IsNull(column, row)) {
+      bad |= !nullable;
+      continue;
+    }
+    const VariableSlot slot = SplitSlot(Load<uint64_t>(row + column.slot));
+    bad |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
+    if (bad != 0) break;
+    const ArrayLayout layout = ReadArrayLayout({row + slot.offset, slot.size}, element_size);
+    bad |= !layout.ok;
+    elements += layout.num_elements;
+  }
+  if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
+  (*counts)[static_cast<size_t>(column.node)].elements += elements;
+  return Status::Ok();
+}
+
 // ---- fill: values written per tile ----
 //
 // The loops read everything of the column and the tile into locals first:
@@ -216,8 +269,13 @@ void FillGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowT
   }
 }
 
-ColumnDecoder Resolve(const DecodeNode& node, int32_t index, int64_t field, int64_t slot) {
+ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t index, int64_t field, int64_t slot) {
   ColumnDecoder column{index, field, slot, nullptr, FillGeneric};
+  bool fixed_elements = false;  // a list of nullable fixed-width or boolean elements
+  if (node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kList64) {
+    const DecodeNode& element = plan.Child(node, 0);
+    fixed_elements = element.nullable && (element.kind == DecodeKind::kFixed || element.kind == DecodeKind::kBoolean);
+  }
   const bool nullable = node.nullable;
   switch (node.kind) {
     case DecodeKind::kNull:
@@ -246,6 +304,9 @@ ColumnDecoder Resolve(const DecodeNode& node, int32_t index, int64_t field, int6
       column.fill = node.kind == DecodeKind::kString32 ? FillString<int32_t> : FillString<int64_t>;
       column.measure = nullable ? MeasureString<true> : MeasureString<false>;
       break;
+    case DecodeKind::kStruct: column.measure = node.leaf_fields ? MeasureLeafStruct : MeasureGeneric; break;
+    case DecodeKind::kList32:
+    case DecodeKind::kList64: column.measure = fixed_elements ? MeasureFixedList : MeasureGeneric; break;
     default: column.measure = MeasureGeneric; break;
   }
   return column;
@@ -278,7 +339,7 @@ std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan) {
   const int64_t num_fields = static_cast<int64_t>(plan.columns.size());
   for (int64_t i = 0; i < num_fields; ++i) {
     const int32_t index = plan.columns[static_cast<size_t>(i)];
-    columns.push_back(Resolve(plan.nodes[static_cast<size_t>(index)], index, i, BitsetBytes(num_fields) + 8 * i));
+    columns.push_back(Resolve(plan, plan.nodes[static_cast<size_t>(index)], index, i, BitsetBytes(num_fields) + 8 * i));
   }
   return columns;
 }

@@ -129,14 +129,9 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
 
 bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region, const ArrayLayout& layout,
                                bool keys) {
-  // Every element's bounds, null rules and string bytes checked without a
-  // branch per check (the fields' kinds are bit masks of the plan). Any
-  // failure leaves the naming to the general loop (nothing is counted then).
+  // Every element checked without a branch per check; any failure leaves
+  // the naming to the general loop (nothing is counted then).
   const int64_t num_fields = static_cast<int64_t>(element.children.size());
-  const uint64_t field_bits = (uint64_t{1} << num_fields) - 1;  // at most 16 fields
-  const uint64_t strings = element.leaf_strings;
-  const uint64_t required = element.leaf_required;
-  const int64_t slots_at = BitsetBytes(num_fields);
   const bool null_allowed = element.nullable && !keys;
   const uint8_t* nulls = region.base + 8;
   int64_t bytes[kMaxLeafFields];
@@ -148,18 +143,8 @@ bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region, cons
       continue;
     }
     const VariableSlot slot = SplitSlot(Load<uint64_t>(layout.values + 8 * k));
-    bad |= static_cast<uint64_t>(region.size - slot.offset - slot.size) >> 63;
-    bad |= static_cast<uint64_t>(slot.size < element.fixed_bytes);
-    if (bad != 0) break;
-    const uint8_t* base = region.base + slot.offset;
-    const uint64_t field_nulls = Load<uint64_t>(base) & field_bits;  // the bitset is 8 bytes
-    bad |= field_nulls & required;
-    for (uint64_t valid = strings & ~field_nulls; valid != 0; valid &= valid - 1) {
-      const int64_t i = __builtin_ctzll(valid);
-      const VariableSlot value = SplitSlot(Load<uint64_t>(base + slots_at + 8 * i));
-      bad |= static_cast<uint64_t>(slot.size - value.offset - value.size) >> 63;
-      bytes[i] += value.size;
-    }
+    if (static_cast<uint64_t>(region.size - slot.offset - slot.size) >> 63) return false;
+    bad |= CheckLeafStruct(element, region.base + slot.offset, slot.size, bytes);
   }
   if (bad != 0) return false;
   for (int64_t i = 0; i < num_fields; ++i) counts_[static_cast<size_t>(element.children[static_cast<size_t>(i)])].bytes += bytes[i];

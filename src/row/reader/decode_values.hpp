@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "row/memory_access.hpp"
 #include "row/reader/decode_passes.hpp"
 #include "row/reader/unsafe_layout.hpp"
 
@@ -34,6 +35,27 @@ inline __attribute__((always_inline)) void CopyString(uint8_t* dst, const uint8_
   } else {
     __builtin_memcpy(dst, src, static_cast<size_t>(size));
   }
+}
+
+/// Checks a struct-of-leaves value (DecodeNode::leaf_fields) of `size`
+/// bytes at `base`, already known to lie inside its row: its size, its
+/// non-nullable fields and its strings' bounds. Adds each valid string's
+/// bytes to `bytes[i]` (i: the field). Returns nonzero when anything fails,
+/// without naming it (ValueMeasure does).
+inline __attribute__((always_inline)) uint64_t CheckLeafStruct(const DecodeNode& node, const uint8_t* base,
+                                                               int64_t size, int64_t* bytes) {
+  if (size < node.fixed_bytes) return 1;
+  const int64_t num_fields = static_cast<int64_t>(node.children.size());
+  const uint64_t field_nulls = Load<uint64_t>(base) & ((uint64_t{1} << num_fields) - 1);  // <= 16 fields
+  uint64_t bad = field_nulls & node.leaf_required;
+  const int64_t slots_at = BitsetBytes(num_fields);
+  for (uint64_t valid = node.leaf_strings & ~field_nulls; valid != 0; valid &= valid - 1) {
+    const int64_t i = __builtin_ctzll(valid);
+    const VariableSlot value = SplitSlot(Load<uint64_t>(base + slots_at + 8 * i));
+    bad |= static_cast<uint64_t>(size - value.offset - value.size) >> 63;
+    bytes[i] += value.size;
+  }
+  return bad;
 }
 
 class ValueMeasure {
