@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * not UnsafeRows, the new-root path, memory accounting and damaged rows.
  */
 class RowbridgeDecoderTest {
-  private static final StructType SCHEMA = new StructType()
+  static final StructType SCHEMA = new StructType()
       .add("id", DataTypes.LongType, false)
       .add("flag", DataTypes.BooleanType)
       .add("name", DataTypes.StringType)
