@@ -15,7 +15,8 @@
 #   make java        the JVM side: librowbridge_jni.so (CMake, build/jni) and the
 #                    Maven modules under java/ (installed into ~/.m2, no tests)
 #   make test-java   the Java suites (Surefire), part of make test
-#   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/
+#   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
+#                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
 #                    (docs/BENCHMARKS.md, section Spark), then TPC-H SF1 end to end
 #                    (section TPC-H: build/bench/tpch.json, docs/img/tpch.png;
@@ -168,7 +169,8 @@ test-java: jni
 	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) install
 
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
-# converter, an Arrow C Data export alone (docs/BENCHMARKS.md, section JVM).
+# converter, an Arrow C Data export alone (docs/BENCHMARKS.md, section JVM); then
+# rows -> Arrow: rowbridge's decoder, Spark's ArrowWriter and RowToColumnConverter.
 bench-jvm: java
 	$(JAVA_ENV) java/rowbridge-jmh/bench.sh $(BENCH_DIR) docs/img
 
