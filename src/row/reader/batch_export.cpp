@@ -1,17 +1,39 @@
 #include "row/reader/batch_export.hpp"
 
 #include <atomic>
+#include <cstring>
+#include <new>
 
 namespace rowbridge::row {
 namespace {
 
-/// What every exported node of one batch shares.
+/// What every exported node of one batch shares: one allocation holding this
+/// header, then the nodes' ArrowArrays, buffer pointers and child pointers.
 struct ExportedBatch {
   std::atomic<int64_t> live{0};  // nodes not released yet
   std::shared_ptr<uint8_t> block;
-  std::vector<ArrowArray> arrays;  // every node but the root (which is the caller's)
-  std::vector<const void*> buffers;
-  std::vector<ArrowArray*> children;
+  ArrowArray* arrays = nullptr;  // every node but the root (which is the caller's)
+  const void** buffers = nullptr;
+  ArrowArray** children = nullptr;
+
+  static ExportedBatch* Make(size_t num_arrays, size_t num_buffers, size_t num_children) {
+    const size_t header = (sizeof(ExportedBatch) + alignof(ArrowArray) - 1) / alignof(ArrowArray) * alignof(ArrowArray);
+    const size_t arrays_bytes = num_arrays * sizeof(ArrowArray);
+    const size_t bytes = header + arrays_bytes + (num_buffers + num_children) * sizeof(void*);
+    void* memory = ::operator new(bytes);
+    auto* batch = new (memory) ExportedBatch();
+    uint8_t* next = static_cast<uint8_t*>(memory) + header;
+    std::memset(next, 0, bytes - header);
+    batch->arrays = reinterpret_cast<ArrowArray*>(next);
+    batch->buffers = reinterpret_cast<const void**>(next + arrays_bytes);
+    batch->children = reinterpret_cast<ArrowArray**>(next + arrays_bytes + num_buffers * sizeof(void*));
+    return batch;
+  }
+
+  static void Destroy(ExportedBatch* batch) {
+    batch->~ExportedBatch();
+    ::operator delete(batch);
+  }
 };
 
 void ReleaseNode(ArrowArray* array) {
@@ -21,7 +43,7 @@ void ReleaseNode(ArrowArray* array) {
     if (child->release != nullptr) child->release(child);  // not moved out
   }
   array->release = nullptr;
-  if (batch->live.fetch_sub(1, std::memory_order_acq_rel) == 1) delete batch;
+  if (batch->live.fetch_sub(1, std::memory_order_acq_rel) == 1) ExportedBatch::Destroy(batch);
 }
 
 class Builder {
@@ -38,14 +60,14 @@ class Builder {
     array->offset = 0;
     array->n_buffers = num_buffers;
     array->n_children = num_children;
-    array->buffers = num_buffers > 0 ? batch_->buffers.data() + next_buffer_ : nullptr;
-    array->children = num_children > 0 ? batch_->children.data() + next_child_ : nullptr;
-    for (int64_t i = 0; i < num_children; ++i) batch_->children[static_cast<size_t>(next_child_ + i)] = NewArray();
+    array->buffers = num_buffers > 0 ? batch_->buffers + next_buffer_ : nullptr;
+    array->children = num_children > 0 ? batch_->children + next_child_ : nullptr;
+    for (int64_t i = 0; i < num_children; ++i) batch_->children[next_child_ + i] = NewArray();
     array->dictionary = nullptr;
     array->release = ReleaseNode;
     array->private_data = batch_;
     batch_->live.fetch_add(1, std::memory_order_relaxed);
-    const void** buffers = batch_->buffers.data() + next_buffer_;
+    const void** buffers = batch_->buffers + next_buffer_;
     next_buffer_ += num_buffers;
     next_child_ += num_children;
     return buffers;
@@ -115,16 +137,12 @@ void ExportDecodedBatch(const DecodePlan& plan, const std::vector<DecodeOutput>&
   size_t maps = 0;
   for (const DecodeNode& node : plan.nodes) maps += node.kind == DecodeKind::kMap ? 1 : 0;
   const size_t arrays = plan.nodes.size() + maps;
-  auto batch = std::make_unique<ExportedBatch>();
+  ExportedBatch* batch = ExportedBatch::Make(arrays, 1 + 3 * arrays, arrays);  // owned by its nodes
   batch->block = std::move(block);
-  batch->arrays.resize(arrays);
-  batch->buffers.resize(1 + 3 * arrays);
-  batch->children.resize(arrays);
   ArrowArray root;
-  Builder builder(plan, outputs, batch.get());
+  Builder builder(plan, outputs, batch);
   builder.Node(&root, num_rows, 0, 1, static_cast<int64_t>(plan.columns.size()))[0] = nullptr;
   for (size_t i = 0; i < plan.columns.size(); ++i) builder.Export(plan.columns[i], root.children[i]);
-  batch.release();  // owned by its nodes now
   *out = root;
 }
 
