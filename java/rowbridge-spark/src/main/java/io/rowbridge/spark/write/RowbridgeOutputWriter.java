@@ -23,9 +23,10 @@ import org.apache.spark.sql.types.StructType;
  * UnsafeRow), and each full batch is handed to the native encoders, which decode it to Arrow and
  * encode it as a record batch while the task stages the next; the task writes the encoded
  * batches to the file in order. At most {@code inFlight} batches are with the encoders at once
- * (K + 1 staging buffers in all), whatever the core count. The file is created through Hadoop's
- * FileSystem in the commit protocol's task attempt directory, so a failed or killed attempt
- * leaves nothing visible.
+ * (K + 1 staging buffers in all), whatever the core count; the staging and the encoded
+ * batches waiting for the task are accounted to the task's memory manager. The file is created
+ * through Hadoop's FileSystem in the commit protocol's task attempt directory, so a failed or
+ * killed attempt leaves nothing visible.
  */
 final class RowbridgeOutputWriter extends OutputWriter {
   private final String path;
@@ -33,6 +34,8 @@ final class RowbridgeOutputWriter extends OutputWriter {
   private final OutputStream out;
   private final RowStaging[] stagings;
   private final NativeIpcWriter writer;
+  /** The encoded batches waiting for the task, sampled after each hand-over; null off Spark. */
+  private final TaskMemoryAccounting encoded;
   private RowStaging current;
   private long submitted;
   private long written;
@@ -72,6 +75,9 @@ final class RowbridgeOutputWriter extends OutputWriter {
     }
     this.writer = created;
     this.out = stream;
+    this.encoded = task == null ? null : new TaskMemoryAccounting(task.taskMemoryManager(),
+        "a rowbridge write's encoded batches", "lower " + WriteConf.IN_FLIGHT + " ("
+        + inFlight + ") or " + WriteConf.MAX_BYTES + " (" + conf.maxBytes() + " bytes)");
     this.current = stagings[0];
   }
 
@@ -97,6 +103,9 @@ final class RowbridgeOutputWriter extends OutputWriter {
       writer.submit(current.dataAddress(), current.offsetsAddress(), current.numRows());
       submitted++;
       written += writer.drainTo(out, false);
+      if (encoded != null) {
+        encoded.hold(writer.bytesHeld());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("rowbridge: writing " + path, e);
     }
@@ -122,6 +131,9 @@ final class RowbridgeOutputWriter extends OutputWriter {
       throw new UncheckedIOException("rowbridge: writing " + path, e);
     } finally {
       release(writer, stagings);
+      if (encoded != null) {
+        encoded.releaseAll();
+      }
     }
   }
 

@@ -60,6 +60,9 @@ class RowbridgeWriteTest {
         .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
         .config("spark.ui.enabled", "false")
         .config("spark.sql.session.timeZone", "America/Los_Angeles")
+        // A task that ends holding task memory fails: the staging and the encoded batches
+        // are given back whatever the task's end.
+        .config("spark.unsafe.exceptionOnMemoryLeak", "true")
         .getOrCreate();
     spark.udf().register("fail_first_attempt", (UDF1<Long, Long>) id -> {
       TaskContext task = TaskContext.get();
