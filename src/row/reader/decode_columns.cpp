@@ -157,6 +157,51 @@ Status MeasureFixedList(const ColumnDecoder& column, const DecodePlan& plan, con
   return Status::Ok();
 }
 
+/// A map column of string keys and nullable fixed-width or boolean values:
+/// the bounds and headers, the keys' bytes; a failure is named by
+/// MeasureGeneric.
+Status MeasureStringKeyMap(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                           std::vector<DecodeCounts>* counts) {
+  const DecodeNode& node = NodeOf(plan, column);
+  const int32_t value_size = plan.Child(node, 1).element_size;
+  const bool nullable = node.nullable;
+  int64_t entries = 0;
+  int64_t key_bytes_total = 0;
+  uint64_t bad = 0;
+  for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
+    const uint8_t* row = tile.starts[r];
+    if (IsNull(column, row)) {
+      bad |= !nullable;
+      continue;
+    }
+    const VariableSlot slot = SplitSlot(Load<uint64_t>(row + column.slot));
+    bad |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
+    bad |= static_cast<uint64_t>(slot.size < 8);
+    if (bad != 0) break;
+    const uint8_t* map = row + slot.offset;
+    const int64_t key_bytes = Load<int64_t>(map);
+    bad |= static_cast<uint64_t>(key_bytes < 0 || key_bytes > slot.size - 8);
+    if (bad != 0) break;
+    const RowRegion keys_region{map + 8, key_bytes};
+    const ArrayLayout keys = ReadArrayLayout(keys_region, 8);
+    const ArrayLayout values = ReadArrayLayout({map + 8 + key_bytes, slot.size - 8 - key_bytes}, value_size);
+    bad |= static_cast<uint64_t>(!keys.ok || !values.ok || keys.num_elements != values.num_elements);
+    if (bad != 0) break;
+    const uint8_t* key_nulls = keys_region.base + 8;
+    for (int64_t k = 0; k < keys.num_elements; ++k) {
+      bad |= (key_nulls[k >> 3] >> (k & 7)) & 1;  // a null key
+      const VariableSlot key = SplitSlot(Load<uint64_t>(keys.values + 8 * k));
+      bad |= static_cast<uint64_t>(key_bytes - key.offset - key.size) >> 63;
+      key_bytes_total += key.size;
+    }
+    entries += keys.num_elements;
+  }
+  if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
+  (*counts)[static_cast<size_t>(column.node)].elements += entries;
+  (*counts)[static_cast<size_t>(node.children[0])].bytes += key_bytes_total;
+  return Status::Ok();
+}
+
 // ---- fill: values written per tile ----
 //
 // The loops read everything of the column and the tile into locals first:
@@ -272,6 +317,13 @@ void FillGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowT
 ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t index, int64_t field, int64_t slot) {
   ColumnDecoder column{index, field, slot, nullptr, FillGeneric};
   bool fixed_elements = false;  // a list of nullable fixed-width or boolean elements
+  bool string_key_map = false;  // string keys, nullable fixed-width or boolean values
+  if (node.kind == DecodeKind::kMap) {
+    const DecodeNode& key = plan.Child(node, 0);
+    const DecodeNode& value = plan.Child(node, 1);
+    string_key_map = (key.kind == DecodeKind::kString32 || key.kind == DecodeKind::kString64) && value.nullable &&
+                     (value.kind == DecodeKind::kFixed || value.kind == DecodeKind::kBoolean);
+  }
   if (node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kList64) {
     const DecodeNode& element = plan.Child(node, 0);
     fixed_elements = element.nullable && (element.kind == DecodeKind::kFixed || element.kind == DecodeKind::kBoolean);
@@ -307,6 +359,7 @@ ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t in
     case DecodeKind::kStruct: column.measure = node.leaf_fields ? MeasureLeafStruct : MeasureGeneric; break;
     case DecodeKind::kList32:
     case DecodeKind::kList64: column.measure = fixed_elements ? MeasureFixedList : MeasureGeneric; break;
+    case DecodeKind::kMap: column.measure = string_key_map ? MeasureStringKeyMap : MeasureGeneric; break;
     default: column.measure = MeasureGeneric; break;
   }
   return column;
