@@ -104,15 +104,13 @@ Status MeasureGeneric(const ColumnDecoder& column, const DecodePlan& plan, const
   return Status::Ok();
 }
 
-/// A struct column whose fields are leaves (DecodeNode::leaf_fields): every
-/// row's checks inlined; a failure is named by MeasureGeneric.
-Status MeasureLeafStruct(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
-                         std::vector<DecodeCounts>* counts) {
-  const DecodeNode& node = NodeOf(plan, column);
-  const int64_t num_fields = static_cast<int64_t>(node.children.size());
-  const bool nullable = node.nullable;
-  int64_t bytes[kMaxLeafFields];
-  for (int64_t i = 0; i < num_fields; ++i) bytes[i] = 0;
+/// Calls check(region) for the variable value of `column` in each row of
+/// `tile` that is not null, once it is known to lie inside its row; stops at
+/// the first failure. Returns nonzero when a null is not allowed, a value
+/// leaves its row or check returns nonzero, without naming it.
+template <typename Check>
+inline __attribute__((always_inline)) uint64_t CheckVariableValues(const ColumnDecoder& column, bool nullable,
+                                                                   const RowTile& tile, Check&& check) {
   uint64_t bad = 0;
   for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
     const uint8_t* row = tile.starts[r];
@@ -123,8 +121,22 @@ Status MeasureLeafStruct(const ColumnDecoder& column, const DecodePlan& plan, co
     const VariableSlot slot = SplitSlot(Load<uint64_t>(row + column.slot));
     bad |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
     if (bad != 0) break;
-    bad |= CheckLeafStruct(node, row + slot.offset, slot.size, bytes);
+    bad |= check(RowRegion{row + slot.offset, slot.size});
   }
+  return bad;
+}
+
+/// A struct column whose fields are leaves (DecodeNode::leaf_fields): every
+/// row's checks inlined; a failure is named by MeasureGeneric.
+Status MeasureLeafStruct(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
+                         std::vector<DecodeCounts>* counts) {
+  const DecodeNode& node = NodeOf(plan, column);
+  const int64_t num_fields = static_cast<int64_t>(node.children.size());
+  int64_t bytes[kMaxLeafFields];
+  for (int64_t i = 0; i < num_fields; ++i) bytes[i] = 0;
+  const uint64_t bad = CheckVariableValues(column, node.nullable, tile, [&](RowRegion value) {
+    return CheckLeafStruct(node, value.base, value.size, bytes);
+  });
   if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
   for (int64_t i = 0; i < num_fields; ++i) (*counts)[static_cast<size_t>(node.children[static_cast<size_t>(i)])].bytes += bytes[i];
   return Status::Ok();
@@ -134,24 +146,13 @@ Status MeasureLeafStruct(const ColumnDecoder& column, const DecodePlan& plan, co
 /// arrays' bounds and headers to check; a failure is named by MeasureGeneric.
 Status MeasureFixedList(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
                         std::vector<DecodeCounts>* counts) {
-  const DecodeNode& node = NodeOf(plan, column);
-  const int32_t element_size = plan.Child(node, 0).element_size;
-  const bool nullable = node.nullable;
+  const int32_t element_size = plan.Child(NodeOf(plan, column), 0).element_size;
   int64_t elements = 0;
-  uint64_t bad = 0;
-  for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
-    const uint8_t* row = tile.starts[r];
-    if (IsNull(column, row)) {
-      bad |= !nullable;
-      continue;
-    }
-    const VariableSlot slot = SplitSlot(Load<uint64_t>(row + column.slot));
-    bad |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
-    if (bad != 0) break;
-    const ArrayLayout layout = ReadArrayLayout({row + slot.offset, slot.size}, element_size);
-    bad |= !layout.ok;
+  const uint64_t bad = CheckVariableValues(column, NodeOf(plan, column).nullable, tile, [&](RowRegion value) {
+    const ArrayLayout layout = ReadArrayLayout(value, element_size);
     elements += layout.num_elements;
-  }
+    return static_cast<uint64_t>(!layout.ok);
+  });
   if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
   (*counts)[static_cast<size_t>(column.node)].elements += elements;
   return Status::Ok();
@@ -164,38 +165,27 @@ Status MeasureStringKeyMap(const ColumnDecoder& column, const DecodePlan& plan, 
                            std::vector<DecodeCounts>* counts) {
   const DecodeNode& node = NodeOf(plan, column);
   const int32_t value_size = plan.Child(node, 1).element_size;
-  const bool nullable = node.nullable;
   int64_t entries = 0;
   int64_t key_bytes_total = 0;
-  uint64_t bad = 0;
-  for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
-    const uint8_t* row = tile.starts[r];
-    if (IsNull(column, row)) {
-      bad |= !nullable;
-      continue;
-    }
-    const VariableSlot slot = SplitSlot(Load<uint64_t>(row + column.slot));
-    bad |= static_cast<uint64_t>(tile.sizes[r] - slot.offset - slot.size) >> 63;
-    bad |= static_cast<uint64_t>(slot.size < 8);
-    if (bad != 0) break;
-    const uint8_t* map = row + slot.offset;
-    const int64_t key_bytes = Load<int64_t>(map);
-    bad |= static_cast<uint64_t>(key_bytes < 0 || key_bytes > slot.size - 8);
-    if (bad != 0) break;
-    const RowRegion keys_region{map + 8, key_bytes};
+  const uint64_t bad = CheckVariableValues(column, node.nullable, tile, [&](RowRegion map) -> uint64_t {
+    if (map.size < 8) return 1;
+    const int64_t key_bytes = Load<int64_t>(map.base);
+    if (key_bytes < 0 || key_bytes > map.size - 8) return 1;
+    const RowRegion keys_region{map.base + 8, key_bytes};
     const ArrayLayout keys = ReadArrayLayout(keys_region, 8);
-    const ArrayLayout values = ReadArrayLayout({map + 8 + key_bytes, slot.size - 8 - key_bytes}, value_size);
-    bad |= static_cast<uint64_t>(!keys.ok || !values.ok || keys.num_elements != values.num_elements);
-    if (bad != 0) break;
+    const ArrayLayout values = ReadArrayLayout({map.base + 8 + key_bytes, map.size - 8 - key_bytes}, value_size);
+    if (!keys.ok || !values.ok || keys.num_elements != values.num_elements) return 1;
     const uint8_t* key_nulls = keys_region.base + 8;
+    uint64_t failed = 0;
     for (int64_t k = 0; k < keys.num_elements; ++k) {
-      bad |= (key_nulls[k >> 3] >> (k & 7)) & 1;  // a null key
+      failed |= (key_nulls[k >> 3] >> (k & 7)) & 1;  // a null key
       const VariableSlot key = SplitSlot(Load<uint64_t>(keys.values + 8 * k));
-      bad |= static_cast<uint64_t>(key_bytes - key.offset - key.size) >> 63;
+      failed |= static_cast<uint64_t>(key_bytes - key.offset - key.size) >> 63;
       key_bytes_total += key.size;
     }
     entries += keys.num_elements;
-  }
+    return failed;
+  });
   if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
   (*counts)[static_cast<size_t>(column.node)].elements += entries;
   (*counts)[static_cast<size_t>(node.children[0])].bytes += key_bytes_total;
