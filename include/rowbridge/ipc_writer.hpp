@@ -38,14 +38,16 @@ struct IpcWriteOptions {
 /// wrote.
 using IpcSink = std::function<Status(const uint8_t* data, int64_t size)>;
 
-/// One encapsulated IPC message as both IPC formats store it: the
-/// continuation marker, the metadata length, the Message flatbuffer (padded
-/// to 8) and the body.
+/// One encapsulated IPC message as both IPC formats store it: `metadata`
+/// then `body`, written one after the other.
 struct IpcMessage {
-  std::vector<uint8_t> bytes;
-  /// The bytes before the body: marker, length and flatbuffer.
-  int32_t metadata_length = 0;
-  int64_t body_length() const { return static_cast<int64_t>(bytes.size()) - metadata_length; }
+  /// The continuation marker, the metadata length and the Message
+  /// flatbuffer (padded to 8).
+  std::vector<uint8_t> metadata;
+  /// The buffers, each padded to 8 (compressed when asked); empty for a
+  /// schema message.
+  std::vector<uint8_t> body;
+  int64_t size() const { return static_cast<int64_t>(metadata.size() + body.size()); }
 };
 
 /// Encodes the messages of one schema apart from any output, so that
@@ -71,14 +73,13 @@ class ROWBRIDGE_EXPORT IpcBatchEncoder {
   Status EncodeSchema(IpcMessage* out) const;
 
   /// `batch` (borrowed: a struct array of the schema's columns, no offset)
-  /// as a record batch message into `out` (overwritten; its capacity is
-  /// reused). Errors name the field.
+  /// as a record batch message into `out` (overwritten; the body is
+  /// assembled in place of out's old one, whose capacity the encoder keeps
+  /// for the next batch). Errors name the field.
   Status EncodeBatch(const ArrowArray& batch, IpcMessage* out);
 
-  Impl& impl() { return *impl_; }
-  const Impl& impl() const { return *impl_; }
-
  private:
+  friend class IpcLayout;  // the footer repeats the schema
   explicit IpcBatchEncoder(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
@@ -103,8 +104,6 @@ class ROWBRIDGE_EXPORT IpcLayout {
 
   /// Bytes of output placed so far.
   int64_t position() const { return position_; }
-  /// Batch messages placed so far.
-  int64_t num_batches() const { return static_cast<int64_t>(blocks_.size()); }
 
  private:
   struct Block {

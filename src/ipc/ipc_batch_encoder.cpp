@@ -241,8 +241,8 @@ Status IpcBatchEncoder::EncodeSchema(IpcMessage* out) const {
   try {
     FlatBuilder builder;
     FlatBuilder::Ref schema_table = BuildSchema(impl_->columns, &builder);
-    FrameMessage(&builder, kSchemaHeader, schema_table, 0, &out->bytes);
-    out->metadata_length = static_cast<int32_t>(out->bytes.size());
+    FrameMessage(&builder, kSchemaHeader, schema_table, 0, &out->metadata);
+    out->body.clear();
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("IPC writer: out of memory encoding the schema");
@@ -286,9 +286,8 @@ Status IpcBatchEncoder::EncodeBatch(const ArrowArray& batch, IpcMessage* out) {
       record.Object(3, builder.Table(std::move(compression)));
     }
     FrameMessage(&builder, kRecordBatchHeader, builder.Table(std::move(record)),
-                 static_cast<int64_t>(impl.body.size()), &out->bytes);
-    out->metadata_length = static_cast<int32_t>(out->bytes.size());
-    out->bytes.insert(out->bytes.end(), impl.body.begin(), impl.body.end());
+                 static_cast<int64_t>(impl.body.size()), &out->metadata);
+    out->body.swap(impl.body);  // no copy of the body
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("IPC writer: out of memory encoding a batch");
@@ -300,9 +299,9 @@ Status IpcLayout::Start(const IpcBatchEncoder& encoder, std::vector<uint8_t>* ou
     IpcMessage schema;
     ROWBRIDGE_RETURN_NOT_OK(encoder.EncodeSchema(&schema));
     const size_t magic = format_ == IpcFormat::kFile ? 8 : 0;
-    out->resize(magic + schema.bytes.size());
+    out->resize(magic + schema.metadata.size());
     std::memcpy(out->data(), kMagic, magic);
-    std::memcpy(out->data() + magic, schema.bytes.data(), schema.bytes.size());
+    std::memcpy(out->data() + magic, schema.metadata.data(), schema.metadata.size());
     position_ += static_cast<int64_t>(out->size());
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -313,9 +312,10 @@ Status IpcLayout::Start(const IpcBatchEncoder& encoder, std::vector<uint8_t>* ou
 Status IpcLayout::Add(const IpcMessage& message) {
   try {
     if (format_ == IpcFormat::kFile) {
-      blocks_.push_back({position_, message.metadata_length, 0, message.body_length()});
+      blocks_.push_back({position_, static_cast<int32_t>(message.metadata.size()), 0,
+                         static_cast<int64_t>(message.body.size())});
     }
-    position_ += static_cast<int64_t>(message.bytes.size());
+    position_ += message.size();
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("IPC writer: out of memory placing a batch");
@@ -333,7 +333,7 @@ Status IpcLayout::Finish(const IpcBatchEncoder& encoder, std::vector<uint8_t>* o
       FlatBuilder builder;
       FlatBuilder::TableFields footer;
       footer.Scalar<int16_t>(0, kMetadataV5);
-      footer.Object(1, BuildSchema(encoder.impl().columns, &builder));
+      footer.Object(1, BuildSchema(encoder.impl_->columns, &builder));
       footer.Object(2, builder.Vector(nullptr, 0, sizeof(Block), 8));
       footer.Object(3, builder.Vector(blocks_.data(), static_cast<int64_t>(blocks_.size()),
                                       sizeof(Block), 8));

@@ -73,7 +73,8 @@ Status IpcFileWriter::Write(const ArrowArray& batch) {
   if (impl.closed) return Status::Invalid("IPC writer: Write after Close");
   if (impl.failed) return Status::Invalid("IPC writer: Write after a failed write");
   ROWBRIDGE_RETURN_NOT_OK(impl.encoder->EncodeBatch(batch, &impl.message));
-  Status status = impl.Emit(impl.message.bytes);
+  Status status = impl.Emit(impl.message.metadata);
+  if (status.ok()) status = impl.Emit(impl.message.body);
   if (status.ok()) status = impl.layout.Add(impl.message);
   if (!status.ok()) impl.failed = true;
   return status;

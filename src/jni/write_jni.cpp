@@ -2,6 +2,7 @@
 // only, each one Guard around a call of rowbridge::stream::RowEncodeStream.
 // The bytes of the output reach Java by copies into a Java byte[] (the
 // stream's pieces stay native until then).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -15,12 +16,22 @@
 namespace rowbridge::jni {
 namespace {
 
-/// A writer: its stream, and the piece of output Java copies out next.
+/// A writer: its stream, and the piece of output Java copies out next, in
+/// up to two parts (a message's metadata and body).
 struct WriterHandle {
   std::unique_ptr<stream::RowEncodeStream> stream;
   std::vector<uint8_t> own;  // the start or end bytes
-  const uint8_t* piece = nullptr;
-  int64_t piece_size = 0;
+  const uint8_t* parts[2] = {nullptr, nullptr};
+  int64_t part_sizes[2] = {0, 0};
+
+  int64_t piece_size() const { return part_sizes[0] + part_sizes[1]; }
+  jlong SetPiece(const std::vector<uint8_t>& first, const std::vector<uint8_t>* second) {
+    parts[0] = first.data();
+    part_sizes[0] = static_cast<int64_t>(first.size());
+    parts[1] = second != nullptr ? second->data() : nullptr;
+    part_sizes[1] = second != nullptr ? static_cast<int64_t>(second->size()) : 0;
+    return piece_size();
+  }
 };
 
 WriterHandle* WriterFromJava(jlong handle) {
@@ -28,11 +39,7 @@ WriterHandle* WriterFromJava(jlong handle) {
   return reinterpret_cast<WriterHandle*>(handle);
 }
 
-jlong OwnPiece(WriterHandle* writer) {
-  writer->piece = writer->own.data();
-  writer->piece_size = static_cast<int64_t>(writer->own.size());
-  return writer->piece_size;
-}
+jlong OwnPiece(WriterHandle* writer) { return writer->SetPiece(writer->own, nullptr); }
 
 }  // namespace
 }  // namespace rowbridge::jni
@@ -98,15 +105,12 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerNext(JNIEnv* env
                                                                  jlong handle, jboolean wait) {
   return Guard(env, jlong{-1}, [&] {
     WriterHandle* writer = WriterFromJava(handle);
-    writer->piece = nullptr;
-    writer->piece_size = 0;
+    writer->part_sizes[0] = writer->part_sizes[1] = 0;
     const rowbridge::ipc::IpcMessage* message = nullptr;
     bool ready = false;
     Check(writer->stream->Next(wait == JNI_TRUE, &message, &ready));
     if (!ready) return jlong{-1};
-    writer->piece = message->bytes.data();
-    writer->piece_size = static_cast<int64_t>(message->bytes.size());
-    return jlong{writer->piece_size};
+    return writer->SetPiece(message->metadata, &message->body);
   });
 }
 
@@ -127,14 +131,24 @@ JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerCopy(JNIEnv* env,
     if (target == nullptr) {
       throw StatusError(rowbridge::Status::Invalid("rowbridge writer: no target array"));
     }
-    if (offset < 0 || length < 0 || offset > writer->piece_size ||
-        length > writer->piece_size - offset || length > env->GetArrayLength(target)) {
+    const int64_t size = writer->piece_size();
+    if (offset < 0 || length < 0 || offset > size || length > size - offset ||
+        length > env->GetArrayLength(target)) {
       throw StatusError(rowbridge::Status::Invalid(
           "rowbridge writer: bytes [" + std::to_string(offset) + ", +" + std::to_string(length) +
-          ") of a piece of " + std::to_string(writer->piece_size)));
+          ") of a piece of " + std::to_string(size)));
     }
-    env->SetByteArrayRegion(target, 0, length,
-                            reinterpret_cast<const jbyte*>(writer->piece + offset));
+    jsize at = 0;
+    for (int part = 0; part < 2 && at < length; ++part) {  // the range may span both parts
+      if (offset >= writer->part_sizes[part]) {
+        offset -= writer->part_sizes[part];
+        continue;
+      }
+      const jsize n = static_cast<jsize>(std::min<int64_t>(length - at, writer->part_sizes[part] - offset));
+      env->SetByteArrayRegion(target, at, n, reinterpret_cast<const jbyte*>(writer->parts[part] + offset));
+      at += n;
+      offset = 0;
+    }
   });
 }
 

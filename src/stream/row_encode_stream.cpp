@@ -132,7 +132,7 @@ class EncodeProducer : public BatchProducer {
     }
     if (!status.ok()) return status.WithContext("batch " + std::to_string(index));
     counts->input_bytes = rows.num_rows > 0 ? rows.offsets[rows.num_rows] - rows.offsets[0] : 0;
-    counts->owned_bytes = static_cast<int64_t>(message->bytes.capacity());
+    counts->owned_bytes = static_cast<int64_t>(message->metadata.capacity() + message->body.capacity());
     WrapMessage(std::move(message), shared_->messages, out);
     return Status::Ok();
   }

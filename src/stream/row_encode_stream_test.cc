@@ -111,6 +111,11 @@ Status WriteSequentially(const ArrowSchema& schema, const std::vector<PackedRows
   return writer->Close();
 }
 
+void Append(const ipc::IpcMessage& message, std::vector<uint8_t>* out) {
+  out->insert(out->end(), message.metadata.begin(), message.metadata.end());
+  out->insert(out->end(), message.body.begin(), message.body.end());
+}
+
 /// Takes the next message (waiting for it) and appends it to `out`.
 Status TakeOne(RowEncodeStream& stream, std::vector<uint8_t>* out) {
   for (;;) {
@@ -118,7 +123,7 @@ Status TakeOne(RowEncodeStream& stream, std::vector<uint8_t>* out) {
     bool ready = false;
     ROWBRIDGE_RETURN_NOT_OK(stream.Next(/*wait=*/true, &message, &ready));
     if (ready) {
-      out->insert(out->end(), message->bytes.begin(), message->bytes.end());
+      Append(*message, out);
       return Status::Ok();
     }
   }
@@ -138,7 +143,7 @@ Status WriteThroughStream(const ArrowSchema& schema, const std::vector<PackedRow
     const ipc::IpcMessage* message = nullptr;
     bool ready = false;
     ROWBRIDGE_RETURN_NOT_OK(stream->Next(/*wait=*/false, &message, &ready));
-    if (ready) out->insert(out->end(), message->bytes.begin(), message->bytes.end());
+    if (ready) Append(*message, out);
   }
   while (stream->pending() > 0) ROWBRIDGE_RETURN_NOT_OK(TakeOne(*stream, out));
   std::vector<uint8_t> end;
