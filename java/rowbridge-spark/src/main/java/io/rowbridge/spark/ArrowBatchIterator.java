@@ -4,6 +4,8 @@ import io.rowbridge.ArrowSchemas;
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -20,39 +22,23 @@ import org.apache.spark.sql.types.StructType;
  */
 final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
   private final Iterator<InternalRow> rows;
-  private final int inFlight;
-  private final RowStaging[] stagings;
+  private final StagedBatches batches;
   private final NativeIpcWriter writer;
   private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
   private InternalRow carried;
-  private long submitted;
   private boolean inputDone;
   private boolean closed;
 
   ArrowBatchIterator(Iterator<InternalRow> rows, StructType schema, String timeZoneId,
       int maxRows, long maxBytes, int inFlight) {
     this.rows = rows;
-    this.inFlight = inFlight;
+    batches = new StagedBatches(schema, maxRows, maxBytes, inFlight,
+        "rowbridge's Arrow batches' row staging",
+        "lower spark.sql.execution.arrow.maxRecordsPerBatch",
+        () -> NativeIpcWriter.createStream(ArrowSchemas.of(schema, timeZoneId),
+            NativeIpcWriter.Codec.NONE, 0, inFlight));
+    writer = batches.writer();
     TaskContext task = TaskContext.get();
-    stagings = new RowStaging[inFlight + 1];
-    NativeIpcWriter created = null;
-    try {
-      for (int i = 0; i < stagings.length; i++) {
-        stagings[i] = new RowStaging(schema, maxRows, maxBytes, task == null ? null
-            : new TaskMemoryAccounting(task.taskMemoryManager(),
-                "rowbridge's Arrow batches' row staging", "lower "
-                + "spark.sql.execution.arrow.maxRecordsPerBatch"));
-      }
-      created = NativeIpcWriter.createStream(ArrowSchemas.of(schema, timeZoneId),
-          NativeIpcWriter.Codec.NONE, 0, inFlight);
-      if (task != null) {
-        created.withInterrupted(task::isInterrupted);
-      }
-    } catch (RuntimeException | Error e) {
-      release(created, stagings);
-      throw e;
-    }
-    writer = created;
     if (task != null) {
       task.addTaskCompletionListener((TaskContext context) -> close());
     }
@@ -86,8 +72,7 @@ final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
 
   /** Stages the next batch of rows and hands it to the encoders; keeps what is ready. */
   private void stageAndSubmit() {
-    RowStaging staging = stagings[(int) (submitted % stagings.length)];
-    staging.clear();
+    RowStaging staging = batches.current();
     if (carried != null) {
       staging.add(carried);  // an empty batch takes any one row
       carried = null;
@@ -100,14 +85,11 @@ final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
       }
     }
     inputDone = carried == null && !rows.hasNext();
-    if (staging.numRows() == 0) {
-      return;
+    try {
+      batches.submit(() -> ready.add(writer.takeMessage(true)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);  // the taker does no I/O
     }
-    while (writer.pending() >= inFlight) {
-      ready.add(writer.takeMessage(true));
-    }
-    writer.submit(staging.dataAddress(), staging.offsetsAddress(), staging.numRows());
-    submitted++;
     for (byte[] message = writer.takeMessage(false); message != null;
         message = writer.takeMessage(false)) {
       ready.add(message);
@@ -120,17 +102,6 @@ final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
       return;
     }
     closed = true;
-    release(writer, stagings);
-  }
-
-  private static void release(NativeIpcWriter writer, RowStaging[] stagings) {
-    if (writer != null) {
-      writer.close();
-    }
-    for (RowStaging staging : stagings) {
-      if (staging != null) {
-        staging.close();
-      }
-    }
+    batches.close();
   }
 }
