@@ -208,18 +208,8 @@ public final class NativeIpcWriter implements AutoCloseable {
   }
 
   private void checkInterrupted() {
-    boolean stop;
-    try {
-      stop = interrupted.getAsBoolean();
-    } catch (RuntimeException | Error e) {
-      cancel();
-      throw e;
-    }
-    if (stop) {
-      cancel();
-      throw new RowbridgeException("rowbridge writer: interrupted while waiting for a batch",
-          RowbridgeException.ECANCELED);
-    }
+    Interruption.check(interrupted, this::cancel,
+        "rowbridge writer: interrupted while waiting for a batch");
   }
 
   private void copyPiece(long h, long size, OutputStream out) throws IOException {

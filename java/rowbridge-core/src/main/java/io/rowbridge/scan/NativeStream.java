@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.Interruption;
 import io.rowbridge.RowbridgeException;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
@@ -179,21 +180,8 @@ final class NativeStream {
    * and cancels (then throws) when it says so.
    */
   void checkInterrupted() {
-    if (interrupted == null) {
-      return;
-    }
-    boolean stop;
-    try {
-      stop = interrupted.getAsBoolean();
-    } catch (RuntimeException | Error e) {
-      cancel();
-      throw e;
-    }
-    if (stop) {
-      cancel();
-      throw new RowbridgeException("rowbridge scan of " + path
-          + ": interrupted while waiting for a batch", RowbridgeException.ECANCELED);
-    }
+    Interruption.check(interrupted, this::cancel, "rowbridge scan of " + path
+        + ": interrupted while waiting for a batch");
   }
 
   /** Opens the gate of an image scan to its first {@code count} batches; thread-safe. */
