@@ -223,6 +223,7 @@ struct StreamStats {
 
 namespace detail {
 class StreamCore;
+enum class TakeWait : int32_t;  // how long a consumer waits (stream_core.hpp)
 }
 
 /// Lets any thread cancel a stream, even after the stream was closed or
@@ -307,8 +308,7 @@ class ROWBRIDGE_EXPORT PrefetchStream {
 
  private:
   explicit PrefetchStream(std::shared_ptr<detail::StreamCore> core);
-  enum class Wait { kBlock, kOnePeriod, kNone };
-  Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready, Wait wait);
+  Status Poll(ArrowArray* out, bool* end_of_stream, bool* ready, detail::TakeWait wait);
   std::shared_ptr<detail::StreamCore> core_;
 };
 

@@ -32,25 +32,22 @@ Status PrefetchStream::ExportSchema(ArrowSchema* out) const { return core_->Expo
 
 Status PrefetchStream::Next(ArrowArray* out, bool* end_of_stream) {
   bool ready = false;
-  return Poll(out, end_of_stream, &ready, Wait::kBlock);
+  return Poll(out, end_of_stream, &ready, detail::TakeWait::kBlock);
 }
 
 Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready) {
-  return Poll(out, end_of_stream, ready, Wait::kOnePeriod);
+  return Poll(out, end_of_stream, ready, detail::TakeWait::kOnePeriod);
 }
 
 Status PrefetchStream::TryNext(ArrowArray* out, bool* end_of_stream, bool* ready) {
-  return Poll(out, end_of_stream, ready, Wait::kNone);
+  return Poll(out, end_of_stream, ready, detail::TakeWait::kNone);
 }
 
-Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, Wait wait) {
+Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, detail::TakeWait wait) {
   *out = ArrowArray{};
   *ready = false;
   detail::StreamItem* item = nullptr;
-  const detail::TakeWait mode = wait == Wait::kBlock       ? detail::TakeWait::kBlock
-                                : wait == Wait::kOnePeriod ? detail::TakeWait::kOnePeriod
-                                                           : detail::TakeWait::kNone;
-  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream, mode));
+  ROWBRIDGE_RETURN_NOT_OK(core_->Take(&item, end_of_stream, wait));
   if (item != nullptr) {
     core_->HandOver(item, out);  // moved to the caller; the empty item counts until the next call
   }

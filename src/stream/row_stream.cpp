@@ -103,7 +103,8 @@ Status RowStream::Take(RowBatch* out, bool* end_of_stream, bool* ready, bool wai
   *out = RowBatch{};
   *ready = false;
   detail::StreamItem* item = nullptr;
-  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream, wait ? detail::TakeWait::kBlock : detail::TakeWait::kOnePeriod));
+  const detail::TakeWait how = wait ? detail::TakeWait::kBlock : detail::TakeWait::kOnePeriod;
+  ROWBRIDGE_RETURN_NOT_OK(state_->core->Take(&item, end_of_stream, how));
   if (item != nullptr) {
     out->index = item->index;
     out->batch = &item->array;

@@ -76,7 +76,7 @@ void ReleaseArray(ArrowArray* array);
 Status CancelledStatus(const std::string& why);
 
 /// How long StreamCore::Take waits for a batch that is not ready.
-enum class TakeWait { kBlock, kOnePeriod, kNone };
+enum class TakeWait : int32_t { kBlock, kOnePeriod, kNone };
 
 class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCore> {
  public:
