@@ -27,6 +27,8 @@ enum class SparkTypeId : uint8_t {
   kYearMonthInterval,
   kDayTimeInterval,
   kCalendarInterval,
+  kTime,     // Spark 4.1's TimeType(6): long nanoseconds of the day
+  kVariant,  // Spark 4.0's VariantType: [int32 value length][value][metadata]
   kStruct,
   kArray,
   kMap,

@@ -17,6 +17,10 @@ struct ArrowField {
   ArrowType type;  // for a dictionary-encoded field: the index type
   bool nullable = true;
   bool map_keys_sorted = false;
+  /// Set by the converter on a large_binary field that stands for a Spark
+  /// variant struct: its values are the variant's row bytes
+  /// ([int32 value length][value][metadata]), built per batch (row/variant_shadow.hpp).
+  bool variant_bytes = false;
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<ArrowField> children;
   /// Empty, or the one value field of a dictionary-encoded field.

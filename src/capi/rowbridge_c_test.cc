@@ -179,8 +179,6 @@ TEST(CApi, UnsupportedTypesAreEnotsupNamingTheColumn) {
   ExpectUnsupported(SchemaNode("+ud:0,1", "dense_col", {SchemaNode("i", "x"), SchemaNode("u", "y")}), "dense_col");
   ExpectUnsupported(SchemaNode("+us:0", "sparse_col", {SchemaNode("i", "x")}), "sparse_col");
   ExpectUnsupported(SchemaNode("e", "half_col"), "half_col");
-  ExpectUnsupported(SchemaNode("tts", "time32_col"), "time32_col");
-  ExpectUnsupported(SchemaNode("ttn", "time64_col"), "time64_col");
   ExpectUnsupported(SchemaNode("tiD", "day_time_col"), "day_time_col");
   ExpectUnsupported(SchemaNode("d:40,2,256", "wide_decimal"), "wide_decimal");
   ExpectUnsupported(SchemaNode("d:39,0", "wide_decimal128"), "wide_decimal128");

@@ -12,6 +12,8 @@
 
 namespace rowbridge::row {
 
+class VariantShadow;
+
 /// Per-column buffers reused across batches by gathered (dictionary and
 /// run-end encoded) columns.
 struct ColumnScratch {
@@ -19,6 +21,8 @@ struct ColumnScratch {
   std::vector<uint8_t> validity;
   /// A struct, list or map column's state (see nested/nested_state.hpp).
   std::shared_ptr<NestedColumnState> nested;
+  /// The batch's shadow of a column with variants (variant_shadow.hpp).
+  std::shared_ptr<VariantShadow> variant;
 };
 
 /// Resolves the buffers of a plain node of `type` (its validity, values,

@@ -6,6 +6,7 @@
 #include "row/memory_access.hpp"
 #include "row/nested/nested_plan.hpp"
 #include "row/type_mapping.hpp"
+#include "row/variant_shadow.hpp"
 #include "row/writer_families.hpp"
 
 namespace rowbridge::row {
@@ -40,14 +41,16 @@ Status ResolveSlotWriters(const ArrowType& type, WriterSet* out) {
   return FixedWidthWriters(type, out);
 }
 
-Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
+Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_columns,
                      const SparkField* expected, ColumnPlan* out) {
-  out->field = field;
+  out->field = original;
+  ArrowField field;
+  ROWBRIDGE_RETURN_NOT_OK(RewriteVariantFields(original, original.name, &field, &out->has_variants));
   ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field, field.name, &out->spark));
   if (expected != nullptr && !SameSparkType(expected->type, out->spark.type)) {
     return Status::Invalid("column '" + field.name + "' changed from Spark type " +
                            expected->type.ToString() + " to " + out->spark.type.ToString() +
-                           " (" + FieldTypeName(field) + ")");
+                           " (" + FieldTypeName(original) + ")");
   }
   if (field.is_dictionary()) {
     out->encoding = Encoding::kDictionary;
@@ -65,7 +68,7 @@ Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns
   target.null_mask = uint64_t{1} << (index % 64);
   target.precision = out->spark.type.precision;
   target.name = field.name;
-  target.type_name = FieldTypeName(field);
+  target.type_name = FieldTypeName(original);
   if (IsNestedSparkType(out->spark.type)) {
     // Written by the nested column writers; never bound by TryBindPlainFast.
     ROWBRIDGE_RETURN_NOT_OK(CompileNestedColumn(field, out->spark.type, &out->nested));

@@ -17,6 +17,10 @@ struct NestedNode;
 
 struct ColumnPlan {
   ArrowField field;       // the column as registered, encoding included
+  /// The column holds a variant struct (at any depth): the plan is compiled
+  /// from the field with each one rewritten to large_binary, and each batch's
+  /// array is shadowed by a VariantShadow (variant_shadow.hpp) before binding.
+  bool has_variants = false;
   ArrowType value_type;   // the type of the values (after the encoding)
   ArrowType index_type;   // dictionary indices or run ends; unused when plain
   Encoding encoding = Encoding::kPlain;

@@ -14,6 +14,7 @@
 #include "row/output_buffer.hpp"
 #include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
+#include "row/variant_shadow.hpp"
 
 namespace rowbridge {
 namespace {
@@ -46,6 +47,7 @@ struct Converter::State {
     row::WriteFn write = nullptr;
     row::SizeFn size = nullptr;  // null when the column adds no per-row bytes
     const row::ColumnPlan* plan = nullptr;
+    const ArrowArray* array = nullptr;  // the batch's column, or its variant shadow
   };
   std::vector<BoundColumn> bound;
   int64_t fixed_row_bytes = 0;     // bitset + slots + constant variable bytes
@@ -190,6 +192,13 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
     if (child == nullptr) return Status::Invalid("batch column " + std::to_string(i) + " is NULL");
     BoundColumn& column = bound_columns[i];
     const row::ColumnPlan& column_plan = columns[i];
+    if (column_plan.has_variants) {
+      auto& shadow = scratch[i].variant;
+      if (shadow == nullptr) shadow = std::make_shared<row::VariantShadow>();
+      ROWBRIDGE_RETURN_NOT_OK(shadow->Build(column_plan.field, column_plan.field.name, *child));
+      child = shadow->array();
+    }
+    column.array = child;
     bool all_valid = false;
     if (options.validation == Validation::kFull ||
         !row::TryBindPlainFast(column_plan, *child, batch.offset, num_rows, &column.input, &all_valid)) {
@@ -217,7 +226,7 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
   for (size_t c = 0; c < depth_first.columns.size() && depth_first_batch; ++c) {
     size_t i = static_cast<size_t>(depth_first.columns[c].column);
     depth_first_batch =
-        row::BindDepthFirstColumn(*batch.children[i], bound_columns[i].input, options.validation, c, &depth_first);
+        row::BindDepthFirstColumn(*bound_columns[i].array, bound_columns[i].input, options.validation, c, &depth_first);
   }
   return Status::Ok();
 }
@@ -454,6 +463,7 @@ int64_t Converter::buffer_bytes() const {
   for (const row::ColumnScratch& scratch : s.scratch) {
     total += bytes(scratch.gather) + bytes(scratch.validity);
     if (scratch.nested != nullptr) total += row::NodeStateBytes(scratch.nested->root);
+    if (scratch.variant != nullptr) total += scratch.variant->bytes();
   }
   return total;
 }

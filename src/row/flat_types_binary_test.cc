@@ -12,6 +12,7 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
+using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::ExpectRows;
 using testing::TestArray;
@@ -63,13 +64,6 @@ const std::vector<std::string> kLengthRows = {
     "0000000000000000",  // null: zero slot, no bytes
 };
 
-std::string SparkSchemaOf(const TestArray& batch) {
-  auto exported = testing::ExportBatch(batch);
-  std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(exported->schema.schema, {}, &converter);
-  if (!status.ok()) return "error: " + status.message();
-  return converter->plan().spark_schema().ToString();
-}
 
 TEST(FlatBinary, Utf8Lengths) {
   auto batch = Batch({testing::Strings("u", "s", kLengths)});

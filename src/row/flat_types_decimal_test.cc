@@ -11,6 +11,7 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
+using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::Decimal;
 using testing::ExpectRows;
@@ -23,13 +24,6 @@ Int128 Pow10(int n) {
   return v;
 }
 
-std::string SparkSchemaOf(const testing::TestArray& batch) {
-  auto exported = testing::ExportBatch(batch);
-  std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(exported->schema.schema, {}, &converter);
-  if (!status.ok()) return "error: " + status.message();
-  return converter->plan().spark_schema().ToString();
-}
 
 TEST(FlatDecimal, Decimal32IsALongInTheSlot) {
   auto batch = Batch({Decimal("d", 32, 9, 2, {12345, -1, Pow10(9) - 1, -(Pow10(9) - 1), std::nullopt})});

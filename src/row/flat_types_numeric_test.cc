@@ -16,17 +16,11 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
+using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::ExpectRows;
 using testing::Primitive;
 
-std::string SparkSchemaOf(const testing::TestArray& batch) {
-  auto exported = testing::ExportBatch(batch);
-  std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(exported->schema.schema, {}, &converter);
-  if (!status.ok()) return "error: " + status.message();
-  return converter->plan().spark_schema().ToString();
-}
 
 TEST(FlatNumeric, Boolean) {
   auto batch = Batch({testing::Bool("b", {true, false, std::nullopt, true})});

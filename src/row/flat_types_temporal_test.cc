@@ -13,6 +13,7 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
+using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::ExpectRows;
 using testing::IsError;
@@ -22,13 +23,6 @@ using testing::Primitive;
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-std::string SparkSchemaOf(const testing::TestArray& batch) {
-  auto exported = testing::ExportBatch(batch);
-  std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(exported->schema.schema, {}, &converter);
-  if (!status.ok()) return "error: " + status.message();
-  return converter->plan().spark_schema().ToString();
-}
 
 TEST(FlatTemporal, Date32) {
   auto batch = Batch({Primitive<int32_t>(
@@ -145,6 +139,40 @@ TEST(FlatTemporal, OverflowUnderANullIsNotAnError) {
   batch.children[0].buffers[1] = testing::ToBytes(std::vector<int64_t>{1, kInt64Max});
   ExpectRows(batch, {"0000000000000000 40420f0000000000",   // 1 s
                      "0100000000000000 0000000000000000"});  // null
+}
+
+TEST(FlatTemporal, TimesOfDayToNanos) {
+  auto batch = Batch({
+      Primitive<int32_t>("tts", "s", {1, 86399, std::nullopt}),
+      Primitive<int32_t>("ttm", "ms", {1, -1, 0}),
+      Primitive<int64_t>("ttu", "us", {1, 86399999999, 0}),
+      Primitive<int64_t>("ttn", "ns", {1, kInt64Max, kInt64Min}),
+  });
+  EXPECT_EQ(SparkSchemaOf(batch), "struct<s:time(6),ms:time(6),us:time(6),ns:time(6)>");
+  ExpectRows(batch, {
+                        "0000000000000000"   // null bits
+                        "00ca9a3b00000000"   // 1 s = 10^9 ns
+                        "40420f0000000000"   // 1 ms = 10^6 ns
+                        "e803000000000000"   // 1 us = 1000 ns
+                        "0100000000000000",  // 1 ns, as it is
+                        "0000000000000000"   // null bits
+                        "0036b455944e0000"   // 86399 s = 86399 * 10^9 ns
+                        "c0bdf0ffffffffff"   // -1 ms = -10^6 ns (no range check, as Spark)
+                        "18fc4e91944e0000"   // 86399999999 us = 86399999999000 ns
+                        "ffffffffffffff7f",  // INT64_MAX ns
+                        "0100000000000000"   // null bits: s is null
+                        "0000000000000000"   // null slot
+                        "0000000000000000"   // 0 ms
+                        "0000000000000000"   // 0 us
+                        "0000000000000080",  // INT64_MIN ns
+                    });
+}
+
+TEST(FlatTemporal, MicrosTimeOverflowNamesColumnAndRow) {
+  for (int64_t us : {int64_t{9223372036854776}, int64_t{-9223372036854776}, kInt64Max}) {
+    auto batch = Batch({Primitive<int64_t>("ttu", "t", {0, std::nullopt, us})});
+    EXPECT_TRUE(IsError(Convert(batch).status, StatusCode::kOverflow, {"'t'", "row 2", "nanoseconds"})) << us;
+  }
 }
 
 TEST(FlatTemporal, DurationsToMicros) {

@@ -22,6 +22,8 @@ std::string SparkType::ToString() const {
     case SparkTypeId::kYearMonthInterval: return "interval year to month";
     case SparkTypeId::kDayTimeInterval: return "interval day to second";
     case SparkTypeId::kCalendarInterval: return "interval";
+    case SparkTypeId::kTime: return "time(6)";
+    case SparkTypeId::kVariant: return "variant";
     case SparkTypeId::kStruct: {
       std::string s = "struct<";
       for (size_t i = 0; i < fields.size(); ++i) {

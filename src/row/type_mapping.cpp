@@ -53,6 +53,8 @@ Status MapFlat(const ArrowField& field, const std::string& path, SparkType* out)
       out->id = field.type.has_timezone ? SparkTypeId::kTimestamp : SparkTypeId::kTimestampNtz;
       break;
     case ArrowTypeId::kDuration: out->id = SparkTypeId::kDayTimeInterval; break;
+    case ArrowTypeId::kTime32:
+    case ArrowTypeId::kTime64: out->id = SparkTypeId::kTime; break;
     case ArrowTypeId::kIntervalYearMonth: out->id = SparkTypeId::kYearMonthInterval; break;
     case ArrowTypeId::kIntervalMonthDayNano: out->id = SparkTypeId::kCalendarInterval; break;
     case ArrowTypeId::kUtf8:
@@ -74,7 +76,37 @@ bool IsExtension(const ArrowField& field) {
   return false;
 }
 
+bool IsVariantChildType(ArrowTypeId id) {
+  return id == ArrowTypeId::kBinary || id == ArrowTypeId::kLargeBinary || id == ArrowTypeId::kBinaryView;
+}
+
 }  // namespace
+
+bool IsVariantStruct(const ArrowField& field) {
+  if (field.type.id != ArrowTypeId::kStruct || field.is_dictionary()) return false;
+  bool has_value = false;
+  bool tagged_metadata = false;
+  for (const ArrowField& child : field.children) {
+    has_value |= child.name == "value";
+    if (child.name != "metadata") continue;
+    for (const auto& [key, value] : child.metadata) tagged_metadata |= key == "variant" && value == "true";
+  }
+  return has_value && tagged_metadata;
+}
+
+Status CheckVariantStruct(const ArrowField& field, const std::string& path) {
+  const auto& children = field.children;
+  bool form = children.size() == 2 && children[0].name == "value" && children[1].name == "metadata";
+  for (const ArrowField& child : children) {
+    form &= !child.is_dictionary() && IsVariantChildType(child.type.id);
+  }
+  if (!form) {
+    return Unsupported(path, field,
+                       "a variant must have the children value then metadata, each binary, large_binary "
+                       "or binary_view, as Spark's ArrowUtils writes it");
+  }
+  return Status::Ok();
+}
 
 const ArrowField& ValueField(const ArrowField& field) {
   if (field.is_dictionary()) return field.dictionary[0];
@@ -97,6 +129,15 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
     return Status::Ok();
   }
   SparkType& type = out->type;
+  if (field.variant_bytes) {
+    type.id = SparkTypeId::kVariant;
+    return Status::Ok();
+  }
+  if (IsVariantStruct(field)) {
+    ROWBRIDGE_RETURN_NOT_OK(CheckVariantStruct(field, path));
+    type.id = SparkTypeId::kVariant;
+    return Status::Ok();
+  }
   switch (field.type.id) {
     case ArrowTypeId::kStruct:
       type.id = SparkTypeId::kStruct;

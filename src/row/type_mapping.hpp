@@ -14,6 +14,16 @@ namespace rowbridge::row {
 /// Spark rows cannot carry.
 Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out);
 
+/// True for a struct in the form Spark's ArrowUtils gives a VariantType: its
+/// children include "value" and "metadata", and "metadata" carries the field
+/// metadata variant=true (Spark's own test; CheckVariantStruct checks the rest).
+bool IsVariantStruct(const ArrowField& field);
+
+/// Checks that a variant struct (IsVariantStruct) has exactly the children
+/// value then metadata (Spark reads them by position), each binary,
+/// large_binary or binary_view; NotSupported naming `path` otherwise.
+Status CheckVariantStruct(const ArrowField& field, const std::string& path);
+
 /// Returns the field whose values a column holds: the dictionary's value
 /// field, the values child of a run-end encoded field, or `field` itself.
 const ArrowField& ValueField(const ArrowField& field);

@@ -60,8 +60,9 @@ struct BoolOp {
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
 };
 
-/// Multiplies an int64 by kFactor (seconds or milliseconds to microseconds).
-template <int64_t kFactor, const char* kUnit>
+/// Multiplies an int64 by kFactor (seconds or milliseconds to microseconds,
+/// microseconds to nanoseconds); kTarget names the unit of the result.
+template <int64_t kFactor, const char* kUnit, const char* kTarget>
 struct ScaleUpOp {
   static constexpr int kRawBytes = 0;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
@@ -73,8 +74,20 @@ struct ScaleUpOp {
   }
   static std::string Describe(const ColumnInput& input, int64_t index, int32_t) {
     return std::to_string(row::Load<int64_t>(input.values + index * 8)) + " " + kUnit +
-           " overflows int64 microseconds";
+           " overflows int64 " + kTarget;
   }
+};
+
+/// Multiplies an int32 time of day by kFactor into int64 nanoseconds (no
+/// int32 value overflows: 2^31 * 10^9 < 2^63).
+template <int64_t kFactor>
+struct Time32ToNanosOp {
+  static constexpr int kRawBytes = 0;
+  static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
+    *slot = static_cast<uint64_t>(int64_t{row::Load<int32_t>(input.values + index * 4)} * kFactor);
+    return true;
+  }
+  static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
 };
 
 /// Divides an int64 by kDivisor rounding toward negative infinity.
@@ -145,6 +158,9 @@ struct SmallDecimalOp {
 
 inline constexpr char kSecondsUnit[] = "s";
 inline constexpr char kMillisUnit[] = "ms";
+inline constexpr char kMicrosUnit[] = "us";
+inline constexpr char kMicrosName[] = "microseconds";
+inline constexpr char kNanosName[] = "nanoseconds";
 
 template <typename Op>
 struct OpTag {
@@ -172,12 +188,21 @@ bool VisitValueOp(const ArrowType& type, Visitor&& visit) {
     case ArrowTypeId::kTimestamp:
     case ArrowTypeId::kDuration:
       switch (type.unit) {
-        case TimeUnit::kSecond: visit(OpTag<ScaleUpOp<1000000, kSecondsUnit>>{}); return true;
-        case TimeUnit::kMilli: visit(OpTag<ScaleUpOp<1000, kMillisUnit>>{}); return true;
+        case TimeUnit::kSecond: visit(OpTag<ScaleUpOp<1000000, kSecondsUnit, kMicrosName>>{}); return true;
+        case TimeUnit::kMilli: visit(OpTag<ScaleUpOp<1000, kMillisUnit, kMicrosName>>{}); return true;
         case TimeUnit::kMicro: visit(OpTag<CopyOp<uint64_t>>{}); return true;
         case TimeUnit::kNano: visit(OpTag<NanosToMicrosOp>{}); return true;
       }
       return false;
+    // Spark's TimeType holds nanoseconds of the day.
+    case ArrowTypeId::kTime32:
+      if (type.unit == TimeUnit::kSecond) visit(OpTag<Time32ToNanosOp<1000000000>>{});
+      else visit(OpTag<Time32ToNanosOp<1000000>>{});
+      return true;
+    case ArrowTypeId::kTime64:
+      if (type.unit == TimeUnit::kNano) visit(OpTag<CopyOp<uint64_t>>{});
+      else visit(OpTag<ScaleUpOp<1000, kMicrosUnit, kNanosName>>{});
+      return true;
     case ArrowTypeId::kDecimal:
       if (type.precision > kMaxSmallDecimalDigits) return false;
       switch (type.bit_width) {

@@ -31,6 +31,15 @@ inline std::unique_ptr<ExportedBatch> ExportBatch(const TestArray& batch) {
   return out;
 }
 
+/// The Spark schema a converter gives `batch`'s schema, or "error: " and why.
+inline std::string SparkSchemaOf(const TestArray& batch) {
+  auto exported = ExportBatch(batch);
+  std::unique_ptr<Converter> converter;
+  Status status = Converter::Make(exported->schema.schema, {}, &converter);
+  if (!status.ok()) return "error: " + status.message();
+  return converter->plan().spark_schema().ToString();
+}
+
 /// Keeps the hexadecimal digits of `text` (lower-cased), dropping spaces, so
 /// expected bytes can be written as "ff ff ff ff 00 00 00 00".
 inline std::string CleanHex(const std::string& text) {

@@ -35,6 +35,7 @@ int32_t CopiedWidth(const ArrowType& type, int32_t element_size) {
     case ArrowTypeId::kFloat64: width = 8; break;
     case ArrowTypeId::kTimestamp:
     case ArrowTypeId::kDuration: width = type.unit == TimeUnit::kMicro ? 8 : 0; break;
+    case ArrowTypeId::kTime64: width = type.unit == TimeUnit::kNano ? 8 : 0; break;
     default: return 0;
   }
   return width == element_size ? width : 0;

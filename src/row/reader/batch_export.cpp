@@ -115,7 +115,8 @@ class Builder {
 int64_t ValuesBytes(const DecodeNode& node, int64_t values) {
   switch (node.kind) {
     case DecodeKind::kNull:
-    case DecodeKind::kStruct: return 0;
+    case DecodeKind::kStruct:
+    case DecodeKind::kVariant: return 0;
     case DecodeKind::kBoolean: return (values + 7) / 8;
     case DecodeKind::kFixed: return values * node.width;
     case DecodeKind::kSmallDecimal:

@@ -22,6 +22,8 @@ std::string FormatOf(const SparkType& type) {
     case SparkTypeId::kYearMonthInterval: return "tiM";
     case SparkTypeId::kDayTimeInterval: return "tDu";
     case SparkTypeId::kCalendarInterval: return "tin";
+    case SparkTypeId::kTime: return "ttn";
+    case SparkTypeId::kVariant: return "+s";
     case SparkTypeId::kStruct: return "+s";
     case SparkTypeId::kArray: return "+l";
     case SparkTypeId::kMap: return "+m";
@@ -38,11 +40,24 @@ Status CanonicalArrowField(const SparkType& type, const std::string& name, bool 
   field.format = FormatOf(type);
   ROWBRIDGE_RETURN_NOT_OK(ParseFormat(field.format.c_str(), &field.type).WithContext("field '" + name + "'"));
   const size_t expected = type.id == SparkTypeId::kArray ? 1 : type.id == SparkTypeId::kMap ? 2 : 0;
+  // A variant's children are its own, not fields of the Spark type.
   if (type.id != SparkTypeId::kStruct && type.fields.size() != expected) {
     return Status::Invalid("field '" + name + "': a " + type.ToString() + " with " +
                            std::to_string(type.fields.size()) + " fields");
   }
-  if (type.id == SparkTypeId::kMap) {
+  if (type.id == SparkTypeId::kVariant) {
+    // As Spark's ArrowUtils writes it: only the metadata child is tagged.
+    const char* names[2] = {"value", "metadata"};
+    for (const char* child_name : names) {
+      ArrowField child;
+      child.name = child_name;
+      child.nullable = false;
+      child.format = "z";
+      ROWBRIDGE_RETURN_NOT_OK(ParseFormat(child.format.c_str(), &child.type));
+      field.children.push_back(std::move(child));
+    }
+    field.children[1].metadata = {{"variant", "true"}};
+  } else if (type.id == SparkTypeId::kMap) {
     ArrowField entries;
     entries.name = "entries";
     entries.nullable = false;

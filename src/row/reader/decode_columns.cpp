@@ -417,7 +417,8 @@ Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& col
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const DecodeNode& node = plan.nodes[i];
     const DecodeCounts& parent = (*counts)[i];
-    const int64_t child_values = node.kind == DecodeKind::kStruct ? parent.values : parent.elements;
+    const bool per_value = node.kind == DecodeKind::kStruct || node.kind == DecodeKind::kVariant;
+    const int64_t child_values = per_value ? parent.values : parent.elements;
     for (int32_t child : node.children) (*counts)[static_cast<size_t>(child)].values = child_values;
   }
   return Status::Ok();

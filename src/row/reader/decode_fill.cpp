@@ -100,6 +100,16 @@ void ValueFill::Fields(const std::vector<int32_t>& fields, RowRegion region) {
   }
 }
 
+void ValueFill::AppendBytes(int32_t index, const uint8_t* bytes, int64_t size) {
+  const DecodeNode& node = Node(index);
+  DecodeOutput& out = Output(index);
+  SetBit(out.validity, out.length);
+  if (size > 0) std::memcpy(out.data + out.data_size, bytes, static_cast<size_t>(size));
+  out.data_size += size;
+  ++out.length;
+  StoreStringEnd(node.kind, out, out.length, out.data_size);
+}
+
 void ValueFill::Null(int32_t index) {
   const DecodeNode& node = Node(index);
   DecodeOutput& out = Output(index);
@@ -123,6 +133,9 @@ void ValueFill::Null(int32_t index) {
     case DecodeKind::kList64: StoreOffset<int64_t>(out, i + 1, Load<int64_t>(out.values + 8 * i)); break;
     case DecodeKind::kStruct:
       for (int32_t child : node.children) Null(child);
+      break;
+    case DecodeKind::kVariant:  // its children are not nullable: empty values
+      for (int32_t child : node.children) AppendBytes(child, nullptr, 0);
       break;
   }
 }
@@ -160,6 +173,12 @@ void ValueFill::Value(int32_t index, RowRegion region, const uint8_t* at) {
       return;
     }
     case DecodeKind::kStruct: Fields(node.children, value); return;
+    case DecodeKind::kVariant: {
+      const int64_t value_bytes = Load<int32_t>(value.base);  // checked by the measure pass
+      AppendBytes(node.children[0], value.base + 4, value_bytes);
+      AppendBytes(node.children[1], value.base + 4 + value_bytes, value.size - 4 - value_bytes);
+      return;
+    }
     case DecodeKind::kList32: StoreOffset<int32_t>(out, i + 1, Array(node.children[0], value)); return;
     case DecodeKind::kList64: StoreOffset<int64_t>(out, i + 1, Array(node.children[0], value)); return;
     case DecodeKind::kMap: {

@@ -92,6 +92,16 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
       }
       return true;
     }
+    case DecodeKind::kVariant: {
+      const int64_t value_bytes = value.size >= 4 ? Load<int32_t>(value.base) : -1;
+      if (value_bytes < 0 || value_bytes > value.size - 4) {
+        return Fail(Error(node, row, "a variant of " + std::to_string(value.size) + " bytes whose value length is " +
+                                    (value.size >= 4 ? std::to_string(value_bytes) : "cut off")));
+      }
+      counts_[static_cast<size_t>(node.children[0])].bytes += value_bytes;
+      counts_[static_cast<size_t>(node.children[1])].bytes += value.size - 4 - value_bytes;
+      return true;
+    }
     case DecodeKind::kStruct:
       if (value.size < node.fixed_bytes) {
         return Fail(Error(node, row, "a nested row of " + std::to_string(value.size) + " bytes, shorter than its " +

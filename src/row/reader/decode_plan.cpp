@@ -23,7 +23,14 @@ Status AddNode(const ArrowField& field, const std::string& path, DecodePlan* pla
     node.width = width;
     node.element_size = width;
   };
-  switch (type.id) {
+  if (IsVariantStruct(field)) {
+    ROWBRIDGE_RETURN_NOT_OK(CheckVariantStruct(field, path));
+    for (const ArrowField& child : field.children) {
+      if (child.type.id == ArrowTypeId::kBinaryView) return Unsupported(child, path + "." + child.name, "");
+      children.emplace_back(&child, path + "." + child.name);
+    }
+    node.kind = DecodeKind::kVariant;
+  } else switch (type.id) {
     case ArrowTypeId::kNull: node.kind = DecodeKind::kNull; break;
     case ArrowTypeId::kBool:
       node.kind = DecodeKind::kBoolean;
@@ -40,6 +47,10 @@ Status AddNode(const ArrowField& field, const std::string& path, DecodePlan* pla
     case ArrowTypeId::kTimestamp:
     case ArrowTypeId::kDuration:
       if (type.unit != TimeUnit::kMicro) return Unsupported(field, path, " (rows hold microseconds)");
+      fixed(8);
+      break;
+    case ArrowTypeId::kTime64:
+      if (type.unit != TimeUnit::kNano) return Unsupported(field, path, " (rows hold nanoseconds)");
       fixed(8);
       break;
     case ArrowTypeId::kDecimal:

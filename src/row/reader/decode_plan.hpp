@@ -27,6 +27,7 @@ enum class DecodeKind : uint8_t {
   kList32,           // an UnsafeArrayData; list
   kList64,           // large_list
   kMap,              // an UnsafeMapData; map (children: key, value)
+  kVariant,          // [int32 value length][value][metadata]; a struct of two binaries
 };
 
 /// The most fields of a struct whose arrays take the leaf-struct fast paths.
@@ -79,7 +80,8 @@ constexpr bool IsVariable(DecodeKind kind) {
       1u << static_cast<int>(DecodeKind::kLargeDecimal) | 1u << static_cast<int>(DecodeKind::kString32) |
       1u << static_cast<int>(DecodeKind::kString64) | 1u << static_cast<int>(DecodeKind::kCalendarInterval) |
       1u << static_cast<int>(DecodeKind::kStruct) | 1u << static_cast<int>(DecodeKind::kList32) |
-      1u << static_cast<int>(DecodeKind::kList64) | 1u << static_cast<int>(DecodeKind::kMap);
+      1u << static_cast<int>(DecodeKind::kList64) | 1u << static_cast<int>(DecodeKind::kMap) |
+      1u << static_cast<int>(DecodeKind::kVariant);
   return (kVariable >> static_cast<int>(kind)) & 1;
 }
 

@@ -116,6 +116,8 @@ class ValueFill {
   const DecodeNode& Node(int32_t index) const { return plan_.nodes[static_cast<size_t>(index)]; }
   DecodeOutput& Output(int32_t index) { return outputs_[static_cast<size_t>(index)]; }
   int64_t Array(int32_t index, RowRegion region);
+  /// Appends a valid value of `size` bytes to the string node `index`.
+  void AppendBytes(int32_t index, const uint8_t* bytes, int64_t size);
 
   const DecodePlan& plan_;
   std::vector<DecodeOutput>& outputs_;

@@ -22,7 +22,6 @@ TEST(RowDecoderGolden, SparksRowsDecodeToArraysThatConvertBackToThem) {
   for (const testing::GoldenCase& golden_case : cases) {
     SCOPED_TRACE(golden_case.path.string());
     const json& golden = golden_case.golden;
-    if (golden.at("case") == "time64_ns") continue;  // not a Spark type of SPEC section 2
     testing::OwnedSchema schema;
     testing::ExportSchema(golden_case.batch, &schema.schema);
     std::shared_ptr<const RowPlan> plan;
