@@ -22,6 +22,11 @@ TestArray GoldenToTestArray(const json& schema, const json& array) {
   node.format = schema.at("format").get<std::string>();
   node.name = schema.at("name").get<std::string>();
   node.nullable = schema.at("nullable").get<bool>();
+  if (schema.contains("metadata")) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto& [key, value] : schema.at("metadata").items()) pairs.emplace_back(key, value.get<std::string>());
+    node.metadata = EncodeMetadata(pairs);
+  }
   node.length = array.at("length").get<int64_t>();
   node.null_count = array.at("null_count").get<int64_t>();
   node.offset = array.at("offset").get<int64_t>();

@@ -2,6 +2,9 @@ package io.rowbridge;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+
+import io.rowbridge.shim.SparkTypeShim;
 
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -75,7 +78,14 @@ public final class ArrowSchemas {
     }
     List<Field> children = new ArrayList<>();
     ArrowType arrow;
-    if (type instanceof StructType) {
+    if (SparkTypeShim.isVariant(type)) {
+      // As Spark's ArrowUtils writes it: only the metadata child is tagged.
+      arrow = ArrowType.Struct.INSTANCE;
+      children.add(new Field("value", new FieldType(false, ArrowType.Binary.INSTANCE, null),
+          null));
+      children.add(new Field("metadata", new FieldType(false, ArrowType.Binary.INSTANCE, null,
+          Map.of("variant", "true")), null));
+    } else if (type instanceof StructType) {
       arrow = ArrowType.Struct.INSTANCE;
       for (StructField child : ((StructType) type).fields()) {
         children.add(field(child.name(), child.dataType(), child.nullable(), timeZoneId,
@@ -141,6 +151,8 @@ public final class ArrowSchemas {
       return new ArrowType.Duration(TimeUnit.MICROSECOND);
     } else if (type instanceof CalendarIntervalType) {
       return new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO);
+    } else if (SparkTypeShim.isTime(type)) {
+      return new ArrowType.Time(TimeUnit.NANOSECOND, 64);
     }
     throw new RowbridgeException("rowbridge: field '" + path + "': rows of "
         + type.catalogString() + " do not decode to Arrow", RowbridgeException.ENOTSUP);

@@ -55,6 +55,9 @@ final class SchemaExporter {
     Platform.putLong(null, node + CStructs.SCHEMA_FORMAT, arena.string(ArrowFormats.of(type)));
     Platform.putLong(null, node + CStructs.SCHEMA_NAME, arena.string(field.getName()));
     Platform.putLong(null, node + CStructs.SCHEMA_FLAGS, flags);
+    if (field.getMetadata() != null && !field.getMetadata().isEmpty()) {
+      Platform.putLong(null, node + CStructs.SCHEMA_METADATA, arena.metadata(field.getMetadata()));
+    }
     if (encoding == null) {
       writeChildren(node, field.getChildren(), dictionaries, arena, release);
     } else {

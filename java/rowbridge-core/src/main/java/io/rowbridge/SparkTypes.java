@@ -2,6 +2,8 @@ package io.rowbridge;
 
 import java.util.List;
 
+import io.rowbridge.shim.SparkTypeShim;
+
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -97,6 +99,11 @@ public final class SparkTypes {
         break;
       case Duration:
         return DataTypes.createDayTimeIntervalType();
+      case Time:
+        if (SparkTypeShim.hasTime()) {
+          return SparkTypeShim.timeType();
+        }
+        break;
       case Utf8:
       case LargeUtf8:
       case Utf8View:
@@ -107,6 +114,10 @@ public final class SparkTypes {
       case FixedSizeBinary:
         return DataTypes.BinaryType;
       case Struct:
+        if (SparkTypeShim.hasVariant() && SparkTypeShim.isVariantField(field)) {
+          checkVariant(field);
+          return SparkTypeShim.variantType();
+        }
         return of(field.getChildren(), dictionaries);
       case List:
       case LargeList:
@@ -129,6 +140,23 @@ public final class SparkTypes {
     }
     throw new RowbridgeException("rowbridge: column '" + field.getName() + "' has Arrow type "
         + type + ", which Spark rows cannot carry", RowbridgeException.ENOTSUP);
+  }
+
+  /** The children of a variant struct: value then metadata, each binary (SPEC section 2). */
+  private static void checkVariant(Field field) {
+    List<Field> children = field.getChildren();
+    boolean form = children.size() == 2 && children.get(0).getName().equals("value")
+        && children.get(1).getName().equals("metadata");
+    for (Field child : children) {
+      ArrowType.ArrowTypeID id = child.getType().getTypeID();
+      form &= child.getDictionary() == null && (id == ArrowType.ArrowTypeID.Binary
+          || id == ArrowType.ArrowTypeID.LargeBinary || id == ArrowType.ArrowTypeID.BinaryView);
+    }
+    if (!form) {
+      throw new RowbridgeException("rowbridge: column '" + field.getName() + "' is a variant "
+          + "struct whose children are not value then metadata, each binary, large_binary or "
+          + "binary_view, as Spark's ArrowUtils writes them", RowbridgeException.ENOTSUP);
+    }
   }
 
   /**

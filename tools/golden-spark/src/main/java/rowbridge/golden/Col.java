@@ -3,6 +3,7 @@ package rowbridge.golden;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -18,7 +19,12 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * column is dictionary-encoded: indices of that type over a dictionary of {@code type}.
  */
 public record Col(String name, ArrowType type, boolean nullable, List<Col> children,
-    ArrowType.Int dictionaryIndex) {
+    ArrowType.Int dictionaryIndex, Map<String, String> metadata) {
+
+  public Col(String name, ArrowType type, boolean nullable, List<Col> children,
+      ArrowType.Int dictionaryIndex) {
+    this(name, type, nullable, children, dictionaryIndex, Map.of());
+  }
 
   public Col(String name, ArrowType type, boolean nullable, List<Col> children) {
     this(name, type, nullable, children, null);
@@ -31,20 +37,26 @@ public record Col(String name, ArrowType type, boolean nullable, List<Col> child
     }
     DictionaryEncoding encoding =
         dictionaryIndex == null ? null : new DictionaryEncoding(0, false, dictionaryIndex);
-    return new Field(name, new FieldType(nullable, type, encoding), kids);
+    return new Field(name, new FieldType(nullable, type, encoding,
+        metadata.isEmpty() ? null : metadata), kids);
   }
 
   public Col named(String n) {
-    return new Col(n, type, nullable, children, dictionaryIndex);
+    return new Col(n, type, nullable, children, dictionaryIndex, metadata);
   }
 
   public Col notNull() {
-    return new Col(name, type, false, children, dictionaryIndex);
+    return new Col(name, type, false, children, dictionaryIndex, metadata);
   }
 
   /** The same column with plain values (no dictionary). */
   public Col plain() {
-    return new Col(name, type, nullable, children, null);
+    return new Col(name, type, nullable, children, null, metadata);
+  }
+
+  /** The same column with field metadata. */
+  public Col withMetadata(Map<String, String> m) {
+    return new Col(name, type, nullable, children, dictionaryIndex, m);
   }
 
   /**
@@ -116,6 +128,15 @@ public record Col(String name, ArrowType type, boolean nullable, List<Col> child
   }
 
   static Col struct(Col... fields) { return of(ArrowType.Struct.INSTANCE, fields); }
+
+  /**
+   * A variant as Spark's ArrowUtils writes it (values: Object[] {value bytes, metadata bytes}):
+   * children value and metadata, not null, only metadata tagged variant=true.
+   */
+  static Col variant() {
+    return struct(binary().named("value").notNull(),
+        binary().named("metadata").notNull().withMetadata(Map.of("variant", "true")));
+  }
 
   static Col map(Col key, Col value) {
     Col entries = new Col("entries", ArrowType.Struct.INSTANCE, false,

@@ -76,6 +76,14 @@ public final class DerivedCases {
         v -> v instanceof BigInteger b ? b : big((Long) v),
         big(0), big(1), big(Long.MAX_VALUE), null, big(Long.MAX_VALUE).add(BigInteger.ONE),
         two64.subtract(BigInteger.ONE), big(255), big(256)));
+    // Times of day: Spark reads time64[ns]; the other units become nanoseconds.
+    cs.add(derived("time32_s", Col.of(new ArrowType.Time(TimeUnit.SECOND, 32)), Col.time64ns(),
+        v -> (Long) v * 1_000_000_000L, 0L, 1L, 86399L, null, -1L, 2147483647L, -2147483648L));
+    cs.add(derived("time32_ms", Col.of(new ArrowType.Time(TimeUnit.MILLISECOND, 32)),
+        Col.time64ns(), v -> (Long) v * 1_000_000L, 0L, 1L, 86399999L, null, -1L, 2147483647L));
+    cs.add(derived("time64_us", Col.of(new ArrowType.Time(TimeUnit.MICROSECOND, 64)),
+        Col.time64ns(), v -> (Long) v * 1_000L, 0L, 1L, 86399999999L, null, -1L,
+        Long.MAX_VALUE / 1000));
     cs.add(derived("date64", Col.of(new ArrowType.Date(DateUnit.MILLISECOND)), Col.date32(),
         v -> Math.floorDiv((Long) v, 86400000L),
         0L, 86399999L, 86400000L, null, -1L, -86400000L, -86400001L, 1700000000000L,

@@ -176,6 +176,9 @@ public final class FlatCases {
             new Object[] {null, "", big(5)})));
     cs.add(single("time64_ns", Col.time64ns(), 0L, 1L, 86399999999999L, null, 1000L,
         43200000000000L));
+    cs.add(single("variant", Col.variant(), variant(bytes(0x0c, 0x01), bytes(0x01, 0, 0)), null,
+        variant(bytes(), bytes(0x01, 0, 0)), variant(run(40, 3), run(13, 200)),
+        variant(bytes(0), bytes(0x01, 0x01, 0, 0x01, 0x61)), variant(run(7, 9), run(1, 1))));
     cs.add(garbageUnderNulls());
     cs.add(wide70());
     cs.add(flat("empty", List.of(Col.i64(), Col.utf8(), Col.dec(38, 10), Col.bool(),
@@ -190,6 +193,20 @@ public final class FlatCases {
   }
 
   /** Null slots whose value bytes are not zero (allowed by the Arrow format). */
+  /** A variant value: its value and metadata bytes. */
+  static Object[] variant(byte[] value, byte[] metadata) {
+    return new Object[] {value, metadata};
+  }
+
+  /** n bytes counting up from first (mod 256). */
+  static byte[] run(int n, int first) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (first + i);
+    }
+    return b;
+  }
+
   static Case garbageUnderNulls() {
     List<Col> cols = List.of(Col.i64(), Col.utf8(), Col.dec(38, 10), Col.f64(), Col.bool(),
         Col.dec(9, 2), Col.binary(), Col.intervalMdn(), Col.i8());

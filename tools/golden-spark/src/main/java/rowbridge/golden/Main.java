@@ -325,6 +325,9 @@ public final class Main {
     }
     m.put("children", kids);
     m.put("dictionary", null);
+    if (!c.metadata().isEmpty()) {
+      m.put("metadata", new java.util.TreeMap<>(c.metadata()));
+    }
     return m;
   }
 

@@ -98,6 +98,15 @@ public final class NestedCases {
         mp("a", 1L, "b", null, "", -1L), null, mp(), mp("k", Long.MAX_VALUE),
         mp("key number 1", 10L, "key number 2", 20L, "key number 3", 30L, "k4", null,
             "k5", 50L, "k6", 60L, "k7", 70L, "k8", 80L, "k9", 90L), null, mp()));
+    cs.add(single("list_variant", Col.list(Col.variant()),
+        listRows(i -> FlatCases.variant(FlatCases.run(i % 11, i), FlatCases.run(1 + i % 3, 7)))));
+    cs.add(single("struct_int32_variant",
+        Col.struct(Col.i32().named("i"), Col.variant().named("v")),
+        st(1L, FlatCases.variant(FlatCases.run(5, 1), FlatCases.run(3, 1))), null, st(2L, null),
+        st(null, FlatCases.variant(FlatCases.run(0, 0), FlatCases.run(9, 4)))));
+    cs.add(single("map_utf8_variant", Col.map(Col.utf8(), Col.variant()),
+        mp("a", FlatCases.variant(FlatCases.run(3, 0), FlatCases.run(2, 0)), "b", null), null, mp(),
+        mp("k", FlatCases.variant(FlatCases.run(17, 5), FlatCases.run(4, 9)))));
     Col pt = Col.struct(Col.f64().named("x"), Col.utf8().named("y"));
     cs.add(single("list_struct_f64_utf8", Col.list(pt),
         ls(st(f64(1.5), "p"), null, st(null, "q"), st(f64(-0.0), null)), null, ls(),

@@ -15,6 +15,8 @@ import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimeType;
+import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 
 /** The Spark schema built by hand from rowbridge's SPEC section 2 table. */
@@ -74,11 +76,15 @@ public final class SpecTypes {
         throw new IllegalArgumentException("rejected: " + t);
       }
       case Duration: return DayTimeIntervalType.apply();
+      case Time: return new TimeType(6);
       case Utf8: case LargeUtf8: case Utf8View: return DataTypes.StringType;
       case Binary: case LargeBinary: case BinaryView: case FixedSizeBinary:
         return DataTypes.BinaryType;
       case RunEndEncoded: return type(f.getChildren().get(1));
       case Struct: {
+        if (ArrowUtils.isVariantField(f)) {
+          return DataTypes.VariantType;
+        }
         List<StructField> fs = new ArrayList<>();
         for (Field k : f.getChildren()) {
           fs.add(DataTypes.createStructField(k.getName(), type(k), k.isNullable()));

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import io.rowbridge.shim.SparkTypeShim;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -115,6 +117,11 @@ final class RandomColumns {
       } while (key.isNullType());
       Kind value = randomKind(random, depth - 1, true, false);
       return new MapKind(key, value, value.isNullType() || random.nextInt(4) != 0);
+    }
+    if (SparkTypeShim.hasVariant() && pick >= 30 && pick < 33) {
+      ArrowType[] children = {ArrowType.Binary.INSTANCE, ArrowType.LargeBinary.INSTANCE,
+          ArrowType.BinaryView.INSTANCE};
+      return new RandomVariantKind(children[random.nextInt(children.length)]);
     }
     Leaf leaf = leaves.get(random.nextInt(leaves.size()));
     if (encodings && !leaf.isNullType() && pick >= 88) {

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import io.rowbridge.shim.SparkTypeShim;
+
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -144,6 +146,8 @@ final class RandomLeaves {
             : 8;
       case Date:
         return ((ArrowType.Date) type).getUnit() == DateUnit.DAY ? 4 : 8;
+      case Time:
+        return ((ArrowType.Time) type).getBitWidth() / 8;
       case Timestamp:
       case Duration:
         return 8;
@@ -453,6 +457,9 @@ final class RandomLeaves {
     all.add(new TimestampLeaf(TimeUnit.MICROSECOND, "UTC"));
     all.add(new YearMonthLeaf());
     all.add(new MonthDayNanoLeaf());
+    if (SparkTypeShim.hasTime()) {
+      all.add(new TimeLeaf(TimeUnit.values()[random.nextInt(TimeUnit.values().length)]));
+    }
     all.add(new BytesLeaf("utf8", new ArrowType.Utf8(), true, 0));
     all.add(new BytesLeaf("utf8", new ArrowType.Utf8(), true, 0));
     all.add(new BytesLeaf("large_utf8", new ArrowType.LargeUtf8(), true, 0));

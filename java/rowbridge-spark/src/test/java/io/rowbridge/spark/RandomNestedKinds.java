@@ -96,15 +96,20 @@ final class RandomNestedKinds {
         children.get(c).fill((FieldVector) struct.getChildByOrdinal(c), column, readable, random,
             dictionaries);
       }
-      for (int i = 0; i < rows.size(); i++) {
-        if (rows.get(i) == null) {
-          struct.setNull(i);
-        } else {
-          struct.setIndexDefined(i);
-        }
-      }
-      struct.setValueCount(rows.size());
+      setValidity(struct, rows);
     }
+  }
+
+  /** Marks the struct's values null where {@code rows} are, and sets its value count. */
+  static void setValidity(StructVector struct, List<Object> rows) {
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i) == null) {
+        struct.setNull(i);
+      } else {
+        struct.setIndexDefined(i);
+      }
+    }
+    struct.setValueCount(rows.size());
   }
 
   enum ListLayout { LIST, LARGE_LIST, FIXED_SIZE_LIST, LIST_VIEW }

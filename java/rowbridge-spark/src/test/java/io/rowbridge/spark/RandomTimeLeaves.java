@@ -208,4 +208,62 @@ final class RandomTimeLeaves {
     }
   }
 
+
+  /**
+   * time32[s|ms] or time64[us|ns] (values: Longs in the unit); Spark reads time64[ns], so the
+   * other units are converted to nanoseconds on its side. Microseconds stay within int64
+   * nanoseconds; values need not be a time of day (neither side checks).
+   */
+  static final class TimeLeaf extends Leaf {
+    final TimeUnit unit;
+
+    TimeLeaf(TimeUnit unit) {
+      super("time[" + unit + "]", new ArrowType.Time(unit, bits(unit)),
+          new ArrowType.Time(TimeUnit.NANOSECOND, 64));
+      this.unit = unit;
+    }
+
+    static int bits(TimeUnit unit) {
+      return unit == TimeUnit.SECOND || unit == TimeUnit.MILLISECOND ? 32 : 64;
+    }
+
+    static long nanosPerUnit(TimeUnit unit) {
+      switch (unit) {
+        case SECOND:
+          return 1_000_000_000L;
+        case MILLISECOND:
+          return 1_000_000L;
+        case MICROSECOND:
+          return 1_000L;
+        default:
+          return 1L;
+      }
+    }
+
+    @Override
+    Layout layout(boolean readable) {
+      return Layout.FIXED;
+    }
+
+    @Override
+    Object random(Random random) {
+      long perDay = 86_400_000_000_000L / nanosPerUnit(unit);
+      switch (random.nextInt(4)) {
+        case 0:
+          return bits(unit) == 32 ? (long) random.nextInt()
+              : unit == TimeUnit.MICROSECOND ? random.nextLong() % (Long.MAX_VALUE / 1000)
+              : random.nextLong();
+        case 1:
+          return new long[] {0, perDay - 1, -1, 1}[random.nextInt(4)];
+        default:
+          return Math.floorMod(random.nextLong(), perDay);
+      }
+    }
+
+    @Override
+    Object encode(Object value, boolean readable) {
+      long v = (Long) value;
+      return readable ? littleEndian(v * nanosPerUnit(unit), 8) : littleEndian(v, bits(unit) / 8);
+    }
+  }
 }

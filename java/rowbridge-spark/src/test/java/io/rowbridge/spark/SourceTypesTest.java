@@ -67,6 +67,8 @@ class SourceTypesTest {
         .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
         .config("spark.ui.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
+        // random schemas hold time columns (TimeSourceTest covers the setting off)
+        .config("spark.sql.timeType.enabled", "true")
         .getOrCreate();
     dir = Files.createTempDirectory("rowbridge-source-types");
   }

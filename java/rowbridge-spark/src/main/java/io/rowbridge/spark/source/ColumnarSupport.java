@@ -1,5 +1,7 @@
 package io.rowbridge.spark.source;
 
+import io.rowbridge.shim.SparkTypeShim;
+
 import java.util.List;
 
 import org.apache.arrow.vector.types.TimeUnit;
@@ -9,7 +11,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2,
  * so that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
- * date64, timestamps and durations in units other than microseconds, decimals other than
+ * date64, timestamps and durations in units other than microseconds, times in units other
+ * than nanoseconds, decimals other than
  * decimal128, fixed-size binary, view and large-list layouts, dictionary and run-end encodings)
  * makes the scan read rows, converted natively, instead.
  */
@@ -52,6 +55,8 @@ final class ColumnarSupport {
         return ((ArrowType.Timestamp) type).getUnit() == TimeUnit.MICROSECOND;
       case Duration:
         return ((ArrowType.Duration) type).getUnit() == TimeUnit.MICROSECOND;
+      case Time:
+        return SparkTypeShim.hasTime() && ((ArrowType.Time) type).getUnit() == TimeUnit.NANOSECOND;
       case Interval:
         // month-day-nano: Spark truncates nanoseconds toward zero, as SPEC section 2 does
         return ((ArrowType.Interval) type).getUnit()

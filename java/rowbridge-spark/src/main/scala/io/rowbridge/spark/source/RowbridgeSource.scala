@@ -2,6 +2,7 @@ package io.rowbridge.spark.source
 
 import java.util.Locale
 
+import io.rowbridge.shim.SparkTypeShim
 import io.rowbridge.{RowbridgeException, SparkTypes}
 import io.rowbridge.scan.{IpcFileInfo, NativeScan, ScanOptions}
 
@@ -115,8 +116,11 @@ object RowbridgeSource {
       case e: RowbridgeException =>
         throw new IllegalArgumentException(s"rowbridge: $file: ${e.getMessage}", e)
     }
-    StructType(mapped.fields.map(f => StructField(f.name, f.dataType, nullable = true,
-      f.metadata)))
+    val result = StructType(mapped.fields.map(f => StructField(f.name, f.dataType,
+      nullable = true, f.metadata)))
+    // TimeType while spark.sql.timeType.enabled is off fails with Spark's own error.
+    SparkTypeShim.checkSessionSupports(result)
+    result
   }
 
   private def hasDictionary(fields: java.util.List[Field]): Boolean =
