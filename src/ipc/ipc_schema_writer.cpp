@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "arrow/arrow_field.hpp"
+
 namespace rowbridge::ipc {
 namespace {
 
@@ -136,6 +138,7 @@ Status Describe(const ArrowSchema& schema, const std::string& parent, int depth,
   ROWBRIDGE_RETURN_NOT_OK(CheckWritable(out->type, path));
   out->nullable = (schema.flags & ARROW_FLAG_NULLABLE) != 0;
   out->keys_sorted = (schema.flags & ARROW_FLAG_MAP_KEYS_SORTED) != 0;
+  ROWBRIDGE_RETURN_NOT_OK(DecodeMetadata(schema.metadata, &out->metadata).WithContext("field '" + path + "'"));
   out->children.resize(static_cast<size_t>(std::max<int64_t>(schema.n_children, 0)));
   for (int64_t i = 0; i < schema.n_children; ++i) {
     if (schema.children == nullptr || schema.children[i] == nullptr) {
@@ -159,6 +162,16 @@ FlatBuilder::Ref BuildField(const WriterField& field, FlatBuilder* builder) {
   table.Scalar<uint8_t>(2, tag);
   table.Object(3, type_table);
   table.Object(5, builder->Vector(children));
+  if (!field.metadata.empty()) {
+    std::vector<FlatBuilder::Ref> pairs;
+    for (const auto& [key, value] : field.metadata) {
+      FlatBuilder::TableFields pair;  // KeyValue: key, value
+      pair.Object(0, builder->String(key));
+      pair.Object(1, builder->String(value));
+      pairs.push_back(builder->Table(std::move(pair)));
+    }
+    table.Object(6, builder->Vector(pairs));  // custom_metadata
+  }
   return builder->Table(std::move(table));
 }
 

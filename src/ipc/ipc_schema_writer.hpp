@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arrow/arrow_type.hpp"
@@ -19,6 +20,7 @@ struct WriterField {
   ArrowType type;
   bool nullable = true;
   bool keys_sorted = false;  // maps
+  std::vector<std::pair<std::string, std::string>> metadata;  // written as custom_metadata
   std::vector<WriterField> children;
 };
 

@@ -61,10 +61,10 @@ public final class ArrowSchemas {
     return new Schema(fields);
   }
 
-  /** Whether rows of a leaf type decode to Arrow (nested types: check their leaves). */
+  /** Whether rows of a type decode to Arrow. */
   public static boolean supports(DataType type) {
     try {
-      leaf(type, "UTC", "");
+      field("", type, true, "UTC", "");
       return true;
     } catch (RowbridgeException e) {
       return false;
