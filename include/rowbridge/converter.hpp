@@ -25,6 +25,10 @@ struct ConverterOptions {
   /// The most row bytes one output chunk holds. A batch whose rows exceed it
   /// is returned in several chunks; a single row larger than it is an error.
   int64_t max_chunk_bytes = int64_t{64} << 20;
+  /// Whether a struct in Spark's variant form (SPEC section 2) is a
+  /// VariantType, as Spark 4.0+ reads it; false keeps it a struct, as Spark
+  /// 3.5 reads it.
+  bool variants = true;
 };
 
 /// Spark stores a row's size in a Java int; this is the largest row accepted.
@@ -52,6 +56,9 @@ class ROWBRIDGE_EXPORT RowPlan {
   /// column). Borrows `schema`: read during the call only, never released.
   /// Unsupported types are rejected with NotSupported naming the column.
   static Status Compile(const ArrowSchema& schema, std::shared_ptr<const RowPlan>* out);
+  /// The same, with the type mapping choices of `options` (`variants`).
+  static Status Compile(const ArrowSchema& schema, const ConverterOptions& options,
+                        std::shared_ptr<const RowPlan>* out);
 
   ~RowPlan();
   RowPlan(const RowPlan&) = delete;

@@ -56,6 +56,9 @@ typedef struct RowbridgeConverterOptions {
   /* The most bytes of rows one output chunk holds; a larger batch is converted
    * in several chunks. A single row larger than this is an error. */
   int64_t max_chunk_bytes;
+  /* Non-zero (the default): a struct in Spark's variant form is a VariantType,
+   * as Spark 4.0+ reads it; zero keeps it a struct, as Spark 3.5 reads it. */
+  int32_t variants;
 } RowbridgeConverterOptions;
 
 /* Fills `options` with the defaults (cheap validation, 64 MiB chunks). */

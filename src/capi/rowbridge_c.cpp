@@ -69,6 +69,7 @@ void rowbridge_converter_options_init(RowbridgeConverterOptions* options) {
   rowbridge::ConverterOptions defaults;
   options->validation = static_cast<int32_t>(defaults.validation);
   options->max_chunk_bytes = defaults.max_chunk_bytes;
+  options->variants = defaults.variants ? 1 : 0;
 }
 
 int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeConverterOptions* options,
@@ -80,6 +81,7 @@ int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeCon
     if (options != nullptr) {
       cpp_options.validation = static_cast<rowbridge::Validation>(options->validation);
       cpp_options.max_chunk_bytes = options->max_chunk_bytes;
+      cpp_options.variants = options->variants != 0;
     }
     auto handle = std::make_unique<RowbridgeConverter>();
     ROWBRIDGE_RETURN_NOT_OK(rowbridge::Converter::Make(*schema, cpp_options, &handle->converter));

@@ -71,7 +71,8 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_releaseArrayNothingAdd
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(JNIEnv* env, jclass,
                                                                  jlong schema_address,
                                                                  jint validation,
-                                                                 jlong max_chunk_bytes) {
+                                                                 jlong max_chunk_bytes,
+                                                                 jboolean variants) {
   return Guard(env, jlong{0}, [&] {
     if (schema_address == 0)
       throw StatusError(rowbridge::Status::Invalid("rowbridge: the schema address is 0"));
@@ -86,6 +87,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(JNIEnv* env, jc
     rowbridge::ConverterOptions options;
     options.validation = static_cast<rowbridge::Validation>(validation);
     options.max_chunk_bytes = max_chunk_bytes;
+    options.variants = variants != JNI_FALSE;
     auto handle = std::make_unique<Handle>();
     Check(rowbridge::Converter::Make(*Pointer<const ArrowSchema>(schema_address), options,
                                      &handle->converter));

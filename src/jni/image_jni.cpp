@@ -174,7 +174,7 @@ JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_imageFree(JNIEnv* env, 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_openImage(
     JNIEnv* env, jclass, jlong image_handle, jlong first_batch, jlong batch_count, jint prefetch,
     jint in_flight, jint wake_millis, jboolean rows, jint validation, jlong max_chunk_bytes,
-    jlong schema_address, jlong constants_schema_address, jlong constants_array_address) {
+    jboolean variants, jlong schema_address, jlong constants_schema_address, jlong constants_array_address) {
   return Guard(env, jlong{0}, [&] {
     Image* image = ImageFromJava(image_handle);
     const ipc::IpcReader& reader = rowbridge::jni::OpenedReader(*image);
@@ -190,6 +190,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_openImage(
     request.rows = rows != JNI_FALSE;
     request.validation = validation;
     request.max_chunk_bytes = max_chunk_bytes;
+    request.variants = variants != JNI_FALSE;
     request.schema_address = schema_address;
     request.constants_schema_address = constants_schema_address;
     request.constants_array_address = constants_array_address;

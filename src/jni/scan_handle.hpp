@@ -69,6 +69,7 @@ struct ScanRequest {
   bool rows = false;
   jint validation = 0;
   jlong max_chunk_bytes = 0;
+  bool variants = true;  // ConverterOptions::variants
   jlong schema_address = 0;
   jlong constants_schema_address = 0;
   jlong constants_array_address = 0;

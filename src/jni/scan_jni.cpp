@@ -31,6 +31,7 @@ std::unique_ptr<Scan> MakeScan(std::unique_ptr<stream::BatchProducer> producer,
     rowbridge::ConverterOptions convert;
     convert.validation = static_cast<rowbridge::Validation>(request.validation);
     convert.max_chunk_bytes = request.max_chunk_bytes;
+    convert.variants = request.variants;
     stream::ConstantColumns constants;
     stream::ConstantColumns* constants_given = nullptr;
     if (request.constants_schema_address != 0 && request.constants_array_address != 0) {
@@ -137,7 +138,7 @@ JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_freeInspect(JNIEnv* env
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
     JNIEnv* env, jclass, jlong path_address, jlong columns_address, jint num_columns,
     jlong first_batch, jlong batch_count, jboolean validate_values, jint prefetch, jint in_flight,
-    jint wake_millis, jboolean rows, jint validation, jlong max_chunk_bytes,
+    jint wake_millis, jboolean rows, jint validation, jlong max_chunk_bytes, jboolean variants,
     jlong schema_address, jlong constants_schema_address, jlong constants_array_address) {
   return Guard(env, jlong{0}, [&] {
     std::string path = rowbridge::jni::PathAt(path_address);
@@ -160,6 +161,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
     request.rows = rows != JNI_FALSE;
     request.validation = validation;
     request.max_chunk_bytes = max_chunk_bytes;
+    request.variants = variants != JNI_FALSE;
     request.schema_address = schema_address;
     request.constants_schema_address = constants_schema_address;
     request.constants_array_address = constants_array_address;

@@ -42,11 +42,15 @@ Status ResolveSlotWriters(const ArrowType& type, WriterSet* out) {
 }
 
 Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_columns,
-                     const SparkField* expected, ColumnPlan* out) {
+                     const SparkField* expected, bool variants, ColumnPlan* out) {
   out->field = original;
   ArrowField field;
-  ROWBRIDGE_RETURN_NOT_OK(RewriteVariantFields(original, original.name, &field, &out->has_variants));
-  ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field, field.name, &out->spark));
+  if (variants) {
+    ROWBRIDGE_RETURN_NOT_OK(RewriteVariantFields(original, original.name, &field, &out->has_variants));
+  } else {
+    field = original;
+  }
+  ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field, field.name, &out->spark, variants));
   if (expected != nullptr && !SameSparkType(expected->type, out->spark.type)) {
     return Status::Invalid("column '" + field.name + "' changed from Spark type " +
                            expected->type.ToString() + " to " + out->spark.type.ToString() +

@@ -43,9 +43,10 @@ struct ColumnPlan {
 Status ResolveSlotWriters(const ArrowType& type, WriterSet* out);
 
 /// Compiles column `index` of `num_columns` from `field`, keeping the Spark
-/// type `expected` when not null (a re-encoded column must keep its type).
+/// type `expected` when not null (a re-encoded column must keep its type);
+/// `variants`: ConverterOptions::variants.
 Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
-                     const SparkField* expected, ColumnPlan* out);
+                     const SparkField* expected, bool variants, ColumnPlan* out);
 
 }  // namespace rowbridge
 
@@ -58,6 +59,7 @@ struct RowPlan::Impl {
   int64_t fixed_row_bytes = 0;     // bitset + slots
   int64_t constant_var_bytes = 0;  // 16 per large decimal and calendar interval
   bool has_variable_size = false;
+  bool variants = true;  // ConverterOptions::variants it was compiled with
 };
 
 }  // namespace rowbridge

@@ -146,7 +146,7 @@ Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
     ArrowField field;
     ROWBRIDGE_RETURN_NOT_OK(ImportSchema(*child, &field));
     row::ColumnPlan replacement;
-    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(field, i, num_columns, &column.spark, &replacement));
+    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(field, i, num_columns, &column.spark, plan->impl().variants, &replacement));
     if (replacement.writers.constant_variable_bytes != column.writers.constant_variable_bytes) {
       return Status::Internal("column '" + field.name + "' changed its reserved bytes");
     }
@@ -390,7 +390,7 @@ Converter::~Converter() = default;
 Status Converter::Make(const ArrowSchema& schema, const ConverterOptions& options,
                        std::unique_ptr<Converter>* out) {
   std::shared_ptr<const RowPlan> plan;
-  ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, &plan));
+  ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, options, &plan));
   return Make(std::move(plan), options, out);
 }
 

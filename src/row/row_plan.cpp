@@ -7,7 +7,13 @@ RowPlan::RowPlan(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RowPlan::~RowPlan() = default;
 
 Status RowPlan::Compile(const ArrowSchema& schema, std::shared_ptr<const RowPlan>* out) {
+  return Compile(schema, ConverterOptions(), out);
+}
+
+Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& options,
+                        std::shared_ptr<const RowPlan>* out) {
   auto impl = std::make_unique<Impl>();
+  impl->variants = options.variants;
   ROWBRIDGE_RETURN_NOT_OK(ImportSchema(schema, &impl->schema));
   if (impl->schema.type.id != ArrowTypeId::kStruct || impl->schema.is_dictionary()) {
     return Status::Invalid("the batch schema must be a struct, got " + FieldTypeName(impl->schema));
@@ -21,7 +27,8 @@ Status RowPlan::Compile(const ArrowSchema& schema, std::shared_ptr<const RowPlan
   impl->spark_schema.id = SparkTypeId::kStruct;
   for (int32_t i = 0; i < num_columns; ++i) {
     row::ColumnPlan& column = impl->columns[static_cast<size_t>(i)];
-    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(fields[static_cast<size_t>(i)], i, num_columns, nullptr, &column));
+    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(fields[static_cast<size_t>(i)], i, num_columns, nullptr,
+                                              options.variants, &column));
     impl->spark_schema.fields.push_back(column.spark);
     impl->constant_var_bytes += column.writers.constant_variable_bytes;
     impl->has_variable_size |= column.variable_size;

@@ -114,7 +114,7 @@ const ArrowField& ValueField(const ArrowField& field) {
   return field;
 }
 
-Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out) {
+Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out, bool variants) {
   out->name = field.name;
   out->nullable = field.nullable;
   if (IsExtension(field)) return Unsupported(path, field, "extension type");
@@ -124,7 +124,7 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
       return Unsupported(path, field, "nested dictionary or run-end encodings");
     }
     SparkField inner;
-    ROWBRIDGE_RETURN_NOT_OK(MapToSpark(values, path, &inner));
+    ROWBRIDGE_RETURN_NOT_OK(MapToSpark(values, path, &inner, variants));
     out->type = std::move(inner.type);
     return Status::Ok();
   }
@@ -133,7 +133,7 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
     type.id = SparkTypeId::kVariant;
     return Status::Ok();
   }
-  if (IsVariantStruct(field)) {
+  if (variants && IsVariantStruct(field)) {
     ROWBRIDGE_RETURN_NOT_OK(CheckVariantStruct(field, path));
     type.id = SparkTypeId::kVariant;
     return Status::Ok();
@@ -144,7 +144,7 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
       type.fields.resize(field.children.size());
       for (size_t i = 0; i < field.children.size(); ++i) {
         ROWBRIDGE_RETURN_NOT_OK(
-            MapToSpark(field.children[i], path + "." + field.children[i].name, &type.fields[i]));
+            MapToSpark(field.children[i], path + "." + field.children[i].name, &type.fields[i], variants));
       }
       return Status::Ok();
     case ArrowTypeId::kList:
@@ -154,15 +154,15 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
     case ArrowTypeId::kLargeListView:
       type.id = SparkTypeId::kArray;
       type.fields.resize(1);
-      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field.children[0], path + ".element", &type.fields[0]));
+      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field.children[0], path + ".element", &type.fields[0], variants));
       type.fields[0].name = "element";
       return Status::Ok();
     case ArrowTypeId::kMap: {
       const ArrowField& entries = field.children[0];
       type.id = SparkTypeId::kMap;
       type.fields.resize(2);
-      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(entries.children[0], path + ".key", &type.fields[0]));
-      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(entries.children[1], path + ".value", &type.fields[1]));
+      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(entries.children[0], path + ".key", &type.fields[0], variants));
+      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(entries.children[1], path + ".value", &type.fields[1], variants));
       type.fields[0].name = "key";
       type.fields[1].name = "value";
       return Status::Ok();

@@ -11,8 +11,9 @@ namespace rowbridge::row {
 /// Maps `field` (dictionary and run-end encodings resolved to their value
 /// types) to the Spark field its values become. `path` names the field in
 /// errors. Returns NotSupported, naming the path and the type, for a type
-/// Spark rows cannot carry.
-Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out);
+/// Spark rows cannot carry. `variants`: whether Spark's variant struct form is
+/// a VariantType (ConverterOptions::variants) or a struct.
+Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out, bool variants = true);
 
 /// True for a struct in the form Spark's ArrowUtils gives a VariantType: its
 /// children include "value" and "metadata", and "metadata" carries the field

@@ -206,6 +206,7 @@ int rowbridge_row_stream_scan_ipc(const char* path, const RowbridgeStreamOptions
     if (converter_options != nullptr) {
       convert.validation = static_cast<rowbridge::Validation>(converter_options->validation);
       convert.max_chunk_bytes = converter_options->max_chunk_bytes;
+      convert.variants = converter_options->variants != 0;
     }
     auto handle = std::make_unique<RowbridgeRowStream>();
     ROWBRIDGE_RETURN_NOT_OK(

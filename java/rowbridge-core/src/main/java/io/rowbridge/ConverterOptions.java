@@ -1,5 +1,7 @@
 package io.rowbridge;
 
+import io.rowbridge.shim.SparkTypeShim;
+
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 
 /** How a {@link RowbridgeConverter} checks its input, chunks its output and hands out rows. */
@@ -32,6 +34,7 @@ public final class ConverterOptions {
 
   private Validation validation = Validation.CHEAP;
   private long maxChunkBytes = DEFAULT_MAX_CHUNK_BYTES;
+  private boolean variants = SparkTypeShim.hasVariant();
   private boolean copyRows;
   private Input input = Input.REGISTERED;
   private NativeMemoryListener memoryListener;
@@ -64,6 +67,22 @@ public final class ConverterOptions {
       throw new IllegalArgumentException("maxChunkBytes must be positive: " + value);
     }
     this.maxChunkBytes = value;
+    return this;
+  }
+
+  /**
+   * Whether a struct in Spark's variant form is a VariantType (the default on Spark 4.0+) or a
+   * struct (always on Spark 3.5, which has no VariantType), as this Spark line reads it.
+   */
+  public boolean variants() {
+    return variants;
+  }
+
+  public ConverterOptions variants(boolean value) {
+    if (value && !SparkTypeShim.hasVariant()) {
+      throw new IllegalArgumentException("this Spark line has no VariantType");
+    }
+    this.variants = value;
     return this;
   }
 

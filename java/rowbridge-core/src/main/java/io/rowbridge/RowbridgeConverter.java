@@ -104,7 +104,8 @@ public final class RowbridgeConverter implements AutoCloseable {
     int validation = options.validation() == ConverterOptions.Validation.FULL
         ? RowbridgeNative.VALIDATION_FULL : RowbridgeNative.VALIDATION_CHEAP;
     try {
-      handle = RowbridgeNative.create(schema, validation, options.maxChunkBytes());
+      handle = RowbridgeNative.create(schema, validation, options.maxChunkBytes(),
+          options.variants());
     } catch (RuntimeException | Error e) {
       arena.close();
       throw e;

@@ -33,7 +33,8 @@ final class RowbridgeNative {
   static native long releaseArrayNothingAddress();
 
   /** Creates a converter for batches of the ArrowSchema at schemaAddress (borrowed). */
-  static native long create(long schemaAddress, int validation, long maxChunkBytes);
+  static native long create(long schemaAddress, int validation, long maxChunkBytes,
+      boolean variants);
 
   /** Frees a converter; 0 is accepted. */
   static native void free(long handle);

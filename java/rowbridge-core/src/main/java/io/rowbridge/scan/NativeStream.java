@@ -116,13 +116,13 @@ final class NativeStream {
       long handle = filled != null
           ? ScanNative.openImage(filled.handle(), options.firstBatch(), options.batchCount(),
               options.prefetch(), options.inFlight(), options.wakePeriodMillis(), rows, validation,
-              converter.maxChunkBytes(), schemaAddress, constantsSchemaAddress,
-              constantsArrayAddress)
+              converter.maxChunkBytes(), converter.variants(), schemaAddress,
+              constantsSchemaAddress, constantsArrayAddress)
           : ScanNative.open(pathAddress, columnsAddress, columns == null ? -1 : columns.length,
               options.firstBatch(), options.batchCount(), options.validateValues(),
               options.prefetch(), options.inFlight(), options.wakePeriodMillis(), rows,
-              validation, converter.maxChunkBytes(), schemaAddress, constantsSchemaAddress,
-              constantsArrayAddress);
+              validation, converter.maxChunkBytes(), converter.variants(), schemaAddress,
+              constantsSchemaAddress, constantsArrayAddress);
       return new NativeStream(path, options.interrupted(), handle);
     } finally {
       if (constantsArray != null) {

@@ -60,7 +60,7 @@ final class ScanNative {
   /**
    * Opens a scan: numColumns -1 for every column, else the int32 indices at columnsAddress; the
    * batches [firstBatch, firstBatch + batchCount) (batchCount -1: to the end). rows: convert to
-   * UnsafeRows in the workers (validation and maxChunkBytes as the converter's). Exports the
+   * UnsafeRows in the workers (validation, maxChunkBytes and variants as the converter's). Exports the
    * schema of the scan (after projection) into the ArrowSchema at schemaAddress. A row scan
    * given the ArrowSchema and ArrowArray of a struct of one row (constantsSchemaAddress and
    * constantsArrayAddress, else 0) appends its columns to every row; it moves both (leaving them
@@ -68,7 +68,7 @@ final class ScanNative {
    */
   static native long open(long pathAddress, long columnsAddress, int numColumns, long firstBatch,
       long batchCount, boolean validateValues, int prefetch, int inFlight, int wakeMillis,
-      boolean rows, int validation, long maxChunkBytes, long schemaAddress,
+      boolean rows, int validation, long maxChunkBytes, boolean variants, long schemaAddress,
       long constantsSchemaAddress, long constantsArrayAddress);
 
   /**
@@ -111,7 +111,8 @@ final class ScanNative {
    */
   static native long openImage(long image, long firstBatch, long batchCount, int prefetch,
       int inFlight, int wakeMillis, boolean rows, int validation, long maxChunkBytes,
-      long schemaAddress, long constantsSchemaAddress, long constantsArrayAddress);
+      boolean variants, long schemaAddress, long constantsSchemaAddress,
+      long constantsArrayAddress);
 
   /** The first {@code count} batches of an image scan (from its first batch) are written. */
   static native void ready(long handle, long count);
