@@ -27,13 +27,21 @@ set(_rowbridge_zig_env "")
 if(ROWBRIDGE_ZIG_CACHE)
   set(_rowbridge_zig_env "export ZIG_GLOBAL_CACHE_DIR='${ROWBRIDGE_ZIG_CACHE}' ZIG_LOCAL_CACHE_DIR='${ROWBRIDGE_ZIG_CACHE}'\n")
 endif()
+# zig keeps its libc++ built per set of options: links strip debug information
+# (unless -g asks for it) so that every link, CMake's compiler identification
+# included, takes the same release libc++, built once per target, and the
+# libraries carry no debug information, as Debian's Release builds.
+set(_rowbridge_strip [=[case " $* " in *" -c "*|*" -g "*) ;; *) set -- "$@" -Wl,--strip-debug ;; esac
+]=])
 foreach(_rowbridge_tool cc c++ ar ranlib)
-  set(_rowbridge_args "${_rowbridge_tool}")
+  set(_rowbridge_command "${_rowbridge_tool}")
+  set(_rowbridge_prologue "")
   if(_rowbridge_tool MATCHES "^c")
-    set(_rowbridge_args "${_rowbridge_tool} -target ${ROWBRIDGE_ZIG_TARGET}")
+    set(_rowbridge_command "${_rowbridge_tool} -target ${ROWBRIDGE_ZIG_TARGET}")
+    set(_rowbridge_prologue "${_rowbridge_strip}")
   endif()
   file(CONFIGURE OUTPUT "${_rowbridge_zig_bin}/${_rowbridge_tool}" CONTENT
-       "#!/bin/sh\n${_rowbridge_zig_env}exec '${ROWBRIDGE_ZIG}' ${_rowbridge_args} \"$@\"\n" @ONLY)
+       "#!/bin/sh\n${_rowbridge_zig_env}${_rowbridge_prologue}exec '${ROWBRIDGE_ZIG}' ${_rowbridge_command} \"$@\"\n" @ONLY)
   file(CHMOD "${_rowbridge_zig_bin}/${_rowbridge_tool}"
        PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
                    WORLD_READ WORLD_EXECUTE)
@@ -44,11 +52,8 @@ set(CMAKE_CXX_COMPILER "${_rowbridge_zig_bin}/c++")
 set(CMAKE_AR "${_rowbridge_zig_bin}/ar" CACHE FILEPATH "zig ar")
 set(CMAKE_RANLIB "${_rowbridge_zig_bin}/ranlib" CACHE FILEPATH "zig ranlib")
 
-# zig cc emits debug information unless told otherwise, and its libc++ carries
-# some: none in the objects (a Debug build's -g comes later and wins), and a
-# release link drops libc++'s, as Debian's toolchain ships none.
-set(CMAKE_C_FLAGS_INIT "-g0")
-set(CMAKE_CXX_FLAGS_INIT "-g0")
-foreach(_rowbridge_kind SHARED EXE)
-  set(CMAKE_${_rowbridge_kind}_LINKER_FLAGS_RELEASE_INIT "-Wl,--strip-debug")
-endforeach()
+# zig cc emits debug information unless told otherwise: none in the objects (a
+# Debug build's -g comes later and wins). -O2 first, so that the compiler
+# identification's link takes the release libc++ too (a build type's -O wins).
+set(CMAKE_C_FLAGS_INIT "-g0 -O2")
+set(CMAKE_CXX_FLAGS_INIT "-g0 -O2")
