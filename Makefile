@@ -6,15 +6,25 @@
 #   make deps        install the missing Debian (and Python) packages
 #   make build       Release build in build/release (warnings are errors)
 #   make test        deps, build, every test suite (Release, ASan+UBSan, TSan),
-#                    then the install/consumer check
-#   make test-long   the long fuzz, sanitizer and soak suites
+#                    then the install/consumer check, the portable libraries and
+#                    the aarch64 tests under qemu-user
+#   make test-long   the long fuzz, sanitizer and soak suites, every aarch64 test
+#                    and an aarch64 JVM (under qemu-user) on the jar's library
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
 #                    dataset through format("rowbridge") and rowbridge's row conversion,
 #                    timed against Spark's Parquet reader; then rowbridge bench
 #   make bench       rowbridge bench --json > build/bench/c2r.json, then the table
-#   make java        the JVM side: librowbridge_jni.so (CMake, build/jni) and the
-#                    Maven modules under java/ (installed into ~/.m2, no tests)
+#   make jni         the portable libraries (Zig's toolchain, glibc 2.28, LZ4 and
+#                    Zstandard linked in): librowbridge_jni.so and librowbridge.so
+#                    for linux/x86_64 (build/jni) and linux/aarch64 (build/aarch64)
+#   make java        the JVM side: make jni, then the Maven modules under java/
+#                    (installed into ~/.m2, no tests); the core jar carries both
+#                    architectures' librowbridge_jni.so
 #   make test-java   the Java suites (Surefire), part of make test
+#   make test-portable  the portable libraries need glibc 2.28 at most and no other
+#                    shared library, and export only their API; part of make test
+#   make test-aarch64   the aarch64 Release tests of AARCH64_TESTS under qemu-user
+#                    (build/aarch64); part of make test
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -71,22 +81,54 @@ FUZZ_SECONDS ?= 60
 LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
-LONG_SUITES := long-random long-fuzz long-java
+LONG_SUITES := long-random long-fuzz long-java long-aarch64
 
-# ---- The JVM side (java/, src/jni). ----
+# ---- The portable libraries and the JVM side (java/, src/jni). ----
+# Zig's toolchain (cmake/toolchains/zig-*.cmake, installed with the LZ4 and
+# Zstandard sources into $(PORTABLE_DIR) by scripts/portable_deps.sh) builds
+# librowbridge_jni.so and librowbridge.so for glibc 2.28, with LZ4 and Zstandard
+# linked in: x86_64 in $(JNI_DIR), aarch64 in $(AARCH64_DIR), which also holds
+# the aarch64 tests (run under qemu-user).
 # Order: Maven compiles rowbridge-core, whose javac -h writes the JNI header;
-# CMake builds librowbridge_jni.so against it in $(JNI_DIR); Maven then packages
-# the library into the rowbridge-core jar and runs the suites.
+# CMake builds librowbridge_jni.so against it; Maven then packages both
+# architectures' libraries into the rowbridge-core jar and runs the suites.
+PORTABLE_DIR := $(BUILD)/portable
 JNI_DIR := $(BUILD)/jni
-JNI_FLAGS := -DCMAKE_BUILD_TYPE=Release -DROWBRIDGE_WERROR=ON -DROWBRIDGE_BUILD_JNI=ON \
-             -DROWBRIDGE_BUILD_TESTS=OFF -DROWBRIDGE_BUILD_BENCHMARKS=OFF \
-             -DROWBRIDGE_BUILD_CLI=OFF $(CMAKE_ARGS)
+AARCH64_DIR := $(BUILD)/aarch64
+PORTABLE_FLAGS = -DCMAKE_BUILD_TYPE=Release -DROWBRIDGE_WERROR=ON -DROWBRIDGE_BUILD_JNI=ON \
+                 -DROWBRIDGE_BUILD_BENCHMARKS=OFF -DROWBRIDGE_BUILD_CLI=OFF \
+                 -DROWBRIDGE_ZIG=$(abspath $(PORTABLE_DIR))/zig/ziglang/zig \
+                 -DROWBRIDGE_ZIG_CACHE=$(abspath $(PORTABLE_DIR))/zig-cache \
+                 -DROWBRIDGE_COMPRESSION_SOURCES=$(abspath $(PORTABLE_DIR))/src \
+                 -DROWBRIDGE_JNI_HEADERS=$(CURDIR)/java/rowbridge-core/target/native-headers \
+                 $(CMAKE_ARGS)
+JNI_FLAGS = -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/toolchains/zig-x86_64-linux-gnu.2.28.cmake \
+            -DROWBRIDGE_BUILD_TESTS=OFF $(PORTABLE_FLAGS)
+AARCH64_FLAGS = -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/toolchains/zig-aarch64-linux-gnu.2.28.cmake \
+                -DROWBRIDGE_GTEST_SOURCES=/usr/src/googletest $(PORTABLE_FLAGS)
+# The test files make test builds for aarch64 and runs under qemu (make test-long: all):
+# every flat type, and every type against Spark's bytes and against the reference writer,
+# both nested writers, the decoder and its round trip, the IPC reader and writer (LZ4,
+# ZSTD), the parallel scan and the kernels' cross-checks.
+AARCH64_TESTS := row/flat_types_numeric_test.cc;row/flat_types_binary_test.cc;$\
+                 row/flat_types_decimal_test.cc;row/flat_types_temporal_test.cc;$\
+                 row/flat_types_encoding_test.cc;row/flat_types_slicing_test.cc;$\
+                 row/spark_golden_test.cc;row/random_differential_test.cc;$\
+                 row/nested/nested_structs_maps_test.cc;row/nested/depth_first_test.cc;$\
+                 row/reader/row_decoder_test.cc;row/reader/row_decoder_roundtrip_test.cc;$\
+                 row/reader/row_decoder_golden_test.cc;$\
+                 ipc/ipc_writer_test.cc;ipc/ipc_reader_test.cc;stream/ipc_scan_test.cc;$\
+                 row/simd/kernel_isa_test.cc;row/simd/size_kernels_test.cc;row/simd/page_edge_test.cc
+# What runs the aarch64 tests: qemu-user (the toolchain file sets it as CMake's
+# emulator) over Debian's cross glibc.
+AARCH64_RUNTIME := qemu-user libc6-arm64-cross
 # JDK 17 unless JAVA_HOME says otherwise (evaluated in the recipe: on a fresh
 # machine the JDK only exists once make deps has run).
 JAVA_ENV = export JAVA_HOME="$${JAVA_HOME:-$$(dirname "$$(dirname "$$(readlink -f "$$(command -v javac)")")")}";
 # Maven runs hold a lock: two make runs in one tree must not build java/*/target at once.
 MVN = mkdir -p $(BUILD) && flock $(abspath $(BUILD))/.java.lock \
-      mvn -q -B -Dstyle.color=never -f java/pom.xml -Drowbridge.native.dir=$(abspath $(JNI_DIR))/lib
+      mvn -q -B -Dstyle.color=never -f java/pom.xml -Drowbridge.native.dir=$(abspath $(JNI_DIR))/lib \
+      -Drowbridge.native.aarch64.dir=$(abspath $(AARCH64_DIR))/lib
 # Randomized Java suites: schemas x rows (make test: 200 x 500; make test-long: 5000 x 500).
 JAVA_TEST_SCHEMAS ?= 200
 JAVA_LONG_TEST_SCHEMAS ?= 5000
@@ -95,7 +137,7 @@ JAVA_LONG_SOURCE_SCHEMAS ?= 500
 JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
-        test-fuzz test-long \
+        test-fuzz test-long test-portable build-aarch64 test-aarch64 \
         $(LONG_SUITES) run bench golden format format-check clean jni java test-java bench-jvm \
         bench-spark
 
@@ -117,8 +159,8 @@ build-tsan: deps
 
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
-test: test-release test-asan test-tsan test-install test-fuzz test-java
-	@echo "make test: all suites passed (Release, ASan+UBSan, TSan, install/consumers, fuzzing, Java)"
+test: test-release test-asan test-tsan test-install test-fuzz test-java test-portable test-aarch64
+	@echo "make test: all suites passed (Release, ASan+UBSan, TSan, install/consumers, fuzzing, Java, portable libraries, aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -151,12 +193,47 @@ test-fuzz: build-fuzz
 	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
 
-# The JNI library: javac -h first (rowbridge-core), then CMake.
+# The portable libraries: javac -h first (rowbridge-core), then CMake, x86_64 and
+# aarch64. A $(JNI_DIR) configured with another toolchain (before Zig's) starts afresh.
 jni: deps
+	scripts/portable_deps.sh $(BUILD)
 	$(JAVA_ENV) $(MVN) -pl rowbridge-core compile
-	$(JAVA_ENV) flock $(abspath $(BUILD))/.java.lock cmake -S . -B $(JNI_DIR) $(GENERATOR) \
-	  $(JNI_FLAGS) -DROWBRIDGE_JNI_HEADERS=$(CURDIR)/java/rowbridge-core/target/native-headers
-	flock $(abspath $(BUILD))/.java.lock cmake --build $(JNI_DIR) -j $(JOBS) --target rowbridge_jni
+	if [[ -f $(JNI_DIR)/CMakeCache.txt ]] && ! grep -q zig-x86_64 $(JNI_DIR)/CMakeCache.txt; then \
+	  rm -rf $(JNI_DIR); fi
+	$(JAVA_ENV) flock $(abspath $(BUILD))/.java.lock cmake -S . -B $(JNI_DIR) $(GENERATOR) $(JNI_FLAGS)
+	flock $(abspath $(BUILD))/.java.lock cmake --build $(JNI_DIR) -j $(JOBS) \
+	  --target rowbridge_jni rowbridge_shared
+	$(JAVA_ENV) flock $(abspath $(BUILD))/.java.lock cmake -S . -B $(AARCH64_DIR) $(GENERATOR) \
+	  $(AARCH64_FLAGS)
+	flock $(abspath $(BUILD))/.java.lock cmake --build $(AARCH64_DIR) -j $(JOBS) \
+	  --target rowbridge_jni rowbridge_shared
+
+# Each portable library: glibc 2.28 at most, glibc's libraries only (a library
+# Debian's toolchain links must fail that check), the API alone exported.
+test-portable: jni
+	@echo "== portable libraries: glibc floor, needed libraries, exported symbols"
+	scripts/check_portable.sh x86_64 $(JNI_DIR)/lib/librowbridge_jni.so $(JNI_DIR)/lib/librowbridge.so.0
+	scripts/check_portable.sh aarch64 $(AARCH64_DIR)/lib/librowbridge_jni.so \
+	  $(AARCH64_DIR)/lib/librowbridge.so.0
+	printf '#include <stdlib.h>\nunsigned draw(void) { return arc4random(); }\n' | \
+	  gcc -shared -fPIC -x c - -o $(PORTABLE_DIR)/host-built.so -llz4
+	if scripts/check_portable.sh x86_64 $(PORTABLE_DIR)/host-built.so 2>/dev/null; then \
+	  echo "check_portable passed a library that needs GLIBC_2.36 and liblz4" >&2; exit 1; fi
+	for library in $(JNI_DIR)/lib/librowbridge.so.0 $(AARCH64_DIR)/lib/librowbridge.so.0; do \
+	  scripts/check_symbols.sh $$library; done
+	for library in $(JNI_DIR)/lib/librowbridge_jni.so $(AARCH64_DIR)/lib/librowbridge_jni.so; do \
+	  cmake -DLIBRARY=$$library -P src/jni/check_exports.cmake; done
+
+# The aarch64 Release tests, run by ctest through qemu-user: the files of
+# AARCH64_TESTS (make test), or every test (make long-aarch64).
+build-aarch64: jni
+	scripts/deps.sh $(AARCH64_RUNTIME)
+	cmake -S . -B $(AARCH64_DIR) $(GENERATOR) $(AARCH64_FLAGS) '-DROWBRIDGE_TEST_SUBSET=$(AARCH64_TESTS)'
+	cmake --build $(AARCH64_DIR) -j $(JOBS)
+
+test-aarch64: build-aarch64
+	@echo "== ctest: aarch64 Release under qemu-user, $(words $(subst ;, ,$(AARCH64_TESTS))) test files ($(AARCH64_DIR))"
+	ROWBRIDGE_JOBS=$(JOBS) scripts/ctest.sh $(AARCH64_DIR)
 
 java: jni
 	$(JAVA_ENV) $(MVN) -DskipTests install
@@ -201,6 +278,20 @@ long-java: jni
 	  -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) \
 	  '-Drowbridge.cluster.tests=io/rowbridge/spark/cluster/*Test.java' \
 	  -Drowbridge.long.excludes=none install
+
+# Every aarch64 test under qemu-user, then the core suites on Debian's arm64
+# OpenJDK under qemu-user (scripts/aarch64_jvm.sh), against the packaged core jar,
+# from which the loader takes the aarch64 library.
+long-aarch64: jni
+	@echo "== ctest: every aarch64 Release test under qemu-user ($(AARCH64_DIR)), then an aarch64 JVM"
+	scripts/deps.sh $(AARCH64_RUNTIME)
+	cmake -S . -B $(AARCH64_DIR) $(GENERATOR) $(AARCH64_FLAGS) -DROWBRIDGE_TEST_SUBSET=
+	cmake --build $(AARCH64_DIR) -j $(JOBS)
+	ROWBRIDGE_JOBS=$(JOBS) scripts/ctest.sh $(AARCH64_DIR)
+	$(JAVA_ENV) $(MVN) -pl rowbridge-core -DskipTests package
+	scripts/aarch64_jvm.sh $(BUILD)/aarch64-jvm
+	$(JAVA_ENV) $(MVN) -pl rowbridge-core -Pjar-under-test surefire:test \
+	  -Djvm=$(abspath $(BUILD))/aarch64-jvm/bin/java
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

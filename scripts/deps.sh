@@ -14,6 +14,8 @@ DEBIAN_PACKAGES=(
   cmake
   ninja-build
   libgtest-dev
+  # GoogleTest's sources: the aarch64 test build compiles them (make test-aarch64).
+  googletest
   libbenchmark-dev
   libcli11-dev
   nlohmann-json3-dev

@@ -107,7 +107,8 @@ bool AllLargeDecimalsFit(const DepthFirstNode& node, int64_t x0, int64_t x1) {
   bool ok = true;
   Int128 v;
   for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) {
-    ok &= Source::Read(node.values, x, &v) & FitsPrecision128(v, node.precision);
+    ok &= Source::Read(node.values, x, &v);  // fills v: read before the precision check
+    ok &= FitsPrecision128(v, node.precision);
   }
   return ok;
 }

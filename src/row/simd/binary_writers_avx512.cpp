@@ -18,7 +18,9 @@
 // or weak symbol than its entry points.
 // GCC 12's unmasked AVX-512 intrinsics pass _mm512_undefined_*() as their
 // merge source, which -Wmaybe-uninitialized reports once inlined.
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include "row/binary_kernel.hpp"

@@ -10,7 +10,9 @@
 #include "row/simd/avx512_lanes.hpp"
 #include "row/simd/kernel_isa.hpp"
 
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace rowbridge::row {
 namespace {

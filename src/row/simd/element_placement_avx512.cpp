@@ -7,7 +7,9 @@
 // library type with inline members (check_isa_symbols.cmake).
 // GCC 12's unmasked AVX-512 intrinsics pass _mm512_undefined_*() as their
 // merge source, which -Wmaybe-uninitialized reports once inlined.
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include "row/nested/element_placement.hpp"

@@ -4,17 +4,52 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS) || defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
+#include <cpuid.h>
+#endif
+
 namespace rowbridge::row {
 namespace {
 
 constexpr int kNoOverride = -1;
 std::atomic<int> g_override{kNoOverride};
 
+struct CpuFeatures {
+  bool avx2 = false;
+  bool avx512 = false;  // F, BW, VL and BMI2
+};
+
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS) || defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
+/// What the CPU and the operating system run, read with CPUID and XGETBV
+/// (rather than __builtin_cpu_supports, whose runtime support Zig's
+/// compiler-rt lacks): an instruction set counts only when the OS saves its
+/// registers.
+CpuFeatures ReadCpuFeatures() {
+  CpuFeatures features;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return features;
+  const bool osxsave = (ecx & (1u << 27)) != 0;
+  const bool avx = (ecx & (1u << 28)) != 0;
+  if (!osxsave || !avx || __get_cpuid_max(0, nullptr) < 7) return features;
+  unsigned xcr0_low = 0, xcr0_high = 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  (void)xcr0_high;  // the state bits checked are all in the low half
+  const bool ymm_saved = (xcr0_low & 0x6u) == 0x6u;     // SSE and AVX state
+  const bool zmm_saved = (xcr0_low & 0xe6u) == 0xe6u;   // and opmask, ZMM state
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  const bool bmi2 = (ebx & (1u << 8)) != 0;
+  const bool avx512f = (ebx & (1u << 16)) != 0;
+  const bool avx512bw = (ebx & (1u << 30)) != 0;
+  const bool avx512vl = (ebx & (1u << 31)) != 0;
+  features.avx2 = ymm_saved && (ebx & (1u << 5)) != 0;
+  features.avx512 = zmm_saved && avx512f && avx512bw && avx512vl && bmi2;
+  return features;
+}
+#endif
+
 bool CpuRunsAvx512() {
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
+  return ReadCpuFeatures().avx512;
 #else
   return false;
 #endif
@@ -22,8 +57,7 @@ bool CpuRunsAvx512() {
 
 bool CpuRunsAvx2() {
 #if defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
+  return ReadCpuFeatures().avx2;
 #else
   return false;
 #endif

@@ -60,7 +60,12 @@ public final class NativeLibrary {
   }
 
   static String arch() {
-    String arch = System.getProperty("os.arch", "unknown").toLowerCase(Locale.ROOT);
+    return arch(System.getProperty("os.arch", "unknown"));
+  }
+
+  /** The jar's architecture directory for a value of os.arch (x86_64, aarch64, ...). */
+  static String arch(String osArch) {
+    String arch = osArch.toLowerCase(Locale.ROOT);
     switch (arch) {
       case "amd64":
       case "x86_64":
