@@ -3,6 +3,7 @@ package io.rowbridge.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.NewerLayouts;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
@@ -172,8 +173,11 @@ class SparkDifferentialTest {
         mode = forced.equals("c_data") ? 0 : forced.equals("columnar_batch") ? 1 : 9;
       }
       boolean sparkReadsAll = kinds.stream().allMatch(Kind::sparkReadsInput);
+      // Arrow Java 12 (Spark 3.5) exports a null-typed column, at any depth, with length 0
+      boolean exportable = NewerLayouts.available() || kinds.stream()
+          .noneMatch(k -> k.describe().matches("(?s)(.*[<: ])?null([>,].*)?"));
       String path;
-      if (mode == 0) {
+      if (mode == 0 && exportable) {
         options.input(ConverterOptions.Input.C_DATA);
         path = "c_data";
       } else if (mode <= 3 && sparkReadsAll) {
@@ -262,7 +266,8 @@ class SparkDifferentialTest {
         other = ((RunEndKind) kind).values;
       } else if (kind instanceof RandomLeaves.Leaf && !kind.isNullType()
           && random.nextBoolean()) {
-        other = random.nextBoolean()
+        // run-end encoding only where Arrow Java has it (not Arrow Java 12)
+        other = random.nextBoolean() || !NewerLayouts.available()
             ? new RandomEncodings.DictionaryKind(new ArrowType.Int(32, true),
                 (RandomLeaves.Leaf) kind)
             : new RunEndKind(32, (RandomLeaves.Leaf) kind);
