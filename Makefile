@@ -25,6 +25,9 @@
 #                    shared library, and export only their API; part of make test
 #   make test-aarch64   the aarch64 Release tests of AARCH64_TESTS under qemu-user
 #                    (build/aarch64); part of make test
+#   make test-java-spark35 / test-java-spark40
+#                    the differential and operator suites on Spark 3.5 (Scala 2.12)
+#                    and on Spark 4.0, part of make test
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -81,7 +84,8 @@ FUZZ_SECONDS ?= 60
 LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
-LONG_SUITES := long-random long-fuzz long-java long-aarch64
+LONG_SUITES := long-random long-fuzz long-java long-aarch64 long-java-spark35 \
+               long-java-spark35-scala213 long-java-spark40
 
 # ---- The portable libraries and the JVM side (java/, src/jni). ----
 # Zig's toolchain (cmake/toolchains/zig-*.cmake, installed with the LZ4 and
@@ -137,7 +141,8 @@ JAVA_LONG_SOURCE_SCHEMAS ?= 500
 JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
-        test-fuzz test-long test-portable build-aarch64 test-aarch64 \
+        test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
+        test-java-spark40 \
         $(LONG_SUITES) run bench golden format format-check clean jni java test-java bench-jvm \
         bench-spark
 
@@ -159,8 +164,9 @@ build-tsan: deps
 
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
-test: test-release test-asan test-tsan test-install test-fuzz test-java test-portable test-aarch64
-	@echo "make test: all suites passed (Release, ASan+UBSan, TSan, install/consumers, fuzzing, Java, portable libraries, aarch64)"
+test: test-release test-asan test-tsan test-install test-fuzz test-java test-java-spark35 \
+      test-java-spark40 test-portable test-aarch64
+	@echo "make test: all suites passed (Release, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1, 4.0 and 3.5, portable libraries, aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -245,6 +251,25 @@ test-java: jni
 	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_TEST_SCHEMAS) \
 	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) install
 
+# The older Spark lines (java/pom.xml's profiles), each built in its own target/LINE_SCALA
+# directories and installed under its own names (rowbridge-core-3.5_2.12, ...). make test runs
+# the differential suites ($(JAVA_LINE_SCHEMAS) schemas) and the operator suites against each
+# line's own UnsafeProjection; make test-long runs every suite on every line.
+JAVA_LINE_SCHEMAS ?= 50
+JAVA_LINE_SUITES := SparkDifferentialTest,DecoderDifferentialTest,RowbridgeOperatorTest,RowToArrowExecTest,TransitionPlacementTest
+MVN_LINE = $(MVN) -pl rowbridge-core,rowbridge-spark
+JAVA_LINE_TEST = -Dtest='$(JAVA_LINE_SUITES)' -Dsurefire.failIfNoSpecifiedTests=false \
+                 -Drowbridge.cluster.skip=true -Drowbridge.test.schemas=$(JAVA_LINE_SCHEMAS) \
+                 -Drowbridge.test.rows=$(JAVA_TEST_ROWS) test
+
+test-java-spark35: jni
+	@echo "== Java differential and operator suites on Spark 3.5 (Scala 2.12)"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 $(JAVA_LINE_TEST)
+
+test-java-spark40: jni
+	@echo "== Java differential and operator suites on Spark 4.0"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LINE_TEST)
+
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
 # converter, an Arrow C Data export alone (docs/BENCHMARKS.md, section JVM); then
 # rows -> Arrow: rowbridge's decoder, Spark's ArrowWriter and RowToColumnConverter.
@@ -292,6 +317,24 @@ long-aarch64: jni
 	scripts/aarch64_jvm.sh $(BUILD)/aarch64-jvm
 	$(JAVA_ENV) $(MVN) -pl rowbridge-core -Pjar-under-test surefire:test \
 	  -Djvm=$(abspath $(BUILD))/aarch64-jvm/bin/java
+
+# Every suite of rowbridge-core and rowbridge-spark on the older lines, as long-java runs them.
+JAVA_LONG_LINE = -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) -Drowbridge.test.rows=$(JAVA_TEST_ROWS) \
+                 -Drowbridge.test.source.schemas=$(JAVA_LONG_SOURCE_SCHEMAS) \
+                 '-Drowbridge.cluster.tests=io/rowbridge/spark/cluster/*Test.java' \
+                 -Drowbridge.long.excludes=none install
+
+long-java-spark35: jni
+	@echo "== Java suites on Spark 3.5, Scala 2.12"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 $(JAVA_LONG_LINE)
+
+long-java-spark35-scala213: jni
+	@echo "== Java suites on Spark 3.5, Scala 2.13"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5,scala-2.13 $(JAVA_LONG_LINE)
+
+long-java-spark40: jni
+	@echo "== Java suites on Spark 4.0"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LONG_LINE)
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

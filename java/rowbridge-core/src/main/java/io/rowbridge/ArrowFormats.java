@@ -31,14 +31,10 @@ final class ArrowFormats {
         return "u";
       case LargeUtf8:
         return "U";
-      case Utf8View:
-        return "vu";
       case Binary:
         return "z";
       case LargeBinary:
         return "Z";
-      case BinaryView:
-        return "vz";
       case FixedSizeBinary:
         return "w:" + ((ArrowType.FixedSizeBinary) type).getByteWidth();
       case Decimal: {
@@ -72,16 +68,10 @@ final class ArrowFormats {
         return "+l";
       case LargeList:
         return "+L";
-      case ListView:
-        return "+vl";
-      case LargeListView:
-        return "+vL";
       case FixedSizeList:
         return "+w:" + ((ArrowType.FixedSizeList) type).getListSize();
       case Map:
         return "+m";
-      case RunEndEncoded:
-        return "+r";
       case Union: {
         ArrowType.Union t = (ArrowType.Union) type;
         StringBuilder ids = new StringBuilder(
@@ -93,6 +83,10 @@ final class ArrowFormats {
         return ids.toString();
       }
       default:
+        String newer = NewerLayouts.format(type);
+        if (newer != null) {
+          return newer;
+        }
         throw new RowbridgeException("rowbridge: Arrow type " + type + " has no C Data format",
             RowbridgeException.ENOTSUP);
     }

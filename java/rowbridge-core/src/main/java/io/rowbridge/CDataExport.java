@@ -8,6 +8,7 @@ import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -35,10 +36,10 @@ final class CDataExport implements AutoCloseable {
     }
     VectorSchemaRoot root = new VectorSchemaRoot(batchFields, columns, numRows);
     // The exporter retains the buffers through this allocator: it must share their root.
-    // (A NullVector has no allocator.)
+    // (A NullVector has no allocator; Arrow Java 12's throws when asked.)
     BufferAllocator exporting = allocator;
     for (FieldVector column : columns) {
-      if (column.getAllocator() != null) {
+      if (!(column instanceof NullVector) && column.getAllocator() != null) {
         exporting = column.getAllocator();
         break;
       }

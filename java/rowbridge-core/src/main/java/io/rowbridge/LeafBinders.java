@@ -1,18 +1,18 @@
 package io.rowbridge;
 
-import java.util.List;
-
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.unsafe.Platform;
 
-/** The binders of leaf layouts: null, fixed-width (and bits), offsets + bytes, views. */
+/**
+ * The binders of leaf layouts: null, fixed-width (and bits), offsets + bytes; views are
+ * {@link NewerLayouts}'.
+ */
 final class LeafBinders {
   private LeafBinders() {}
 
@@ -120,63 +120,6 @@ final class LeafBinders {
       bindValidity(validity, count);
       putBuffer(1, offsets);
       putBuffer(2, address(data));
-      return true;
-    }
-  }
-
-  /**
-   * Validity, 16-byte views, the variadic data buffers and their sizes. The node's buffer array
-   * is Java's own (the registered node has room for no data buffer), grown as needed.
-   */
-  static final class ViewBinder extends NodeBinder {
-    private final NativeArena arena = new NativeArena();
-    private long pointers;
-    private long sizes;
-    private int capacity = -1;
-
-    ViewBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 0);
-    }
-
-    @Override
-    int bufferCount() {
-      return 3;
-    }
-
-    @Override
-    void close() {
-      arena.close();
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, BaseVariableWidthViewVector.class)) {
-        return false;
-      }
-      BaseVariableWidthViewVector views = (BaseVariableWidthViewVector) vector;
-      int count = views.getValueCount();
-      ArrowBuf viewBuffer = views.getDataBuffer();
-      require(viewBuffer, 16L * count, "views", count);
-      List<ArrowBuf> data = views.getDataBuffers();
-      int variadic = data.size();
-      if (variadic > capacity) {
-        capacity = Math.max(variadic, 2 * capacity);
-        pointers = arena.allocate(8L * (capacity + 3));
-        sizes = arena.allocate(8L * Math.max(capacity, 1));
-      }
-      long nulls = bindValidity(views.getValidityBuffer(), count);
-      long validity = Platform.getLong(null, buffers);
-      Platform.putLong(null, pointers, validity);
-      Platform.putLong(null, pointers + 8, count == 0 ? zeroes : address(viewBuffer));
-      for (int i = 0; i < variadic; i++) {
-        ArrowBuf buffer = data.get(i);
-        Platform.putLong(null, pointers + 8L * (2 + i), address(buffer));
-        Platform.putLong(null, sizes + 8L * i, buffer.capacity());
-      }
-      Platform.putLong(null, pointers + 8L * (2 + variadic), sizes);
-      Platform.putLong(null, array + CStructs.ARRAY_N_BUFFERS, 3 + variadic);
-      Platform.putLong(null, array + CStructs.ARRAY_BUFFERS, pointers);
-      Platform.putLong(null, array + CStructs.ARRAY_NULL_COUNT, nulls);
       return true;
     }
   }

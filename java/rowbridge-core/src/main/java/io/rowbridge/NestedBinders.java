@@ -8,17 +8,17 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.AbstractStructVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
-import org.apache.arrow.vector.complex.LargeListViewVector;
 import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.ListViewVector;
-import org.apache.arrow.vector.complex.RunEndEncodedVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
-/** The binders of nested and encoded layouts: struct, the lists, run-end, dictionary. */
+/**
+ * The binders of nested and encoded layouts: struct, the lists, dictionary; list views and
+ * run-end encoding are {@link NewerLayouts}'.
+ */
 final class NestedBinders {
   private NestedBinders() {}
 
@@ -33,13 +33,7 @@ final class NestedBinders {
     if (vector instanceof LargeListVector) {
       return ((LargeListVector) vector).getDataVector();
     }
-    if (vector instanceof ListViewVector) {
-      return ((ListViewVector) vector).getDataVector();
-    }
-    if (vector instanceof LargeListViewVector) {
-      return ((LargeListViewVector) vector).getDataVector();
-    }
-    return null;
+    return NewerLayouts.elementOf(vector);
   }
 
   /** A list or list view binder's matchesVector: its minor type, then its element's layout. */
@@ -198,92 +192,6 @@ final class NestedBinders {
       }
       bindValidity(list.getValidityBuffer(), count);
       return children[0].bind(element, dictionaries);
-    }
-  }
-
-  /** Validity, offsets, sizes and the element child (list view, large list view). */
-  static final class ListViewBinder extends NodeBinder {
-    private final int offsetWidth;
-
-    ListViewBinder(Context context, Field field, long array, String label, int offsetWidth) {
-      super(context, field, array, label, 1);
-      this.offsetWidth = offsetWidth;
-      createElement(context);
-    }
-
-    @Override
-    int bufferCount() {
-      return 3;
-    }
-
-    @Override
-    boolean matchesVector(ValueVector vector) {
-      return listMatches(this, vector);
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, FieldVector.class)) {
-        return false;
-      }
-      ArrowBuf sizeBuffer;
-      FieldVector element;
-      if (vector instanceof ListViewVector) {
-        sizeBuffer = ((ListViewVector) vector).getSizeBuffer();
-        element = ((ListViewVector) vector).getDataVector();
-      } else if (vector instanceof LargeListViewVector) {
-        sizeBuffer = ((LargeListViewVector) vector).getSizeBuffer();
-        element = ((LargeListViewVector) vector).getDataVector();
-      } else {
-        return false;
-      }
-      FieldVector list = (FieldVector) vector;
-      int count = list.getValueCount();
-      ArrowBuf offsetBuffer = list.getOffsetBuffer();
-      require(offsetBuffer, (long) count * offsetWidth, "offsets", count);
-      require(sizeBuffer, (long) count * offsetWidth, "sizes", count);
-      bindValidity(list.getValidityBuffer(), count);
-      putBuffer(1, count == 0 ? zeroes : address(offsetBuffer));
-      putBuffer(2, count == 0 ? zeroes : address(sizeBuffer));
-      return children[0].bind(element, dictionaries);
-    }
-  }
-
-  /** No buffers; children run ends and values. */
-  static final class RunEndBinder extends NodeBinder {
-    RunEndBinder(Context context, Field field, long array, String label) {
-      super(context, field, array, label, 2);
-      List<Field> fields = field.getChildren();
-      for (int i = 0; i < 2; i++) {
-        children[i] = create(context, fields.get(i), context.child(array, i),
-            childLabel(label, fields.get(i)));
-      }
-    }
-
-    @Override
-    int bufferCount() {
-      return 0;
-    }
-
-    @Override
-    boolean matchesVector(ValueVector vector) {
-      if (vector.getMinorType() != minorType || !(vector instanceof RunEndEncodedVector)) {
-        return false;
-      }
-      RunEndEncodedVector runs = (RunEndEncodedVector) vector;
-      return children[0].matchesVector(runs.getRunEndsVector())
-          && children[1].matchesVector(runs.getValuesVector());
-    }
-
-    @Override
-    boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
-      if (!accepts(vector, RunEndEncodedVector.class)) {
-        return false;
-      }
-      RunEndEncodedVector runs = (RunEndEncodedVector) vector;
-      writeHeader(runs.getValueCount(), 0);
-      return children[0].bind(runs.getRunEndsVector(), dictionaries)
-          && children[1].bind(runs.getValuesVector(), dictionaries);
     }
   }
 

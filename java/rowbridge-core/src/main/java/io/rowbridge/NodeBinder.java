@@ -264,9 +264,6 @@ abstract class NodeBinder {
       case LargeUtf8:
       case LargeBinary:
         return new LeafBinders.VariableBinder(context, field, array, label, 8);
-      case Utf8View:
-      case BinaryView:
-        return new LeafBinders.ViewBinder(context, field, array, label);
       case Struct:
         return new NestedBinders.StructBinder(context, field, array, label);
       case List:
@@ -276,13 +273,11 @@ abstract class NodeBinder {
         return new NestedBinders.ListBinder(context, field, array, label, 8);
       case FixedSizeList:
         return new NestedBinders.FixedSizeListBinder(context, field, array, label);
-      case ListView:
-        return new NestedBinders.ListViewBinder(context, field, array, label, 4);
-      case LargeListView:
-        return new NestedBinders.ListViewBinder(context, field, array, label, 8);
-      case RunEndEncoded:
-        return new NestedBinders.RunEndBinder(context, field, array, label);
       default:
+        NodeBinder newer = NewerLayouts.binder(context, field, array, label);
+        if (newer != null) {
+          return newer;
+        }
         throw new RowbridgeException("rowbridge: " + label + " has Arrow type " + type
             + ", which Spark rows cannot carry", RowbridgeException.ENOTSUP);
     }

@@ -106,11 +106,9 @@ public final class SparkTypes {
         break;
       case Utf8:
       case LargeUtf8:
-      case Utf8View:
         return DataTypes.StringType;
       case Binary:
       case LargeBinary:
-      case BinaryView:
       case FixedSizeBinary:
         return DataTypes.BinaryType;
       case Struct:
@@ -121,9 +119,7 @@ public final class SparkTypes {
         return of(field.getChildren(), dictionaries);
       case List:
       case LargeList:
-      case FixedSizeList:
-      case ListView:
-      case LargeListView: {
+      case FixedSizeList: {
         Field element = field.getChildren().get(0);
         return new ArrayType(of(element, dictionaries), element.isNullable());
       }
@@ -133,10 +129,13 @@ public final class SparkTypes {
         Field value = entries.getChildren().get(1);
         return new MapType(of(key, dictionaries), of(value, dictionaries), value.isNullable());
       }
-      case RunEndEncoded:
-        return of(field.getChildren().get(1), dictionaries);
-      default:
+      default: {
+        DataType newer = NewerLayouts.sparkType(field, dictionaries); // views, run-end
+        if (newer != null) {
+          return newer;
+        }
         break;
+      }
     }
     throw new RowbridgeException("rowbridge: column '" + field.getName() + "' has Arrow type "
         + type + ", which Spark rows cannot carry", RowbridgeException.ENOTSUP);
@@ -150,7 +149,7 @@ public final class SparkTypes {
     for (Field child : children) {
       ArrowType.ArrowTypeID id = child.getType().getTypeID();
       form &= child.getDictionary() == null && (id == ArrowType.ArrowTypeID.Binary
-          || id == ArrowType.ArrowTypeID.LargeBinary || id == ArrowType.ArrowTypeID.BinaryView);
+          || id == ArrowType.ArrowTypeID.LargeBinary || NewerLayouts.isBinaryView(child.getType()));
     }
     if (!form) {
       throw new RowbridgeException("rowbridge: column '" + field.getName() + "' is a variant "

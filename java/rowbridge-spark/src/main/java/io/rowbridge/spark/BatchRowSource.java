@@ -43,11 +43,19 @@ public final class BatchRowSource implements Serializable {
 
   /**
    * The same, from the generated code's input: an iterator of ColumnarBatch that Spark types as
-   * an iterator of rows.
+   * an iterator of rows. (Wrapped by hand: Scala 2.12 and 2.13 have no converter in common.)
    */
-  @SuppressWarnings("unchecked")
   public BatchRowIterator openInput(scala.collection.Iterator<?> batches) {
-    return open(scala.jdk.javaapi.CollectionConverters.asJava(
-        (scala.collection.Iterator<ColumnarBatch>) batches));
+    return open(new java.util.Iterator<ColumnarBatch>() {
+      @Override
+      public boolean hasNext() {
+        return batches.hasNext();
+      }
+
+      @Override
+      public ColumnarBatch next() {
+        return (ColumnarBatch) batches.next();
+      }
+    });
   }
 }

@@ -3,6 +3,8 @@ package io.rowbridge.spark;
 import java.math.BigDecimal;
 import java.util.List;
 
+import io.rowbridge.NewerLayouts;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -18,7 +20,6 @@ import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.complex.RunEndEncodedVector;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -45,33 +46,36 @@ import org.apache.spark.sql.types.TimestampType;
  * Spark's ConstantColumnVector (a partition column's one value, or a column of nulls) as an
  * Arrow run-end encoded vector of one run, which the native converter writes as that value in
  * every row: nothing is materialised per row. The vector owns its value's buffers, allocated
- * from the allocator given; {@link #close} frees them.
+ * from the allocator given; {@link #close} frees them. Arrow Java 12 (Spark 3.5) has no run-end
+ * encoding: there {@link #fieldFor} takes no type, and Spark's projection reads such batches.
  */
 public final class ConstantRuns implements AutoCloseable {
-  private final RunEndEncodedVector runs;
+  private final FieldVector runs;
+  private final IntVector runEnds;
   private final FieldVector value;
   private final DataType type;
 
   private ConstantRuns(Field field, DataType type, BufferAllocator allocator) {
-    this.runs = new RunEndEncodedVector(field, allocator, null);
-    this.runs.initializeChildrenFromFields(field.getChildren());
-    this.value = runs.getValuesVector();
+    this.runs = field.createVector(allocator);
+    this.runEnds = (IntVector) runs.getChildrenFromFields().get(0);
+    this.value = runs.getChildrenFromFields().get(1);
     this.type = type;
   }
 
   /**
    * The run-end encoded field standing for a constant column of Spark type {@code type}, or null
-   * when the type is not one a constant column of rowbridge's takes (nested, intervals).
+   * when the type is not one a constant column of rowbridge's takes (nested, intervals), or
+   * when Arrow Java has no run-end encoding.
    */
   static Field fieldFor(String name, DataType type) {
     Field values = valueField("values", type);
-    if (values == null) {
+    if (values == null || !NewerLayouts.available()) {
       return null;
     }
     Field runEnds = new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null);
     // Nullable: the run's value may be null (a run-end encoded array has no validity bitmap of
     // its own, its values carry the nulls).
-    return new Field(name, FieldType.nullable(ArrowType.RunEndEncoded.INSTANCE),
+    return new Field(name, FieldType.nullable(NewerLayouts.runEndEncoded()),
         List.of(runEnds, values));
   }
 
@@ -80,9 +84,8 @@ public final class ConstantRuns implements AutoCloseable {
     return new ConstantRuns(field, type, allocator);
   }
 
-  /** The vector holding {@code constant}'s value in each of {@code numRows} rows. */
-  RunEndEncodedVector of(ConstantColumnVector constant, int numRows) {
-    IntVector runEnds = (IntVector) runs.getRunEndsVector();
+  /** The run-end encoded vector holding {@code constant}'s value in each of {@code numRows} rows. */
+  FieldVector of(ConstantColumnVector constant, int numRows) {
     if (numRows == 0) {
       runEnds.setValueCount(0);
       value.setValueCount(0);

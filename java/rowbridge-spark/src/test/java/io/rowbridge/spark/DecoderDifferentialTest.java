@@ -145,6 +145,9 @@ class DecoderDifferentialTest {
           break;
         }
         totals[1]++;
+        for (int c = 0; c < columns; c++) {
+          reserveLike(theirs.getVector(c), ours.getVector(c));
+        }
         writer.reset();
         for (int r = first; r < first + batchRows; r++) {
           writer.write(unsafeRows.get(r));
@@ -186,5 +189,24 @@ class DecoderDifferentialTest {
       }
     }
     return " (types " + mine.getField() + " / " + spark.getField() + ")";
+  }
+
+  /**
+   * Gives {@code target} and its children room for as many values as {@code model} and its
+   * children hold: Spark 3.5's ArrowWriter writes durations with {@code set}, not
+   * {@code setSafe}, so that a vector it does not grow must be large enough already.
+   */
+  private static void reserveLike(FieldVector target, FieldVector model) {
+    reserveCapacities(target, model);
+    target.allocateNew();
+  }
+
+  private static void reserveCapacities(FieldVector target, FieldVector model) {
+    target.setInitialCapacity(Math.max(1, model.getValueCount()));
+    List<FieldVector> targets = target.getChildrenFromFields();
+    List<FieldVector> models = model.getChildrenFromFields();
+    for (int i = 0; i < targets.size() && i < models.size(); i++) {
+      reserveCapacities(targets.get(i), models.get(i));
+    }
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import io.rowbridge.NewerLayouts;
 import io.rowbridge.shim.SparkTypeShim;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -107,7 +108,9 @@ final class RandomColumns {
       }
       if (which == 1) {
         Kind element = randomKind(random, depth - 1, true, false);
-        ListLayout layout = ListLayout.values()[random.nextInt(ListLayout.values().length)];
+        // LIST_VIEW, the last, only where Arrow Java has list views (not Arrow Java 12)
+        int layouts = ListLayout.values().length - (NewerLayouts.available() ? 0 : 1);
+        ListLayout layout = ListLayout.values()[random.nextInt(layouts)];
         return new ListKind(element, element.isNullType() || random.nextInt(4) != 0, layout,
             1 + random.nextInt(4));
       }
@@ -119,13 +122,12 @@ final class RandomColumns {
       return new MapKind(key, value, value.isNullType() || random.nextInt(4) != 0);
     }
     if (SparkTypeShim.hasVariant() && pick >= 30 && pick < 33) {
-      ArrowType[] children = {ArrowType.Binary.INSTANCE, ArrowType.LargeBinary.INSTANCE,
-          ArrowType.BinaryView.INSTANCE};
+      ArrowType[] children = NewerKinds.variantChildTypes();
       return new RandomVariantKind(children[random.nextInt(children.length)]);
     }
     Leaf leaf = leaves.get(random.nextInt(leaves.size()));
     if (encodings && !leaf.isNullType() && pick >= 88) {
-      if (pick < 94) {
+      if (pick < 94 || !NewerLayouts.available()) {
         int[] bits = {8, 16, 32, 64};
         int b = bits[random.nextInt(bits.length)];
         return new DictionaryKind(new ArrowType.Int(b, b == 8 ? random.nextBoolean() : true),

@@ -3,6 +3,8 @@ package io.rowbridge.spark;
 import static io.rowbridge.spark.RandomColumns.*;
 import static io.rowbridge.spark.RandomLeaves.*;
 
+import io.rowbridge.NewerLayouts;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +14,6 @@ import java.util.Random;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.complex.RunEndEncodedVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
@@ -136,7 +137,10 @@ final class RandomEncodings {
     return new byte[] {(byte) (Boolean.TRUE.equals(encoded) ? 1 : 0)};
   }
 
-  /** run_end_encoded<run end, leaf>: values come in runs; the Spark side gets them expanded. */
+  /**
+   * run_end_encoded<run end, leaf>: values come in runs; the Spark side gets them expanded. Only
+   * where Arrow Java has run-end encoding ({@link NewerLayouts#available}).
+   */
   static final class RunEndKind extends Kind {
     final int runEndBits;
     final Leaf values;
@@ -158,7 +162,7 @@ final class RandomEncodings {
 
     @Override
     Field input(String name, boolean nullable, Dictionaries dictionaries) {
-      return new Field(name, new FieldType(nullable, new ArrowType.RunEndEncoded(), null),
+      return new Field(name, new FieldType(nullable, NewerLayouts.runEndEncoded(), null),
           List.of(new Field("run_ends", new FieldType(false, new ArrowType.Int(runEndBits, true),
               null), null), values.input("values", true, dictionaries)));
     }
@@ -180,7 +184,6 @@ final class RandomEncodings {
         values.fill(vector, rows, true, random, dictionaries);
         return;
       }
-      RunEndEncodedVector encoded = (RunEndEncodedVector) vector;
       List<Object> runValues = new ArrayList<>();
       List<Long> runEnds = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) {
@@ -193,7 +196,7 @@ final class RandomEncodings {
           runEnds.add((long) i + 1);
         }
       }
-      BaseFixedWidthVector ends = (BaseFixedWidthVector) encoded.getRunEndsVector();
+      BaseFixedWidthVector ends = (BaseFixedWidthVector) vector.getChildrenFromFields().get(0);
       int width = runEndBits / 8;
       ends.allocateNew(runEnds.size());
       for (int i = 0; i < runEnds.size(); i++) {
@@ -201,8 +204,8 @@ final class RandomEncodings {
         BitVectorHelper.setBit(ends.getValidityBuffer(), i);
       }
       ends.setValueCount(runEnds.size());
-      values.fill(encoded.getValuesVector(), runValues, false, random, dictionaries);
-      encoded.setValueCount(rows.size());
+      values.fill(vector.getChildrenFromFields().get(1), runValues, false, random, dictionaries);
+      vector.setValueCount(rows.size());
     }
 
     /** Repeats values so that runs appear (called on the row values before filling). */

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.ListViewVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -155,7 +155,7 @@ final class RandomNestedKinds {
         case FIXED_SIZE_LIST:
           return new ArrowType.FixedSizeList(fixedSize);
         case LIST_VIEW:
-          return new ArrowType.ListView();
+          return NewerKinds.listView();
         default:
           return new ArrowType.List();
       }
@@ -220,7 +220,11 @@ final class RandomNestedKinds {
           element.fill(list.getDataVector(), flat, readable, random, dictionaries);
           for (int i = 0; i < n; i++) {
             if (rows.get(i) == null) {
-              list.setNull(i);
+              // an empty list, then null: Arrow Java 12's LargeListVector.setNull writes its
+              // 8-byte offsets as 4-byte ones
+              list.startNewValue(i);
+              list.endValue(i, 0);
+              BitVectorHelper.unsetBit(list.getValidityBuffer(), i);
             } else {
               list.startNewValue(i);
               list.endValue(i, ((List<Object>) rows.get(i)).size());
@@ -240,22 +244,8 @@ final class RandomNestedKinds {
           }
           break;
         }
-        default: {
-          ListViewVector list = (ListViewVector) vector;
-          element.fill(list.getDataVector(), flat, readable, random, dictionaries);
-          int offset = 0;
-          for (int i = 0; i < n; i++) {
-            if (rows.get(i) == null) {
-              list.setNull(i);
-            } else {
-              int size = ((List<Object>) rows.get(i)).size();
-              list.setOffset(i, offset);
-              list.setSize(i, size);
-              list.setValidity(i, 1);
-              offset += size;
-            }
-          }
-        }
+        default:
+          NewerKinds.fillListView(vector, element, rows, flat, random, dictionaries);
       }
       vector.setValueCount(n);
     }

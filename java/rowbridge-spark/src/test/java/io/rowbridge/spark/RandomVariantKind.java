@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Random;
 
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -62,11 +61,12 @@ final class RandomVariantKind extends Kind {
     struct.setInitialCapacity(rows.size());
     struct.allocateNew();
     for (int part = 0; part < 2; part++) {
-      VariableWidthFieldVector child = (VariableWidthFieldVector) struct.getChildByOrdinal(part);
+      FieldVector child = (FieldVector) struct.getChildByOrdinal(part);
       for (int i = 0; i < rows.size(); i++) {
         byte[][] row = (byte[][]) rows.get(i);
         // under a null variant, the children hold anything
-        child.setSafe(i, row == null ? randomBytes(random, random.nextInt(6)) : row[part]);
+        NewerKinds.setBytes(child, i, row == null ? randomBytes(random, random.nextInt(6))
+            : row[part]);
       }
       child.setValueCount(rows.size());
     }

@@ -3,6 +3,7 @@ package io.rowbridge.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.NewerLayouts;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
@@ -49,6 +50,23 @@ class SparkDifferentialTest {
   static long baseSeed() {
     String seed = System.getProperty("rowbridge.test.seed", "");
     return seed.isEmpty() ? System.nanoTime() : Long.parseLong(seed.trim());
+  }
+
+  /** The Arrow Java on the class path (Spark's). */
+  static final String ARROW_JAVA = String.valueOf(
+      FieldVector.class.getPackage().getImplementationVersion());
+
+  /**
+   * Whether Arrow Java's Data.exportVectorSchemaRoot (the C_DATA input path) keeps the length of
+   * a column of this description: Arrow Java 12.0.1 (Spark 3.5) loses that of null-typed
+   * vectors, at any depth, and 18.1.0 (Spark 4.0) that of run-end encoded ones.
+   */
+  static boolean cDataExports(String description) {
+    if (ARROW_JAVA.startsWith("12.")
+        && description.matches("(?s)(.*[<: ])?null([>,].*)?")) {
+      return false;
+    }
+    return !(ARROW_JAVA.startsWith("18.1.") && description.contains("run_end_encoded"));
   }
 
   /** What one schema exercised, for the summary line. */
@@ -172,8 +190,9 @@ class SparkDifferentialTest {
         mode = forced.equals("c_data") ? 0 : forced.equals("columnar_batch") ? 1 : 9;
       }
       boolean sparkReadsAll = kinds.stream().allMatch(Kind::sparkReadsInput);
+      boolean exportable = kinds.stream().allMatch(k -> cDataExports(k.describe()));
       String path;
-      if (mode == 0) {
+      if (mode == 0 && exportable) {
         options.input(ConverterOptions.Input.C_DATA);
         path = "c_data";
       } else if (mode <= 3 && sparkReadsAll) {
@@ -262,7 +281,9 @@ class SparkDifferentialTest {
         other = ((RunEndKind) kind).values;
       } else if (kind instanceof RandomLeaves.Leaf && !kind.isNullType()
           && random.nextBoolean()) {
-        other = random.nextBoolean()
+        // run-end encoding only where Arrow Java has it (not 12) and exports it (not 18.1)
+        other = random.nextBoolean() || !NewerLayouts.available()
+            || !cDataExports("run_end_encoded")
             ? new RandomEncodings.DictionaryKind(new ArrowType.Int(32, true),
                 (RandomLeaves.Leaf) kind)
             : new RunEndKind(32, (RandomLeaves.Leaf) kind);

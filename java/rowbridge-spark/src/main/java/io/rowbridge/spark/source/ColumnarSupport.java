@@ -4,9 +4,11 @@ import io.rowbridge.shim.SparkTypeShim;
 
 import java.util.List;
 
+import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.spark.sql.util.ArrowUtils;
 
 /**
  * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2,
@@ -18,6 +20,19 @@ import org.apache.arrow.vector.types.pojo.Field;
  */
 final class ColumnarSupport {
   private ColumnarSupport() {}
+
+  /** Whether this Spark's ArrowColumnVector reads interval[month_day_nano] (4.0 and later). */
+  private static final boolean READS_MONTH_DAY_NANO = reads(
+      new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO));
+
+  private static boolean reads(ArrowType type) {
+    try {
+      ArrowUtils.fromArrowType(type);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
 
   /** True when every field (and child) is read correctly by ArrowColumnVector. */
   static boolean readable(List<Field> fields) {
@@ -59,8 +74,15 @@ final class ColumnarSupport {
         return SparkTypeShim.hasTime() && ((ArrowType.Time) type).getUnit() == TimeUnit.NANOSECOND;
       case Interval:
         // month-day-nano: Spark truncates nanoseconds toward zero, as SPEC section 2 does
-        return ((ArrowType.Interval) type).getUnit()
-            != org.apache.arrow.vector.types.IntervalUnit.DAY_TIME;
+        // (Spark 4.0 and later; Spark 3.5's ArrowColumnVector has no calendar intervals)
+        switch (((ArrowType.Interval) type).getUnit()) {
+          case YEAR_MONTH:
+            return true;
+          case MONTH_DAY_NANO:
+            return READS_MONTH_DAY_NANO;
+          default:
+            return false;
+        }
       case List:
       case Struct:
       case Map:

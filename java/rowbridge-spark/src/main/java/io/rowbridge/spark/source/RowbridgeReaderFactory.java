@@ -115,10 +115,10 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
    * again: the planned range must still be the file's.
    */
   private FileRange rangeOf(PartitionedFile file) {
-    if (!RowbridgeScan.isLocal(file.toPath())) {
+    if (!LocalFiles.isLocal(file.toPath())) {
       return remoteRangeOf(file);
     }
-    String path = RowbridgeScan.localPath(file.toPath());
+    String path = LocalFiles.localPath(file.toPath());
     String where = path + " (bytes " + file.start() + "-" + (file.start() + file.length()) + ")";
     Path local = Path.of(path);
     if (!Files.exists(local)) {
@@ -139,7 +139,7 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
             + file.modificationTime() + " ms; now " + size + " bytes, " + modified + " ms)",
             RowbridgeException.EIO);
       }
-      IpcFileInfo info = RowbridgeSource.inspect(path);
+      IpcFileInfo info = LocalFiles.inspect(path);
       if (!info.isFileFormat()) {
         return new FileRange(path, 0, -1, columns);
       }

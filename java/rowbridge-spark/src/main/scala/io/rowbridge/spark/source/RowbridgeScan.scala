@@ -64,7 +64,7 @@ case class RowbridgeScan(
     dataFilters: Seq[Expression])
   extends FileScan with SupportsRuntimeV2Filtering with Logging {
 
-  private val sourceConf = SourceConf.of(options, conf)
+  private val sourceConf = SourceConf.of(options, sparkSession.sessionState.conf)
   private val fileOptions =
     new FileSourceOptions(CaseInsensitiveMap(options.asCaseSensitiveMap.asScala.toMap))
   /** The file columns read, as indices into the files' (and the data schema's) columns. */
@@ -231,28 +231,10 @@ object RowbridgeScan {
     }
   }
 
-  /** True for a file the native library maps itself: a `file:` URI or a path without a scheme. */
-  def isLocal(path: Path): Boolean = {
-    val scheme = path.toUri.getScheme
-    scheme == null || scheme == "file"
-  }
-
-  /** The local path of a file for which [[isLocal]] holds. */
-  def localPath(path: Path): String = {
-    val uri = path.toUri
-    if (uri.getScheme == null) {
-      uri.getPath
-    } else if (uri.getScheme == "file") {
-      new java.io.File(uri).getPath
-    } else {
-      throw new IllegalArgumentException(s"rowbridge: not a local file: $path")
-    }
-  }
-
   /** True when `failure` says the file at `path` does not exist (any more). */
   def isMissing(path: Path, failure: Throwable): Boolean = {
-    if (isLocal(path)) {
-      Files.notExists(LocalPath.of(localPath(path)))
+    if (LocalFiles.isLocal(path)) {
+      Files.notExists(LocalPath.of(LocalFiles.localPath(path)))
     } else {
       Iterator.iterate(failure)(_.getCause).takeWhile(_ != null)
         .exists(_.isInstanceOf[java.io.FileNotFoundException])

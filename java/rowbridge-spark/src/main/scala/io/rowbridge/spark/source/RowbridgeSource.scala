@@ -69,23 +69,13 @@ object RowbridgeSource {
       lower.endsWith(".ipc")
   }
 
-  /** The footer of `file`; a file rowbridge cannot read is an error naming it. */
-  def inspect(file: String): IpcFileInfo = {
-    try {
-      NativeScan.inspect(file)
-    } catch {
-      case e: RowbridgeException =>
-        throw new RowbridgeException(SourceErrors.describe(file, -1, 0, e), e.code())
-    }
-  }
-
   /**
    * The footer of `path`: a local file's mapped, any other read through Hadoop with `conf`. A
    * missing file throws FileNotFoundException; another unreadable file, an error naming it.
    */
   def inspect(path: Path, conf: Configuration): IpcFileInfo = {
-    if (RowbridgeScan.isLocal(path)) {
-      inspect(RowbridgeScan.localPath(path))
+    if (LocalFiles.isLocal(path)) {
+      LocalFiles.inspect(LocalFiles.localPath(path))
     } else {
       try {
         HadoopFile.inspect(path, conf)
@@ -105,8 +95,8 @@ object RowbridgeSource {
     val mapped = try {
       if (!hasDictionary(schema.getFields)) {
         SparkTypes.of(schema.getFields, null)
-      } else if (RowbridgeScan.isLocal(path)) {
-        val scan = NativeScan.openRows(RowbridgeScan.localPath(path),
+      } else if (LocalFiles.isLocal(path)) {
+        val scan = NativeScan.openRows(LocalFiles.localPath(path),
           ScanOptions.defaults().withBatchRange(0, 0))
         try scan.sparkSchema() finally scan.close()
       } else {

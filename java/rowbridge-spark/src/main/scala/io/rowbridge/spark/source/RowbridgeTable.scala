@@ -48,8 +48,10 @@ case class RowbridgeTable(
     Some(RowbridgeSource.sparkSchema(first, conf, RowbridgeSource.inspect(first, conf).schema()))
   }
 
+  /** The table's options, then the scan's (Spark 3.5's FileTable has no mergedOptions). */
   override def newScanBuilder(options: CaseInsensitiveStringMap): RowbridgeScanBuilder =
-    new RowbridgeScanBuilder(sparkSession, fileIndex, dataSchema, mergedOptions(options))
+    new RowbridgeScanBuilder(sparkSession, fileIndex, dataSchema, new CaseInsensitiveStringMap(
+      (this.options.asCaseSensitiveMap.asScala ++ options.asCaseSensitiveMap.asScala).asJava))
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder =
     throw new UnsupportedOperationException("rowbridge: writing is not supported yet")

@@ -14,6 +14,7 @@ import io.rowbridge.spark.storage.StorageSessions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -190,8 +191,12 @@ class StorageSourceTest {
             return (BatchScanExec) plan;
           }
         }).get();
-    return scala.jdk.javaapi.CollectionConverters.asJava(scan.inputPartitions()).stream()
-        .flatMap(p -> Arrays.stream(((FilePartition) p).files())).toList();
+    List<PartitionedFile> files = new ArrayList<>();
+    scala.collection.Iterator<?> partitions = scan.inputPartitions().iterator();
+    while (partitions.hasNext()) {
+      files.addAll(Arrays.asList(((FilePartition) partitions.next()).files()));
+    }
+    return files;
   }
 
   @Test

@@ -1,0 +1,45 @@
+package io.rowbridge.spark;
+
+import java.util.List;
+import java.util.Random;
+
+import io.rowbridge.spark.RandomColumns.Dictionaries;
+import io.rowbridge.spark.RandomColumns.Kind;
+import io.rowbridge.spark.RandomLeaves.Leaf;
+
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * The random columns of the layouts Arrow Java 12 (Spark 3.5) lacks: none are drawn here (no
+ * views, no list views). Each Arrow line has a class of this name (src/test/arrow-LINE).
+ */
+final class NewerKinds {
+  private NewerKinds() {}
+
+  static void addViewLeaves(List<Leaf> all) {}
+
+  static ArrowType[] variantChildTypes() {
+    return new ArrowType[] {ArrowType.Binary.INSTANCE, ArrowType.LargeBinary.INSTANCE};
+  }
+
+  static ArrowType listView() {
+    throw new UnsupportedOperationException("Arrow Java 12 has no list view");
+  }
+
+  /** Sets value {@code index} of a variable-width vector (offsets: Arrow Java 12 has no views). */
+  static void setBytes(FieldVector vector, int index, byte[] bytes) {
+    if (vector instanceof BaseLargeVariableWidthVector) {
+      ((BaseLargeVariableWidthVector) vector).setSafe(index, bytes);
+    } else {
+      ((BaseVariableWidthVector) vector).setSafe(index, bytes);
+    }
+  }
+
+  static void fillListView(FieldVector vector, Kind element, List<Object> rows, List<Object> flat,
+      Random random, Dictionaries dictionaries) {
+    throw new UnsupportedOperationException("Arrow Java 12 has no list view");
+  }
+}
