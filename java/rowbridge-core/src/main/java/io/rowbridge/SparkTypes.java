@@ -100,10 +100,12 @@ public final class SparkTypes {
       case Duration:
         return DataTypes.createDayTimeIntervalType();
       case Time:
-        if (SparkTypeShim.hasTime()) {
-          return SparkTypeShim.timeType();
+        if (!SparkTypeShim.hasTime()) {
+          throw new RowbridgeException("rowbridge: column '" + field.getName() + "' has Arrow type "
+              + type + ", but this Spark line has no TIME type (Spark 4.1 has)",
+              RowbridgeException.ENOTSUP);
         }
-        break;
+        return SparkTypeShim.timeType();
       case Utf8:
       case LargeUtf8:
         return DataTypes.StringType;
