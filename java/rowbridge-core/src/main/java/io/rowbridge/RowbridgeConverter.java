@@ -302,18 +302,29 @@ public final class RowbridgeConverter implements AutoCloseable {
     return true;
   }
 
+  /**
+   * The fallback tree for the current vectors: the one held when it fits them, else a new one
+   * (the old one closed first, so that a failure to build leaves none held). Owned by this
+   * converter; closed by {@link #close}.
+   */
+  private FallbackTree fallbackTree() {
+    if (fallback != null && fallback.reusableFor(current)) {
+      return fallback;
+    }
+    if (fallback != null) {
+      fallback.close();
+      fallback = null;
+    }
+    fallback = new FallbackTree(current, dictionaries, zeroes);
+    return fallback;
+  }
+
   private long convertWithBatchSchema(int numRows) {
     schemaPathBatches++;
-    if (fallback == null || !fallback.reusableFor(current)) {
-      if (fallback != null) {
-        fallback.close();
-        fallback = null;
-      }
-      fallback = new FallbackTree(current, dictionaries, zeroes);
-    }
-    fallback.bind(current, numRows, dictionaries);
+    FallbackTree tree = fallbackTree();
+    tree.bind(current, numRows, dictionaries);
     nativePlanChanged = true;
-    return RowbridgeNative.convertArray(handle, fallback.root, fallback.schema);
+    return RowbridgeNative.convertArray(handle, tree.root, tree.schema);
   }
 
   private long convertCData(int numRows, boolean sameLayout) {
@@ -323,13 +334,7 @@ public final class RowbridgeConverter implements AutoCloseable {
     long batchSchema = 0;
     if (!sameLayout) {
       schemaPathBatches++;
-      if (fallback == null || !fallback.reusableFor(current)) {
-        if (fallback != null) {
-          fallback.close();
-        }
-        fallback = new FallbackTree(current, dictionaries, zeroes);
-      }
-      batchSchema = fallback.schema;
+      batchSchema = fallbackTree().schema;
     } else if (nativePlanChanged) {
       batchSchema = schema;
     }

@@ -25,8 +25,6 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
   private final CDataDictionaryProvider dictionaries;
   private final Schema schema;
   private final VectorSchemaRoot root;
-  private boolean finished;
-  private boolean closed;
 
   ArrowScan(ScanInput input, ScanOptions options, BufferAllocator allocator) {
     this(input, options, checked(allocator), new CDataDictionaryProvider());
@@ -65,36 +63,26 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
    * {@link ScanOptions#withInterrupted} at every wake-up.
    */
   public boolean loadNextBatch() {
-    if (closed) {
-      throw new IllegalStateException("rowbridge scan of " + stream.path() + ": the scan is closed");
-    }
-    if (finished) {
-      return false;
-    }
-    long handle = stream.enter();
+    return advance();
+  }
+
+  @Override
+  int pollNext(long handle) {
+    ArrowArray array = ArrowArray.allocateNew(allocator);
     try {
-      for (;;) {
-        ArrowArray array = ArrowArray.allocateNew(allocator);
-        int result;
-        try {
-          result = ScanNative.nextArray(handle, array.memoryAddress());
-          if (result == ScanNative.BATCH) {
-            Data.importIntoVectorSchemaRoot(allocator, array, root, dictionaries); // moves array
-            return true;
-          }
-        } finally {
-          array.close();
-        }
-        if (result == ScanNative.END) {
-          finished = true;
-          root.clear();
-          return false;
-        }
-        stream.checkInterrupted();
+      int result = ScanNative.nextArray(handle, array.memoryAddress());
+      if (result == ScanNative.BATCH) {
+        Data.importIntoVectorSchemaRoot(allocator, array, root, dictionaries); // moves array
       }
+      return result;
     } finally {
-      stream.exit();
+      array.close();
     }
+  }
+
+  @Override
+  void onEnd() {
+    root.clear();
   }
 
   /** The batch last loaded: one reused root, valid until the next load or close. */

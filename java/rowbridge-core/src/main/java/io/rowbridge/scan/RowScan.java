@@ -30,8 +30,6 @@ public final class RowScan extends ScanBase implements AutoCloseable {
   private final long result;
 
   private boolean inBatch;
-  private boolean finished;
-  private boolean closed;
   private long dataAddress;
   private long offsetsAddress;
   private int chunkRows;
@@ -90,40 +88,36 @@ public final class RowScan extends ScanBase implements AutoCloseable {
    * at every wake-up). False at the end.
    */
   public boolean nextBatch() {
-    if (closed) {
-      throw new IllegalStateException("rowbridge scan of " + stream.path() + ": the scan is closed");
-    }
-    if (finished) {
+    return advance();
+  }
+
+  @Override
+  boolean nextInBatch(long handle) {
+    if (!inBatch) {
       return false;
     }
-    long handle = stream.enter();
-    try {
-      if (inBatch) {
-        long rows = ScanNative.nextChunk(handle);
-        if (rows > 0) {
-          readResult();
-          return true;
-        }
-        inBatch = false;
-      }
-      for (;;) {
-        int status = ScanNative.nextRows(handle);
-        if (status == ScanNative.BATCH) {
-          inBatch = true;
-          readResult();
-          return true;
-        }
-        if (status == ScanNative.END) {
-          finished = true;
-          chunkRows = 0;
-          index = 0;
-          return false;
-        }
-        stream.checkInterrupted();
-      }
-    } finally {
-      stream.exit();
+    if (ScanNative.nextChunk(handle) > 0) {
+      readResult();
+      return true;
     }
+    inBatch = false;
+    return false;
+  }
+
+  @Override
+  int pollNext(long handle) {
+    int status = ScanNative.nextRows(handle);
+    if (status == ScanNative.BATCH) {
+      inBatch = true;
+      readResult();
+    }
+    return status;
+  }
+
+  @Override
+  void onEnd() {
+    chunkRows = 0;
+    index = 0;
   }
 
   private void readResult() {

@@ -6,10 +6,65 @@ package io.rowbridge.scan;
  */
 public abstract class ScanBase implements StreamCounters {
   final NativeStream stream;
+  /** Set by close; an advance after it is an error. */
+  boolean closed;
+  /** Set when the stream reported its end. */
+  private boolean finished;
 
   ScanBase(NativeStream stream) {
     this.stream = stream;
   }
+
+  /**
+   * Moves to the next unit the subclass hands out: {@link #nextInBatch} first, then batches from
+   * {@link #pollNext}, waiting while none is ready and polling the interruption check of {@link
+   * ScanOptions#withInterrupted} at every wake-up. False at the end, after {@link #onEnd}.
+   */
+  final boolean advance() {
+    if (closed) {
+      throw new IllegalStateException("rowbridge scan of " + stream.path() + ": the scan is closed");
+    }
+    if (finished) {
+      return false;
+    }
+    long handle = stream.enter();
+    try {
+      if (nextInBatch(handle)) {
+        return true;
+      }
+      for (;;) {
+        int status = pollNext(handle);
+        if (status == ScanNative.BATCH) {
+          return true;
+        }
+        if (status == ScanNative.END) {
+          finished = true;
+          onEnd();
+          return false;
+        }
+        stream.checkInterrupted();
+      }
+    } finally {
+      stream.exit();
+    }
+  }
+
+  /**
+   * Moves within the current batch (for a row scan, to its next chunk); false when it has no more
+   * or there is none. The stream {@code handle} is entered.
+   */
+  boolean nextInBatch(long handle) {
+    return false;
+  }
+
+  /**
+   * Takes the next batch if one is ready: returns {@link ScanNative#BATCH} (taken), {@link
+   * ScanNative#END}, or anything else to wait and poll again. The stream {@code handle} is entered.
+   */
+  abstract int pollNext(long handle);
+
+  /** Clears what the consumer sees once the stream has ended. */
+  abstract void onEnd();
 
   /**
    * Cancels the scan: a consumer blocked waiting for a batch gets a {@link
