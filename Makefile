@@ -118,9 +118,9 @@ AARCH64_TESTS := row/flat_types_numeric_test.cc;row/flat_types_binary_test.cc;$\
                  row/flat_types_decimal_test.cc;row/flat_types_temporal_test.cc;$\
                  row/flat_types_encoding_test.cc;row/flat_types_slicing_test.cc;$\
                  row/spark_golden_test.cc;row/random_differential_test.cc;$\
-                 row/nested/nested_structs_maps_test.cc;row/nested/depth_first_test.cc;$\
-                 row/reader/row_decoder_test.cc;row/reader/row_decoder_roundtrip_test.cc;$\
-                 row/reader/row_decoder_golden_test.cc;$\
+                 row/nested/nested_structs_maps_test.cc;row/nested/depth_first/depth_first_test.cc;$\
+                 decoder/row_decoder_test.cc;decoder/row_decoder_roundtrip_test.cc;$\
+                 decoder/row_decoder_golden_test.cc;$\
                  ipc/ipc_writer_test.cc;ipc/ipc_reader_test.cc;stream/ipc_scan_test.cc;$\
                  row/simd/kernel_isa_test.cc;row/simd/size_kernels_test.cc;row/simd/page_edge_test.cc
 # What runs the aarch64 tests: qemu-user (the toolchain file sets it as CMake's

@@ -20,6 +20,26 @@ enum class Validation : int32_t {
   kFull = ROWBRIDGE_VALIDATION_FULL,
 };
 
+/// Which instruction set the byte-copying and nested kernels are built for.
+/// kAuto takes the best the CPU runs; a named set the CPU or the build lacks
+/// is an error when the plan is compiled. The output bytes never depend on it.
+enum class Kernels : int32_t {
+  kAuto = ROWBRIDGE_KERNELS_AUTO,
+  kPortable = ROWBRIDGE_KERNELS_PORTABLE,
+  kAvx2 = ROWBRIDGE_KERNELS_AVX2,
+  kAvx512 = ROWBRIDGE_KERNELS_AVX512,
+};
+
+/// How nested and string columns are written. kAuto takes the depth-first
+/// writer (one pass per row over every such column) for the schemas it is
+/// faster on, and the level-by-level writer otherwise; the other two force
+/// one where it applies. The output bytes never depend on it.
+enum class NestedWriter : int32_t {
+  kAuto = ROWBRIDGE_NESTED_WRITER_AUTO,
+  kDepthFirst = ROWBRIDGE_NESTED_WRITER_DEPTH_FIRST,
+  kLevels = ROWBRIDGE_NESTED_WRITER_LEVELS,
+};
+
 struct ConverterOptions {
   Validation validation = Validation::kCheap;
   /// The most row bytes one output chunk holds. A batch whose rows exceed it
@@ -29,6 +49,11 @@ struct ConverterOptions {
   /// VariantType, as Spark 4.0+ reads it; false keeps it a struct, as Spark
   /// 3.5 reads it.
   bool variants = true;
+  /// The kernels the plan is compiled with. RowPlan::Compile reads it; a
+  /// converter made from a compiled plan keeps that plan's kernels.
+  Kernels kernels = Kernels::kAuto;
+  /// The nested writer this converter uses.
+  NestedWriter nested_writer = NestedWriter::kAuto;
 };
 
 /// Spark stores a row's size in a Java int; this is the largest row accepted.
@@ -56,7 +81,8 @@ class ROWBRIDGE_EXPORT RowPlan {
   /// column). Borrows `schema`: read during the call only, never released.
   /// Unsupported types are rejected with NotSupported naming the column.
   static Status Compile(const ArrowSchema& schema, std::shared_ptr<const RowPlan>* out);
-  /// The same, with the type mapping choices of `options` (`variants`).
+  /// The same, with the type mapping and kernel choices of `options`
+  /// (`variants`, `kernels`).
   static Status Compile(const ArrowSchema& schema, const ConverterOptions& options,
                         std::shared_ptr<const RowPlan>* out);
 

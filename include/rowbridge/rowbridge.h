@@ -50,6 +50,25 @@ enum RowbridgeValidation {
   ROWBRIDGE_VALIDATION_FULL = 1
 };
 
+/* Which instruction set the kernels are built for (the bytes are the same
+ * with each). AUTO: the best the CPU runs. A named set that the CPU or the
+ * build lacks is an error (ROWBRIDGE_EINVAL) when the converter is made. */
+enum RowbridgeKernels {
+  ROWBRIDGE_KERNELS_AUTO = 0,
+  ROWBRIDGE_KERNELS_PORTABLE = 1,
+  ROWBRIDGE_KERNELS_AVX2 = 2,
+  ROWBRIDGE_KERNELS_AVX512 = 3
+};
+
+/* How nested and string columns are written (the bytes are the same with
+ * each). AUTO: the depth-first writer for the schemas it is faster on, the
+ * level-by-level writer for the rest. */
+enum RowbridgeNestedWriter {
+  ROWBRIDGE_NESTED_WRITER_AUTO = 0,
+  ROWBRIDGE_NESTED_WRITER_DEPTH_FIRST = 1,
+  ROWBRIDGE_NESTED_WRITER_LEVELS = 2
+};
+
 typedef struct RowbridgeConverterOptions {
   /* One of enum RowbridgeValidation. */
   int32_t validation;
@@ -59,9 +78,14 @@ typedef struct RowbridgeConverterOptions {
   /* Non-zero (the default): a struct in Spark's variant form is a VariantType,
    * as Spark 4.0+ reads it; zero keeps it a struct, as Spark 3.5 reads it. */
   int32_t variants;
+  /* One of enum RowbridgeKernels. */
+  int32_t kernels;
+  /* One of enum RowbridgeNestedWriter. */
+  int32_t nested_writer;
 } RowbridgeConverterOptions;
 
-/* Fills `options` with the defaults (cheap validation, 64 MiB chunks). */
+/* Fills `options` with the defaults (cheap validation, 64 MiB chunks,
+ * variants on, automatic kernels and nested writer). */
 ROWBRIDGE_EXPORT void rowbridge_converter_options_init(RowbridgeConverterOptions* options);
 
 /* A view of converted rows. Row i occupies bytes

@@ -2,15 +2,10 @@
 
 #include <cstring>
 
+#include "arrow/bits.hpp"
+
 namespace rowbridge {
 namespace {
-
-template <typename T>
-T LoadValue(const void* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
 
 /// Names a node in errors: "column 'NAME'" plus an optional part.
 struct NodeLabel {
@@ -28,13 +23,13 @@ Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count, in
                        const NodeLabel& label) {
   const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
   int64_t physical = array.offset + begin;
-  int64_t previous = LoadValue<OffsetType>(offsets + physical * sizeof(OffsetType));
+  int64_t previous = Load<OffsetType>(offsets + physical * sizeof(OffsetType));
   if (previous < 0) {
     return Status::Invalid(label.Text() + " row " + std::to_string(first_reported) +
                            ": negative offset " + std::to_string(previous));
   }
   for (int64_t i = 1; i <= count; ++i) {
-    int64_t current = LoadValue<OffsetType>(offsets + (physical + i) * sizeof(OffsetType));
+    int64_t current = Load<OffsetType>(offsets + (physical + i) * sizeof(OffsetType));
     if (current < previous) {
       return Status::Invalid(label.Text() + " row " + std::to_string(first_reported + i - 1) +
                              ": offsets decrease (" + std::to_string(previous) + " then " +
@@ -59,17 +54,17 @@ Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count, int6
     int64_t physical = array.offset + begin + i;
     if (has_nulls && ((validity[physical >> 3] >> (physical & 7)) & 1) == 0) continue;
     const uint8_t* view = views + physical * 16;
-    int32_t length = LoadValue<int32_t>(view);
+    int32_t length = Load<int32_t>(view);
     auto element = [&]() { return label.Text() + " row " + std::to_string(first_reported + i); };
     if (length < 0) return Status::Invalid(element() + ": negative view length");
     if (length <= 12) continue;
-    int32_t buffer = LoadValue<int32_t>(view + 8);
-    int32_t offset = LoadValue<int32_t>(view + 12);
+    int32_t buffer = Load<int32_t>(view + 8);
+    int32_t offset = Load<int32_t>(view + 12);
     if (buffer < 0 || buffer >= variadic_count) {
       return Status::Invalid(element() + ": view refers to data buffer " + std::to_string(buffer) +
                              " of " + std::to_string(variadic_count));
     }
-    int64_t size = LoadValue<int64_t>(sizes + buffer);
+    int64_t size = Load<int64_t>(sizes + buffer);
     if (offset < 0 || int64_t{offset} + length > size) {
       return Status::Invalid(element() + ": view [" + std::to_string(offset) + ", " +
                              std::to_string(int64_t{offset} + length) + ") is outside data buffer " +

@@ -1,4 +1,5 @@
 #include "arrow/arrow_field.hpp"
+#include "arrow/bits.hpp"
 
 #include <cstring>
 
@@ -105,12 +106,6 @@ Status ImportField(const ArrowSchema& schema, const std::string& parent_path, in
   return Status::Ok();
 }
 
-int32_t ReadInt32(const char* p) {
-  int32_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-
 }  // namespace
 
 Status ImportSchema(const ArrowSchema& schema, ArrowField* out) {
@@ -124,7 +119,7 @@ Status DecodeMetadata(const char* metadata,
   // The encoding carries no total size, so it cannot be bounds-checked; counts
   // and lengths are at least required to be non-negative and sane.
   constexpr int32_t kMaxEntries = 1 << 20;
-  int32_t count = ReadInt32(metadata);
+  int32_t count = Load<int32_t>(metadata);
   if (count < 0 || count > kMaxEntries) {
     return Status::Invalid("metadata has an invalid entry count " + std::to_string(count));
   }
@@ -132,7 +127,7 @@ Status DecodeMetadata(const char* metadata,
   for (int32_t i = 0; i < count; ++i) {
     std::string parts[2];
     for (std::string& part : parts) {
-      int32_t length = ReadInt32(p);
+      int32_t length = Load<int32_t>(p);
       if (length < 0) {
         return Status::Invalid("metadata entry " + std::to_string(i) + " has a negative length");
       }

@@ -8,6 +8,7 @@
 
 #include "rowbridge/converter.hpp"
 #include "rowbridge/row_decoder.hpp"
+#include "capi/converter_options_c.hpp"
 #include "rowbridge/rowbridge.h"
 
 struct RowbridgeConverter {
@@ -70,6 +71,8 @@ void rowbridge_converter_options_init(RowbridgeConverterOptions* options) {
   options->validation = static_cast<int32_t>(defaults.validation);
   options->max_chunk_bytes = defaults.max_chunk_bytes;
   options->variants = defaults.variants ? 1 : 0;
+  options->kernels = static_cast<int32_t>(defaults.kernels);
+  options->nested_writer = static_cast<int32_t>(defaults.nested_writer);
 }
 
 int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeConverterOptions* options,
@@ -78,11 +81,7 @@ int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeCon
     if (out != nullptr) *out = nullptr;
     if (schema == nullptr || out == nullptr) return rowbridge::Status::Invalid("schema and out must not be NULL");
     rowbridge::ConverterOptions cpp_options;
-    if (options != nullptr) {
-      cpp_options.validation = static_cast<rowbridge::Validation>(options->validation);
-      cpp_options.max_chunk_bytes = options->max_chunk_bytes;
-      cpp_options.variants = options->variants != 0;
-    }
+    ROWBRIDGE_RETURN_NOT_OK(rowbridge::capi::ToConverterOptions(options, &cpp_options));
     auto handle = std::make_unique<RowbridgeConverter>();
     ROWBRIDGE_RETURN_NOT_OK(rowbridge::Converter::Make(*schema, cpp_options, &handle->converter));
     handle->spark_schema = handle->converter->plan().spark_schema().ToString();

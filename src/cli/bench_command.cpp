@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "cli/bench_data.hpp"
-#include "cli/bench_measure.hpp"
-#include "cli/bench_report.hpp"
+#include "bench/bench_data.hpp"
+#include "bench/bench_measure.hpp"
+#include "bench/bench_report.hpp"
 #include "rowbridge/status.hpp"
 
 namespace rowbridge::cli {

@@ -1,4 +1,5 @@
 #include "ipc/dictionary_memo.hpp"
+#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <limits>
@@ -9,27 +10,15 @@
 namespace rowbridge::ipc {
 namespace {
 
-bool GetBit(const void* bits, int64_t i) {
-  return bits == nullptr || ((static_cast<const uint8_t*>(bits)[i >> 3] >> (i & 7)) & 1) != 0;
-}
-
-void SetBit(uint8_t* bits, int64_t i, bool value) {
-  if (value) {
-    bits[i >> 3] = static_cast<uint8_t>(bits[i >> 3] | (1u << (i & 7)));
-  } else {
-    bits[i >> 3] = static_cast<uint8_t>(bits[i >> 3] & ~(1u << (i & 7)));
-  }
-}
-
 /// Writes the bits of `first` then `second` (null bitmaps read as all set).
 const void* ConcatenateBits(const void* first, int64_t first_length, const void* second,
                             int64_t second_length, MessageMemory* memory) {
   int64_t length = first_length + second_length;
   OwnedBuffer* out = memory->Allocate((length + 7) / 8);
   std::memset(out->data(), 0, static_cast<size_t>(out->size()));
-  for (int64_t i = 0; i < first_length; ++i) SetBit(out->data(), i, GetBit(first, i));
+  for (int64_t i = 0; i < first_length; ++i) SetBitTo(out->data(), i, IsValidAt(static_cast<const uint8_t*>(first), i));
   for (int64_t i = 0; i < second_length; ++i) {
-    SetBit(out->data(), first_length + i, GetBit(second, i));
+    SetBitTo(out->data(), first_length + i, IsValidAt(static_cast<const uint8_t*>(second), i));
   }
   return out->data();
 }

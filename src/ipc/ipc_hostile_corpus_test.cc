@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <map>
 
-#include "ipc/ipc_test_support.hpp"
+#include "testing/ipc_test_support.hpp"
 #include "rowbridge/ipc_reader.hpp"
 
 namespace rowbridge::ipc {

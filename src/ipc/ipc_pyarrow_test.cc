@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <map>
 
-#include "ipc/ipc_test_support.hpp"
+#include "testing/ipc_test_support.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge_ipc_test_config.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/ipc_writer.hpp"
-#include "stream/scan_test_files.hpp"
+#include "testing/scan_test_files.hpp"
 #include "testing/test_arrow.hpp"
 
 namespace rowbridge::ipc {

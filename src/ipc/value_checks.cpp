@@ -1,21 +1,11 @@
 #include "ipc/value_checks.hpp"
+#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <string>
 
 namespace rowbridge::ipc {
 namespace {
-
-template <typename T>
-T Load(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-bool IsValid(const uint8_t* validity, int64_t i) {
-  return validity == nullptr || ((validity[i >> 3] >> (i & 7)) & 1) != 0;
-}
 
 std::string Element(int64_t i) { return "element " + std::to_string(i); }
 
@@ -63,7 +53,7 @@ Status CheckOffsets(const uint8_t* offsets, int32_t width, int64_t length, int64
 Status CheckListViews(const uint8_t* validity, const uint8_t* offsets, const uint8_t* sizes,
                       int32_t width, int64_t length, int64_t child_length) {
   for (int64_t i = 0; i < length; ++i) {
-    if (!IsValid(validity, i)) continue;
+    if (!IsValidAt(validity, i)) continue;
     int64_t offset = LoadInteger(offsets, width, true, i);
     int64_t size = LoadInteger(sizes, width, true, i);
     if (offset < 0 || size < 0 || size > child_length - offset) {
@@ -78,7 +68,7 @@ Status CheckListViews(const uint8_t* validity, const uint8_t* offsets, const uin
 Status CheckViews(const uint8_t* validity, const uint8_t* views, int64_t length,
                   const int64_t* data_sizes, int64_t num_data) {
   for (int64_t i = 0; i < length; ++i) {
-    if (!IsValid(validity, i)) continue;
+    if (!IsValidAt(validity, i)) continue;
     const uint8_t* view = views + i * 16;
     int32_t size = Load<int32_t>(view);
     if (size < 0) return Status::Invalid(Element(i) + ": negative view length");
@@ -117,7 +107,7 @@ Status CheckRunEnds(const uint8_t* run_ends, int32_t width, int64_t count) {
 Status CheckIndices(const uint8_t* validity, const uint8_t* indices, int32_t width, bool is_signed,
                     int64_t length, int64_t dictionary_length) {
   for (int64_t i = 0; i < length; ++i) {
-    if (!IsValid(validity, i)) continue;
+    if (!IsValidAt(validity, i)) continue;
     int64_t index = LoadInteger(indices, width, is_signed, i);
     if (index < 0 || index >= dictionary_length) {
       return Status::Invalid(Element(i) + ": dictionary index " + std::to_string(index) +

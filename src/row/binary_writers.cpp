@@ -1,7 +1,7 @@
 // Writers for strings and binaries: bytes appended to the variable region,
 // zero-padded to 8, with (offset << 32) | size in the slot.
 #include "row/binary_kernel.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 
 namespace rowbridge::row {
 
@@ -23,8 +23,8 @@ void AddPredictableWriters(ArrowTypeId id, WriterSet* set) {
 }  // namespace
 
 Status BinaryWriters(const ArrowType& type, WriterSet* out) {
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512 && BinaryWriterSetAvx512(type.id, out)) {
+  const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
+  if (isa.binary_writer_set != nullptr && isa.binary_writer_set(type.id, out)) {
     if (type.id == ArrowTypeId::kUtf8 || type.id == ArrowTypeId::kBinary) {
       AddPredictableWriters<OffsetSource<int32_t>>(type.id, out);
     } else if (type.id == ArrowTypeId::kLargeUtf8 || type.id == ArrowTypeId::kLargeBinary) {
@@ -32,7 +32,6 @@ Status BinaryWriters(const ArrowType& type, WriterSet* out) {
     }
     return Status::Ok();
   }
-#endif
   if (BinaryWriterSetFor<PortableCopy>(type.id, out)) return Status::Ok();
   return Status::NotSupported("no binary writer for " + ArrowTypeName(type));
 }

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "row/column_writer.hpp"
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

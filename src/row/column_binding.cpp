@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "arrow/array_checks.hpp"
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 #include "row/nested/nested_column.hpp"
 
 namespace rowbridge::row {

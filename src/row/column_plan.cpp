@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "row/decimal_math.hpp"
-#include "row/memory_access.hpp"
+#include "spark/decimal_math.hpp"
+#include "spark/memory_access.hpp"
 #include "row/nested/nested_plan.hpp"
-#include "row/type_mapping.hpp"
+#include "spark/type_mapping.hpp"
 #include "row/variant_shadow.hpp"
 #include "row/writer_families.hpp"
 

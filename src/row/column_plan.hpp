@@ -7,6 +7,7 @@
 
 #include "arrow/arrow_field.hpp"
 #include "row/column_writer.hpp"
+#include "row/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 
 namespace rowbridge::row {
@@ -60,6 +61,7 @@ struct RowPlan::Impl {
   int64_t constant_var_bytes = 0;  // 16 per large decimal and calendar interval
   bool has_variable_size = false;
   bool variants = true;  // ConverterOptions::variants it was compiled with
+  row::KernelIsa isa = row::KernelIsa::kPortable;  // ConverterOptions::kernels, resolved
 };
 
 }  // namespace rowbridge

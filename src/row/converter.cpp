@@ -6,8 +6,8 @@
 
 #include "row/column_binding.hpp"
 #include "row/column_plan.hpp"
-#include "row/memory_access.hpp"
-#include "row/nested/depth_first.hpp"
+#include "spark/memory_access.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
 #include "row/nested/nested_column.hpp"
 #include "row/nested/nested_plan.hpp"
 #include "row/nested/nested_state.hpp"
@@ -76,7 +76,7 @@ struct Converter::State {
   /// the converter was made, its plan, compiled with the layout (empty when
   /// the schema takes the level-by-level writer), and whether the current
   /// batch takes it.
-  row::NestedWriterChoice nested_writer = row::NestedWriterChoice::kAuto;
+  NestedWriter nested_writer = NestedWriter::kAuto;
   row::DepthFirstPlan depth_first;
   bool depth_first_batch = false;
   int64_t batch_offset = 0;
@@ -137,6 +137,7 @@ Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
                            " columns, the converter's " + std::to_string(columns.size()));
   }
   int32_t num_columns = static_cast<int32_t>(columns.size());
+  row::ScopedKernelIsa kernels(plan->impl().isa);
   bool changed = false;
   for (int32_t i = 0; i < num_columns; ++i) {
     const ArrowSchema* child = batch_schema.children[i];
@@ -169,7 +170,7 @@ void Converter::State::UpdateLayout() {
   for (const row::ColumnPlan& column : columns) {
     if (column.nested != nullptr) dead_bytes = std::max(dead_bytes, column.nested->dead_bytes);
   }
-  depth_first = row::CompileDepthFirst(columns, fixed_row_bytes);
+  depth_first = row::CompileDepthFirst(columns, fixed_row_bytes, plan->impl().isa);
   if (!row::UseDepthFirst(depth_first, nested_writer)) depth_first = row::DepthFirstPlan();
 }
 
@@ -409,9 +410,13 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->bound.resize(impl.columns.size());
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
-  state->nested_writer = row::ChosenNestedWriter();
-  state->UpdateLayout();
+  if (options.nested_writer != NestedWriter::kAuto && options.nested_writer != NestedWriter::kDepthFirst &&
+      options.nested_writer != NestedWriter::kLevels) {
+    return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(options.nested_writer)));
+  }
+  state->nested_writer = row::ResolveNestedWriter(options.nested_writer);
   state->plan = std::move(plan);
+  state->UpdateLayout();
   out->reset(new Converter(std::move(state)));
   return Status::Ok();
 }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "cli/bench_data.hpp"
+#include "bench/bench_data.hpp"
 #include "rowbridge/converter.hpp"
 
 namespace rowbridge {

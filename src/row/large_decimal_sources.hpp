@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
-#include "row/decimal_math.hpp"
-#include "row/memory_access.hpp"
+#include "spark/decimal_math.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

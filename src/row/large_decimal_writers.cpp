@@ -2,7 +2,7 @@
 // Spark reserves 16 variable-region bytes for every such value, null or not,
 // and stores the minimal big-endian two's complement of the unscaled value.
 #include "row/column_access.hpp"
-#include "row/decimal_math.hpp"
+#include "spark/decimal_math.hpp"
 #include "row/large_decimal_sources.hpp"
 #include "row/writer_families.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "row/column_plan.hpp"
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

@@ -20,7 +20,7 @@
 #include <functional>
 #include <limits>
 
-#include "row/nested/depth_first.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/random_columns.hpp"
 #include "testing/random_iteration.hpp"

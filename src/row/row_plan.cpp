@@ -1,5 +1,6 @@
 #include "row/column_plan.hpp"
-#include "row/memory_access.hpp"
+#include "row/kernel_isa.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge {
 
@@ -14,6 +15,8 @@ Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& optio
                         std::shared_ptr<const RowPlan>* out) {
   auto impl = std::make_unique<Impl>();
   impl->variants = options.variants;
+  ROWBRIDGE_RETURN_NOT_OK(row::ResolveKernels(options.kernels, &impl->isa));
+  row::ScopedKernelIsa kernels(impl->isa);
   ROWBRIDGE_RETURN_NOT_OK(ImportSchema(schema, &impl->schema));
   if (impl->schema.type.id != ArrowTypeId::kStruct || impl->schema.is_dictionary()) {
     return Status::Invalid("the batch schema must be a struct, got " + FieldTypeName(impl->schema));

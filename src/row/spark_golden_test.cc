@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "row/nested/depth_first.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/golden_json.hpp"
 #include "testing/test_arrow.hpp"

@@ -13,8 +13,8 @@
 
 #include "arrow/arrow_type.hpp"
 #include "row/column_writer.hpp"
-#include "row/decimal_math.hpp"
-#include "row/memory_access.hpp"
+#include "spark/decimal_math.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

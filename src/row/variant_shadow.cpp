@@ -5,8 +5,8 @@
 
 #include "arrow/array_checks.hpp"
 #include "row/column_binding.hpp"
-#include "row/memory_access.hpp"
-#include "row/type_mapping.hpp"
+#include "spark/memory_access.hpp"
+#include "spark/type_mapping.hpp"
 
 namespace rowbridge::row {
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "stream/filled_input.hpp"
-#include "stream/scan_test_files.hpp"
-#include "stream/stream_test_support.hpp"
+#include "testing/scan_test_files.hpp"
+#include "testing/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/stream.h"
-#include "stream/scan_test_files.hpp"
-#include "stream/stream_test_support.hpp"
+#include "testing/scan_test_files.hpp"
+#include "testing/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

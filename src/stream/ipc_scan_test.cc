@@ -1,5 +1,5 @@
 // The parallel IPC scan against reading the same input sequentially, on
-// files pyarrow writes (src/stream/make_scan_files.py), and its errors.
+// files pyarrow writes (tests/stream/make_scan_files.py), and its errors.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/stream.h"
 #include "rowbridge_ipc_test_config.hpp"
-#include "stream/scan_test_files.hpp"
-#include "stream/stream_test_support.hpp"
+#include "testing/scan_test_files.hpp"
+#include "testing/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "arrow/schema_export.hpp"
-#include "row/reader/canonical_arrow.hpp"
+#include "decoder/canonical_arrow.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/row_decoder.hpp"
-#include "stream/scan_test_files.hpp"
+#include "testing/scan_test_files.hpp"
 #include "testing/random_columns.hpp"
 #include "testing/random_iteration.hpp"
 #include "testing/random_nested.hpp"

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "stream/stream_test_support.hpp"
+#include "testing/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

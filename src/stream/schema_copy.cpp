@@ -1,6 +1,7 @@
 // CopySchema: every node owns its strings and its children, which may be
 // moved out and released on their own (as the C Data Interface allows).
 #include "stream/schema_copy.hpp"
+#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <memory>
@@ -34,21 +35,15 @@ void ReleaseNode(ArrowSchema* schema) {
   schema->release = nullptr;
 }
 
-int32_t LoadInt32(const char* p) {
-  int32_t value;
-  std::memcpy(&value, p, 4);
-  return value;
-}
-
 /// The byte length of C Data Interface metadata (0 for none).
 Status MetadataLength(const char* metadata, size_t* out) {
   *out = 0;
   if (metadata == nullptr) return Status::Ok();
-  int32_t pairs = LoadInt32(metadata);
+  int32_t pairs = Load<int32_t>(metadata);
   if (pairs < 0) return Status::Invalid("schema metadata with a negative pair count");
   size_t at = 4;
   for (int32_t i = 0; i < 2 * pairs; ++i) {
-    int32_t length = LoadInt32(metadata + at);
+    int32_t length = Load<int32_t>(metadata + at);
     if (length < 0) return Status::Invalid("schema metadata with a negative length");
     at += 4 + static_cast<size_t>(length);
   }

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "stream/stream_test_support.hpp"
+#include "testing/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

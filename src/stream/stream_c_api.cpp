@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "capi/converter_options_c.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/stream.h"
 #include "rowbridge/stream.hpp"
@@ -203,11 +204,7 @@ int rowbridge_row_stream_scan_ipc(const char* path, const RowbridgeStreamOptions
     stream::StreamOptions stream_options;
     ROWBRIDGE_RETURN_NOT_OK(OpenScan(path, options, scan_options, &producer, &stream_options));
     rowbridge::ConverterOptions convert;
-    if (converter_options != nullptr) {
-      convert.validation = static_cast<rowbridge::Validation>(converter_options->validation);
-      convert.max_chunk_bytes = converter_options->max_chunk_bytes;
-      convert.variants = converter_options->variants != 0;
-    }
+    ROWBRIDGE_RETURN_NOT_OK(rowbridge::capi::ToConverterOptions(converter_options, &convert));
     auto handle = std::make_unique<RowbridgeRowStream>();
     ROWBRIDGE_RETURN_NOT_OK(
         stream::RowStream::Make(std::move(producer), stream_options, convert, &handle->rows));

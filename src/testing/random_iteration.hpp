@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "row/nested/depth_first.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
+#include "row/kernel_isa.hpp"
 
 namespace rowbridge::testing {
 

@@ -1,9 +1,9 @@
 // The portable element placement, and the choice of a kernel.
 #include "row/nested/element_placement.hpp"
 
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 #include "row/nested/element_writer.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 
 namespace rowbridge::row {
 
@@ -45,10 +45,8 @@ void PlaceElementsPortable(const ElementPlacement& placement) {
 }
 
 PlaceElementsFn PlaceElementsKernel() {
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512) return &PlaceElementsAvx512;
-#endif
-  return &PlaceElementsPortable;
+  const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
+  return isa.place_elements != nullptr ? isa.place_elements : &PlaceElementsPortable;
 }
 
 }  // namespace rowbridge::row

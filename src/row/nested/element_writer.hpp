@@ -14,7 +14,7 @@
 #include "arrow/arrow_type.hpp"
 #include "row/column_access.hpp"
 #include "row/column_writer.hpp"
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

@@ -5,7 +5,7 @@
 #include "row/binary_sources.hpp"
 #include "row/column_access.hpp"
 #include "row/nested/element_writer.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 #include "row/value_ops.hpp"
 
 namespace rowbridge::row {
@@ -94,12 +94,11 @@ struct FixedElementKernel {
 template <typename Op, int kSize>
 ElementWriterSet Sized() {
   ElementWriterSet set = MakeElementWriterSet<FixedElementKernel<Op, kSize>, false>();
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (FixedElementKernel<Op, kSize>::kBulk && ActiveKernelIsa() == KernelIsa::kAvx512) {
-    set.write[0][0] = BulkElementWriterAvx512(kSize, false);
-    set.write[0][1] = BulkElementWriterAvx512(kSize, true);
+  const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
+  if (FixedElementKernel<Op, kSize>::kBulk && isa.bulk_element_writer != nullptr) {
+    set.write[0][0] = isa.bulk_element_writer(kSize, false);
+    set.write[0][1] = isa.bulk_element_writer(kSize, true);
   }
-#endif
   return set;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "arrow/array_checks.hpp"
+#include "arrow/bits.hpp"
 #include "row/nested/nested_state.hpp"
 
 namespace rowbridge::row {
@@ -15,26 +16,19 @@ Status NodeError(const NestedNode& plan, const std::string& message) {
   return Status::Invalid("column '" + plan.path + "': " + message);
 }
 
-template <typename T>
-int64_t LoadIndex(const uint8_t* buffer, int64_t i) {
-  T v;
-  std::memcpy(&v, buffer + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
-  return static_cast<int64_t>(v);
-}
-
 /// Full validation of a list's or map's offsets: non-decreasing from the
 /// array's first element to its last, within [0, element_length].
 template <typename OffsetType>
 Status ValidateOffsets(const NestedNode& plan, const ArrowArray& array, const uint8_t* offsets,
                        int64_t element_length) {
   if (array.length == 0) return Status::Ok();
-  int64_t previous = LoadIndex<OffsetType>(offsets, array.offset);
+  int64_t previous = LoadElement<OffsetType>(offsets, array.offset);
   if (previous < 0 || previous > element_length) {
     return NodeError(plan, "element 0: offset " + std::to_string(previous) + " is outside the " +
                                std::to_string(element_length) + " child values");
   }
   for (int64_t i = 1; i <= array.length; ++i) {
-    int64_t current = LoadIndex<OffsetType>(offsets, array.offset + i);
+    int64_t current = LoadElement<OffsetType>(offsets, array.offset + i);
     if (current < previous || current > element_length) {
       return NodeError(plan, "element " + std::to_string(i - 1) + ": offsets " +
                                  std::to_string(previous) + " then " + std::to_string(current) +
@@ -54,8 +48,8 @@ Status ValidateViews(const NestedNode& plan, const ArrowArray& array, const Node
   for (int64_t i = 0; i < array.length; ++i) {
     int64_t p = array.offset + i;
     if (validity != nullptr && ((validity[p >> 3] >> (p & 7)) & 1) == 0) continue;
-    int64_t start = LoadIndex<OffsetType>(node.list_offsets, p);
-    int64_t size = LoadIndex<OffsetType>(node.list_sizes, p);
+    int64_t start = LoadElement<OffsetType>(node.list_offsets, p);
+    int64_t size = LoadElement<OffsetType>(node.list_sizes, p);
     if (start < 0 || size < 0 || start > node.element_length - size) {
       return NodeError(plan, "element " + std::to_string(i) + ": view [" + std::to_string(start) +
                                  ", +" + std::to_string(size) + ") is outside the " +
@@ -70,7 +64,7 @@ Status ValidateRunEnds(const NestedNode& plan, const ArrowArray& run_ends) {
   const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]);
   int64_t previous = 0;
   for (int64_t run = 0; run < run_ends.length; ++run) {
-    int64_t end = LoadIndex<RunEndType>(ends, run_ends.offset + run);
+    int64_t end = LoadElement<RunEndType>(ends, run_ends.offset + run);
     if (end <= previous) {
       return NodeError(plan, "run " + std::to_string(run) + ": run end " + std::to_string(end) +
                                  " does not increase");

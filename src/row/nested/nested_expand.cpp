@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "row/nested/node_resolve.hpp"
+#include "arrow/bits.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -15,13 +16,6 @@ namespace {
 constexpr int64_t kMaxArrayElements = (int64_t{1} << 31) - 16;
 /// Rows are expanded this many at a time (a few tiles of the driver).
 constexpr int64_t kSpanRows = 512;
-
-template <typename T>
-int64_t LoadIndex(const uint8_t* buffer, int64_t i) {
-  T v;
-  std::memcpy(&v, buffer + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
-  return static_cast<int64_t>(v);
-}
 
 /// Where a list-like node's ranges are, copied out of the node so that
 /// loops storing int64 values keep them in registers.
@@ -45,14 +39,14 @@ struct ListRanges {
     const int64_t p = gather != nullptr ? gather[c] : offset + c;
     if constexpr (kLayout == ListLayout::kOffsets32 || kLayout == ListLayout::kOffsets64) {
       using T = std::conditional_t<kLayout == ListLayout::kOffsets32, int32_t, int64_t>;
-      *start = LoadIndex<T>(offsets, p);
+      *start = LoadElement<T>(offsets, p);
       // Wrapping: corrupt offsets must not overflow; OutOfRange rejects them.
-      *length = static_cast<int64_t>(static_cast<uint64_t>(LoadIndex<T>(offsets, p + 1)) -
+      *length = static_cast<int64_t>(static_cast<uint64_t>(LoadElement<T>(offsets, p + 1)) -
                                      static_cast<uint64_t>(*start));
     } else if constexpr (kLayout == ListLayout::kViews32 || kLayout == ListLayout::kViews64) {
       using T = std::conditional_t<kLayout == ListLayout::kViews32, int32_t, int64_t>;
-      *start = LoadIndex<T>(offsets, p);
-      *length = LoadIndex<T>(sizes, p);
+      *start = LoadElement<T>(offsets, p);
+      *length = LoadElement<T>(sizes, p);
     } else {
       *start = p * list_size;
       *length = list_size;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "row/memory_access.hpp"
-#include "row/type_mapping.hpp"
+#include "spark/memory_access.hpp"
+#include "spark/type_mapping.hpp"
 #include "row/value_ops.hpp"
 
 namespace rowbridge::row {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "row/column_binding.hpp"
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 #include "row/nested/nested_plan.hpp"
 
 namespace rowbridge::row {

@@ -6,7 +6,7 @@
 // also runs under AddressSanitizer, and test arrays have exact-size buffers).
 #include <gtest/gtest.h>
 
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"

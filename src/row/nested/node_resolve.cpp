@@ -4,6 +4,7 @@
 // offset; anything else becomes a gather (index per candidate) plus a bitmap,
 // the shape every writer reads in its gathered mode.
 #include "row/nested/node_resolve.hpp"
+#include "arrow/bits.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -13,13 +14,6 @@
 
 namespace rowbridge::row {
 namespace {
-
-template <typename T>
-int64_t LoadIndex(const uint8_t* buffer, int64_t i) {
-  T v;
-  std::memcpy(&v, buffer + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
-  return static_cast<int64_t>(v);
-}
 
 int64_t LogicalIndex(const Candidates& candidates, int64_t c) {
   return candidates.indices == nullptr ? candidates.start + c : candidates.indices[c];
@@ -100,7 +94,7 @@ Status GatherDictionary(NodeState* node, const Candidates& candidates,
   for (int64_t c = 0; c < candidates.count; ++c) {
     int64_t q = indices.offset + LogicalIndex(candidates, c);
     bool valid = index_validity == nullptr || GetBit(index_validity, q);
-    int64_t key = LoadIndex<IndexType>(index_values, q);
+    int64_t key = LoadElement<IndexType>(index_values, q);
     bool in_range = static_cast<uint64_t>(key) < static_cast<uint64_t>(dictionary.length);
     out_of_range |= valid & !in_range;
     valid &= in_range;
@@ -115,7 +109,7 @@ Status GatherDictionary(NodeState* node, const Candidates& candidates,
     for (int64_t c = 0; c < candidates.count; ++c) {
       int64_t q = indices.offset + LogicalIndex(candidates, c);
       if (index_validity != nullptr && !GetBit(index_validity, q)) continue;
-      int64_t key = LoadIndex<IndexType>(index_values, q);
+      int64_t key = LoadElement<IndexType>(index_values, q);
       if (static_cast<uint64_t>(key) >= static_cast<uint64_t>(dictionary.length)) {
         return CandidateError(node, c, column,
                               "dictionary index " + std::to_string(key) +
@@ -136,7 +130,7 @@ Status GatherRuns(NodeState* node, const Candidates& candidates, const NestedCol
   const ArrowArray& values = *node->values;
   const auto* ends =
       static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
-  auto end_at = [&](int64_t run) { return LoadIndex<RunEndType>(ends, run); };
+  auto end_at = [&](int64_t run) { return LoadElement<RunEndType>(ends, run); };
   const int64_t runs = run_ends.length;
   const uint8_t* value_validity = node->value_buffers.validity;
   int64_t* gather = node->gather.data();

@@ -2,13 +2,14 @@
 // kernel set. Their loops have no branch on the data: nulls and empty lists
 // are common and unpredictable.
 #include "row/nested/size_kernels.hpp"
+#include "arrow/bits.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "row/memory_access.hpp"
+#include "spark/memory_access.hpp"
 #include "row/nested/element_writer.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -50,25 +51,18 @@ void ArraySizes(const ArraySizing& sizing) {
   }
 }
 
-template <typename T = int32_t>
-int64_t LoadOffset(const uint8_t* offsets, int64_t i) {
-  T v;
-  std::memcpy(&v, offsets + i * static_cast<int64_t>(sizeof(T)), sizeof(v));
-  return static_cast<int64_t>(v);
-}
-
 /// Offset ranges of offsets of type T (see OffsetRanges).
 template <typename T>
 RangesFound OffsetRangesOf(const OffsetRanges& ranges) {
   const OffsetRanges r = ranges;  // a local: the stores may alias it
   const auto limit = static_cast<uint64_t>(r.limit);
   const auto max_length = static_cast<uint64_t>(r.max_length);
-  int64_t start = LoadOffset<T>(r.offsets, 0);
+  int64_t start = LoadElement<T>(r.offsets, 0);
   int64_t running = 0;
   bool out_of_range = false;
   bool dropped = false;
   for (int64_t j = 0; j < r.count; ++j) {
-    const int64_t end = LoadOffset<T>(r.offsets, j + 1);
+    const int64_t end = LoadElement<T>(r.offsets, j + 1);
     // Unsigned: corrupt offsets must not overflow.
     const uint64_t s = static_cast<uint64_t>(start);
     const uint64_t n = static_cast<uint64_t>(end) - s;
@@ -86,11 +80,11 @@ RangesFound OffsetRangesOf(const OffsetRanges& ranges) {
 
 bool PaddedLengthScan(const PaddedLengths& lengths) {
   const PaddedLengths p = lengths;  // a local: the stores may alias it
-  int64_t start = LoadOffset(p.offsets, 0);
+  int64_t start = LoadElement<int32_t>(p.offsets, 0);
   int64_t running = 0;
   int64_t sign = 0;
   for (int64_t c = 0; c < p.count; ++c) {
-    const int64_t end = LoadOffset(p.offsets, c + 1);
+    const int64_t end = LoadElement<int32_t>(p.offsets, c + 1);
     const int64_t length = (end - start) & LiveMask(p.live, c);
     sign |= length;
     p.out[c] = running;
@@ -112,13 +106,11 @@ SizeKernels MakePortable() {
   return kernels;
 }
 
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-SizeKernels MakeAvx512() {
+SizeKernels MakeFor(KernelIsa isa) {
   SizeKernels kernels;
-  SizeKernelsAvx512(&kernels);
+  EntryPointsFor(isa).size_kernels(&kernels);
   return kernels;
 }
-#endif
 
 }  // namespace
 
@@ -130,12 +122,12 @@ const SizeKernels& PortableSizeKernels() {
 }
 
 const SizeKernels* ActiveSizeKernels() {
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-  if (ActiveKernelIsa() == KernelIsa::kAvx512) {
-    static const SizeKernels kernels = MakeAvx512();
+  // Sizing kernels come from AVX-512 only; the other sets take the portable.
+  const KernelIsa isa = ActiveKernelIsa();
+  if (isa == KernelIsa::kAvx512 && EntryPointsFor(isa).size_kernels != nullptr) {
+    static const SizeKernels kernels = MakeFor(KernelIsa::kAvx512);
     return &kernels;
   }
-#endif
   return &PortableSizeKernels();
 }
 

@@ -4,11 +4,11 @@
 // valid elements' bytes in element order; the element's 8-byte slot is
 // (offset from the array start << 32) | size.
 #include "row/column_access.hpp"
-#include "row/decimal_math.hpp"
+#include "spark/decimal_math.hpp"
 #include "row/large_decimal_sources.hpp"
 #include "row/nested/binary_element_kernel.hpp"
 #include "row/nested/element_writer.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 #include "row/writer_families.hpp"
 
 namespace rowbridge::row {
@@ -118,12 +118,10 @@ Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
     case ArrowTypeId::kUtf8View:
     case ArrowTypeId::kBinaryView:
     case ArrowTypeId::kFixedSizeBinary:
-#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
-      if (ActiveKernelIsa() == KernelIsa::kAvx512) {
-        BinaryElementWriterSetAvx512(type.id, out);
+      if (const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
+          isa.binary_element_writer_set != nullptr && isa.binary_element_writer_set(type.id, out)) {
         return Status::Ok();
       }
-#endif
       BinaryElementWriterSetFor<PortableCopy>(type.id, out);
       return Status::Ok();
     case ArrowTypeId::kUInt64:

@@ -26,7 +26,7 @@
 #include "row/binary_kernel.hpp"
 #include "row/nested/binary_element_kernel.hpp"
 #include "row/simd/avx512_lanes.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/simd/isa_kernels.hpp"
 
 namespace rowbridge::row {
 namespace {

@@ -23,8 +23,8 @@
 
 #include <cstring>
 
-#include "row/nested/depth_first_shapes.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/nested/depth_first/depth_first_shapes.hpp"
+#include "row/simd/isa_kernels.hpp"
 
 namespace rowbridge::row {
 namespace {

@@ -6,9 +6,9 @@
 // masked store. Compiled and linked like binary_writers_avx512.cpp.
 #include <immintrin.h>
 
-#include "row/nested/depth_first_shapes.hpp"
+#include "row/nested/depth_first/depth_first_shapes.hpp"
 #include "row/simd/avx512_lanes.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/simd/isa_kernels.hpp"
 
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

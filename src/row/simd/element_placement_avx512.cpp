@@ -14,7 +14,7 @@
 
 #include "row/nested/element_placement.hpp"
 #include "row/simd/avx512_lanes.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/simd/isa_kernels.hpp"
 
 namespace rowbridge::row {
 

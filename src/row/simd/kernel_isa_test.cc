@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
 #include "testing/test_arrow.hpp"

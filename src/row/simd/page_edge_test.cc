@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "row/nested/depth_first.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
+#include "row/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"

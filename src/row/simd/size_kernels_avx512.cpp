@@ -13,7 +13,7 @@
 
 #include "row/nested/size_kernels.hpp"
 #include "row/simd/avx512_lanes.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/simd/isa_kernels.hpp"
 
 namespace rowbridge::row {
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "row/nested/size_kernels.hpp"
-#include "row/simd/kernel_isa.hpp"
+#include "row/kernel_isa.hpp"
 
 namespace rowbridge {
 namespace {

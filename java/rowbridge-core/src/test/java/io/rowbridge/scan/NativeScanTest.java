@@ -273,7 +273,7 @@ class NativeScanTest {
   }
 
   /**
-   * Files pyarrow writes (src/stream/make_scan_files.py with build/venv, which make deps
+   * Files pyarrow writes (tests/stream/make_scan_files.py with build/venv, which make deps
    * installs): ZSTD and LZ4_FRAME bodies, file and stream format, read back equal to what Arrow
    * Java's own reader reads from the uncompressed file of the same values.
    */
@@ -284,7 +284,7 @@ class NativeScanTest {
     assertTrue(Files.isExecutable(python), python + " is missing: run make deps");
     Path out = directory.resolve("pyarrow");
     Process process = new ProcessBuilder(python.toString(),
-        root.resolve("src/stream/make_scan_files.py").toString(), out.toString(), "--batches",
+        root.resolve("tests/stream/make_scan_files.py").toString(), out.toString(), "--batches",
         "3", "--batch-rows", "700").inheritIO().start();
     assertEquals(0, process.waitFor(), "make_scan_files.py failed");
     for (String kind : new String[] {"flat", "lists"}) {
