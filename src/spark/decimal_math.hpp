@@ -79,10 +79,9 @@ inline BigEndianWords MinimalBigEndianWords(Int128 v) {
 }
 
 /// Writes MinimalBigEndianWords(v) to `out` (16 bytes) and returns its
-/// length. Inline: the large decimal writers call it once per value. (Spelled
-/// through the struct above, the large_decimals benchmark ran at 18.5 ns/row;
-/// the same steps written out here with two local words, at 25.8: GCC 12
-/// inlined them differently.)
+/// length. Inline: the large decimal writers call it once per value. It goes
+/// through the struct above because GCC 12 inlines that form better than the
+/// same steps written with two local words (docs/BENCHMARKS.md, "Tried").
 inline int32_t MinimalBigEndian(Int128 v, uint8_t out[16]) {
   const BigEndianWords words = MinimalBigEndianWords(v);
   std::memcpy(out, &words.first, 8);
