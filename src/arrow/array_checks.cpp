@@ -23,13 +23,13 @@ Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count, in
                        const NodeLabel& label) {
   const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
   int64_t physical = array.offset + begin;
-  int64_t previous = Load<OffsetType>(offsets + physical * sizeof(OffsetType));
+  int64_t previous = LoadElement<OffsetType>(offsets, physical);
   if (previous < 0) {
     return Status::Invalid(label.Text() + " row " + std::to_string(first_reported) +
                            ": negative offset " + std::to_string(previous));
   }
   for (int64_t i = 1; i <= count; ++i) {
-    int64_t current = Load<OffsetType>(offsets + (physical + i) * sizeof(OffsetType));
+    int64_t current = LoadElement<OffsetType>(offsets, physical + i);
     if (current < previous) {
       return Status::Invalid(label.Text() + " row " + std::to_string(first_reported + i - 1) +
                              ": offsets decrease (" + std::to_string(previous) + " then " +

@@ -14,7 +14,7 @@ Status CheckOffsetsOf(const uint8_t* offsets, int64_t length, int64_t limit) {
   int64_t previous = Load<T>(offsets);
   if (previous < 0) return Status::Invalid("negative first offset " + std::to_string(previous));
   for (int64_t i = 1; i <= length; ++i) {
-    int64_t current = Load<T>(offsets + i * static_cast<int64_t>(sizeof(T)));
+    int64_t current = LoadElement<T>(offsets, i);
     if (current < previous) {
       return Status::Invalid(Element(i - 1) + ": offsets decrease (" + std::to_string(previous) +
                              " then " + std::to_string(current) + ")");

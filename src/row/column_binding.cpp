@@ -61,7 +61,7 @@ Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64
   // No branch on validity: nulls are as random as the data and mispredict.
   for (int64_t r = 0; r < num_rows; ++r) {
     bool valid = !index_nulls || GetBit(index_validity, first + r);
-    int64_t index = static_cast<int64_t>(Load<IndexType>(index_values + (first + r) * sizeof(IndexType)));
+    int64_t index = LoadElement<IndexType>(index_values, first + r);
     bool in_range = static_cast<uint64_t>(index) < dictionary_length;
     out_of_range |= valid & !in_range;
     valid &= in_range;
@@ -74,7 +74,7 @@ Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64
   if (out_of_range) {
     for (int64_t r = 0; r < num_rows; ++r) {
       if (index_nulls && !GetBit(index_validity, first + r)) continue;
-      int64_t index = static_cast<int64_t>(Load<IndexType>(index_values + (first + r) * sizeof(IndexType)));
+      int64_t index = LoadElement<IndexType>(index_values, first + r);
       if (static_cast<uint64_t>(index) >= static_cast<uint64_t>(dictionary.length)) {
         return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) + ": dictionary index " +
                                std::to_string(index) + " is outside the dictionary of " +
@@ -123,7 +123,7 @@ Status GatherRuns(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
   const ArrowArray& run_ends = *array.children[0];
   const ArrowArray& values = *array.children[1];
   const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
-  auto end_at = [&](int64_t run) { return static_cast<int64_t>(Load<RunEndType>(ends + run * sizeof(RunEndType))); };
+  auto end_at = [&](int64_t run) { return LoadElement<RunEndType>(ends, run); };
   int64_t runs = run_ends.length;
   if (validation == Validation::kFull) {
     int64_t previous = 0;

@@ -410,11 +410,7 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   state->bound.resize(impl.columns.size());
   state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
   state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
-  if (options.nested_writer != NestedWriter::kAuto && options.nested_writer != NestedWriter::kDepthFirst &&
-      options.nested_writer != NestedWriter::kLevels) {
-    return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(options.nested_writer)));
-  }
-  state->nested_writer = row::ResolveNestedWriter(options.nested_writer);
+  ROWBRIDGE_RETURN_NOT_OK(row::ResolveNestedWriter(options.nested_writer, &state->nested_writer));
   state->plan = std::move(plan);
   state->UpdateLayout();
   out->reset(new Converter(std::move(state)));

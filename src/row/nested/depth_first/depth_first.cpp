@@ -468,17 +468,26 @@ std::atomic<int64_t> g_depth_first_tiles{0};
 int64_t DepthFirstTilesForTesting() { return g_depth_first_tiles.load(std::memory_order_relaxed); }
 void CountDepthFirstTile() { g_depth_first_tiles.fetch_add(1, std::memory_order_relaxed); }
 
-NestedWriter ResolveNestedWriter(NestedWriter option) {
-  if (option != NestedWriter::kAuto) return option;
+Status ResolveNestedWriter(NestedWriter option, NestedWriter* out) {
+  switch (option) {
+    case NestedWriter::kDepthFirst:
+    case NestedWriter::kLevels: *out = option; return Status::Ok();
+    case NestedWriter::kAuto: break;
+    default: return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(option)));
+  }
   int forced = g_depth_first_override.load(std::memory_order_relaxed);
-  if (forced >= 0) return static_cast<NestedWriter>(forced);
+  if (forced >= 0) {
+    *out = static_cast<NestedWriter>(forced);
+    return Status::Ok();
+  }
   static const NestedWriter from_environment = [] {
     const char* writer = std::getenv("ROWBRIDGE_NESTED_WRITER");
     if (writer != nullptr && std::strcmp(writer, "depth-first") == 0) return NestedWriter::kDepthFirst;
     if (writer != nullptr && std::strcmp(writer, "levels") == 0) return NestedWriter::kLevels;
     return NestedWriter::kAuto;
   }();
-  return from_environment;
+  *out = from_environment;
+  return Status::Ok();
 }
 
 namespace {

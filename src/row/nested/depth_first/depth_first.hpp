@@ -234,11 +234,11 @@ constexpr int64_t kDepthFirstStoreSlack = 64;
 /// Sets the children pointers and the writers of `plan` for an ISA.
 void ResolveDepthFirstPortable(DepthFirstPlan* plan);
 
-/// The nested writer a converter made with `option` uses: `option` itself
-/// unless it is kAuto; then a test override if one is set, else
-/// ROWBRIDGE_NESTED_WRITER (depth-first or levels; a test override too),
-/// else kAuto.
-NestedWriter ResolveNestedWriter(NestedWriter option);
+/// Sets `*out` to the nested writer a converter made with `option` uses:
+/// `option` itself unless it is kAuto; then a test override if one is set,
+/// else ROWBRIDGE_NESTED_WRITER (depth-first or levels; a test override too),
+/// else kAuto. A value outside the enum is Invalid.
+Status ResolveNestedWriter(NestedWriter option, NestedWriter* out);
 
 /// Whether a schema whose depth-first plan is `plan` takes the depth-first
 /// writer under `choice`: an eligible plan always under kDepthFirst, never
