@@ -31,7 +31,7 @@
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
-#                    (docs/BENCHMARKS.md, section Spark), then TPC-H SF1 end to end
+#                    (docs/BENCHMARKS.md, section "Spark data source"), then TPC-H SF1 end to end
 #                    (section TPC-H: build/bench/tpch.json, docs/img/tpch.png;
 #                    TPCH_ROUNDS, TPCH_SCALE), then the same data read from local
 #                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
@@ -271,7 +271,7 @@ test-java-spark40: jni
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LINE_TEST)
 
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
-# converter, an Arrow C Data export alone (docs/BENCHMARKS.md, section JVM); then
+# converter, an Arrow C Data export alone (docs/BENCHMARKS.md, "JVM: Arrow to rows"); then
 # rows -> Arrow: rowbridge's decoder, Spark's ArrowWriter and RowToColumnConverter.
 bench-jvm: java
 	$(JAVA_ENV) java/rowbridge-jmh/bench.sh $(BENCH_DIR) docs/img

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Spark data source benchmark (make bench-spark; docs/BENCHMARKS.md, section Spark): about
+# The Spark data source benchmark (make bench-spark; docs/BENCHMARKS.md, section "Spark data source"): about
 # 2 GB of the workload of record (SPEC 6 "record") as Arrow IPC files, a scan-and-aggregate
 # query and a query that shuffles every row, through
 #   rowbridge  = format("rowbridge") columnar batches, rows by rowbridge's operator,
