@@ -92,7 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   IpcReadOptions projected = options;
   projected.select_columns = true;
-  for (int64_t c = columns - 1; c >= 0; c -= 2) projected.columns.push_back(static_cast<int32_t>(c));
+  for (int64_t c = columns - 1; c >= 0; c -= 2)
+    projected.columns.push_back(static_cast<int32_t>(c));
   std::unique_ptr<IpcReader> partial;
   if (IpcReader::OpenBuffer(nullptr, data, static_cast<int64_t>(size), "fuzz input", projected,
                             &partial)

@@ -58,7 +58,8 @@ static int decode_and_check(const struct ArrowSchema* schema, const RowbridgeRow
     return 1;
   }
   struct ArrowArray decoded;
-  int status = rowbridge_decoder_decode(decoder, rows->data, rows->row_offsets, rows->num_rows, &decoded, &error);
+  int status = rowbridge_decoder_decode(decoder, rows->data, rows->row_offsets, rows->num_rows,
+                                        &decoded, &error);
   rowbridge_decoder_free(decoder); /* the arrays outlive it */
   if (status != ROWBRIDGE_OK) {
     fprintf(stderr, "decoding failed (%d): %s\n", status, error.message);
@@ -128,7 +129,8 @@ int main(void) {
   int checked = 1;
   while (status == ROWBRIDGE_OK && rows.num_rows > 0) {
     print_rows(&rows);
-    if (rows.num_rows == 3) checked = decode_and_check(&schema, &rows);  /* the whole batch in one chunk */
+    if (rows.num_rows == 3)
+      checked = decode_and_check(&schema, &rows); /* the whole batch in one chunk */
     status = rowbridge_converter_next_chunk(converter, &rows, &error);
   }
   if (status != ROWBRIDGE_OK) {

@@ -133,7 +133,9 @@ class ROWBRIDGE_EXPORT Converter {
   /// registered schema. A column whose array does not match the encoding in
   /// force is an error, never misread.
   Status Convert(const ArrowArray& batch, const ArrowSchema* batch_schema, RowBatchView* out);
-  Status Convert(const ArrowArray& batch, RowBatchView* out) { return Convert(batch, nullptr, out); }
+  Status Convert(const ArrowArray& batch, RowBatchView* out) {
+    return Convert(batch, nullptr, out);
+  }
 
   /// True when the current batch has rows not yet returned.
   bool HasMoreChunks() const;

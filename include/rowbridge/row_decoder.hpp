@@ -106,8 +106,8 @@ class ROWBRIDGE_EXPORT RowDecoder {
   /// length, null_count and data_size are set, and *decoded is true.
   /// Borrows everything for the call; keeps nothing. On error the targets'
   /// buffers may have been written.
-  Status DecodeInto(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, DecodeTarget* targets,
-                    int64_t num_targets, bool* decoded);
+  Status DecodeInto(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
+                    DecodeTarget* targets, int64_t num_targets, bool* decoded);
 
  private:
   explicit RowDecoder(std::unique_ptr<Impl> impl);

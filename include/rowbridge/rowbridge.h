@@ -22,13 +22,13 @@ extern "C" {
 
 /* Status codes (the Linux errno values of the same names). */
 #define ROWBRIDGE_OK 0
-#define ROWBRIDGE_E2BIG 7        /* a row or chunk exceeds a size limit */
-#define ROWBRIDGE_EIO 5          /* internal failure (a bug: please report) */
-#define ROWBRIDGE_ENOMEM 12      /* an allocation failed */
-#define ROWBRIDGE_EINVAL 22      /* malformed input: schema, array or argument */
-#define ROWBRIDGE_EOVERFLOW 75   /* a value does not fit its Spark type */
-#define ROWBRIDGE_ENOTSUP 95     /* a type Spark rows cannot carry */
-#define ROWBRIDGE_ECANCELED 125  /* a stream was cancelled, closed or interrupted */
+#define ROWBRIDGE_E2BIG 7       /* a row or chunk exceeds a size limit */
+#define ROWBRIDGE_EIO 5         /* internal failure (a bug: please report) */
+#define ROWBRIDGE_ENOMEM 12     /* an allocation failed */
+#define ROWBRIDGE_EINVAL 22     /* malformed input: schema, array or argument */
+#define ROWBRIDGE_EOVERFLOW 75  /* a value does not fit its Spark type */
+#define ROWBRIDGE_ENOTSUP 95    /* a type Spark rows cannot carry */
+#define ROWBRIDGE_ECANCELED 125 /* a stream was cancelled, closed or interrupted */
 
 /* A caller-owned buffer that receives an error message. */
 typedef struct RowbridgeError {
@@ -130,8 +130,7 @@ ROWBRIDGE_EXPORT int rowbridge_converter_convert(RowbridgeConverter* converter,
 /* Converts the next chunk of the current batch into `*out`; stores a view
  * with num_rows == 0 when every row of the batch has been returned. */
 ROWBRIDGE_EXPORT int rowbridge_converter_next_chunk(RowbridgeConverter* converter,
-                                                    RowbridgeRowBatch* out,
-                                                    RowbridgeError* error);
+                                                    RowbridgeRowBatch* out, RowbridgeError* error);
 
 /* Returns a converter-owned ArrowArray, shaped like the schema (a struct with
  * one child per column, each with the buffer and child arrays its type
@@ -181,8 +180,8 @@ ROWBRIDGE_EXPORT int rowbridge_decoder_decode(RowbridgeDecoder* decoder, const u
 
 /* Exports the schema of the arrays rowbridge_decoder_decode returns into
  * `out` (caller-owned; release it with out->release(out)). */
-ROWBRIDGE_EXPORT int rowbridge_decoder_schema(const RowbridgeDecoder* decoder, struct ArrowSchema* out,
-                                              RowbridgeError* error);
+ROWBRIDGE_EXPORT int rowbridge_decoder_schema(const RowbridgeDecoder* decoder,
+                                              struct ArrowSchema* out, RowbridgeError* error);
 
 #ifdef __cplusplus
 }

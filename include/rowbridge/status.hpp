@@ -29,7 +29,8 @@ class [[nodiscard]] Status {
   Status() = default;
   Status(StatusCode code, std::string message)
       : code_(code),
-        message_(code == StatusCode::kOk ? nullptr : std::make_unique<std::string>(std::move(message))) {}
+        message_(code == StatusCode::kOk ? nullptr
+                                         : std::make_unique<std::string>(std::move(message))) {}
   Status(const Status& other)
       : code_(other.code_),
         message_(other.message_ ? std::make_unique<std::string>(*other.message_) : nullptr) {}
@@ -45,12 +46,18 @@ class [[nodiscard]] Status {
   static Status NotSupported(std::string message) {
     return {StatusCode::kNotSupported, std::move(message)};
   }
-  static Status Overflow(std::string message) { return {StatusCode::kOverflow, std::move(message)}; }
-  static Status Capacity(std::string message) { return {StatusCode::kCapacity, std::move(message)}; }
+  static Status Overflow(std::string message) {
+    return {StatusCode::kOverflow, std::move(message)};
+  }
+  static Status Capacity(std::string message) {
+    return {StatusCode::kCapacity, std::move(message)};
+  }
   static Status OutOfMemory(std::string message) {
     return {StatusCode::kOutOfMemory, std::move(message)};
   }
-  static Status Internal(std::string message) { return {StatusCode::kInternal, std::move(message)}; }
+  static Status Internal(std::string message) {
+    return {StatusCode::kInternal, std::move(message)};
+  }
   static Status Cancelled(std::string message) {
     return {StatusCode::kCancelled, std::move(message)};
   }
@@ -79,8 +86,8 @@ class [[nodiscard]] Status {
 }  // namespace rowbridge
 
 /// Returns from the enclosing function when `expr` yields an error status.
-#define ROWBRIDGE_RETURN_NOT_OK(expr)                 \
-  do {                                                \
-    ::rowbridge::Status rowbridge_status_ = (expr);   \
+#define ROWBRIDGE_RETURN_NOT_OK(expr)                      \
+  do {                                                     \
+    ::rowbridge::Status rowbridge_status_ = (expr);        \
     if (!rowbridge_status_.ok()) return rowbridge_status_; \
   } while (false)

@@ -224,7 +224,7 @@ struct StreamStats {
 namespace detail {
 class StreamCore;
 enum class TakeWait : int32_t;  // how long a consumer waits (stream_core.hpp)
-}
+}  // namespace detail
 
 /// Lets any thread cancel a stream, even after the stream was closed or
 /// destroyed (then it does nothing). Copyable; thread-safe.

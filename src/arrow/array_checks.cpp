@@ -19,8 +19,8 @@ struct NodeLabel {
 };
 
 template <typename OffsetType>
-Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count, int64_t first_reported,
-                       const NodeLabel& label) {
+Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count,
+                       int64_t first_reported, const NodeLabel& label) {
   const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
   int64_t physical = array.offset + begin;
   int64_t previous = LoadElement<OffsetType>(offsets, physical);
@@ -67,8 +67,9 @@ Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count, int6
     int64_t size = Load<int64_t>(sizes + buffer);
     if (offset < 0 || int64_t{offset} + length > size) {
       return Status::Invalid(element() + ": view [" + std::to_string(offset) + ", " +
-                             std::to_string(int64_t{offset} + length) + ") is outside data buffer " +
-                             std::to_string(buffer) + " of " + std::to_string(size) + " bytes");
+                             std::to_string(int64_t{offset} + length) +
+                             ") is outside data buffer " + std::to_string(buffer) + " of " +
+                             std::to_string(size) + " bytes");
     }
     if (array.buffers[2 + buffer] == nullptr) {
       return Status::Invalid(element() + ": data buffer " + std::to_string(buffer) + " is NULL");
@@ -77,7 +78,9 @@ Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count, int6
   return Status::Ok();
 }
 
-bool IsView(ArrowTypeId id) { return id == ArrowTypeId::kUtf8View || id == ArrowTypeId::kBinaryView; }
+bool IsView(ArrowTypeId id) {
+  return id == ArrowTypeId::kUtf8View || id == ArrowTypeId::kBinaryView;
+}
 
 }  // namespace
 
@@ -119,7 +122,8 @@ Problem Diagnose(const ArrowArray& array, const ArrowType& type, int64_t expecte
     *index = i;
     if (array.children[i] == nullptr) return Problem::kNullChild;
   }
-  if (type.id == ArrowTypeId::kNull || type.id == ArrowTypeId::kRunEndEncoded) return Problem::kNone;
+  if (type.id == ArrowTypeId::kNull || type.id == ArrowTypeId::kRunEndEncoded)
+    return Problem::kNone;
   if (array.null_count > 0 && array.buffers[0] == nullptr) return Problem::kMissingValidity;
   if (array.length > 0) {
     int64_t data_buffers = IsView(type.id) ? 1 : expected_buffers - 1;
@@ -156,7 +160,8 @@ std::string Describe(Problem problem, const ArrowArray& array, const ArrowType& 
     case Problem::kNullChildList: return "the child list is NULL";
     case Problem::kNullChild: return "child " + std::to_string(index) + " is NULL";
     case Problem::kMissingValidity:
-      return "null_count is " + std::to_string(array.null_count) + " but the validity bitmap is NULL";
+      return "null_count is " + std::to_string(array.null_count) +
+             " but the validity bitmap is NULL";
     case Problem::kNullBuffer:
       return "buffer " + std::to_string(index) + " of " + type_name + " is NULL";
   }

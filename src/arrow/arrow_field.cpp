@@ -1,7 +1,8 @@
 #include "arrow/arrow_field.hpp"
-#include "arrow/bits.hpp"
 
 #include <cstring>
+
+#include "arrow/bits.hpp"
 
 namespace rowbridge {
 namespace {
@@ -78,7 +79,8 @@ Status ImportField(const ArrowSchema& schema, const std::string& parent_path, in
     return Status::Invalid("field '" + path + "' has no format string");
   }
   out->format = schema.format;
-  ROWBRIDGE_RETURN_NOT_OK(ParseFormat(schema.format, &out->type).WithContext("field '" + path + "'"));
+  ROWBRIDGE_RETURN_NOT_OK(
+      ParseFormat(schema.format, &out->type).WithContext("field '" + path + "'"));
   out->nullable = (schema.flags & ARROW_FLAG_NULLABLE) != 0;
   out->map_keys_sorted = (schema.flags & ARROW_FLAG_MAP_KEYS_SORTED) != 0;
   ROWBRIDGE_RETURN_NOT_OK(
@@ -112,8 +114,7 @@ Status ImportSchema(const ArrowSchema& schema, ArrowField* out) {
   return ImportField(schema, "", 0, out);
 }
 
-Status DecodeMetadata(const char* metadata,
-                      std::vector<std::pair<std::string, std::string>>* out) {
+Status DecodeMetadata(const char* metadata, std::vector<std::pair<std::string, std::string>>* out) {
   out->clear();
   if (metadata == nullptr) return Status::Ok();
   // The encoding carries no total size, so it cannot be bounds-checked; counts

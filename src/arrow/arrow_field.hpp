@@ -39,8 +39,7 @@ Status ImportSchema(const ArrowSchema& schema, ArrowField* out);
 
 /// Decodes the C Data Interface metadata encoding (int32 count, then for each
 /// pair an int32 length and bytes). `metadata` may be NULL.
-Status DecodeMetadata(const char* metadata,
-                      std::vector<std::pair<std::string, std::string>>* out);
+Status DecodeMetadata(const char* metadata, std::vector<std::pair<std::string, std::string>>* out);
 
 /// Returns a readable type of `field`, e.g. "dictionary<int32, utf8>".
 std::string FieldTypeName(const ArrowField& field);

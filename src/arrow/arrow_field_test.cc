@@ -88,7 +88,8 @@ TEST(ImportSchema, DictionaryAndRunEndEncodedFields) {
   EXPECT_EQ(d.dictionary[0].type.id, ArrowTypeId::kUtf8);
   EXPECT_EQ(FieldTypeName(d), "dictionary<int16, utf8>");
   EXPECT_EQ(FieldTypeName(field.children[1]), "run_end_encoded<int32, float64>");
-  EXPECT_EQ(FieldTypeName(field), "struct<d: dictionary<int16, utf8>, r: run_end_encoded<int32, float64>>");
+  EXPECT_EQ(FieldTypeName(field),
+            "struct<d: dictionary<int16, utf8>, r: run_end_encoded<int32, float64>>");
 }
 
 TEST(ImportSchema, EveryIntegerIndexTypeIsAccepted) {
@@ -120,24 +121,27 @@ TEST(ImportSchema, ReleasedSchemaIsInvalid) {
   child.release = nullptr;
   ArrowSchema* children[] = {&child};
   ArrowSchema parent = Node("+s", "outer", 1, children);
-  EXPECT_TRUE(testing::IsError(ImportSchema(parent, &field), StatusCode::kInvalid, {"released", "outer"}));
+  EXPECT_TRUE(
+      testing::IsError(ImportSchema(parent, &field), StatusCode::kInvalid, {"released", "outer"}));
 }
 
 TEST(ImportSchema, NullFormatIsInvalid) {
   ArrowSchema node = Node(nullptr, "a");
   ArrowField field;
-  EXPECT_TRUE(testing::IsError(ImportSchema(node, &field), StatusCode::kInvalid, {"'a'", "format"}));
+  EXPECT_TRUE(
+      testing::IsError(ImportSchema(node, &field), StatusCode::kInvalid, {"'a'", "format"}));
 }
 
 TEST(ImportSchema, NullChildListAndNullChildAreInvalid) {
   ArrowField field;
   ArrowSchema no_list = Node("+s", "s", 2, nullptr);
-  EXPECT_TRUE(testing::IsError(ImportSchema(no_list, &field), StatusCode::kInvalid, {"'s'", "child"}));
+  EXPECT_TRUE(
+      testing::IsError(ImportSchema(no_list, &field), StatusCode::kInvalid, {"'s'", "child"}));
   ArrowSchema child = Node("i", "x");
   ArrowSchema* children[] = {&child, nullptr};
   ArrowSchema null_child = Node("+s", "s", 2, children);
-  EXPECT_TRUE(
-      testing::IsError(ImportSchema(null_child, &field), StatusCode::kInvalid, {"'s'", "child 1", "NULL"}));
+  EXPECT_TRUE(testing::IsError(ImportSchema(null_child, &field), StatusCode::kInvalid,
+                               {"'s'", "child 1", "NULL"}));
   ArrowSchema negative = Node("+s", "s", -1, children);
   EXPECT_TRUE(testing::IsError(ImportSchema(negative, &field), StatusCode::kInvalid, {"'s'"}));
   ArrowSchema null_list_child = Node("+l", "list", 1, children + 1);
@@ -162,15 +166,19 @@ TEST(ImportSchema, WrongChildCountsAreInvalid) {
   EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("i", "prim", {i})), StatusCode::kInvalid,
                                {"'prim'", "1 children", "expected 0"}));
   // A map has one child: a struct of key and value.
-  TestArray entries = SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("i", "value")});
+  TestArray entries =
+      SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("i", "value")});
   ArrowField field;
   EXPECT_TRUE(Import(SchemaNode("+m", "m", {entries}), &field).ok());
-  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m")), StatusCode::kInvalid, {"'m'", "0 children"}));
-  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m", {entries, entries})), StatusCode::kInvalid,
-                               {"'m'", "2 children"}));
-  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m", {i})), StatusCode::kInvalid, {"'m'", "map"}));
+  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m")), StatusCode::kInvalid,
+                               {"'m'", "0 children"}));
+  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m", {entries, entries})),
+                               StatusCode::kInvalid, {"'m'", "2 children"}));
+  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m", {i})), StatusCode::kInvalid,
+                               {"'m'", "map"}));
   TestArray one = SchemaNode("+s", "entries", {SchemaNode("u", "key")});
-  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m", {one})), StatusCode::kInvalid, {"'m'", "map"}));
+  EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+m", "m", {one})), StatusCode::kInvalid,
+                               {"'m'", "map"}));
   // Run-end encoded: exactly run ends and values.
   EXPECT_TRUE(testing::IsError(ImportError(SchemaNode("+r", "r", {i})), StatusCode::kInvalid,
                                {"'r'", "1 children", "expected 2"}));
@@ -182,11 +190,13 @@ TEST(ImportSchema, WrongChildCountsAreInvalid) {
 TEST(ImportSchema, RunEndsMustBeSignedIntegersOf16To64Bits) {
   for (const char* ends : {"s", "i", "l"}) {
     ArrowField field;
-    EXPECT_TRUE(Import(SchemaNode("+r", "r", {SchemaNode(ends, "e"), SchemaNode("u", "v")}), &field).ok())
+    EXPECT_TRUE(
+        Import(SchemaNode("+r", "r", {SchemaNode(ends, "e"), SchemaNode("u", "v")}), &field).ok())
         << ends;
   }
   for (const char* ends : {"c", "S", "I", "L", "g", "u"}) {
-    Status status = ImportError(SchemaNode("+r", "r", {SchemaNode(ends, "e"), SchemaNode("u", "v")}));
+    Status status =
+        ImportError(SchemaNode("+r", "r", {SchemaNode(ends, "e"), SchemaNode("u", "v")}));
     EXPECT_TRUE(testing::IsError(status, StatusCode::kInvalid, {"'r'", "run ends"})) << ends;
   }
 }
@@ -233,17 +243,19 @@ TEST(DecodeMetadata, ZeroPairs) {
 TEST(DecodeMetadata, NegativeOrHugeCountsAndLengthsAreInvalid) {
   std::vector<std::pair<std::string, std::string>> output;
   const char negative_count[] = {'\xfe', '\xff', '\xff', '\xff'};
-  EXPECT_TRUE(testing::IsError(DecodeMetadata(negative_count, &output), StatusCode::kInvalid, {"count"}));
+  EXPECT_TRUE(
+      testing::IsError(DecodeMetadata(negative_count, &output), StatusCode::kInvalid, {"count"}));
   const char huge_count[] = {'\x00', '\x00', '\x00', '\x7f'};
-  EXPECT_TRUE(testing::IsError(DecodeMetadata(huge_count, &output), StatusCode::kInvalid, {"count"}));
+  EXPECT_TRUE(
+      testing::IsError(DecodeMetadata(huge_count, &output), StatusCode::kInvalid, {"count"}));
   // One pair whose key length is -5.
   const char negative_length[] = {1, 0, 0, 0, '\xfb', '\xff', '\xff', '\xff'};
-  EXPECT_TRUE(
-      testing::IsError(DecodeMetadata(negative_length, &output), StatusCode::kInvalid, {"negative length"}));
+  EXPECT_TRUE(testing::IsError(DecodeMetadata(negative_length, &output), StatusCode::kInvalid,
+                               {"negative length"}));
   // One pair: key "k", then a value length of -1.
   const char negative_value[] = {1, 0, 0, 0, 1, 0, 0, 0, 'k', '\xff', '\xff', '\xff', '\xff'};
-  EXPECT_TRUE(
-      testing::IsError(DecodeMetadata(negative_value, &output), StatusCode::kInvalid, {"negative length"}));
+  EXPECT_TRUE(testing::IsError(DecodeMetadata(negative_value, &output), StatusCode::kInvalid,
+                               {"negative length"}));
 }
 
 TEST(SameLayout, ComparesFormatsAndEncodingsNotNames) {

@@ -90,8 +90,7 @@ Status ParseTemporal(std::string_view format, ArrowType* out) {
       else if (unit == 'n') out->id = ArrowTypeId::kIntervalMonthDayNano;
       else return MalformedFormat(format);
       return Status::Ok();
-    default:
-      return MalformedFormat(format);
+    default: return MalformedFormat(format);
   }
 }
 
@@ -167,12 +166,9 @@ Status ParseFormat(const char* format, ArrowType* out) {
     case 'd':
       if (f[1] != ':') return MalformedFormat(f);
       return ParseDecimal(f, out);
-    case 't':
-      return ParseTemporal(f, out);
-    case '+':
-      return ParseNested(f, out);
-    default:
-      return MalformedFormat(f);
+    case 't': return ParseTemporal(f, out);
+    case '+': return ParseNested(f, out);
+    default: return MalformedFormat(f);
   }
 }
 

@@ -32,7 +32,9 @@ inline bool GetBit(const uint8_t* bitmap, int64_t i) { return (bitmap[i >> 3] >>
 
 /// Whether value `i` is valid under an Arrow validity bitmap, which may be
 /// null (all valid).
-inline bool IsValidAt(const uint8_t* validity, int64_t i) { return validity == nullptr || GetBit(validity, i); }
+inline bool IsValidAt(const uint8_t* validity, int64_t i) {
+  return validity == nullptr || GetBit(validity, i);
+}
 
 /// Sets bit `i` of an LSB-first bitmap.
 inline void SetBit(uint8_t* bitmap, int64_t i) {

@@ -41,9 +41,10 @@ void ExportNode(const ArrowField& field, ArrowSchema* out) {
   node->name = field.name;
   node->metadata = EncodeMetadata(field.metadata);
   node->ResizeChildren(field.children.size());
-  for (size_t i = 0; i < field.children.size(); ++i) ExportNode(field.children[i], &node->child_storage[i]);
-  const int64_t flags =
-      (field.nullable ? ARROW_FLAG_NULLABLE : 0) | (field.map_keys_sorted ? ARROW_FLAG_MAP_KEYS_SORTED : 0);
+  for (size_t i = 0; i < field.children.size(); ++i)
+    ExportNode(field.children[i], &node->child_storage[i]);
+  const int64_t flags = (field.nullable ? ARROW_FLAG_NULLABLE : 0) |
+                        (field.map_keys_sorted ? ARROW_FLAG_MAP_KEYS_SORTED : 0);
   FinishSchemaNode(std::move(node), flags, false, out);
 }
 
@@ -70,7 +71,8 @@ std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>
   return out;
 }
 
-void FinishSchemaNode(std::unique_ptr<SchemaNode> node, int64_t flags, bool has_dictionary, ArrowSchema* out) {
+void FinishSchemaNode(std::unique_ptr<SchemaNode> node, int64_t flags, bool has_dictionary,
+                      ArrowSchema* out) {
   out->format = node->format.c_str();
   out->name = node->name.c_str();
   out->metadata = node->metadata.empty() ? nullptr : node->metadata.data();

@@ -36,7 +36,8 @@ std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>
 
 /// Hands `node` to `out` as a finished ArrowSchema with `flags` (its
 /// dictionary attached when `has_dictionary`); `out->release` frees it.
-void FinishSchemaNode(std::unique_ptr<SchemaNode> node, int64_t flags, bool has_dictionary, ArrowSchema* out);
+void FinishSchemaNode(std::unique_ptr<SchemaNode> node, int64_t flags, bool has_dictionary,
+                      ArrowSchema* out);
 
 /// Exports a copy of `field` (format, name, nullability, sorted map keys,
 /// metadata and children, recursively; not a dictionary) into `out`, which

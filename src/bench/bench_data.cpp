@@ -79,26 +79,26 @@ ArrayNode ColumnSource::Make(int64_t first_row, int64_t num_rows) const {
     case ColumnKind::kRandomString: return MakeStrings(first_row, num_rows);
     case ColumnKind::kRunEndInt64: return MakeRunEnds(first_row, num_rows);
     case ColumnKind::kStructInt64Utf8:
-      return MakeNestedColumn(NestedKind::kStructInt64Utf8, spec->name, seed, stream, first_row, num_rows,
-                              spec->null_probability);
+      return MakeNestedColumn(NestedKind::kStructInt64Utf8, spec->name, seed, stream, first_row,
+                              num_rows, spec->null_probability);
     case ColumnKind::kListInt32:
       return MakeNestedColumn(NestedKind::kListInt32, spec->name, seed, stream, first_row, num_rows,
                               spec->null_probability);
     case ColumnKind::kMapUtf8Int64:
-      return MakeNestedColumn(NestedKind::kMapUtf8Int64, spec->name, seed, stream, first_row, num_rows,
-                              spec->null_probability);
+      return MakeNestedColumn(NestedKind::kMapUtf8Int64, spec->name, seed, stream, first_row,
+                              num_rows, spec->null_probability);
     case ColumnKind::kListStructFloat64Utf8:
-      return MakeNestedColumn(NestedKind::kListStructFloat64Utf8, spec->name, seed, stream, first_row, num_rows,
-                              spec->null_probability);
+      return MakeNestedColumn(NestedKind::kListStructFloat64Utf8, spec->name, seed, stream,
+                              first_row, num_rows, spec->null_probability);
     case ColumnKind::kMapUtf8TimestampMillis:
-      return MakeNestedColumn(NestedKind::kMapUtf8TimestampMillis, spec->name, seed, stream, first_row, num_rows,
-                              spec->null_probability);
+      return MakeNestedColumn(NestedKind::kMapUtf8TimestampMillis, spec->name, seed, stream,
+                              first_row, num_rows, spec->null_probability);
     case ColumnKind::kListBool:
       return MakeNestedColumn(NestedKind::kListBool, spec->name, seed, stream, first_row, num_rows,
                               spec->null_probability);
     case ColumnKind::kListLargeDecimal:
-      return MakeNestedColumn(NestedKind::kListLargeDecimal, spec->name, seed, stream, first_row, num_rows,
-                              spec->null_probability);
+      return MakeNestedColumn(NestedKind::kListLargeDecimal, spec->name, seed, stream, first_row,
+                              num_rows, spec->null_probability);
     default: return MakeFixed(first_row, num_rows);
   }
 }

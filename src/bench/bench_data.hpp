@@ -37,10 +37,10 @@ enum class ColumnKind {
   kRunEndInt64,       // run_end_encoded<int32, int64>, runs of 1-16 rows
   // SPEC §6 "nested" (see nested_bench_data.hpp): 0-8 entries, strings of
   // 5-30 bytes, nulls at every level.
-  kStructInt64Utf8,       // struct<a int64, b utf8>
-  kListInt32,             // list<int32>
-  kMapUtf8Int64,          // map<utf8, int64>
-  kListStructFloat64Utf8,  // list<struct<x float64, y utf8>>
+  kStructInt64Utf8,         // struct<a int64, b utf8>
+  kListInt32,               // list<int32>
+  kMapUtf8Int64,            // map<utf8, int64>
+  kListStructFloat64Utf8,   // list<struct<x float64, y utf8>>
   kMapUtf8TimestampMillis,  // map<utf8, timestamp[ms]> (not in SPEC §6)
   kListBool,                // list<bool> (not in SPEC §6)
   kListLargeDecimal,        // list<decimal(38, 4)> (not in SPEC §6)

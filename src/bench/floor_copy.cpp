@@ -1,9 +1,10 @@
 #include "bench/floor_copy.hpp"
-#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include "arrow/bits.hpp"
 
 namespace rowbridge::bench {
 namespace {
@@ -98,7 +99,8 @@ Status AddNode(const ArrowArray& array, const ArrowSchema& schema, int64_t first
   if (format == "+s") {
     for (int64_t i = 0; i < array.n_children; ++i) {
       const ArrowArray& child = *array.children[i];
-      ROWBRIDGE_RETURN_NOT_OK(AddNode(child, *schema.children[i], child.offset + first, count, out));
+      ROWBRIDGE_RETURN_NOT_OK(
+          AddNode(child, *schema.children[i], child.offset + first, count, out));
     }
     return Status::Ok();
   }
@@ -112,17 +114,20 @@ Status AddNode(const ArrowArray& array, const ArrowSchema& schema, int64_t first
     int64_t width = list ? 4 : 8;
     const uint8_t* offsets = Buffer(array, 1);
     if (count > 0) Add(offsets + first * width, (count + 1) * width, out);
-    int64_t begin = count == 0 ? 0 : list ? LoadElement<int32_t>(offsets, first) : LoadElement<int64_t>(offsets, first);
-    int64_t end =
-        count == 0 ? 0 : list ? LoadElement<int32_t>(offsets, first + count) : LoadElement<int64_t>(offsets, first + count);
+    int64_t begin = count == 0 ? 0
+                    : list     ? LoadElement<int32_t>(offsets, first)
+                               : LoadElement<int64_t>(offsets, first);
+    int64_t end = count == 0 ? 0
+                  : list     ? LoadElement<int32_t>(offsets, first + count)
+                             : LoadElement<int64_t>(offsets, first + count);
     const ArrowArray& child = *array.children[0];
     const ArrowSchema& child_schema = *schema.children[0];
     if (format != "+m") return AddNode(child, child_schema, child.offset + begin, end - begin, out);
     // A map's entries: their keys and values (the entries struct has no validity to read).
     for (int64_t i = 0; i < child.n_children; ++i) {
       const ArrowArray& field = *child.children[i];
-      ROWBRIDGE_RETURN_NOT_OK(
-          AddNode(field, *child_schema.children[i], field.offset + child.offset + begin, end - begin, out));
+      ROWBRIDGE_RETURN_NOT_OK(AddNode(field, *child_schema.children[i],
+                                      field.offset + child.offset + begin, end - begin, out));
     }
     return Status::Ok();
   }

@@ -131,7 +131,8 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
             decimals.AppendNull();
           } else {
             // Unscaled values of up to ~28 digits (96 random bits, signed).
-            __extension__ __int128 v = static_cast<__int128>(random.Next() >> 32) << 64 | random.Next();
+            __extension__ __int128 v =
+                static_cast<__int128>(random.Next() >> 32) << 64 | random.Next();
             if (random.Chance(0.5)) v = -v;
             decimals.AppendValue(v);
           }
@@ -150,7 +151,8 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
       return StructOf(name, &pairs.validity,
                       {pairs.numbers.Finish("l", "a"), pairs.strings.Finish("b")});
     case NestedKind::kListInt32: return lists.Finish("+l", name, {ints.Finish("i", "element")});
-    case NestedKind::kListLargeDecimal: return lists.Finish("+l", name, {decimals.Finish("d:38,4", "element")});
+    case NestedKind::kListLargeDecimal:
+      return lists.Finish("+l", name, {decimals.Finish("d:38,4", "element")});
     case NestedKind::kListBool: {
       ArrayNode element;
       element.format = "b";

@@ -8,7 +8,9 @@ namespace {
 /// Packed arrays own nothing: the block is freed with the PackedBatches.
 void MarkReleased(ArrowArray* array) { array->release = nullptr; }
 
-int64_t AlignUp(int64_t n, int64_t alignment) { return (n + alignment - 1) / alignment * alignment; }
+int64_t AlignUp(int64_t n, int64_t alignment) {
+  return (n + alignment - 1) / alignment * alignment;
+}
 
 }  // namespace
 
@@ -38,12 +40,14 @@ class PackedBatches::Placer {
   ArrowArray* PlaceStructs(const ArrayNode& node,
                            std::vector<std::pair<const ArrayNode*, ArrowArray*>>* placed) {
     auto* array = reinterpret_cast<ArrowArray*>(Take(sizeof(ArrowArray), 8));
-    auto* buffers = reinterpret_cast<const void**>(Take(8 * static_cast<int64_t>(node.buffers.size()), 8));
+    auto* buffers =
+        reinterpret_cast<const void**>(Take(8 * static_cast<int64_t>(node.buffers.size()), 8));
     auto* children =
         reinterpret_cast<ArrowArray**>(Take(8 * static_cast<int64_t>(node.children.size()), 8));
     placed->emplace_back(&node, array);
     std::vector<ArrowArray*> child_arrays;
-    for (const ArrayNode& child : node.children) child_arrays.push_back(PlaceStructs(child, placed));
+    for (const ArrayNode& child : node.children)
+      child_arrays.push_back(PlaceStructs(child, placed));
     ArrowArray* dictionary = nullptr;
     if (node.dictionary != nullptr) {
       auto found = dictionaries_.find(node.dictionary.get());

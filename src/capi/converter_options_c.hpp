@@ -23,8 +23,10 @@ inline Status ToConverterOptions(const RowbridgeConverterOptions* in, ConverterO
     return Status::Invalid("converter options: unknown kernels " + std::to_string(in->kernels));
   }
   out->kernels = static_cast<Kernels>(in->kernels);
-  if (in->nested_writer < ROWBRIDGE_NESTED_WRITER_AUTO || in->nested_writer > ROWBRIDGE_NESTED_WRITER_LEVELS) {
-    return Status::Invalid("converter options: unknown nested_writer " + std::to_string(in->nested_writer));
+  if (in->nested_writer < ROWBRIDGE_NESTED_WRITER_AUTO ||
+      in->nested_writer > ROWBRIDGE_NESTED_WRITER_LEVELS) {
+    return Status::Invalid("converter options: unknown nested_writer " +
+                           std::to_string(in->nested_writer));
   }
   out->nested_writer = static_cast<NestedWriter>(in->nested_writer);
   return Status::Ok();

@@ -6,9 +6,9 @@
 #include <new>
 #include <string>
 
+#include "capi/converter_options_c.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/row_decoder.hpp"
-#include "capi/converter_options_c.hpp"
 #include "rowbridge/rowbridge.h"
 
 struct RowbridgeConverter {
@@ -75,11 +75,13 @@ void rowbridge_converter_options_init(RowbridgeConverterOptions* options) {
   options->nested_writer = static_cast<int32_t>(defaults.nested_writer);
 }
 
-int rowbridge_converter_new(const struct ArrowSchema* schema, const RowbridgeConverterOptions* options,
-                            RowbridgeConverter** out, RowbridgeError* error) {
+int rowbridge_converter_new(const struct ArrowSchema* schema,
+                            const RowbridgeConverterOptions* options, RowbridgeConverter** out,
+                            RowbridgeError* error) {
   return Guard(error, [&]() -> rowbridge::Status {
     if (out != nullptr) *out = nullptr;
-    if (schema == nullptr || out == nullptr) return rowbridge::Status::Invalid("schema and out must not be NULL");
+    if (schema == nullptr || out == nullptr)
+      return rowbridge::Status::Invalid("schema and out must not be NULL");
     rowbridge::ConverterOptions cpp_options;
     ROWBRIDGE_RETURN_NOT_OK(rowbridge::capi::ToConverterOptions(options, &cpp_options));
     auto handle = std::make_unique<RowbridgeConverter>();
@@ -133,13 +135,16 @@ const char* rowbridge_converter_spark_schema(const RowbridgeConverter* converter
 }
 
 int64_t rowbridge_converter_buffer_bytes(const RowbridgeConverter* converter) {
-  return converter == nullptr ? 0 : converter->converter->buffer_bytes();  // sums capacities: no throw
+  return converter == nullptr ? 0
+                              : converter->converter->buffer_bytes();  // sums capacities: no throw
 }
 
-int rowbridge_decoder_new(const struct ArrowSchema* schema, RowbridgeDecoder** out, RowbridgeError* error) {
+int rowbridge_decoder_new(const struct ArrowSchema* schema, RowbridgeDecoder** out,
+                          RowbridgeError* error) {
   return Guard(error, [&]() -> rowbridge::Status {
     if (out != nullptr) *out = nullptr;
-    if (schema == nullptr || out == nullptr) return rowbridge::Status::Invalid("schema and out must not be NULL");
+    if (schema == nullptr || out == nullptr)
+      return rowbridge::Status::Invalid("schema and out must not be NULL");
     auto handle = std::make_unique<RowbridgeDecoder>();
     ROWBRIDGE_RETURN_NOT_OK(rowbridge::RowDecoder::Make(*schema, &handle->decoder));
     *out = handle.release();
@@ -149,17 +154,21 @@ int rowbridge_decoder_new(const struct ArrowSchema* schema, RowbridgeDecoder** o
 
 void rowbridge_decoder_free(RowbridgeDecoder* decoder) { delete decoder; }
 
-int rowbridge_decoder_decode(RowbridgeDecoder* decoder, const uint8_t* data, const int64_t* row_offsets,
-                             int64_t num_rows, struct ArrowArray* out, RowbridgeError* error) {
+int rowbridge_decoder_decode(RowbridgeDecoder* decoder, const uint8_t* data,
+                             const int64_t* row_offsets, int64_t num_rows, struct ArrowArray* out,
+                             RowbridgeError* error) {
   return Guard(error, [&]() -> rowbridge::Status {
-    if (decoder == nullptr || out == nullptr) return rowbridge::Status::Invalid("decoder and out must not be NULL");
+    if (decoder == nullptr || out == nullptr)
+      return rowbridge::Status::Invalid("decoder and out must not be NULL");
     return decoder->decoder->Decode(data, row_offsets, num_rows, out);
   });
 }
 
-int rowbridge_decoder_schema(const RowbridgeDecoder* decoder, struct ArrowSchema* out, RowbridgeError* error) {
+int rowbridge_decoder_schema(const RowbridgeDecoder* decoder, struct ArrowSchema* out,
+                             RowbridgeError* error) {
   return Guard(error, [&]() -> rowbridge::Status {
-    if (decoder == nullptr || out == nullptr) return rowbridge::Status::Invalid("decoder and out must not be NULL");
+    if (decoder == nullptr || out == nullptr)
+      return rowbridge::Status::Invalid("decoder and out must not be NULL");
     return decoder->decoder->ExportSchema(out);
   });
 }

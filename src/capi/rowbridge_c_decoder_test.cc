@@ -31,7 +31,8 @@ TestArray Sample() {
   std::vector<std::optional<std::string>> s;
   for (int64_t i = 0; i < 50; ++i) {
     a.push_back(i % 7 == 0 ? std::nullopt : std::optional<int64_t>(i * 1000003));
-    s.push_back(i % 5 == 0 ? std::nullopt : std::optional<std::string>(std::string(static_cast<size_t>(i), 'x')));
+    s.push_back(i % 5 == 0 ? std::nullopt
+                           : std::optional<std::string>(std::string(static_cast<size_t>(i), 'x')));
   }
   return testing::Batch({testing::Primitive<int64_t>("l", "a", a), testing::Strings("u", "s", s)});
 }
@@ -45,7 +46,8 @@ struct Rows {
 Rows ConvertWithC(RowbridgeConverter* converter, const testing::ExportedBatch& batch) {
   RowbridgeRowBatch view{};
   RowbridgeError error{};
-  EXPECT_EQ(rowbridge_converter_convert(converter, &batch.array.array, nullptr, &view, &error), ROWBRIDGE_OK)
+  EXPECT_EQ(rowbridge_converter_convert(converter, &batch.array.array, nullptr, &view, &error),
+            ROWBRIDGE_OK)
       << error.message;
   Rows rows;
   rows.data.assign(view.data, view.data + view.data_size);
@@ -57,12 +59,15 @@ TEST(CApiDecoder, DecodedArraysConvertToTheSameRows) {
   auto batch = testing::ExportBatch(Sample());
   Handles h;
   RowbridgeError error{};
-  ASSERT_EQ(rowbridge_converter_new(&batch->schema.schema, nullptr, &h.converter, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&batch->schema.schema, nullptr, &h.converter, &error),
+            ROWBRIDGE_OK);
   Rows rows = ConvertWithC(h.converter, *batch);
 
-  ASSERT_EQ(rowbridge_decoder_new(&batch->schema.schema, &h.decoder, &error), ROWBRIDGE_OK) << error.message;
+  ASSERT_EQ(rowbridge_decoder_new(&batch->schema.schema, &h.decoder, &error), ROWBRIDGE_OK)
+      << error.message;
   testing::OwnedArray decoded;
-  ASSERT_EQ(rowbridge_decoder_decode(h.decoder, rows.data.data(), rows.offsets.data(), 50, &decoded.array, &error),
+  ASSERT_EQ(rowbridge_decoder_decode(h.decoder, rows.data.data(), rows.offsets.data(), 50,
+                                     &decoded.array, &error),
             ROWBRIDGE_OK)
       << error.message;
   testing::OwnedSchema schema;
@@ -77,7 +82,8 @@ TEST(CApiDecoder, DecodedArraysConvertToTheSameRows) {
   RowbridgeConverter* again = nullptr;
   ASSERT_EQ(rowbridge_converter_new(&schema.schema, nullptr, &again, &error), ROWBRIDGE_OK);
   RowbridgeRowBatch view{};
-  ASSERT_EQ(rowbridge_converter_convert(again, &decoded.array, nullptr, &view, &error), ROWBRIDGE_OK)
+  ASSERT_EQ(rowbridge_converter_convert(again, &decoded.array, nullptr, &view, &error),
+            ROWBRIDGE_OK)
       << error.message;
   EXPECT_EQ(testing::Hex(view.data, static_cast<size_t>(view.data_size)), testing::Hex(rows.data));
   rowbridge_converter_free(again);
@@ -87,7 +93,8 @@ TEST(CApiDecoder, ErrorsAndNullArguments) {
   auto batch = testing::ExportBatch(Sample());
   Handles h;
   RowbridgeError error{};
-  ASSERT_EQ(rowbridge_converter_new(&batch->schema.schema, nullptr, &h.converter, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&batch->schema.schema, nullptr, &h.converter, &error),
+            ROWBRIDGE_OK);
   ASSERT_EQ(rowbridge_decoder_new(&batch->schema.schema, &h.decoder, &error), ROWBRIDGE_OK);
   Rows rows = ConvertWithC(h.converter, *batch);
   // Row 3's string slot pointed past the row.
@@ -95,14 +102,17 @@ TEST(CApiDecoder, ErrorsAndNullArguments) {
   const uint64_t bad = (uint64_t{4096} << 32) | 8;
   std::memcpy(rows.data.data() + slot, &bad, 8);
   testing::OwnedArray out;
-  EXPECT_EQ(rowbridge_decoder_decode(h.decoder, rows.data.data(), rows.offsets.data(), 50, &out.array, &error),
+  EXPECT_EQ(rowbridge_decoder_decode(h.decoder, rows.data.data(), rows.offsets.data(), 50,
+                                     &out.array, &error),
             ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("field 's' row 3"), std::string::npos) << error.message;
   EXPECT_EQ(out.array.release, nullptr);
 
-  EXPECT_EQ(rowbridge_decoder_decode(nullptr, rows.data.data(), rows.offsets.data(), 1, &out.array, &error),
+  EXPECT_EQ(rowbridge_decoder_decode(nullptr, rows.data.data(), rows.offsets.data(), 1, &out.array,
+                                     &error),
             ROWBRIDGE_EINVAL);
-  EXPECT_EQ(rowbridge_decoder_decode(h.decoder, nullptr, nullptr, 1, &out.array, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_decoder_decode(h.decoder, nullptr, nullptr, 1, &out.array, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_EQ(rowbridge_decoder_schema(nullptr, nullptr, &error), ROWBRIDGE_EINVAL);
   RowbridgeDecoder* decoder = reinterpret_cast<RowbridgeDecoder*>(1);
   EXPECT_EQ(rowbridge_decoder_new(nullptr, &decoder, &error), ROWBRIDGE_EINVAL);

@@ -1,13 +1,12 @@
 // The C API: versions, options, converter life cycle, chunks, error codes
 // and messages, NULL arguments, unsupported types and the registered batch.
-#include "rowbridge/rowbridge.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
 #include "rowbridge/converter.hpp"
+#include "rowbridge/rowbridge.h"
 #include "testing/row_test_util.hpp"
 #include "testing/test_arrow.hpp"
 
@@ -36,8 +35,8 @@ TestArray Record(int64_t n) {
     c.push_back(static_cast<double>(i) / 4);
     d.push_back("value_" + std::to_string(i));
   }
-  return Batch({Primitive<int64_t>("l", "a", a), Primitive<int32_t>("i", "b", b), Primitive<double>("g", "c", c),
-                testing::Strings("u", "d", d)});
+  return Batch({Primitive<int64_t>("l", "a", a), Primitive<int32_t>("i", "b", b),
+                Primitive<double>("g", "c", c), testing::Strings("u", "d", d)});
 }
 
 std::vector<testing::Bytes> Rows(const RowbridgeRowBatch& batch) {
@@ -50,10 +49,12 @@ std::vector<testing::Bytes> Rows(const RowbridgeRowBatch& batch) {
 
 TEST(CApi, Versions) {
   EXPECT_STREQ(rowbridge_version(), ROWBRIDGE_VERSION_STRING);
-  EXPECT_EQ(rowbridge_version_number(),
-            ROWBRIDGE_VERSION_MAJOR * 10000 + ROWBRIDGE_VERSION_MINOR * 100 + ROWBRIDGE_VERSION_PATCH);
-  std::string expected = std::to_string(ROWBRIDGE_VERSION_MAJOR) + "." + std::to_string(ROWBRIDGE_VERSION_MINOR) +
-                         "." + std::to_string(ROWBRIDGE_VERSION_PATCH);
+  EXPECT_EQ(
+      rowbridge_version_number(),
+      ROWBRIDGE_VERSION_MAJOR * 10000 + ROWBRIDGE_VERSION_MINOR * 100 + ROWBRIDGE_VERSION_PATCH);
+  std::string expected = std::to_string(ROWBRIDGE_VERSION_MAJOR) + "." +
+                         std::to_string(ROWBRIDGE_VERSION_MINOR) + "." +
+                         std::to_string(ROWBRIDGE_VERSION_PATCH);
   EXPECT_EQ(std::string(rowbridge_version()), expected);
 }
 
@@ -79,14 +80,17 @@ TEST(CApi, ConvertMatchesTheCppApiInChunks) {
   options.validation = ROWBRIDGE_VALIDATION_FULL;
   ConverterHandle handle;
   RowbridgeError error;
-  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &handle.converter, &error), ROWBRIDGE_OK)
+  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &handle.converter, &error),
+            ROWBRIDGE_OK)
       << error.message;
   ASSERT_NE(handle.converter, nullptr);
-  EXPECT_STREQ(rowbridge_converter_spark_schema(handle.converter), "struct<a:bigint,b:int,c:double,d:string>");
+  EXPECT_STREQ(rowbridge_converter_spark_schema(handle.converter),
+               "struct<a:bigint,b:int,c:double,d:string>");
 
   RowbridgeRowBatch out;
-  ASSERT_EQ(rowbridge_converter_convert(handle.converter, &exported->array.array, nullptr, &out, &error),
-            ROWBRIDGE_OK)
+  ASSERT_EQ(
+      rowbridge_converter_convert(handle.converter, &exported->array.array, nullptr, &out, &error),
+      ROWBRIDGE_OK)
       << error.message;
   std::vector<testing::Bytes> rows;
   int chunks = 0;
@@ -100,7 +104,8 @@ TEST(CApi, ConvertMatchesTheCppApiInChunks) {
     EXPECT_GE(rowbridge_converter_buffer_bytes(handle.converter),
               out.data_size + 8 * (out.num_rows + 1));
     for (auto& row : Rows(out)) rows.push_back(std::move(row));
-    ASSERT_EQ(rowbridge_converter_next_chunk(handle.converter, &out, &error), ROWBRIDGE_OK) << error.message;
+    ASSERT_EQ(rowbridge_converter_next_chunk(handle.converter, &out, &error), ROWBRIDGE_OK)
+        << error.message;
   }
   EXPECT_GT(chunks, 1);
   EXPECT_EQ(rows, expected.rows);
@@ -112,10 +117,11 @@ TEST(CApi, ConvertMatchesTheCppApiInChunks) {
 TEST(CApi, NullOptionsMeanDefaults) {
   auto exported = testing::ExportBatch(Record(3));
   ConverterHandle handle;
-  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, nullptr), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, nullptr),
+            ROWBRIDGE_OK);
   RowbridgeRowBatch out;
-  ASSERT_EQ(rowbridge_converter_convert(handle.converter, &exported->array.array, &exported->schema.schema, &out,
-                                        nullptr),
+  ASSERT_EQ(rowbridge_converter_convert(handle.converter, &exported->array.array,
+                                        &exported->schema.schema, &out, nullptr),
             ROWBRIDGE_OK);
   EXPECT_EQ(out.num_rows, 3);
 }
@@ -128,15 +134,20 @@ TEST(CApi, NullArgumentsAreEinval) {
   EXPECT_EQ(rowbridge_converter_new(nullptr, nullptr, &converter, &error), ROWBRIDGE_EINVAL);
   EXPECT_GT(std::strlen(error.message), 0u);
   EXPECT_EQ(converter, nullptr);
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, nullptr, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, nullptr, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_EQ(rowbridge_converter_new(nullptr, nullptr, nullptr, nullptr), ROWBRIDGE_EINVAL);
 
   ConverterHandle handle;
-  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, &error),
+            ROWBRIDGE_OK);
   RowbridgeRowBatch out;
-  EXPECT_EQ(rowbridge_converter_convert(nullptr, &exported->array.array, nullptr, &out, &error), ROWBRIDGE_EINVAL);
-  EXPECT_EQ(rowbridge_converter_convert(handle.converter, nullptr, nullptr, &out, &error), ROWBRIDGE_EINVAL);
-  EXPECT_EQ(rowbridge_converter_convert(handle.converter, &exported->array.array, nullptr, nullptr, &error),
+  EXPECT_EQ(rowbridge_converter_convert(nullptr, &exported->array.array, nullptr, &out, &error),
+            ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_convert(handle.converter, nullptr, nullptr, &out, &error),
+            ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_convert(handle.converter, &exported->array.array, nullptr, nullptr,
+                                        &error),
             ROWBRIDGE_EINVAL);
   EXPECT_EQ(rowbridge_converter_next_chunk(nullptr, &out, &error), ROWBRIDGE_EINVAL);
   EXPECT_EQ(rowbridge_converter_next_chunk(handle.converter, nullptr, &error), ROWBRIDGE_EINVAL);
@@ -154,12 +165,14 @@ TEST(CApi, InvalidOptionsAreEinval) {
   options.validation = 7;
   RowbridgeConverter* converter = nullptr;
   RowbridgeError error;
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("validation"), std::string::npos) << error.message;
   EXPECT_EQ(converter, nullptr);
   rowbridge_converter_options_init(&options);
   options.max_chunk_bytes = 0;
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("max_chunk_bytes"), std::string::npos) << error.message;
   EXPECT_EQ(converter, nullptr);
 }
@@ -168,7 +181,8 @@ void ExpectUnsupported(const TestArray& column, const std::string& name) {
   auto exported = testing::ExportBatch(Batch({Primitive<int32_t>("i", "fine", {}), column}));
   RowbridgeConverter* converter = nullptr;
   RowbridgeError error;
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &converter, &error), ROWBRIDGE_ENOTSUP)
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &converter, &error),
+            ROWBRIDGE_ENOTSUP)
       << column.format << ": " << error.message;
   EXPECT_EQ(converter, nullptr);
   EXPECT_NE(std::string(error.message).find(name), std::string::npos) << error.message;
@@ -176,7 +190,9 @@ void ExpectUnsupported(const TestArray& column, const std::string& name) {
 }
 
 TEST(CApi, UnsupportedTypesAreEnotsupNamingTheColumn) {
-  ExpectUnsupported(SchemaNode("+ud:0,1", "dense_col", {SchemaNode("i", "x"), SchemaNode("u", "y")}), "dense_col");
+  ExpectUnsupported(
+      SchemaNode("+ud:0,1", "dense_col", {SchemaNode("i", "x"), SchemaNode("u", "y")}),
+      "dense_col");
   ExpectUnsupported(SchemaNode("+us:0", "sparse_col", {SchemaNode("i", "x")}), "sparse_col");
   ExpectUnsupported(SchemaNode("e", "half_col"), "half_col");
   ExpectUnsupported(SchemaNode("tiD", "day_time_col"), "day_time_col");
@@ -186,10 +202,12 @@ TEST(CApi, UnsupportedTypesAreEnotsupNamingTheColumn) {
   ExpectUnsupported(SchemaNode("d:5,6", "scale_over_precision"), "scale_over_precision");
   ExpectUnsupported(SchemaNode("d:0,0", "zero_precision"), "zero_precision");
   TestArray extension = SchemaNode("i", "ext_col");
-  extension.metadata = testing::EncodeMetadata({{"ARROW:extension:name", "my.ext"}, {"ARROW:extension:metadata", ""}});
+  extension.metadata = testing::EncodeMetadata(
+      {{"ARROW:extension:name", "my.ext"}, {"ARROW:extension:metadata", ""}});
   ExpectUnsupported(extension, "ext_col");
   TestArray dictionary_of_union = SchemaNode("i", "dict_union");
-  dictionary_of_union.dictionary = std::make_shared<TestArray>(SchemaNode("+us:0", "", {SchemaNode("i", "x")}));
+  dictionary_of_union.dictionary =
+      std::make_shared<TestArray>(SchemaNode("+us:0", "", {SchemaNode("i", "x")}));
   ExpectUnsupported(dictionary_of_union, "dict_union");
 }
 
@@ -199,7 +217,8 @@ TEST(CApi, OtherMetadataIsAccepted) {
   auto exported = testing::ExportBatch(Batch({column}));
   ConverterHandle handle;
   RowbridgeError error;
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, &error), ROWBRIDGE_OK)
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, &error),
+            ROWBRIDGE_OK)
       << error.message;
 }
 
@@ -208,24 +227,29 @@ TEST(CApi, ErrorCodesAndMessages) {
   auto not_struct = testing::ExportBatch(Primitive<int32_t>("i", "x", {1}));
   RowbridgeConverter* converter = nullptr;
   RowbridgeError error;
-  EXPECT_EQ(rowbridge_converter_new(&not_struct->schema.schema, nullptr, &converter, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_new(&not_struct->schema.schema, nullptr, &converter, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("struct"), std::string::npos) << error.message;
 
   // Overflow: EOVERFLOW naming column and row.
-  auto overflow = testing::ExportBatch(Batch({Primitive<int64_t>("tss:", "ts", {1, int64_t{1} << 62})}));
+  auto overflow =
+      testing::ExportBatch(Batch({Primitive<int64_t>("tss:", "ts", {1, int64_t{1} << 62})}));
   ConverterHandle handle;
-  ASSERT_EQ(rowbridge_converter_new(&overflow->schema.schema, nullptr, &handle.converter, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&overflow->schema.schema, nullptr, &handle.converter, &error),
+            ROWBRIDGE_OK);
   RowbridgeRowBatch out;
-  EXPECT_EQ(rowbridge_converter_convert(handle.converter, &overflow->array.array, nullptr, &out, &error),
-            ROWBRIDGE_EOVERFLOW);
+  EXPECT_EQ(
+      rowbridge_converter_convert(handle.converter, &overflow->array.array, nullptr, &out, &error),
+      ROWBRIDGE_EOVERFLOW);
   EXPECT_NE(std::string(error.message).find("'ts'"), std::string::npos) << error.message;
   EXPECT_NE(std::string(error.message).find("row 1"), std::string::npos) << error.message;
   EXPECT_EQ(out.num_rows, 0);
 
   // Corrupt batch: EINVAL.
   overflow->array.array.children[0]->null_count = 5;
-  EXPECT_EQ(rowbridge_converter_convert(handle.converter, &overflow->array.array, nullptr, &out, &error),
-            ROWBRIDGE_EINVAL);
+  EXPECT_EQ(
+      rowbridge_converter_convert(handle.converter, &overflow->array.array, nullptr, &out, &error),
+      ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("'ts'"), std::string::npos) << error.message;
   overflow->array.array.children[0]->null_count = 0;
 
@@ -235,9 +259,11 @@ TEST(CApi, ErrorCodesAndMessages) {
   rowbridge_converter_options_init(&options);
   options.max_chunk_bytes = 64;
   ConverterHandle small;
-  ASSERT_EQ(rowbridge_converter_new(&strings->schema.schema, &options, &small.converter, &error), ROWBRIDGE_OK);
-  EXPECT_EQ(rowbridge_converter_convert(small.converter, &strings->array.array, nullptr, &out, &error),
-            ROWBRIDGE_E2BIG);
+  ASSERT_EQ(rowbridge_converter_new(&strings->schema.schema, &options, &small.converter, &error),
+            ROWBRIDGE_OK);
+  EXPECT_EQ(
+      rowbridge_converter_convert(small.converter, &strings->array.array, nullptr, &out, &error),
+      ROWBRIDGE_E2BIG);
   EXPECT_NE(std::string(error.message).find("row 0"), std::string::npos) << error.message;
 }
 
@@ -247,7 +273,8 @@ TEST(CApi, LongMessagesAreTruncatedAndTerminated) {
   RowbridgeConverter* converter = nullptr;
   RowbridgeError error;
   std::memset(error.message, 'X', sizeof(error.message));
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &converter, &error), ROWBRIDGE_ENOTSUP);
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &converter, &error),
+            ROWBRIDGE_ENOTSUP);
   size_t length = strnlen(error.message, sizeof(error.message));
   EXPECT_EQ(length, sizeof(error.message) - 1);
 }
@@ -258,7 +285,8 @@ TEST(CApi, RegisteredBatch) {
   testing::Conversion expected = testing::Convert(batch);
   ConverterHandle handle;
   RowbridgeError error;
-  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, &error),
+            ROWBRIDGE_OK);
   ArrowArray* registered = rowbridge_converter_registered_batch(handle.converter);
   ASSERT_NE(registered, nullptr);
   EXPECT_EQ(rowbridge_converter_registered_batch(handle.converter), registered);
@@ -277,24 +305,29 @@ TEST(CApi, RegisteredBatch) {
     for (int64_t b = 0; b < from->n_buffers; ++b) column->buffers[b] = from->buffers[b];
   }
   RowbridgeRowBatch out;
-  ASSERT_EQ(rowbridge_converter_convert(handle.converter, registered, nullptr, &out, &error), ROWBRIDGE_OK)
+  ASSERT_EQ(rowbridge_converter_convert(handle.converter, registered, nullptr, &out, &error),
+            ROWBRIDGE_OK)
       << error.message;
   EXPECT_EQ(Rows(out), expected.rows);
   // The second batch only needs new lengths: convert the first 10 rows again.
   registered->length = 10;
-  ASSERT_EQ(rowbridge_converter_convert(handle.converter, registered, nullptr, &out, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_convert(handle.converter, registered, nullptr, &out, &error),
+            ROWBRIDGE_OK);
   ASSERT_EQ(out.num_rows, 10);
-  EXPECT_EQ(Rows(out), std::vector<testing::Bytes>(expected.rows.begin(), expected.rows.begin() + 10));
+  EXPECT_EQ(Rows(out),
+            std::vector<testing::Bytes>(expected.rows.begin(), expected.rows.begin() + 10));
 }
 
 TEST(CApi, SchemaIsBorrowedNotReleased) {
   auto exported = testing::ExportBatch(Record(2));
   ConverterHandle handle;
-  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, nullptr), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, nullptr, &handle.converter, nullptr),
+            ROWBRIDGE_OK);
   EXPECT_NE(exported->schema.schema.release, nullptr);
   RowbridgeRowBatch out;
-  ASSERT_EQ(rowbridge_converter_convert(handle.converter, &exported->array.array, nullptr, &out, nullptr),
-            ROWBRIDGE_OK);
+  ASSERT_EQ(
+      rowbridge_converter_convert(handle.converter, &exported->array.array, nullptr, &out, nullptr),
+      ROWBRIDGE_OK);
   EXPECT_NE(exported->array.array.release, nullptr);
 }
 

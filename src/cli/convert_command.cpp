@@ -37,11 +37,12 @@ class ProgressLine {
     if (now - last_ < std::chrono::milliseconds(200)) return;
     last_ = now;
     if (batches > 0) {
-      std::fprintf(stderr, "\rrowbridge convert: batch %lld of %lld, %lld rows", static_cast<long long>(batch),
-                   static_cast<long long>(batches), static_cast<long long>(rows));
-    } else {
-      std::fprintf(stderr, "\rrowbridge convert: batch %lld, %lld rows", static_cast<long long>(batch),
+      std::fprintf(stderr, "\rrowbridge convert: batch %lld of %lld, %lld rows",
+                   static_cast<long long>(batch), static_cast<long long>(batches),
                    static_cast<long long>(rows));
+    } else {
+      std::fprintf(stderr, "\rrowbridge convert: batch %lld, %lld rows",
+                   static_cast<long long>(batch), static_cast<long long>(rows));
     }
     shown_ = true;
   }
@@ -64,15 +65,16 @@ Status Convert(const ConvertOptions& options) {
   ConverterOptions converter_options;
   converter_options.validation = Validation::kFull;
   std::unique_ptr<Converter> converter;
-  ROWBRIDGE_RETURN_NOT_OK(Converter::Make(schema.value, converter_options, &converter)
-                              .WithContext(options.input));
+  ROWBRIDGE_RETURN_NOT_OK(
+      Converter::Make(schema.value, converter_options, &converter).WithContext(options.input));
 
   OutputFile output;
   ROWBRIDGE_RETURN_NOT_OK(output.Open(options.output));
   RowStreamWriter writer(output.fd(), options.output == "-" ? "standard output" : options.output);
   ipc::IpcFileInfo info;
   int64_t input_bytes = 0;
-  if (reader->format() == ipc::IpcFormat::kFile && reader->Inspect(&info).ok()) input_bytes = info.input_bytes;
+  if (reader->format() == ipc::IpcFormat::kFile && reader->Inspect(&info).ok())
+    input_bytes = info.input_bytes;
   ProgressLine progress(input_bytes > kProgressInputBytes && ::isatty(STDERR_FILENO));
 
   int64_t rows = 0;

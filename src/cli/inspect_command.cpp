@@ -28,7 +28,8 @@ Status Inspect(const std::string& input, std::ostream& out) {
   Status mapped = RowPlan::Compile(schema, &plan);
 
   out << "input: " << input << "\n";
-  out << "format: " << (info.format == ipc::IpcFormat::kFile ? "Arrow IPC file" : "Arrow IPC stream")
+  out << "format: "
+      << (info.format == ipc::IpcFormat::kFile ? "Arrow IPC file" : "Arrow IPC stream")
       << ", metadata V" << info.metadata_version << ", " << info.input_bytes << " bytes\n";
   out << "compression: " << info.compression << "\n";
   out << "columns: " << field.children.size() << "\n";
@@ -47,8 +48,9 @@ Status Inspect(const std::string& input, std::ostream& out) {
   for (const auto& [key, value] : info.schema_metadata) {
     out << "metadata: " << key << " = " << value << "\n";
   }
-  out << "record batches: " << info.num_record_batches << ", dictionary batches: "
-      << info.num_dictionary_batches << ", rows: " << info.num_rows << "\n";
+  out << "record batches: " << info.num_record_batches
+      << ", dictionary batches: " << info.num_dictionary_batches << ", rows: " << info.num_rows
+      << "\n";
   for (const ipc::IpcBatchInfo& batch : info.batches) {
     out << "  batch " << batch.index << ": " << batch.num_rows << " rows, body " << batch.body_bytes
         << " bytes";

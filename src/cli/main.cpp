@@ -1,7 +1,6 @@
 // The rowbridge command line (SPEC §4). Usage errors exit with status 2.
-#include <iostream>
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "cli/bench_command.hpp"
 #include "cli/convert_command.hpp"

@@ -50,7 +50,8 @@ Status OutputFile::Open(const std::string& path) {
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   fd_ = ::mkstemp(name.data());
-  if (fd_ < 0) return Status::Invalid("cannot create a temporary file for " + path + ": " + ErrnoText());
+  if (fd_ < 0)
+    return Status::Invalid("cannot create a temporary file for " + path + ": " + ErrnoText());
   owns_fd_ = true;
   temporary_ = name.data();
   // mkstemp creates the file 0600; give it the mode a new file would get.

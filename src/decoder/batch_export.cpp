@@ -17,7 +17,8 @@ struct ExportedBatch {
   ArrowArray** children = nullptr;
 
   static ExportedBatch* Make(size_t num_arrays, size_t num_buffers, size_t num_children) {
-    const size_t header = (sizeof(ExportedBatch) + alignof(ArrowArray) - 1) / alignof(ArrowArray) * alignof(ArrowArray);
+    const size_t header = (sizeof(ExportedBatch) + alignof(ArrowArray) - 1) / alignof(ArrowArray) *
+                          alignof(ArrowArray);
     const size_t arrays_bytes = num_arrays * sizeof(ArrowArray);
     const size_t bytes = header + arrays_bytes + (num_buffers + num_children) * sizeof(void*);
     void* memory = ::operator new(bytes);
@@ -26,7 +27,8 @@ struct ExportedBatch {
     std::memset(next, 0, bytes - header);
     batch->arrays = reinterpret_cast<ArrowArray*>(next);
     batch->buffers = reinterpret_cast<const void**>(next + arrays_bytes);
-    batch->children = reinterpret_cast<ArrowArray**>(next + arrays_bytes + num_buffers * sizeof(void*));
+    batch->children =
+        reinterpret_cast<ArrowArray**>(next + arrays_bytes + num_buffers * sizeof(void*));
     return batch;
   }
 
@@ -82,7 +84,8 @@ class Builder {
       return;
     }
     const int64_t num_buffers = 1 + (HasValuesBuffer(node) ? 1 : 0) + (HasDataBuffer(node) ? 1 : 0);
-    const int64_t num_children = node.kind == DecodeKind::kMap ? 1 : static_cast<int64_t>(node.children.size());
+    const int64_t num_children =
+        node.kind == DecodeKind::kMap ? 1 : static_cast<int64_t>(node.children.size());
     const void** buffers = Node(array, out.length, out.null_count, num_buffers, num_children);
     buffers[0] = out.null_count > 0 ? out.validity : nullptr;
     if (HasValuesBuffer(node)) buffers[1] = out.values;
@@ -143,7 +146,8 @@ void ExportDecodedBatch(const DecodePlan& plan, const std::vector<DecodeOutput>&
   ArrowArray root;
   Builder builder(plan, outputs, batch);
   builder.Node(&root, num_rows, 0, 1, static_cast<int64_t>(plan.columns.size()))[0] = nullptr;
-  for (size_t i = 0; i < plan.columns.size(); ++i) builder.Export(plan.columns[i], root.children[i]);
+  for (size_t i = 0; i < plan.columns.size(); ++i)
+    builder.Export(plan.columns[i], root.children[i]);
   *out = root;
 }
 

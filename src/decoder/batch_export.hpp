@@ -16,7 +16,8 @@ namespace rowbridge::row {
 /// Whether a node of this kind has a values (or offsets) buffer, and a
 /// string data buffer; the values buffer's bytes for `values` values.
 inline bool HasValuesBuffer(const DecodeNode& node) {
-  return node.kind != DecodeKind::kNull && node.kind != DecodeKind::kStruct && node.kind != DecodeKind::kVariant;
+  return node.kind != DecodeKind::kNull && node.kind != DecodeKind::kStruct &&
+         node.kind != DecodeKind::kVariant;
 }
 inline bool HasDataBuffer(const DecodeNode& node) {
   return node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kString64;

@@ -4,7 +4,7 @@
 
 namespace rowbridge::row {
 
-void BlockPool::Free(Block block) { ::operator delete(block.data, std::align_val_t{64}); }
+void BlockPool::Free(Block block) { ::operator delete (block.data, std::align_val_t{64}); }
 
 BlockPool::~BlockPool() {
   for (const Block& block : free_) Free(block);
@@ -17,7 +17,8 @@ std::shared_ptr<uint8_t> BlockPool::Take(int64_t bytes) {
     // The smallest kept block that fits.
     size_t best = free_.size();
     for (size_t i = 0; i < free_.size(); ++i) {
-      if (free_[i].size >= bytes && (best == free_.size() || free_[i].size < free_[best].size)) best = i;
+      if (free_[i].size >= bytes && (best == free_.size() || free_[i].size < free_[best].size))
+        best = i;
     }
     if (best < free_.size()) {
       block = free_[best];
@@ -26,7 +27,8 @@ std::shared_ptr<uint8_t> BlockPool::Take(int64_t bytes) {
   }
   if (block.data == nullptr) {
     const int64_t size = bytes > 64 ? bytes : 64;
-    block.data = static_cast<uint8_t*>(::operator new(static_cast<size_t>(size), std::align_val_t{64}));
+    block.data =
+        static_cast<uint8_t*>(::operator new (static_cast<size_t>(size), std::align_val_t{64}));
     block.size = size;
   }
   std::weak_ptr<BlockPool> pool = weak_from_this();

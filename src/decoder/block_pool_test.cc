@@ -25,7 +25,7 @@ TEST(BlockPool, ReleasedBlocksAreReusedSmallestFitFirst) {
   big.reset();
   small.reset();
   EXPECT_EQ(pool->FreeBytes(), 4096 + 100);
-  EXPECT_EQ(pool->Take(50).get(), small_address);   // the smallest that fits (released right away)
+  EXPECT_EQ(pool->Take(50).get(), small_address);  // the smallest that fits (released right away)
   EXPECT_EQ(pool->Take(1000).get(), big_address);
   std::shared_ptr<uint8_t> fresh = pool->Take(8192);  // none fits: a new block
   EXPECT_NE(fresh.get(), big_address);
@@ -51,8 +51,9 @@ TEST(BlockPool, BlocksOutliveTheirPoolAndComeBackFromOtherThreads) {
 
 TEST(BlockPool, ADecoderReusesItsBlockOnceTheArraysAreReleased) {
   testing::OwnedSchema schema;
-  testing::ExportSchema(testing::SchemaNode("+s", "", {testing::SchemaNode("l", "a"), testing::SchemaNode("u", "s")}),
-                        &schema.schema);
+  testing::ExportSchema(
+      testing::SchemaNode("+s", "", {testing::SchemaNode("l", "a"), testing::SchemaNode("u", "s")}),
+      &schema.schema);
   std::unique_ptr<RowDecoder> decoder;
   ASSERT_TRUE(RowDecoder::Make(schema.schema, &decoder).ok());
   // Two rows: a = 7, s = "abc".

@@ -13,7 +13,8 @@ std::string FormatOf(const SparkType& type) {
     case SparkTypeId::kLong: return "l";
     case SparkTypeId::kFloat: return "f";
     case SparkTypeId::kDouble: return "g";
-    case SparkTypeId::kDecimal: return "d:" + std::to_string(type.precision) + "," + std::to_string(type.scale);
+    case SparkTypeId::kDecimal:
+      return "d:" + std::to_string(type.precision) + "," + std::to_string(type.scale);
     case SparkTypeId::kString: return "u";
     case SparkTypeId::kBinary: return "z";
     case SparkTypeId::kDate: return "tdD";
@@ -33,12 +34,14 @@ std::string FormatOf(const SparkType& type) {
 
 }  // namespace
 
-Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable, ArrowField* out) {
+Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable,
+                           ArrowField* out) {
   ArrowField field;
   field.name = name;
   field.nullable = nullable;
   field.format = FormatOf(type);
-  ROWBRIDGE_RETURN_NOT_OK(ParseFormat(field.format.c_str(), &field.type).WithContext("field '" + name + "'"));
+  ROWBRIDGE_RETURN_NOT_OK(
+      ParseFormat(field.format.c_str(), &field.type).WithContext("field '" + name + "'"));
   const size_t expected = type.id == SparkTypeId::kArray ? 1 : type.id == SparkTypeId::kMap ? 2 : 0;
   // A variant's children are its own, not fields of the Spark type.
   if (type.id != SparkTypeId::kStruct && type.fields.size() != expected) {
@@ -64,14 +67,16 @@ Status CanonicalArrowField(const SparkType& type, const std::string& name, bool 
     entries.format = "+s";
     ROWBRIDGE_RETURN_NOT_OK(ParseFormat(entries.format.c_str(), &entries.type));
     entries.children.resize(2);
-    ROWBRIDGE_RETURN_NOT_OK(CanonicalArrowField(type.fields[0].type, "key", false, &entries.children[0]));
     ROWBRIDGE_RETURN_NOT_OK(
-        CanonicalArrowField(type.fields[1].type, "value", type.fields[1].nullable, &entries.children[1]));
+        CanonicalArrowField(type.fields[0].type, "key", false, &entries.children[0]));
+    ROWBRIDGE_RETURN_NOT_OK(CanonicalArrowField(type.fields[1].type, "value",
+                                                type.fields[1].nullable, &entries.children[1]));
     field.children.push_back(std::move(entries));
   } else {
     for (const SparkField& child : type.fields) {
       field.children.emplace_back();
-      ROWBRIDGE_RETURN_NOT_OK(CanonicalArrowField(child.type, child.name, child.nullable, &field.children.back()));
+      ROWBRIDGE_RETURN_NOT_OK(
+          CanonicalArrowField(child.type, child.name, child.nullable, &field.children.back()));
     }
   }
   *out = std::move(field);

@@ -18,6 +18,7 @@ namespace rowbridge::row {
 /// YearMonthInterval interval[months], DayTimeInterval duration[us],
 /// CalendarInterval interval[month_day_nano], Null null, Struct struct,
 /// Array list, Map map (entries non-nullable, keys non-nullable).
-Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable, ArrowField* out);
+Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable,
+                           ArrowField* out);
 
 }  // namespace rowbridge::row

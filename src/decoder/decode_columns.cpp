@@ -3,10 +3,10 @@
 #include <cstring>
 #include <string>
 
-#include "spark/decimal_math.hpp"
-#include "spark/memory_access.hpp"
 #include "decoder/decode_values.hpp"
 #include "decoder/unsafe_layout.hpp"
+#include "spark/decimal_math.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -79,7 +79,8 @@ Status MeasureString(const ColumnDecoder& column, const DecodePlan& plan, const 
         if (!kNullable) return NullError(plan, column, tile.first + r);
         continue;
       }
-      if (!measure.Value(column.node, {tile.starts[r], tile.sizes[r]}, tile.starts[r] + slot_at, tile.first + r)) {
+      if (!measure.Value(column.node, {tile.starts[r], tile.sizes[r]}, tile.starts[r] + slot_at,
+                         tile.first + r)) {
         return measure.error();
       }
     }
@@ -99,7 +100,8 @@ Status MeasureGeneric(const ColumnDecoder& column, const DecodePlan& plan, const
       if (!nullable) return NullError(plan, column, tile.first + r);
       continue;
     }
-    if (!measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r)) return measure.error();
+    if (!measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r))
+      return measure.error();
   }
   return Status::Ok();
 }
@@ -109,8 +111,10 @@ Status MeasureGeneric(const ColumnDecoder& column, const DecodePlan& plan, const
 /// the first failure. Returns nonzero when a null is not allowed, a value
 /// leaves its row or check returns nonzero, without naming it.
 template <typename Check>
-inline __attribute__((always_inline)) uint64_t CheckVariableValues(const ColumnDecoder& column, bool nullable,
-                                                                   const RowTile& tile, Check&& check) {
+inline __attribute__((always_inline)) uint64_t CheckVariableValues(const ColumnDecoder& column,
+                                                                   bool nullable,
+                                                                   const RowTile& tile,
+                                                                   Check&& check) {
   uint64_t bad = 0;
   for (int64_t r = 0; r < tile.rows && bad == 0; ++r) {
     const uint8_t* row = tile.starts[r];
@@ -138,7 +142,8 @@ Status MeasureLeafStruct(const ColumnDecoder& column, const DecodePlan& plan, co
     return CheckLeafStruct(node, value.base, value.size, bytes);
   });
   if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
-  for (int64_t i = 0; i < num_fields; ++i) (*counts)[static_cast<size_t>(node.children[static_cast<size_t>(i)])].bytes += bytes[i];
+  for (int64_t i = 0; i < num_fields; ++i)
+    (*counts)[static_cast<size_t>(node.children[static_cast<size_t>(i)])].bytes += bytes[i];
   return Status::Ok();
 }
 
@@ -148,11 +153,12 @@ Status MeasureFixedList(const ColumnDecoder& column, const DecodePlan& plan, con
                         std::vector<DecodeCounts>* counts) {
   const int32_t element_size = plan.Child(NodeOf(plan, column), 0).element_size;
   int64_t elements = 0;
-  const uint64_t bad = CheckVariableValues(column, NodeOf(plan, column).nullable, tile, [&](RowRegion value) {
-    const ArrayLayout layout = ReadArrayLayout(value, element_size);
-    elements += layout.num_elements;
-    return static_cast<uint64_t>(!layout.ok);
-  });
+  const uint64_t bad =
+      CheckVariableValues(column, NodeOf(plan, column).nullable, tile, [&](RowRegion value) {
+        const ArrayLayout layout = ReadArrayLayout(value, element_size);
+        elements += layout.num_elements;
+        return static_cast<uint64_t>(!layout.ok);
+      });
   if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
   (*counts)[static_cast<size_t>(column.node)].elements += elements;
   return Status::Ok();
@@ -167,25 +173,27 @@ Status MeasureStringKeyMap(const ColumnDecoder& column, const DecodePlan& plan, 
   const int32_t value_size = plan.Child(node, 1).element_size;
   int64_t entries = 0;
   int64_t key_bytes_total = 0;
-  const uint64_t bad = CheckVariableValues(column, node.nullable, tile, [&](RowRegion map) -> uint64_t {
-    if (map.size < 8) return 1;
-    const int64_t key_bytes = Load<int64_t>(map.base);
-    if (key_bytes < 0 || key_bytes > map.size - 8) return 1;
-    const RowRegion keys_region{map.base + 8, key_bytes};
-    const ArrayLayout keys = ReadArrayLayout(keys_region, 8);
-    const ArrayLayout values = ReadArrayLayout({map.base + 8 + key_bytes, map.size - 8 - key_bytes}, value_size);
-    if (!keys.ok || !values.ok || keys.num_elements != values.num_elements) return 1;
-    const uint8_t* key_nulls = keys_region.base + 8;
-    uint64_t failed = 0;
-    for (int64_t k = 0; k < keys.num_elements; ++k) {
-      failed |= (key_nulls[k >> 3] >> (k & 7)) & 1;  // a null key
-      const VariableSlot key = SplitSlot(Load<uint64_t>(keys.values + 8 * k));
-      failed |= static_cast<uint64_t>(key_bytes - key.offset - key.size) >> 63;
-      key_bytes_total += key.size;
-    }
-    entries += keys.num_elements;
-    return failed;
-  });
+  const uint64_t bad =
+      CheckVariableValues(column, node.nullable, tile, [&](RowRegion map) -> uint64_t {
+        if (map.size < 8) return 1;
+        const int64_t key_bytes = Load<int64_t>(map.base);
+        if (key_bytes < 0 || key_bytes > map.size - 8) return 1;
+        const RowRegion keys_region{map.base + 8, key_bytes};
+        const ArrayLayout keys = ReadArrayLayout(keys_region, 8);
+        const ArrayLayout values =
+            ReadArrayLayout({map.base + 8 + key_bytes, map.size - 8 - key_bytes}, value_size);
+        if (!keys.ok || !values.ok || keys.num_elements != values.num_elements) return 1;
+        const uint8_t* key_nulls = keys_region.base + 8;
+        uint64_t failed = 0;
+        for (int64_t k = 0; k < keys.num_elements; ++k) {
+          failed |= (key_nulls[k >> 3] >> (k & 7)) & 1;  // a null key
+          const VariableSlot key = SplitSlot(Load<uint64_t>(keys.values + 8 * k));
+          failed |= static_cast<uint64_t>(key_bytes - key.offset - key.size) >> 63;
+          key_bytes_total += key.size;
+        }
+        entries += keys.num_elements;
+        return failed;
+      });
   if (bad != 0) return MeasureGeneric(column, plan, tile, counts);
   (*counts)[static_cast<size_t>(column.node)].elements += entries;
   (*counts)[static_cast<size_t>(node.children[0])].bytes += key_bytes_total;
@@ -202,8 +210,9 @@ Status MeasureStringKeyMap(const ColumnDecoder& column, const DecodePlan& plan, 
 /// the rows' validity bits (every top-level value is row `tile.first + r` of
 /// its node, and tiles start on a 64-bit word); returns the nulls.
 template <typename F>
-inline __attribute__((always_inline)) int64_t ForRows(const ColumnDecoder& column, const RowTile& tile,
-                                                      uint8_t* validity, F&& f) {
+inline __attribute__((always_inline)) int64_t ForRows(const ColumnDecoder& column,
+                                                      const RowTile& tile, uint8_t* validity,
+                                                      F&& f) {
   const int64_t null_byte = column.field >> 3;
   const uint32_t null_shift = static_cast<uint32_t>(column.field & 7);
   const uint8_t* const* starts = tile.starts;
@@ -226,14 +235,16 @@ inline __attribute__((always_inline)) int64_t ForRows(const ColumnDecoder& colum
 }
 
 template <int kWidth>
-void FillFixed(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile, std::vector<DecodeOutput>* outputs) {
+void FillFixed(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
+               std::vector<DecodeOutput>* outputs) {
   DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
   uint8_t* values = out.values + tile.first * kWidth;
   const int64_t slot = column.slot;
-  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
-    const uint64_t value = Load<uint64_t>(row + slot) & (0 - valid);
-    std::memcpy(values + r * kWidth, &value, kWidth);
-  });
+  out.null_count +=
+      ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+        const uint64_t value = Load<uint64_t>(row + slot) & (0 - valid);
+        std::memcpy(values + r * kWidth, &value, kWidth);
+      });
   out.length += tile.rows;
 }
 
@@ -243,10 +254,12 @@ void FillBoolean(const ColumnDecoder& column, const DecodePlan&, const RowTile& 
   uint8_t* bits = out.values;
   const int64_t slot = column.slot;
   const int64_t first = tile.first;
-  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
-    const int64_t i = first + r;
-    bits[i >> 3] = static_cast<uint8_t>(bits[i >> 3] | (static_cast<uint32_t>(valid & (row[slot] != 0)) << (i & 7)));
-  });
+  out.null_count +=
+      ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+        const int64_t i = first + r;
+        bits[i >> 3] = static_cast<uint8_t>(
+            bits[i >> 3] | (static_cast<uint32_t>(valid & (row[slot] != 0)) << (i & 7)));
+      });
   out.length += tile.rows;
 }
 
@@ -255,12 +268,13 @@ void FillSmallDecimal(const ColumnDecoder& column, const DecodePlan&, const RowT
   DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
   uint8_t* values = out.values + tile.first * 16;
   const int64_t slot = column.slot;
-  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
-    const int64_t low = Load<int64_t>(row + slot) & static_cast<int64_t>(0 - valid);
-    const int64_t high = low >> 63;
-    std::memcpy(values + r * 16, &low, 8);
-    std::memcpy(values + r * 16 + 8, &high, 8);
-  });
+  out.null_count +=
+      ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+        const int64_t low = Load<int64_t>(row + slot) & static_cast<int64_t>(0 - valid);
+        const int64_t high = low >> 63;
+        std::memcpy(values + r * 16, &low, 8);
+        std::memcpy(values + r * 16 + 8, &high, 8);
+      });
   out.length += tile.rows;
 }
 
@@ -273,13 +287,14 @@ void FillString(const ColumnDecoder& column, const DecodePlan&, const RowTile& t
   const int64_t slot = column.slot;
   const uintptr_t short_end = ShortCopyEnd(tile.rows_end);
   int64_t position = out.data_size;
-  out.null_count += ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
-    const VariableSlot value = SplitSlot(Load<uint64_t>(row + slot) & (0 - valid));
-    CopyString(data + position, row + value.offset, value.size, short_end);
-    position += value.size;
-    const Offset end = static_cast<Offset>(position);
-    std::memcpy(offsets + r * int64_t{sizeof(Offset)}, &end, sizeof(Offset));
-  });
+  out.null_count +=
+      ForRows(column, tile, out.validity, [&](int64_t r, const uint8_t* row, uint64_t valid) {
+        const VariableSlot value = SplitSlot(Load<uint64_t>(row + slot) & (0 - valid));
+        CopyString(data + position, row + value.offset, value.size, short_end);
+        position += value.size;
+        const Offset end = static_cast<Offset>(position);
+        std::memcpy(offsets + r * int64_t{sizeof(Offset)}, &end, sizeof(Offset));
+      });
   out.data_size = position;
   out.length += tile.rows;
 }
@@ -304,19 +319,22 @@ void FillGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowT
   }
 }
 
-ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t index, int64_t field, int64_t slot) {
+ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t index, int64_t field,
+                      int64_t slot) {
   ColumnDecoder column{index, field, slot, nullptr, FillGeneric};
   bool fixed_elements = false;  // a list of nullable fixed-width or boolean elements
   bool string_key_map = false;  // string keys, nullable fixed-width or boolean values
   if (node.kind == DecodeKind::kMap) {
     const DecodeNode& key = plan.Child(node, 0);
     const DecodeNode& value = plan.Child(node, 1);
-    string_key_map = (key.kind == DecodeKind::kString32 || key.kind == DecodeKind::kString64) && value.nullable &&
+    string_key_map = (key.kind == DecodeKind::kString32 || key.kind == DecodeKind::kString64) &&
+                     value.nullable &&
                      (value.kind == DecodeKind::kFixed || value.kind == DecodeKind::kBoolean);
   }
   if (node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kList64) {
     const DecodeNode& element = plan.Child(node, 0);
-    fixed_elements = element.nullable && (element.kind == DecodeKind::kFixed || element.kind == DecodeKind::kBoolean);
+    fixed_elements = element.nullable &&
+                     (element.kind == DecodeKind::kFixed || element.kind == DecodeKind::kBoolean);
   }
   const bool nullable = node.nullable;
   switch (node.kind) {
@@ -346,18 +364,24 @@ ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t in
       column.fill = node.kind == DecodeKind::kString32 ? FillString<int32_t> : FillString<int64_t>;
       column.measure = nullable ? MeasureString<true> : MeasureString<false>;
       break;
-    case DecodeKind::kStruct: column.measure = node.leaf_fields ? MeasureLeafStruct : MeasureGeneric; break;
+    case DecodeKind::kStruct:
+      column.measure = node.leaf_fields ? MeasureLeafStruct : MeasureGeneric;
+      break;
     case DecodeKind::kList32:
-    case DecodeKind::kList64: column.measure = fixed_elements ? MeasureFixedList : MeasureGeneric; break;
-    case DecodeKind::kMap: column.measure = string_key_map ? MeasureStringKeyMap : MeasureGeneric; break;
+    case DecodeKind::kList64:
+      column.measure = fixed_elements ? MeasureFixedList : MeasureGeneric;
+      break;
+    case DecodeKind::kMap:
+      column.measure = string_key_map ? MeasureStringKeyMap : MeasureGeneric;
+      break;
     default: column.measure = MeasureGeneric; break;
   }
   return column;
 }
 
 /// Fills `tile` with rows [first, first + rows) of the batch.
-void LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, int64_t first, int64_t rows,
-              RowTile* tile) {
+void LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, int64_t first,
+              int64_t rows, RowTile* tile) {
   tile->first = first;
   tile->rows = rows;
   tile->rows_end = data + row_offsets[num_rows];
@@ -382,23 +406,27 @@ std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan) {
   const int64_t num_fields = static_cast<int64_t>(plan.columns.size());
   for (int64_t i = 0; i < num_fields; ++i) {
     const int32_t index = plan.columns[static_cast<size_t>(i)];
-    columns.push_back(Resolve(plan, plan.nodes[static_cast<size_t>(index)], index, i, BitsetBytes(num_fields) + 8 * i));
+    columns.push_back(Resolve(plan, plan.nodes[static_cast<size_t>(index)], index, i,
+                              BitsetBytes(num_fields) + 8 * i));
   }
   return columns;
 }
 
-Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns, const uint8_t* data,
-                   const int64_t* row_offsets, int64_t num_rows, std::vector<DecodeCounts>* counts) {
+Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+                   const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
+                   std::vector<DecodeCounts>* counts) {
   counts->assign(plan.nodes.size(), DecodeCounts{});
   RowTile tile;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
-    const int64_t rows = num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
+    const int64_t rows =
+        num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
     for (int64_t r = first; r < first + rows; ++r) {
       const int64_t begin = row_offsets[r];
       const int64_t end = row_offsets[r + 1];
       if (begin < 0 || end < begin) {
-        return Status::Invalid("row " + std::to_string(r) + ": row offsets " + std::to_string(begin) + " and " +
-                               std::to_string(end) + " are out of order");
+        return Status::Invalid("row " + std::to_string(r) + ": row offsets " +
+                               std::to_string(begin) + " and " + std::to_string(end) +
+                               " are out of order");
       }
       if (end - begin < plan.fixed_row_bytes) {
         return Status::Invalid("row " + std::to_string(r) + ": " + std::to_string(end - begin) +
@@ -408,7 +436,8 @@ Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& col
     }
     LoadTile(data, row_offsets, num_rows, first, rows, &tile);
     for (const ColumnDecoder& column : columns) {
-      if (column.measure != nullptr) ROWBRIDGE_RETURN_NOT_OK(column.measure(column, plan, tile, counts));
+      if (column.measure != nullptr)
+        ROWBRIDGE_RETURN_NOT_OK(column.measure(column, plan, tile, counts));
     }
   }
   // Values per node, top down: a column holds one per row, a struct's field
@@ -424,11 +453,13 @@ Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& col
   return Status::Ok();
 }
 
-void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns, const uint8_t* data,
-              const int64_t* row_offsets, int64_t num_rows, std::vector<DecodeOutput>* outputs) {
+void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+              const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
+              std::vector<DecodeOutput>* outputs) {
   RowTile tile;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
-    const int64_t rows = num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
+    const int64_t rows =
+        num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
     LoadTile(data, row_offsets, num_rows, first, rows, &tile);
     for (const ColumnDecoder& column : columns) column.fill(column, plan, tile, outputs);
   }

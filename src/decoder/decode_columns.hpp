@@ -27,10 +27,10 @@ struct RowTile {
 };
 
 struct ColumnDecoder;
-using MeasureColumnFn = Status (*)(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
-                                   std::vector<DecodeCounts>* counts);
-using FillColumnFn = void (*)(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
-                              std::vector<DecodeOutput>* outputs);
+using MeasureColumnFn = Status (*)(const ColumnDecoder& column, const DecodePlan& plan,
+                                   const RowTile& tile, std::vector<DecodeCounts>* counts);
+using FillColumnFn = void (*)(const ColumnDecoder& column, const DecodePlan& plan,
+                              const RowTile& tile, std::vector<DecodeOutput>* outputs);
 
 /// A top-level field: its node, its place in the row, its functions.
 struct ColumnDecoder {

@@ -2,9 +2,9 @@
 // Arrow buffers.
 #include <cstring>
 
-#include "spark/memory_access.hpp"
 #include "decoder/decode_values.hpp"
 #include "decoder/unsafe_layout.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -49,7 +49,8 @@ int64_t PopCount(uint64_t word) {
 void AppendArrayValidity(const uint8_t* nulls, int64_t n, DecodeOutput* out) {
   for (int64_t k = 0; k < n; k += 64) {
     const int64_t bits = n - k < 64 ? n - k : 64;
-    const uint64_t null_word = Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
+    const uint64_t null_word =
+        Load<uint64_t>(nulls + k / 8) & (bits < 64 ? (uint64_t{1} << bits) - 1 : ~uint64_t{0});
     OrBits(out->validity, out->length + k, ~null_word, bits);
     out->null_count += PopCount(null_word);
   }
@@ -128,9 +129,13 @@ void ValueFill::Null(int32_t index) {
     case DecodeKind::kCalendarInterval: std::memset(out.values + i * 16, 0, 16); break;
     case DecodeKind::kString32:
     case DecodeKind::kList32:
-    case DecodeKind::kMap: StoreOffset<int32_t>(out, i + 1, Load<int32_t>(out.values + 4 * i)); break;
+    case DecodeKind::kMap:
+      StoreOffset<int32_t>(out, i + 1, Load<int32_t>(out.values + 4 * i));
+      break;
     case DecodeKind::kString64:
-    case DecodeKind::kList64: StoreOffset<int64_t>(out, i + 1, Load<int64_t>(out.values + 8 * i)); break;
+    case DecodeKind::kList64:
+      StoreOffset<int64_t>(out, i + 1, Load<int64_t>(out.values + 8 * i));
+      break;
     case DecodeKind::kStruct:
       for (int32_t child : node.children) Null(child);
       break;
@@ -179,12 +184,18 @@ void ValueFill::Value(int32_t index, RowRegion region, const uint8_t* at) {
       AppendBytes(node.children[1], value.base + 4 + value_bytes, value.size - 4 - value_bytes);
       return;
     }
-    case DecodeKind::kList32: StoreOffset<int32_t>(out, i + 1, Array(node.children[0], value)); return;
-    case DecodeKind::kList64: StoreOffset<int64_t>(out, i + 1, Array(node.children[0], value)); return;
+    case DecodeKind::kList32:
+      StoreOffset<int32_t>(out, i + 1, Array(node.children[0], value));
+      return;
+    case DecodeKind::kList64:
+      StoreOffset<int64_t>(out, i + 1, Array(node.children[0], value));
+      return;
     case DecodeKind::kMap: {
       const int64_t key_bytes = Load<int64_t>(value.base);
       Array(node.children[0], {value.base + 8, key_bytes});
-      StoreOffset<int32_t>(out, i + 1, Array(node.children[1], {value.base + 8 + key_bytes, value.size - 8 - key_bytes}));
+      StoreOffset<int32_t>(
+          out, i + 1,
+          Array(node.children[1], {value.base + 8 + key_bytes, value.size - 8 - key_bytes}));
       return;
     }
     default: return;
@@ -202,7 +213,8 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
     const int64_t n = layout.num_elements;
     // An exact-size target of empty arrays may have no values buffer at all.
     if (n > 0) {
-      std::memcpy(out.values + out.length * element.width, layout.values, static_cast<size_t>(n * element.width));
+      std::memcpy(out.values + out.length * element.width, layout.values,
+                  static_cast<size_t>(n * element.width));
     }
     AppendArrayValidity(nulls, n, &out);
     out.length += n;

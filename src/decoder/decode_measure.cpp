@@ -2,10 +2,10 @@
 // checked; its node's elements and bytes counted.
 #include <string>
 
-#include "spark/decimal_math.hpp"
-#include "spark/memory_access.hpp"
 #include "decoder/decode_values.hpp"
 #include "decoder/unsafe_layout.hpp"
+#include "spark/decimal_math.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 
@@ -53,17 +53,19 @@ bool ValueMeasure::Value(int32_t index, RowRegion region, const uint8_t* at, int
   if (node.kind == DecodeKind::kSmallDecimal) {
     const int64_t unscaled = Load<int64_t>(at);
     if (!FitsPrecision(unscaled, node.precision)) {
-      return Fail(Overflow(node, row, "the unscaled value " + std::to_string(unscaled) + " exceeds precision " +
-                                     std::to_string(node.precision)));
+      return Fail(Overflow(node, row,
+                           "the unscaled value " + std::to_string(unscaled) +
+                               " exceeds precision " + std::to_string(node.precision)));
     }
     return true;
   }
   if (!IsVariable(node.kind)) return true;
   const VariableSlot slot = SplitSlot(Load<uint64_t>(at));
   if (slot.offset + slot.size > region.size) {
-    return Fail(Error(node, row, "a value of " + std::to_string(slot.size) + " bytes at offset " +
-                                std::to_string(slot.offset) + " leaves the " + std::to_string(region.size) +
-                                " bytes of its row, array or map"));
+    return Fail(Error(node, row,
+                      "a value of " + std::to_string(slot.size) + " bytes at offset " +
+                          std::to_string(slot.offset) + " leaves the " +
+                          std::to_string(region.size) + " bytes of its row, array or map"));
   }
   return Variable(node, index, {region.base + slot.offset, slot.size}, row);
 }
@@ -75,16 +77,20 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
     case DecodeKind::kString64: counts.bytes += value.size; return true;
     case DecodeKind::kLargeDecimal: {
       if (value.size < 1 || value.size > 16) {
-        return Fail(Error(node, row, "a decimal of " + std::to_string(value.size) + " bytes (1 to 16 expected)"));
+        return Fail(Error(
+            node, row, "a decimal of " + std::to_string(value.size) + " bytes (1 to 16 expected)"));
       }
       if (!FitsPrecision128(ReadBigEndianDecimal(value.base, value.size), node.precision)) {
-        return Fail(Overflow(node, row, "the unscaled value exceeds precision " + std::to_string(node.precision)));
+        return Fail(Overflow(
+            node, row, "the unscaled value exceeds precision " + std::to_string(node.precision)));
       }
       return true;
     }
     case DecodeKind::kCalendarInterval: {
       if (value.size != 16) {
-        return Fail(Error(node, row, "a calendar interval of " + std::to_string(value.size) + " bytes (16 expected)"));
+        return Fail(
+            Error(node, row,
+                  "a calendar interval of " + std::to_string(value.size) + " bytes (16 expected)"));
       }
       int64_t nanos;
       if (__builtin_mul_overflow(Load<int64_t>(value.base + 8), int64_t{1000}, &nanos)) {
@@ -95,8 +101,10 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
     case DecodeKind::kVariant: {
       const int64_t value_bytes = value.size >= 4 ? Load<int32_t>(value.base) : -1;
       if (value_bytes < 0 || value_bytes > value.size - 4) {
-        return Fail(Error(node, row, "a variant of " + std::to_string(value.size) + " bytes whose value length is " +
-                                    (value.size >= 4 ? std::to_string(value_bytes) : "cut off")));
+        return Fail(Error(node, row,
+                          "a variant of " + std::to_string(value.size) +
+                              " bytes whose value length is " +
+                              (value.size >= 4 ? std::to_string(value_bytes) : "cut off")));
       }
       counts_[static_cast<size_t>(node.children[0])].bytes += value_bytes;
       counts_[static_cast<size_t>(node.children[1])].bytes += value.size - 4 - value_bytes;
@@ -104,8 +112,10 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
     }
     case DecodeKind::kStruct:
       if (value.size < node.fixed_bytes) {
-        return Fail(Error(node, row, "a nested row of " + std::to_string(value.size) + " bytes, shorter than its " +
-                                    std::to_string(node.fixed_bytes) + "-byte bitset and slots"));
+        return Fail(Error(node, row,
+                          "a nested row of " + std::to_string(value.size) +
+                              " bytes, shorter than its " + std::to_string(node.fixed_bytes) +
+                              "-byte bitset and slots"));
       }
       return Fields(node.children, value, row);
     case DecodeKind::kList32:
@@ -116,19 +126,24 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
       return true;
     }
     case DecodeKind::kMap: {
-      if (value.size < 8) return Fail(Error(node, row, "a map of " + std::to_string(value.size) + " bytes"));
+      if (value.size < 8)
+        return Fail(Error(node, row, "a map of " + std::to_string(value.size) + " bytes"));
       const int64_t key_bytes = Load<int64_t>(value.base);
       if (key_bytes < 0 || key_bytes > value.size - 8) {
-        return Fail(Error(node, row, "a key array of " + std::to_string(key_bytes) + " bytes in a map of " +
-                                    std::to_string(value.size)));
+        return Fail(Error(node, row,
+                          "a key array of " + std::to_string(key_bytes) + " bytes in a map of " +
+                              std::to_string(value.size)));
       }
       int64_t keys = 0;
       int64_t values = 0;
-      if (!Array(node, node.children[0], {value.base + 8, key_bytes}, true, row, &keys)) return false;
+      if (!Array(node, node.children[0], {value.base + 8, key_bytes}, true, row, &keys))
+        return false;
       if (!Array(node, node.children[1], {value.base + 8 + key_bytes, value.size - 8 - key_bytes},
-                                    false, row, &values)) return false;
+                 false, row, &values))
+        return false;
       if (keys != values) {
-        return Fail(Error(node, row, std::to_string(keys) + " keys and " + std::to_string(values) + " values"));
+        return Fail(Error(
+            node, row, std::to_string(keys) + " keys and " + std::to_string(values) + " values"));
       }
       counts.elements += keys;
       return true;
@@ -137,8 +152,8 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
   }
 }
 
-bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region, const ArrayLayout& layout,
-                               bool keys) {
+bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region,
+                               const ArrayLayout& layout, bool keys) {
   // Every element checked without a branch per check; any failure leaves
   // the naming to the general loop (nothing is counted then).
   const int64_t num_fields = static_cast<int64_t>(element.children.size());
@@ -157,25 +172,29 @@ bool ValueMeasure::LeafStructs(const DecodeNode& element, RowRegion region, cons
     bad |= CheckLeafStruct(element, region.base + slot.offset, slot.size, bytes);
   }
   if (bad != 0) return false;
-  for (int64_t i = 0; i < num_fields; ++i) counts_[static_cast<size_t>(element.children[static_cast<size_t>(i)])].bytes += bytes[i];
+  for (int64_t i = 0; i < num_fields; ++i)
+    counts_[static_cast<size_t>(element.children[static_cast<size_t>(i)])].bytes += bytes[i];
   return true;
 }
 
-bool ValueMeasure::Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row,
-                         int64_t* n) {
+bool ValueMeasure::Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys,
+                         int64_t row, int64_t* n) {
   const DecodeNode& element = Node(index);
   const ArrayLayout layout = ReadArrayLayout(region, element.element_size);
   if (!layout.ok) {
-    return Fail(Error(parent, row, "an array header of " + std::to_string(layout.num_elements) +
-                                  " elements does not fit its " + std::to_string(region.size) + " bytes"));
+    return Fail(Error(parent, row,
+                      "an array header of " + std::to_string(layout.num_elements) +
+                          " elements does not fit its " + std::to_string(region.size) + " bytes"));
   }
   *n = layout.num_elements;
   const bool check_values = IsVariable(element.kind) || element.kind == DecodeKind::kSmallDecimal;
   if (!keys && element.nullable && !check_values) return true;
-  if (element.kind == DecodeKind::kStruct && element.leaf_fields && LeafStructs(element, region, layout, keys)) {
+  if (element.kind == DecodeKind::kStruct && element.leaf_fields &&
+      LeafStructs(element, region, layout, keys)) {
     return true;
   }
-  if ((element.kind == DecodeKind::kString32 || element.kind == DecodeKind::kString64) && element.nullable) {
+  if ((element.kind == DecodeKind::kString32 || element.kind == DecodeKind::kString64) &&
+      element.nullable) {
     // Strings: their bounds and bytes in one loop, branch-free but for a
     // null key; a failing value is named by the general loop below.
     const uint8_t* nulls = region.base + 8;
@@ -198,11 +217,13 @@ bool ValueMeasure::Array(const DecodeNode& parent, int32_t index, RowRegion regi
     if (GetBit(region.base + 8, k)) {
       if (keys) return Fail(Error(parent, row, "map key " + std::to_string(k) + " is null"));
       if (!element.nullable) {
-        return Fail(Error(parent, row, "element " + std::to_string(k) + " is null in an array without nulls"));
+        return Fail(Error(parent, row,
+                          "element " + std::to_string(k) + " is null in an array without nulls"));
       }
       continue;
     }
-    if (check_values && !Value(index, region, layout.values + k * element.element_size, row)) return false;
+    if (check_values && !Value(index, region, layout.values + k * element.element_size, row))
+      return false;
   }
   return true;
 }

@@ -34,10 +34,12 @@ struct DecodeCounts {
 
 /// Checks rows [0, num_rows) of the batch (row i at data + row_offsets[i],
 /// up to row_offsets[i + 1]) against `plan` (its fields decoded by
-/// `columns`, decode_columns.hpp) and sets counts[node] for every node. Returns an error naming the field and the row for anything that
-/// would read outside its region or has no Arrow value. Borrows everything.
-Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns, const uint8_t* data,
-                   const int64_t* row_offsets, int64_t num_rows, std::vector<DecodeCounts>* counts);
+/// `columns`, decode_columns.hpp) and sets counts[node] for every node. Returns an error naming the
+/// field and the row for anything that would read outside its region or has no Arrow value. Borrows
+/// everything.
+Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+                   const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
+                   std::vector<DecodeCounts>* counts);
 
 /// The Arrow buffers of one node, sized from its counts, and the cursors
 /// of the fill pass.
@@ -47,12 +49,13 @@ struct DecodeOutput {
   uint8_t* data = nullptr;      // string bytes
   int64_t length = 0;           // values written
   int64_t null_count = 0;
-  int64_t data_size = 0;        // string bytes written
+  int64_t data_size = 0;  // string bytes written
 };
 
 /// Writes the values of rows the measure pass accepted into `outputs` (one
 /// per node, buffers sized from the counts; offsets[0] already written).
-void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns, const uint8_t* data,
-              const int64_t* row_offsets, int64_t num_rows, std::vector<DecodeOutput>* outputs);
+void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+              const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
+              std::vector<DecodeOutput>* outputs);
 
 }  // namespace rowbridge::row

@@ -15,19 +15,19 @@ namespace rowbridge::row {
 
 /// How a value sits in the rows and what its Arrow array holds.
 enum class DecodeKind : uint8_t {
-  kNull,             // no bytes; Arrow null
-  kBoolean,          // 1 byte 0/1; Arrow bits
-  kFixed,            // `width` little-endian bytes, copied as they are
-  kSmallDecimal,     // an unscaled long (p <= 18); Arrow decimal128
-  kLargeDecimal,     // 1-16 big-endian bytes in the variable region; decimal128
-  kString32,         // bytes in the variable region; utf8 / binary
-  kString64,         // large_utf8 / large_binary
-  kCalendarInterval, // 16 bytes: months, days, microseconds; month_day_nano
-  kStruct,           // a nested UnsafeRow
-  kList32,           // an UnsafeArrayData; list
-  kList64,           // large_list
-  kMap,              // an UnsafeMapData; map (children: key, value)
-  kVariant,          // [int32 value length][value][metadata]; a struct of two binaries
+  kNull,              // no bytes; Arrow null
+  kBoolean,           // 1 byte 0/1; Arrow bits
+  kFixed,             // `width` little-endian bytes, copied as they are
+  kSmallDecimal,      // an unscaled long (p <= 18); Arrow decimal128
+  kLargeDecimal,      // 1-16 big-endian bytes in the variable region; decimal128
+  kString32,          // bytes in the variable region; utf8 / binary
+  kString64,          // large_utf8 / large_binary
+  kCalendarInterval,  // 16 bytes: months, days, microseconds; month_day_nano
+  kStruct,            // a nested UnsafeRow
+  kList32,            // an UnsafeArrayData; list
+  kList64,            // large_list
+  kMap,               // an UnsafeMapData; map (children: key, value)
+  kVariant,           // [int32 value length][value][metadata]; a struct of two binaries
 };
 
 /// The most fields of a struct whose arrays take the leaf-struct fast paths.
@@ -77,8 +77,10 @@ struct DecodePlan {
 /// an offset and a size).
 constexpr bool IsVariable(DecodeKind kind) {
   constexpr uint32_t kVariable =
-      1u << static_cast<int>(DecodeKind::kLargeDecimal) | 1u << static_cast<int>(DecodeKind::kString32) |
-      1u << static_cast<int>(DecodeKind::kString64) | 1u << static_cast<int>(DecodeKind::kCalendarInterval) |
+      1u << static_cast<int>(DecodeKind::kLargeDecimal) |
+      1u << static_cast<int>(DecodeKind::kString32) |
+      1u << static_cast<int>(DecodeKind::kString64) |
+      1u << static_cast<int>(DecodeKind::kCalendarInterval) |
       1u << static_cast<int>(DecodeKind::kStruct) | 1u << static_cast<int>(DecodeKind::kList32) |
       1u << static_cast<int>(DecodeKind::kList64) | 1u << static_cast<int>(DecodeKind::kMap) |
       1u << static_cast<int>(DecodeKind::kVariant);

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "spark/memory_access.hpp"
 #include "decoder/decode_passes.hpp"
 #include "decoder/unsafe_layout.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 
@@ -28,8 +28,8 @@ inline uintptr_t ShortCopyEnd(const uint8_t* rows_end) {
 
 /// Copies a string value of `size` bytes from `src` (in rows whose
 /// ShortCopyEnd is `short_end`) to `dst`.
-inline __attribute__((always_inline)) void CopyString(uint8_t* dst, const uint8_t* src, int64_t size,
-                                                      uintptr_t short_end) {
+inline __attribute__((always_inline)) void CopyString(uint8_t* dst, const uint8_t* src,
+                                                      int64_t size, uintptr_t short_end) {
   if (__builtin_expect(size <= kShortCopy && reinterpret_cast<uintptr_t>(src) <= short_end, 1)) {
     __builtin_memcpy(dst, src, kShortCopy);
   } else {
@@ -42,11 +42,13 @@ inline __attribute__((always_inline)) void CopyString(uint8_t* dst, const uint8_
 /// non-nullable fields and its strings' bounds. Adds each valid string's
 /// bytes to `bytes[i]` (i: the field). Returns nonzero when anything fails,
 /// without naming it (ValueMeasure does).
-inline __attribute__((always_inline)) uint64_t CheckLeafStruct(const DecodeNode& node, const uint8_t* base,
-                                                               int64_t size, int64_t* bytes) {
+inline __attribute__((always_inline)) uint64_t CheckLeafStruct(const DecodeNode& node,
+                                                               const uint8_t* base, int64_t size,
+                                                               int64_t* bytes) {
   if (size < node.fixed_bytes) return 1;
   const int64_t num_fields = static_cast<int64_t>(node.children.size());
-  const uint64_t field_nulls = Load<uint64_t>(base) & ((uint64_t{1} << num_fields) - 1);  // <= 16 fields
+  const uint64_t field_nulls =
+      Load<uint64_t>(base) & ((uint64_t{1} << num_fields) - 1);  // <= 16 fields
   uint64_t bad = field_nulls & node.leaf_required;
   const int64_t slots_at = BitsetBytes(num_fields);
   for (uint64_t valid = node.leaf_strings & ~field_nulls; valid != 0; valid &= valid - 1) {
@@ -60,7 +62,8 @@ inline __attribute__((always_inline)) uint64_t CheckLeafStruct(const DecodeNode&
 
 class ValueMeasure {
  public:
-  ValueMeasure(const DecodePlan& plan, std::vector<DecodeCounts>* counts) : plan_(plan), counts_(*counts) {}
+  ValueMeasure(const DecodePlan& plan, std::vector<DecodeCounts>* counts)
+      : plan_(plan), counts_(*counts) {}
 
   // Each check returns false on the first failure, whose error() names it:
   // building a Status per value would cost more than the checks.
@@ -82,10 +85,12 @@ class ValueMeasure {
  private:
   const DecodeNode& Node(int32_t index) const { return plan_.nodes[static_cast<size_t>(index)]; }
   bool Variable(const DecodeNode& node, int32_t index, RowRegion value, int64_t row);
-  bool Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row, int64_t* n);
+  bool Array(const DecodeNode& parent, int32_t index, RowRegion region, bool keys, int64_t row,
+             int64_t* n);
   /// The fast path of an array of structs of leaves: true when every
   /// element is valid (and counted); false leaves the naming to Array.
-  bool LeafStructs(const DecodeNode& element, RowRegion region, const ArrayLayout& layout, bool keys);
+  bool LeafStructs(const DecodeNode& element, RowRegion region, const ArrayLayout& layout,
+                   bool keys);
   __attribute__((noinline, cold)) bool Fail(Status status) {
     error_ = std::move(status);
     return false;

@@ -9,14 +9,14 @@
 
 #include "arrow/arrow_field.hpp"
 #include "arrow/schema_export.hpp"
-#include "spark/memory_access.hpp"
-#include "decoder/decode_passes.hpp"
 #include "decoder/batch_export.hpp"
 #include "decoder/block_pool.hpp"
 #include "decoder/canonical_arrow.hpp"
 #include "decoder/decode_columns.hpp"
+#include "decoder/decode_passes.hpp"
 #include "decoder/decode_plan.hpp"
 #include "decoder/decode_values.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge {
 
@@ -71,8 +71,10 @@ NodeBytes BytesOf(const DecodeNode& node, const DecodeCounts& counts) {
 /// (and boolean bitmap) and a first offset of 0.
 void ResetOutput(const DecodeNode& node, const NodeBytes& bytes, DecodeOutput* out) {
   std::memset(out->validity, 0, static_cast<size_t>(bytes.validity));
-  if (node.kind == DecodeKind::kBoolean) std::memset(out->values, 0, static_cast<size_t>(bytes.values));
-  if (node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kMap) {
+  if (node.kind == DecodeKind::kBoolean)
+    std::memset(out->values, 0, static_cast<size_t>(bytes.values));
+  if (node.kind == DecodeKind::kString32 || node.kind == DecodeKind::kList32 ||
+      node.kind == DecodeKind::kMap) {
     std::memset(out->values, 0, 4);
   } else if (node.kind == DecodeKind::kString64 || node.kind == DecodeKind::kList64) {
     std::memset(out->values, 0, 8);
@@ -81,7 +83,8 @@ void ResetOutput(const DecodeNode& node, const NodeBytes& bytes, DecodeOutput* o
 
 /// The buffers of every node, carved from one block of `pool` (returned)
 /// and sized from the counts; throws std::bad_alloc.
-std::shared_ptr<uint8_t> AllocateOutputs(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts,
+std::shared_ptr<uint8_t> AllocateOutputs(const row::DecodePlan& plan,
+                                         const std::vector<DecodeCounts>& counts,
                                          row::BlockPool* pool, std::vector<DecodeOutput>* outputs) {
   int64_t total = 0;
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
@@ -109,13 +112,16 @@ Status CheckCapacity(const row::DecodePlan& plan, const std::vector<DecodeCounts
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const DecodeNode& node = plan.nodes[i];
     if (node.kind == DecodeKind::kString32 && counts[i].bytes > INT32_MAX) {
-      return Status::Capacity("field '" + node.path + "': " + std::to_string(counts[i].bytes) +
-                              " bytes of values exceed the 32-bit offsets of its type (decode to large_utf8 or "
-                              "large_binary, or fewer rows at a time)");
+      return Status::Capacity(
+          "field '" + node.path + "': " + std::to_string(counts[i].bytes) +
+          " bytes of values exceed the 32-bit offsets of its type (decode to large_utf8 or "
+          "large_binary, or fewer rows at a time)");
     }
-    if ((node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kMap) && counts[i].elements > INT32_MAX) {
-      return Status::Capacity("field '" + node.path + "': " + std::to_string(counts[i].elements) +
-                              " elements exceed the 32-bit offsets of its type (decode fewer rows at a time)");
+    if ((node.kind == DecodeKind::kList32 || node.kind == DecodeKind::kMap) &&
+        counts[i].elements > INT32_MAX) {
+      return Status::Capacity(
+          "field '" + node.path + "': " + std::to_string(counts[i].elements) +
+          " elements exceed the 32-bit offsets of its type (decode fewer rows at a time)");
     }
   }
   return Status::Ok();
@@ -147,7 +153,8 @@ Status MakeImpl(Build&& build, std::unique_ptr<RowDecoder::Impl>* out) {
 
 Status RowDecoder::Make(const ArrowSchema& schema, std::unique_ptr<RowDecoder>* out) {
   std::unique_ptr<Impl> impl;
-  ROWBRIDGE_RETURN_NOT_OK(MakeImpl([&](ArrowField* field) { return ImportSchema(schema, field); }, &impl));
+  ROWBRIDGE_RETURN_NOT_OK(
+      MakeImpl([&](ArrowField* field) { return ImportSchema(schema, field); }, &impl));
   out->reset(new RowDecoder(std::move(impl)));
   return Status::Ok();
 }
@@ -158,7 +165,8 @@ Status RowDecoder::Make(const SparkType& schema, std::unique_ptr<RowDecoder>* ou
   }
   std::unique_ptr<Impl> impl;
   ROWBRIDGE_RETURN_NOT_OK(MakeImpl(
-      [&](ArrowField* field) { return row::CanonicalArrowField(schema, "", false, field); }, &impl));
+      [&](ArrowField* field) { return row::CanonicalArrowField(schema, "", false, field); },
+      &impl));
   out->reset(new RowDecoder(std::move(impl)));
   return Status::Ok();
 }
@@ -167,7 +175,8 @@ Status RowDecoder::ExportSchema(ArrowSchema* out) const { return ExportField(imp
 
 const SparkType& RowDecoder::spark_schema() const { return impl_->plan.spark_schema; }
 
-Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, ArrowArray* out) {
+Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
+                          ArrowArray* out) {
   if (num_rows < 0) return Status::Invalid("a negative row count: " + std::to_string(num_rows));
   if (num_rows > 0 && (data == nullptr || row_offsets == nullptr)) {
     return Status::Invalid("rows without data or row offsets");
@@ -175,9 +184,11 @@ Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64
   if (out == nullptr) return Status::Invalid("no ArrowArray to decode into");
   const row::DecodePlan& plan = impl_->plan;
   try {
-    ROWBRIDGE_RETURN_NOT_OK(row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(
+        row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
-    std::shared_ptr<uint8_t> block = AllocateOutputs(plan, impl_->counts, impl_->pool.get(), &impl_->outputs);
+    std::shared_ptr<uint8_t> block =
+        AllocateOutputs(plan, impl_->counts, impl_->pool.get(), &impl_->outputs);
     row::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->outputs);
     row::ExportDecodedBatch(plan, impl_->outputs, std::move(block), num_rows, out);
     return Status::Ok();
@@ -195,13 +206,15 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
     return Status::Invalid("rows without data or row offsets");
   }
   const row::DecodePlan& plan = impl_->plan;
-  if (targets == nullptr || decoded == nullptr || num_targets != static_cast<int64_t>(plan.nodes.size())) {
+  if (targets == nullptr || decoded == nullptr ||
+      num_targets != static_cast<int64_t>(plan.nodes.size())) {
     return Status::Invalid("the decoder's schema has " + std::to_string(plan.nodes.size()) +
                            " target nodes, not " + std::to_string(num_targets));
   }
   *decoded = false;
   try {
-    ROWBRIDGE_RETURN_NOT_OK(row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(
+        row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     const std::vector<DecodeCounts>& counts = impl_->counts;
     bool fits = true;
@@ -212,9 +225,11 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
       target.validity_needed = node.kind == DecodeKind::kNull ? 0 : bytes.validity;
       target.values_needed = bytes.values;
       target.data_needed = bytes.data;
-      target.entries_validity_needed = node.kind == DecodeKind::kMap ? (counts[i].elements + 7) / 8 : 0;
+      target.entries_validity_needed =
+          node.kind == DecodeKind::kMap ? (counts[i].elements + 7) / 8 : 0;
       fits = fits && target.validity_capacity >= target.validity_needed &&
-             target.values_capacity >= target.values_needed && target.data_capacity >= target.data_needed &&
+             target.values_capacity >= target.values_needed &&
+             target.data_capacity >= target.data_needed &&
              target.entries_validity_capacity >= target.entries_validity_needed;
       if (target.validity_needed > 0 && target.validity_address == 0) fits = false;
       if (target.values_needed > 0 && target.values_address == 0) fits = false;
@@ -227,7 +242,8 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
     size_t null_bytes = 0;  // one scratch bitmap serves every null-type node
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       if (plan.nodes[i].kind == DecodeKind::kNull) {
-        null_bytes = std::max(null_bytes, static_cast<size_t>(BytesOf(plan.nodes[i], counts[i]).validity));
+        null_bytes =
+            std::max(null_bytes, static_cast<size_t>(BytesOf(plan.nodes[i], counts[i]).validity));
       }
     }
     if (impl_->null_validity.size() < null_bytes) impl_->null_validity.resize(null_bytes);
@@ -251,7 +267,8 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
     row::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &outputs);
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       targets[i].length = outputs[i].length;
-      targets[i].null_count = plan.nodes[i].kind == DecodeKind::kNull ? outputs[i].length : outputs[i].null_count;
+      targets[i].null_count =
+          plan.nodes[i].kind == DecodeKind::kNull ? outputs[i].length : outputs[i].null_count;
       targets[i].data_size = outputs[i].data_size;
     }
     *decoded = true;

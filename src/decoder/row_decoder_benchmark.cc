@@ -30,8 +30,10 @@ struct RowDataset {
   int64_t bytes = 0;
 };
 
-std::unique_ptr<RowDataset> MakeRows(bench::DatasetSpec (*make_spec)(), int64_t batch_rows, std::string* error) {
-  std::unique_ptr<bench::Dataset> data = bench::MakeDataset(make_spec(), kRows, batch_rows, bench::kDefaultSeed);
+std::unique_ptr<RowDataset> MakeRows(bench::DatasetSpec (*make_spec)(), int64_t batch_rows,
+                                     std::string* error) {
+  std::unique_ptr<bench::Dataset> data =
+      bench::MakeDataset(make_spec(), kRows, batch_rows, bench::kDefaultSeed);
   std::unique_ptr<Converter> converter;
   Status status = Converter::Make(*data->schema, ConverterOptions{}, &converter);
   auto rows = std::make_unique<RowDataset>();
@@ -56,7 +58,8 @@ std::unique_ptr<RowDataset> MakeRows(bench::DatasetSpec (*make_spec)(), int64_t 
 void Report(benchmark::State& state, const RowDataset& rows) {
   state.SetItemsProcessed(state.iterations() * kRows);
   state.SetBytesProcessed(state.iterations() * rows.bytes);
-  state.counters["row_bytes_per_row"] = static_cast<double>(rows.bytes) / static_cast<double>(kRows);
+  state.counters["row_bytes_per_row"] =
+      static_cast<double>(rows.bytes) / static_cast<double>(kRows);
   state.counters["ns_per_row"] =
       benchmark::Counter(static_cast<double>(kRows), benchmark::Counter::kIsIterationInvariantRate |
                                                          benchmark::Counter::kInvert);
@@ -66,7 +69,8 @@ void BM_Decode(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
   std::string error;
   std::unique_ptr<RowDataset> rows = MakeRows(make_spec, state.range(0), &error);
   std::unique_ptr<RowDecoder> decoder;
-  Status status = rows != nullptr ? RowDecoder::Make(rows->schema, &decoder) : Status::Invalid(error);
+  Status status =
+      rows != nullptr ? RowDecoder::Make(rows->schema, &decoder) : Status::Invalid(error);
   if (!status.ok()) {
     state.SkipWithError(status.message().c_str());
     return;
@@ -109,7 +113,7 @@ void BM_DecodeFloor(benchmark::State& state, bench::DatasetSpec (*make_spec)()) 
   Report(state, *rows);
 }
 
-#define ROWBRIDGE_DECODE_BENCHMARK(label, make_spec)                                          \
+#define ROWBRIDGE_DECODE_BENCHMARK(label, make_spec)                                         \
   BENCHMARK_CAPTURE(BM_Decode, label, make_spec)->ArgName("batch_rows")->Arg(8192)->Arg(32); \
   BENCHMARK_CAPTURE(BM_DecodeFloor, label, make_spec)->ArgName("batch_rows")->Arg(8192)->Arg(32)
 
@@ -117,7 +121,11 @@ ROWBRIDGE_DECODE_BENCHMARK(record, &bench::RecordSpec);
 // The per-batch fixed cost: record at 1 to 8192 rows per batch, fitted as
 // time = a + b * rows (docs/BENCHMARKS.md, "Row -> columnar").
 BENCHMARK_CAPTURE(BM_Decode, record_fit, &bench::RecordSpec)
-    ->ArgName("batch_rows")->Arg(1)->Arg(32)->Arg(512)->Arg(8192);
+    ->ArgName("batch_rows")
+    ->Arg(1)
+    ->Arg(32)
+    ->Arg(512)
+    ->Arg(8192);
 ROWBRIDGE_DECODE_BENCHMARK(fixed_width_10, [] { return bench::FixedWidthSpec(10); });
 ROWBRIDGE_DECODE_BENCHMARK(wide_strings, &bench::WideStringsSpec);
 ROWBRIDGE_DECODE_BENCHMARK(nested, &bench::NestedSpec);

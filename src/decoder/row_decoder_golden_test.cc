@@ -47,7 +47,8 @@ TEST(RowDecoderGolden, SparksRowsDecodeToArraysThatConvertBackToThem) {
     testing::OwnedSchema decoded_schema;
     ASSERT_TRUE(decoder->ExportSchema(&decoded_schema.schema).ok());
     std::unique_ptr<Converter> converter;
-    status = Converter::Make(decoded_schema.schema, ConverterOptions{Validation::kFull}, &converter);
+    status =
+        Converter::Make(decoded_schema.schema, ConverterOptions{Validation::kFull}, &converter);
     ASSERT_TRUE(status.ok()) << status.message();
     testing::Conversion again = testing::Drain(*converter, decoded.array, nullptr);
     ASSERT_TRUE(again.status.ok()) << again.status.message();
@@ -55,7 +56,8 @@ TEST(RowDecoderGolden, SparksRowsDecodeToArraysThatConvertBackToThem) {
     for (int64_t r = 0; r < num_rows; ++r) {
       EXPECT_EQ(testing::Hex(again.rows[static_cast<size_t>(r)]),
                 testing::Hex(data.data() + offsets[static_cast<size_t>(r)],
-                             static_cast<size_t>(offsets[static_cast<size_t>(r) + 1] - offsets[static_cast<size_t>(r)])))
+                             static_cast<size_t>(offsets[static_cast<size_t>(r) + 1] -
+                                                 offsets[static_cast<size_t>(r)])))
           << "row " << r;
     }
     ++compared;

@@ -63,7 +63,10 @@ PackedRows Pack(const std::vector<Bytes>& rows) {
 /// with probability 1/2 each.
 void WidenOffsets(Rng& rng, ArrowField* field) {
   if (rng.Chance(0.5)) {
-    const char* wide = field->format == "u" ? "U" : field->format == "z" ? "Z" : field->format == "+l" ? "+L" : nullptr;
+    const char* wide = field->format == "u"    ? "U"
+                       : field->format == "z"  ? "Z"
+                       : field->format == "+l" ? "+L"
+                                               : nullptr;
     if (wide != nullptr) {
       field->format = wide;
       ASSERT_TRUE(ParseFormat(field->format.c_str(), &field->type).ok());
@@ -92,7 +95,8 @@ std::unique_ptr<RowDecoder> MakeDecoder(Rng& rng, const SparkType& spark) {
 /// `schema` in preorder take targets in order, as a JVM caller's vectors do.
 class TargetArrays {
  public:
-  TargetArrays(const ArrowSchema& schema, const std::vector<DecodeTarget>& targets, int64_t num_rows)
+  TargetArrays(const ArrowSchema& schema, const std::vector<DecodeTarget>& targets,
+               int64_t num_rows)
       : targets_(targets) {
     nodes_.reserve(256);
     root_ = NewNode(num_rows, 0, 1, schema.n_children);
@@ -109,7 +113,8 @@ class TargetArrays {
     std::vector<ArrowArray*> children;
   };
 
-  ArrowArray* NewNode(int64_t length, int64_t null_count, int64_t num_buffers, int64_t num_children) {
+  ArrowArray* NewNode(int64_t length, int64_t null_count, int64_t num_buffers,
+                      int64_t num_children) {
     nodes_.push_back(std::make_unique<Node>());
     Node& node = *nodes_.back();
     node.buffers.resize(static_cast<size_t>(num_buffers));
@@ -145,11 +150,13 @@ class TargetArrays {
     const bool nested = format[0] == '+';
     const bool strings = format == "u" || format == "z" || format == "U" || format == "Z";
     const int64_t num_buffers = format == "+s" ? 1 : strings ? 3 : 2;
-    ArrowArray* array = NewNode(target.length, target.null_count, num_buffers, nested ? field.n_children : 0);
+    ArrowArray* array =
+        NewNode(target.length, target.null_count, num_buffers, nested ? field.n_children : 0);
     array->buffers[0] = address(target.validity_address);
     if (num_buffers > 1) array->buffers[1] = address(target.values_address);
     if (num_buffers > 2) array->buffers[2] = address(target.data_address);
-    for (int64_t i = 0; nested && i < field.n_children; ++i) array->children[i] = Build(*field.children[i]);
+    for (int64_t i = 0; nested && i < field.n_children; ++i)
+      array->children[i] = Build(*field.children[i]);
     return array;
   }
 
@@ -162,19 +169,21 @@ class TargetArrays {
 /// Decodes `packed` with DecodeInto into buffers of exactly the sizes it
 /// asks for (so that AddressSanitizer catches a write past them), held by
 /// `storage`; returns the targets.
-std::vector<DecodeTarget> DecodeIntoExactBuffers(RowDecoder& decoder, const PackedRows& packed, int64_t num_rows,
+std::vector<DecodeTarget> DecodeIntoExactBuffers(RowDecoder& decoder, const PackedRows& packed,
+                                                 int64_t num_rows,
                                                  std::vector<std::unique_ptr<uint8_t[]>>* storage) {
   std::vector<DecodeTarget> targets(static_cast<size_t>(decoder.num_targets()));
   bool decoded = true;
-  Status status = decoder.DecodeInto(packed.data.data(), packed.offsets.data(), num_rows, targets.data(),
-                                     decoder.num_targets(), &decoded);
+  Status status = decoder.DecodeInto(packed.data.data(), packed.offsets.data(), num_rows,
+                                     targets.data(), decoder.num_targets(), &decoded);
   EXPECT_TRUE(status.ok()) << status.message();
   bool any_needed = false;  // a batch of null-type columns needs no buffer at all
   for (const DecodeTarget& target : targets) {
-    any_needed |= target.validity_needed > 0 || target.values_needed > 0 || target.data_needed > 0 ||
-                  target.entries_validity_needed > 0;
+    any_needed |= target.validity_needed > 0 || target.values_needed > 0 ||
+                  target.data_needed > 0 || target.entries_validity_needed > 0;
   }
-  EXPECT_EQ(decoded, !any_needed) << "decoded without the buffers it needs, or refused with none needed";
+  EXPECT_EQ(decoded, !any_needed)
+      << "decoded without the buffers it needs, or refused with none needed";
   auto lend = [storage](int64_t needed, int64_t* address, int64_t* capacity) {
     if (needed == 0) return;
     storage->emplace_back(new uint8_t[static_cast<size_t>(needed)]);
@@ -186,7 +195,8 @@ std::vector<DecodeTarget> DecodeIntoExactBuffers(RowDecoder& decoder, const Pack
     lend(target.validity_needed, &target.validity_address, &target.validity_capacity);
     lend(target.values_needed, &target.values_address, &target.values_capacity);
     lend(target.data_needed, &target.data_address, &target.data_capacity);
-    lend(target.entries_validity_needed, &target.entries_validity_address, &target.entries_validity_capacity);
+    lend(target.entries_validity_needed, &target.entries_validity_address,
+         &target.entries_validity_capacity);
   }
   status = decoder.DecodeInto(packed.data.data(), packed.offsets.data(), num_rows, targets.data(),
                               decoder.num_targets(), &decoded);
@@ -199,13 +209,14 @@ TestArray RandomBatch(Rng& rng, std::string* description) {
   const int64_t num_columns = rng.Chance(0.05) ? rng.Range(60, 80) : rng.Range(1, 10);
   const bool nested_iteration = rng.Chance(0.5);
   std::vector<TestArray> columns;
-  const int64_t length = rng.Chance(0.1) ? rng.Range(0, 1) : rng.Range(0, nested_iteration ? 120 : 300);
+  const int64_t length =
+      rng.Chance(0.1) ? rng.Range(0, 1) : rng.Range(0, nested_iteration ? 120 : 300);
   const int64_t batch_offset = rng.Chance(0.25) ? rng.Range(1, 20) : 0;
   for (int64_t c = 0; c < num_columns; ++c) {
     const std::string name = "c" + std::to_string(c);
     if (nested_iteration && rng.Chance(0.5)) {
-      testing::TypeSpec spec =
-          testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 4)), /*extremes=*/false);
+      testing::TypeSpec spec = testing::RandomNestedSpec(
+          rng, name, static_cast<int>(rng.Range(1, 4)), /*extremes=*/false);
       *description += " " + name + "=" + testing::DescribeSpec(spec);
       columns.push_back(testing::MakeNestedColumn(rng, spec, batch_offset + length));
     } else {
@@ -247,7 +258,8 @@ void RunIteration(uint64_t seed, bool* compared) {
   ASSERT_EQ(decoder->spark_schema().ToString(), plan->spark_schema().ToString());
   PackedRows packed = Pack(first.rows);
   testing::OwnedArray decoded;
-  Status status = decoder->Decode(packed.data.data(), packed.offsets.data(), length, &decoded.array);
+  Status status =
+      decoder->Decode(packed.data.data(), packed.offsets.data(), length, &decoded.array);
   ASSERT_TRUE(status.ok()) << status.message();
   ASSERT_EQ(decoded.array.length, length);
 
@@ -273,14 +285,14 @@ void RunIteration(uint64_t seed, bool* compared) {
     ASSERT_TRUE(into.status.ok()) << into.status.message();
     ASSERT_EQ(into.rows.size(), first.rows.size());
     for (size_t r = 0; r < first.rows.size(); ++r) {
-      ASSERT_EQ(testing::Hex(into.rows[r]), testing::Hex(first.rows[r])) << "decoded into, row " << r;
+      ASSERT_EQ(testing::Hex(into.rows[r]), testing::Hex(first.rows[r]))
+          << "decoded into, row " << r;
     }
   }
   // The decoded batch written as an Arrow IPC file and read back converts to
   // the same rows: the writer takes every type the decoder makes.
   ipc::IpcWriteOptions write;
-  write.codec = rng.Pick(std::vector<ipc::IpcCodec>{ipc::IpcCodec::kNone,
-                                                    ipc::IpcCodec::kLz4Frame,
+  write.codec = rng.Pick(std::vector<ipc::IpcCodec>{ipc::IpcCodec::kNone, ipc::IpcCodec::kLz4Frame,
                                                     ipc::IpcCodec::kZstd});
   auto file = std::make_shared<std::vector<uint8_t>>();
   ipc::IpcSink sink = [&file](const uint8_t* data, int64_t size) {
@@ -316,7 +328,8 @@ TEST(RowDecoderRoundTrip, DecodedArraysConvertToTheSameRows) {
                static_cast<unsigned long long>(seed), static_cast<unsigned long long>(iterations));
   uint64_t compared = 0;
   for (uint64_t i = 0; i < iterations; ++i) {
-    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " ROWBRIDGE_RANDOM_ITERATIONS=1");
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) +
+                 " ROWBRIDGE_RANDOM_ITERATIONS=1");
     testing::TrackIterationSeed(seed + i);
     bool done = false;
     RunIteration(seed + i, &done);
@@ -324,7 +337,8 @@ TEST(RowDecoderRoundTrip, DecodedArraysConvertToTheSameRows) {
     compared += done ? 1 : 0;
   }
   // Batches whose first conversion overflowed are few; the rest went round.
-  EXPECT_GE(compared * 10, iterations * 8) << compared << " of " << iterations << " iterations compared";
+  EXPECT_GE(compared * 10, iterations * 8)
+      << compared << " of " << iterations << " iterations compared";
 }
 
 }  // namespace
@@ -358,7 +372,8 @@ void Damage(Rng& rng, PackedRows* packed) {
   }
   if (rng.Chance(0.2) && packed->offsets.size() > 1 && packed->offsets.back() > 0) {
     const int64_t cut = rng.Range(1, 16);
-    packed->offsets.back() = std::max(packed->offsets[packed->offsets.size() - 2], packed->offsets.back() - cut);
+    packed->offsets.back() =
+        std::max(packed->offsets[packed->offsets.size() - 2], packed->offsets.back() - cut);
     data.resize(static_cast<size_t>(packed->offsets.back()));
   }
 }

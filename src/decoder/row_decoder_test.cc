@@ -1,11 +1,12 @@
 // The row decoder on hand-built UnsafeRows: the Arrow buffers of each kind
 // of value, byte for byte; every malformed row an error naming the field
 // and the row, with nothing exported; the target types it refuses.
+#include "rowbridge/row_decoder.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "rowbridge/row_decoder.hpp"
 #include "testing/golden_json.hpp"
 #include "testing/row_test_util.hpp"
 #include "testing/test_arrow.hpp"
@@ -28,7 +29,8 @@ std::string Slot(uint64_t offset, uint64_t size) { return Word(offset << 32 | si
 TestArray Schema(std::vector<TestArray> fields) { return SchemaNode("+s", "", std::move(fields)); }
 
 /// A decoder of `schema` run on `rows` (hex), into `out`.
-Status Decode(const TestArray& schema, const std::vector<std::string>& rows, testing::OwnedArray* out) {
+Status Decode(const TestArray& schema, const std::vector<std::string>& rows,
+              testing::OwnedArray* out) {
   testing::OwnedSchema exported;
   testing::ExportSchema(schema, &exported.schema);
   std::unique_ptr<RowDecoder> decoder;
@@ -44,7 +46,8 @@ Status Decode(const TestArray& schema, const std::vector<std::string>& rows, tes
   // AddressSanitizer's to catch.
   std::unique_ptr<uint8_t[]> exact(new uint8_t[data.size() + (data.empty() ? 1 : 0)]);
   if (!data.empty()) std::memcpy(exact.get(), data.data(), data.size());
-  return decoder->Decode(exact.get(), offsets.data(), static_cast<int64_t>(rows.size()), &out->array);
+  return decoder->Decode(exact.get(), offsets.data(), static_cast<int64_t>(rows.size()),
+                         &out->array);
 }
 
 /// `size` bytes of buffer `i` of `array`, as hex ("" for a NULL buffer).
@@ -58,10 +61,11 @@ TEST(RowDecoder, FlatValuesAndNulls) {
   TestArray schema = Schema({SchemaNode("i", "a"), SchemaNode("u", "b"), SchemaNode("b", "c"),
                              SchemaNode("d:20,2", "d"), SchemaNode("g", "e")});
   const std::string row0 = Word(0) + Word(0xffffffffu) + Slot(48, 2) + Word(1) + Slot(56, 2) +
-                           Word(0x3ff0000000000000) + "6869000000000000" + "0100000000000000" + Word(0);
+                           Word(0x3ff0000000000000) + "6869000000000000" + "0100000000000000" +
+                           Word(0);
   // a, b and d null: d keeps its 16 reserved bytes and its offset.
-  const std::string row1 = Word(0b1011) + Word(0) + Word(0) + Word(0) + Slot(48, 0) + Word(0x8000000000000000) +
-                           Word(0) + Word(0);
+  const std::string row1 = Word(0b1011) + Word(0) + Word(0) + Word(0) + Slot(48, 0) +
+                           Word(0x8000000000000000) + Word(0) + Word(0);
   testing::OwnedArray out;
   Status status = Decode(schema, {row0, row1}, &out);
   ASSERT_TRUE(status.ok()) << status.message();
@@ -82,7 +86,9 @@ TEST(RowDecoder, FlatValuesAndNulls) {
   EXPECT_EQ(BufferHex(c, 1, 1), "01");
   const ArrowArray& d = *batch.children[3];
   EXPECT_EQ(d.null_count, 1);
-  EXPECT_EQ(BufferHex(d, 1, 32), testing::CleanHex("00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00" + std::string(32, '0')));
+  EXPECT_EQ(
+      BufferHex(d, 1, 32),
+      testing::CleanHex("00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00" + std::string(32, '0')));
   const ArrowArray& e = *batch.children[4];
   EXPECT_EQ(BufferHex(e, 1, 16), "000000000000f03f0000000000000080");
 }
@@ -90,19 +96,22 @@ TEST(RowDecoder, FlatValuesAndNulls) {
 TEST(RowDecoder, NegativeLargeDecimalAndSmallDecimal) {
   // decimal(38, 0) of -1 (one byte ff) and of -256 (ff 00); decimal(9, 2) -5.
   TestArray schema = Schema({SchemaNode("d:38,0", "big"), SchemaNode("d:9,2", "small")});
-  const std::string row0 = Word(0) + Slot(24, 1) + Word(static_cast<uint64_t>(-5)) + "ff" + std::string(30, '0');
+  const std::string row0 =
+      Word(0) + Slot(24, 1) + Word(static_cast<uint64_t>(-5)) + "ff" + std::string(30, '0');
   const std::string row1 = Word(0) + Slot(24, 2) + Word(0) + "ff00" + std::string(28, '0');
   testing::OwnedArray out;
   Status status = Decode(schema, {row0, row1}, &out);
   ASSERT_TRUE(status.ok()) << status.message();
   EXPECT_EQ(BufferHex(*out.array.children[0], 1, 32),
             std::string(32, 'f') + "00ff" + std::string(28, 'f'));
-  EXPECT_EQ(BufferHex(*out.array.children[1], 1, 32), "fb" + std::string(30, 'f') + std::string(32, '0'));
+  EXPECT_EQ(BufferHex(*out.array.children[1], 1, 32),
+            "fb" + std::string(30, 'f') + std::string(32, '0'));
 }
 
 TEST(RowDecoder, ArraysMapsAndStructs) {
   // m map<utf8, int64>, l list<int32>, s struct<x int64, y utf8>
-  TestArray map = SchemaNode("+m", "m", {SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("l", "value")})});
+  TestArray map = SchemaNode(
+      "+m", "m", {SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("l", "value")})});
   map.children[0].nullable = false;
   map.children[0].children[0].nullable = false;
   TestArray schema = Schema({map, SchemaNode("+l", "l", {SchemaNode("i", "element")}),
@@ -112,7 +121,11 @@ TEST(RowDecoder, ArraysMapsAndStructs) {
   const std::string value_array = Word(1) + Word(0) + Word(7);
   const std::string map_bytes = Word(32) + key_array + value_array;  // 64 bytes
   // [1, null, 3]
-  const std::string list_bytes = Word(3) + Word(0b010) + "01000000" "00000000" "03000000" "00000000";
+  const std::string list_bytes = Word(3) + Word(0b010) +
+                                 "01000000"
+                                 "00000000"
+                                 "03000000"
+                                 "00000000";
   // {x: 9, y: null}
   const std::string struct_bytes = Word(0b10) + Word(9) + Word(0);
   const std::string row0 =
@@ -150,7 +163,8 @@ TEST(RowDecoder, ArraysMapsAndStructs) {
 }
 
 TEST(RowDecoder, ArraysMovedOutAtAnyDepthOutliveTheirParents) {
-  TestArray map = SchemaNode("+m", "m", {SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("l", "value")})});
+  TestArray map = SchemaNode(
+      "+m", "m", {SchemaNode("+s", "entries", {SchemaNode("u", "key"), SchemaNode("l", "value")})});
   const std::string key_array = Word(1) + Word(0) + Slot(24, 1) + "6b00000000000000";
   const std::string value_array = Word(1) + Word(0) + Word(7);
   const std::string row = Word(0) + Slot(16, 64) + Word(32) + key_array + value_array;
@@ -171,7 +185,8 @@ TEST(RowDecoder, ArraysMovedOutAtAnyDepthOutliveTheirParents) {
 }
 
 TEST(RowDecoder, NoRows) {
-  TestArray schema = Schema({SchemaNode("u", "s"), SchemaNode("+l", "l", {SchemaNode("l", "element")})});
+  TestArray schema =
+      Schema({SchemaNode("u", "s"), SchemaNode("+l", "l", {SchemaNode("l", "element")})});
   testing::OwnedArray out;
   Status status = Decode(schema, {}, &out);
   ASSERT_TRUE(status.ok()) << status.message();
@@ -194,67 +209,73 @@ void ExpectError(const TestArray& schema, const std::vector<std::string>& rows, 
 TEST(RowDecoder, MalformedRowsAreErrorsNamingTheFieldAndRow) {
   const TestArray strings = Schema({SchemaNode("l", "a"), SchemaNode("u", "s")});
   const std::string good = Word(0) + Word(1) + Slot(24, 1) + "6100000000000000";
-  ExpectError(strings, {good, Word(0) + Word(1)}, StatusCode::kInvalid, {"row 1: 16 bytes", "24-byte"});
+  ExpectError(strings, {good, Word(0) + Word(1)}, StatusCode::kInvalid,
+              {"row 1: 16 bytes", "24-byte"});
   ExpectError(strings, {good, Word(0) + Word(1) + Slot(24, 9) + Word(0)}, StatusCode::kInvalid,
               {"field 's' row 1", "9 bytes at offset 24", "32 bytes"});
-  ExpectError(strings, {Word(0) + Word(1) + Slot(0xffffffffu, 0xffffffffu) + Word(0)}, StatusCode::kInvalid,
-              {"field 's' row 0"});
+  ExpectError(strings, {Word(0) + Word(1) + Slot(0xffffffffu, 0xffffffffu) + Word(0)},
+              StatusCode::kInvalid, {"field 's' row 0"});
 
   const TestArray lists = Schema({SchemaNode("+l", "l", {SchemaNode("l", "element")})});
   // 3 elements need 8 + 8 + 24 bytes; the array has 24.
   ExpectError(lists, {Word(0) + Slot(16, 24) + Word(3) + Word(0) + Word(0)}, StatusCode::kInvalid,
               {"field 'l' row 0", "3 elements", "24 bytes"});
-  ExpectError(lists, {Word(0) + Slot(16, 8) + Word(static_cast<uint64_t>(-1))}, StatusCode::kInvalid,
-              {"field 'l' row 0"});
+  ExpectError(lists, {Word(0) + Slot(16, 8) + Word(static_cast<uint64_t>(-1))},
+              StatusCode::kInvalid, {"field 'l' row 0"});
 
-  TestArray map = SchemaNode("+m", "m", {SchemaNode("+s", "entries", {SchemaNode("i", "key"), SchemaNode("i", "value")})});
+  TestArray map = SchemaNode(
+      "+m", "m", {SchemaNode("+s", "entries", {SchemaNode("i", "key"), SchemaNode("i", "value")})});
   const TestArray maps = Schema({map});
   const std::string one_key = Word(1) + Word(0) + Word(5);
   const std::string null_key = Word(1) + Word(1) + Word(0);
   const std::string two_values = Word(2) + Word(0) + Word(5);
   ExpectError(maps, {Word(0) + Slot(16, 56) + Word(24) + null_key + one_key}, StatusCode::kInvalid,
               {"field 'm' row 0", "map key 0 is null"});
-  ExpectError(maps, {Word(0) + Slot(16, 56) + Word(24) + one_key + two_values}, StatusCode::kInvalid,
-              {"field 'm' row 0", "1 keys and 2 values"});
+  ExpectError(maps, {Word(0) + Slot(16, 56) + Word(24) + one_key + two_values},
+              StatusCode::kInvalid, {"field 'm' row 0", "1 keys and 2 values"});
   ExpectError(maps, {Word(0) + Slot(16, 56) + Word(56) + one_key + one_key}, StatusCode::kInvalid,
               {"field 'm' row 0", "key array of 56 bytes"});
 
   const TestArray decimals = Schema({SchemaNode("d:38,2", "d")});
   ExpectError(decimals, {Word(0) + Slot(16, 0) + Word(0) + Word(0)}, StatusCode::kInvalid,
               {"field 'd' row 0", "0 bytes"});
-  ExpectError(decimals, {Word(0) + Slot(16, 17) + Word(0) + Word(0) + Word(0)}, StatusCode::kInvalid,
-              {"field 'd' row 0", "17 bytes"});
+  ExpectError(decimals, {Word(0) + Slot(16, 17) + Word(0) + Word(0) + Word(0)},
+              StatusCode::kInvalid, {"field 'd' row 0", "17 bytes"});
   // 10^38 (16 bytes: 4b 3b 4c a8 5a 86 c4 7a 09 8a 22 40 00 00 00 00) exceeds 38 digits.
-  ExpectError(decimals, {Word(0) + Slot(16, 16) + "4b3b4ca85a86c47a098a224000000000"}, StatusCode::kOverflow,
-              {"field 'd' row 0", "precision 38"});
+  ExpectError(decimals, {Word(0) + Slot(16, 16) + "4b3b4ca85a86c47a098a224000000000"},
+              StatusCode::kOverflow, {"field 'd' row 0", "precision 38"});
   ExpectError(Schema({SchemaNode("d:4,0", "d")}), {Word(0) + Word(10000)}, StatusCode::kOverflow,
               {"field 'd' row 0", "10000", "precision 4"});
 
   const TestArray intervals = Schema({SchemaNode("tin", "t")});
-  ExpectError(intervals, {Word(0) + Slot(16, 8) + Word(0)}, StatusCode::kInvalid, {"field 't' row 0", "16 expected"});
-  ExpectError(intervals, {Word(0) + Slot(16, 16) + Word(0) + Word(INT64_MAX / 100)}, StatusCode::kOverflow,
-              {"field 't' row 0", "nanoseconds"});
+  ExpectError(intervals, {Word(0) + Slot(16, 8) + Word(0)}, StatusCode::kInvalid,
+              {"field 't' row 0", "16 expected"});
+  ExpectError(intervals, {Word(0) + Slot(16, 16) + Word(0) + Word(INT64_MAX / 100)},
+              StatusCode::kOverflow, {"field 't' row 0", "nanoseconds"});
 
-  const TestArray structs = Schema({SchemaNode("+s", "s", {SchemaNode("l", "x"), SchemaNode("u", "y")})});
+  const TestArray structs =
+      Schema({SchemaNode("+s", "s", {SchemaNode("l", "x"), SchemaNode("u", "y")})});
   ExpectError(structs, {Word(0) + Slot(16, 16) + Word(0) + Word(0)}, StatusCode::kInvalid,
               {"field 's' row 0", "16 bytes", "24-byte"});
   // A nested value's offsets are relative to its own row: y leaves s.
-  ExpectError(structs, {Word(0) + Slot(16, 24) + Word(0) + Word(0) + Slot(24, 1)}, StatusCode::kInvalid,
-              {"field 's.y' row 0"});
+  ExpectError(structs, {Word(0) + Slot(16, 24) + Word(0) + Word(0) + Slot(24, 1)},
+              StatusCode::kInvalid, {"field 's.y' row 0"});
 }
 
 TEST(RowDecoder, NullsWhereNoneMayBe) {
   TestArray required = SchemaNode("l", "a");
   required.nullable = false;
-  ExpectError(Schema({SchemaNode("l", "n"), required}), {Word(0b10) + Word(0) + Word(0)}, StatusCode::kInvalid,
-              {"field 'a' row 0", "non-nullable"});
+  ExpectError(Schema({SchemaNode("l", "n"), required}), {Word(0b10) + Word(0) + Word(0)},
+              StatusCode::kInvalid, {"field 'a' row 0", "non-nullable"});
   TestArray list = SchemaNode("+l", "l", {SchemaNode("i", "element")});
   list.children[0].nullable = false;
-  ExpectError(Schema({list}), {Word(0) + Slot(16, 24) + Word(1) + Word(1) + Word(0)}, StatusCode::kInvalid,
-              {"field 'l' row 0", "element 0 is null"});
+  ExpectError(Schema({list}), {Word(0) + Slot(16, 24) + Word(1) + Word(1) + Word(0)},
+              StatusCode::kInvalid, {"field 'l' row 0", "element 0 is null"});
   // The same rows decode where nulls may be.
   testing::OwnedArray out;
-  EXPECT_TRUE(Decode(Schema({SchemaNode("l", "n"), SchemaNode("l", "a")}), {Word(0b10) + Word(0) + Word(0)}, &out).ok());
+  EXPECT_TRUE(Decode(Schema({SchemaNode("l", "n"), SchemaNode("l", "a")}),
+                     {Word(0b10) + Word(0) + Word(0)}, &out)
+                  .ok());
 }
 
 TEST(RowDecoder, RowOffsetsOutOfOrderAreAnError) {
@@ -265,11 +286,12 @@ TEST(RowDecoder, RowOffsetsOutOfOrderAreAnError) {
   Bytes data(32);
   const int64_t offsets[] = {0, 16, 8};
   testing::OwnedArray out;
-  EXPECT_TRUE(testing::IsError(decoder->Decode(data.data(), offsets, 2, &out.array), StatusCode::kInvalid,
-                               {"row 1", "out of order"}));
-  EXPECT_TRUE(testing::IsError(decoder->Decode(nullptr, nullptr, 1, &out.array), StatusCode::kInvalid, {"rows"}));
-  EXPECT_TRUE(testing::IsError(decoder->Decode(data.data(), offsets, -1, &out.array), StatusCode::kInvalid,
-                               {"negative"}));
+  EXPECT_TRUE(testing::IsError(decoder->Decode(data.data(), offsets, 2, &out.array),
+                               StatusCode::kInvalid, {"row 1", "out of order"}));
+  EXPECT_TRUE(testing::IsError(decoder->Decode(nullptr, nullptr, 1, &out.array),
+                               StatusCode::kInvalid, {"rows"}));
+  EXPECT_TRUE(testing::IsError(decoder->Decode(data.data(), offsets, -1, &out.array),
+                               StatusCode::kInvalid, {"negative"}));
   EXPECT_EQ(out.array.release, nullptr);
 }
 
@@ -284,35 +306,44 @@ TEST(RowDecoder, TypesRowsDoNotDecodeToAreRejectedByName) {
                                {"field 't'", "microseconds"}));
   EXPECT_TRUE(testing::IsError(make(SchemaNode("d:10,2,256", "d")), StatusCode::kNotSupported,
                                {"field 'd'", "decimal128"}));
-  EXPECT_TRUE(testing::IsError(make(SchemaNode("vu", "v")), StatusCode::kNotSupported, {"field 'v'"}));
+  EXPECT_TRUE(
+      testing::IsError(make(SchemaNode("vu", "v")), StatusCode::kNotSupported, {"field 'v'"}));
   EXPECT_TRUE(testing::IsError(make(SchemaNode("+w:2", "f", {SchemaNode("i", "element")})),
                                StatusCode::kNotSupported, {"field 'f'"}));
-  EXPECT_TRUE(testing::IsError(make(SchemaNode("+s", "s", {SchemaNode("I", "u")})), StatusCode::kNotSupported,
-                               {"field 's.u'"}));
+  EXPECT_TRUE(testing::IsError(make(SchemaNode("+s", "s", {SchemaNode("I", "u")})),
+                               StatusCode::kNotSupported, {"field 's.u'"}));
   TestArray dictionary = SchemaNode("i", "d");
   dictionary.dictionary = std::make_shared<TestArray>(SchemaNode("u", ""));
-  EXPECT_TRUE(testing::IsError(make(dictionary), StatusCode::kNotSupported, {"field 'd'", "value type"}));
+  EXPECT_TRUE(
+      testing::IsError(make(dictionary), StatusCode::kNotSupported, {"field 'd'", "value type"}));
 }
 
 TEST(RowDecoder, SparkSchemaDecodesToTheCanonicalArrowTypes) {
   SparkType schema;
   schema.id = SparkTypeId::kStruct;
-  auto add = [&](const std::string& name, SparkType type) { schema.fields.push_back({name, std::move(type), true}); };
-  for (SparkTypeId id : {SparkTypeId::kNull, SparkTypeId::kBoolean, SparkTypeId::kByte, SparkTypeId::kShort,
-                         SparkTypeId::kInteger, SparkTypeId::kLong, SparkTypeId::kFloat, SparkTypeId::kDouble,
-                         SparkTypeId::kString, SparkTypeId::kBinary, SparkTypeId::kDate, SparkTypeId::kTimestamp,
-                         SparkTypeId::kTimestampNtz, SparkTypeId::kYearMonthInterval,
-                         SparkTypeId::kDayTimeInterval, SparkTypeId::kCalendarInterval}) {
+  auto add = [&](const std::string& name, SparkType type) {
+    schema.fields.push_back({name, std::move(type), true});
+  };
+  for (SparkTypeId id :
+       {SparkTypeId::kNull, SparkTypeId::kBoolean, SparkTypeId::kByte, SparkTypeId::kShort,
+        SparkTypeId::kInteger, SparkTypeId::kLong, SparkTypeId::kFloat, SparkTypeId::kDouble,
+        SparkTypeId::kString, SparkTypeId::kBinary, SparkTypeId::kDate, SparkTypeId::kTimestamp,
+        SparkTypeId::kTimestampNtz, SparkTypeId::kYearMonthInterval, SparkTypeId::kDayTimeInterval,
+        SparkTypeId::kCalendarInterval}) {
     SparkType type;
     type.id = id;
     add("f" + std::to_string(schema.fields.size()), type);
   }
   SparkType decimal{SparkTypeId::kDecimal, 38, 10, {}};
   add("dec", decimal);
-  SparkType array{SparkTypeId::kArray, 0, 0, {{"element", SparkType{SparkTypeId::kInteger, 0, 0, {}}, false}}};
+  SparkType array{
+      SparkTypeId::kArray, 0, 0, {{"element", SparkType{SparkTypeId::kInteger, 0, 0, {}}, false}}};
   add("arr", array);
-  SparkType map{SparkTypeId::kMap, 0, 0,
-                {{"key", SparkType{SparkTypeId::kString, 0, 0, {}}, false}, {"value", array, true}}};
+  SparkType map{
+      SparkTypeId::kMap,
+      0,
+      0,
+      {{"key", SparkType{SparkTypeId::kString, 0, 0, {}}, false}, {"value", array, true}}};
   add("map", map);
   std::unique_ptr<RowDecoder> decoder;
   Status status = RowDecoder::Make(schema, &decoder);
@@ -321,9 +352,11 @@ TEST(RowDecoder, SparkSchemaDecodesToTheCanonicalArrowTypes) {
   testing::OwnedSchema exported;
   ASSERT_TRUE(decoder->ExportSchema(&exported.schema).ok());
   std::vector<std::string> formats;
-  for (int64_t i = 0; i < exported.schema.n_children; ++i) formats.push_back(exported.schema.children[i]->format);
-  EXPECT_EQ(formats, (std::vector<std::string>{"n", "b", "c", "s", "i", "l", "f", "g", "u", "z", "tdD", "tsu:UTC",
-                                               "tsu:", "tiM", "tDu", "tin", "d:38,10", "+l", "+m"}));
+  for (int64_t i = 0; i < exported.schema.n_children; ++i)
+    formats.push_back(exported.schema.children[i]->format);
+  EXPECT_EQ(formats, (std::vector<std::string>{"n", "b", "c", "s", "i", "l", "f", "g", "u", "z",
+                                               "tdD", "tsu:UTC", "tsu:", "tiM", "tDu", "tin",
+                                               "d:38,10", "+l", "+m"}));
   const ArrowSchema& arr = *exported.schema.children[17];
   EXPECT_EQ(std::string(arr.children[0]->format), "i");
   EXPECT_EQ(arr.children[0]->flags & ARROW_FLAG_NULLABLE, 0);

@@ -5,9 +5,9 @@
 #include <climits>
 #include <cstdint>
 
+#include "decoder/decode_passes.hpp"
 #include "spark/decimal_math.hpp"
 #include "spark/memory_access.hpp"
-#include "decoder/decode_passes.hpp"
 
 namespace rowbridge::row {
 

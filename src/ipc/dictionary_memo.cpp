@@ -1,10 +1,10 @@
 #include "ipc/dictionary_memo.hpp"
-#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <limits>
 #include <string>
 
+#include "arrow/bits.hpp"
 #include "ipc/value_checks.hpp"
 
 namespace rowbridge::ipc {
@@ -16,7 +16,8 @@ const void* ConcatenateBits(const void* first, int64_t first_length, const void*
   int64_t length = first_length + second_length;
   OwnedBuffer* out = memory->Allocate((length + 7) / 8);
   std::memset(out->data(), 0, static_cast<size_t>(out->size()));
-  for (int64_t i = 0; i < first_length; ++i) SetBitTo(out->data(), i, IsValidAt(static_cast<const uint8_t*>(first), i));
+  for (int64_t i = 0; i < first_length; ++i)
+    SetBitTo(out->data(), i, IsValidAt(static_cast<const uint8_t*>(first), i));
   for (int64_t i = 0; i < second_length; ++i) {
     SetBitTo(out->data(), first_length + i, IsValidAt(static_cast<const uint8_t*>(second), i));
   }

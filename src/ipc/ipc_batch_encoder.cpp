@@ -88,18 +88,18 @@ struct IpcBatchEncoder::Impl {
       scratch.resize(bound);
       size_t written = 0;
       if (options.codec == IpcCodec::kLz4Frame) {
-        written = LZ4F_compressFrame(scratch.data(), bound, bytes, static_cast<size_t>(size),
-                                     nullptr);
+        written =
+            LZ4F_compressFrame(scratch.data(), bound, bytes, static_cast<size_t>(size), nullptr);
         if (LZ4F_isError(written)) {
-          return Status::Invalid("field '" + path + "': LZ4 compression failed: " +
-                                 LZ4F_getErrorName(written));
+          return Status::Invalid("field '" + path +
+                                 "': LZ4 compression failed: " + LZ4F_getErrorName(written));
         }
       } else {
         written = ZSTD_compress(scratch.data(), bound, bytes, static_cast<size_t>(size),
                                 options.zstd_level);
         if (ZSTD_isError(written)) {
-          return Status::Invalid("field '" + path + "': ZSTD compression failed: " +
-                                 ZSTD_getErrorName(written));
+          return Status::Invalid("field '" + path +
+                                 "': ZSTD compression failed: " + ZSTD_getErrorName(written));
         }
       }
       bool smaller = static_cast<int64_t>(written) < size;
@@ -127,8 +127,7 @@ struct IpcBatchEncoder::Impl {
     if (array.length < 0) return Status::Invalid("field '" + path + "': negative length");
     if (array.n_children != static_cast<int64_t>(column.children.size())) {
       return Status::Invalid("field '" + path + "': " + std::to_string(array.n_children) +
-                             " children, the schema has " +
-                             std::to_string(column.children.size()));
+                             " children, the schema has " + std::to_string(column.children.size()));
     }
     const ArrowType& type = column.type;
     int64_t length = array.length;
@@ -177,8 +176,7 @@ struct IpcBatchEncoder::Impl {
         int width = type.id == ArrowTypeId::kUtf8 || type.id == ArrowTypeId::kBinary ? 4 : 8;
         int64_t end = offsets_end(width);
         if (end < 0) return Status::Invalid("field '" + path + "': negative last offset");
-        ROWBRIDGE_RETURN_NOT_OK(
-            AddBuffer(buffer(1), length == 0 ? 0 : width * (length + 1), path));
+        ROWBRIDGE_RETURN_NOT_OK(AddBuffer(buffer(1), length == 0 ? 0 : width * (length + 1), path));
         return AddBuffer(buffer(2), end, path);
       }
       case ArrowTypeId::kStruct:
@@ -187,13 +185,12 @@ struct IpcBatchEncoder::Impl {
       case ArrowTypeId::kMap:
       case ArrowTypeId::kLargeList: {
         int width = type.id == ArrowTypeId::kLargeList ? 8 : 4;
-        ROWBRIDGE_RETURN_NOT_OK(
-            AddBuffer(buffer(1), length == 0 ? 0 : width * (length + 1), path));
+        ROWBRIDGE_RETURN_NOT_OK(AddBuffer(buffer(1), length == 0 ? 0 : width * (length + 1), path));
         return children();
       }
       default: {
-        int64_t width = type.id == ArrowTypeId::kFixedSizeBinary ? type.fixed_size
-                                                                   : PrimitiveByteWidth(type);
+        int64_t width =
+            type.id == ArrowTypeId::kFixedSizeBinary ? type.fixed_size : PrimitiveByteWidth(type);
         if (width <= 0) {
           return Status::NotSupported("field '" + path + "': the IPC writer does not write " +
                                       ArrowTypeName(type));
@@ -276,8 +273,7 @@ Status IpcBatchEncoder::EncodeBatch(const ArrowArray& batch, IpcMessage* out) {
     record.Scalar<int64_t>(0, batch.length);
     record.Object(1, builder.Vector(impl.nodes.data(), static_cast<int64_t>(impl.nodes.size()),
                                     sizeof(FieldNode), 8));
-    record.Object(2, builder.Vector(impl.buffers.data(),
-                                    static_cast<int64_t>(impl.buffers.size()),
+    record.Object(2, builder.Vector(impl.buffers.data(), static_cast<int64_t>(impl.buffers.size()),
                                     sizeof(BufferEntry), 8));
     if (impl.options.codec != IpcCodec::kNone) {
       FlatBuilder::TableFields compression;  // codec LZ4_FRAME=0, ZSTD=1; method BUFFER=0

@@ -528,18 +528,16 @@ Status SelectedBodyRanges(const BatchHeader& header, int64_t body_size,
     if (!wanted[i]) continue;
     for (int64_t b = first; b < decoder.next_buffer(); ++b) {
       if (b >= header.buffers.size()) {
-        return FieldError(fields[i], "the batch has only " +
-                                         std::to_string(header.buffers.size()) +
+        return FieldError(fields[i], "the batch has only " + std::to_string(header.buffers.size()) +
                                          " buffers, fewer than its schema needs");
       }
       const uint8_t* entry = header.buffers.Element(b);
       int64_t offset = LoadLittleEndian<int64_t>(entry);
       int64_t length = LoadLittleEndian<int64_t>(entry + 8);
       if (offset < 0 || length < 0 || offset > body_size || length > body_size - offset) {
-        return FieldError(fields[i], "buffer " + std::to_string(b) + " [" +
-                                         std::to_string(offset) + ", +" + std::to_string(length) +
-                                         ") is outside the " + std::to_string(body_size) +
-                                         "-byte message body");
+        return FieldError(fields[i], "buffer " + std::to_string(b) + " [" + std::to_string(offset) +
+                                         ", +" + std::to_string(length) + ") is outside the " +
+                                         std::to_string(body_size) + "-byte message body");
       }
       if (length > 0) out->emplace_back(offset, length);
     }

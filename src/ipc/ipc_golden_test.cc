@@ -7,8 +7,8 @@
 
 #include <filesystem>
 
-#include "testing/ipc_test_support.hpp"
 #include "rowbridge/ipc_reader.hpp"
+#include "testing/ipc_test_support.hpp"
 
 namespace rowbridge::ipc {
 namespace {

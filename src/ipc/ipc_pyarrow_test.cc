@@ -13,9 +13,9 @@
 #include <filesystem>
 #include <map>
 
-#include "testing/ipc_test_support.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge_ipc_test_config.hpp"
+#include "testing/ipc_test_support.hpp"
 
 namespace rowbridge::ipc {
 namespace {

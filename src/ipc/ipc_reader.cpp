@@ -459,10 +459,10 @@ Status IpcReader::BatchByteRanges(int64_t index, std::vector<IpcByteRange>* out)
     BatchHeader header;
     ROWBRIDGE_RETURN_NOT_OK(impl.Fail(ReadBatchHeader(message.header, &header), where));
     std::vector<std::pair<int64_t, int64_t>> body;
-    ROWBRIDGE_RETURN_NOT_OK(impl.Fail(
-        SelectedBodyRanges(header, message.body_size, impl.schema.fields, impl.options,
-                           impl.Selection(), &body),
-        where));
+    ROWBRIDGE_RETURN_NOT_OK(
+        impl.Fail(SelectedBodyRanges(header, message.body_size, impl.schema.fields, impl.options,
+                                     impl.Selection(), &body),
+                  where));
     out->clear();
     out->push_back({message.offset, message.body_offset - message.offset});
     for (const auto& [offset, length] : body) {
@@ -485,8 +485,8 @@ Status IpcReader::ExportSchema(ArrowSchema* out) const {
 }
 
 Status IpcReader::Clone(std::unique_ptr<IpcReader>* out) const {
-  return OpenBuffer(impl_->owner, impl_->input.data, impl_->input.size, impl_->name,
-                    impl_->options, out);
+  return OpenBuffer(impl_->owner, impl_->input.data, impl_->input.size, impl_->name, impl_->options,
+                    out);
 }
 
 int64_t IpcReader::body_bytes_read() const { return impl_->body_bytes_read; }

@@ -11,10 +11,27 @@ namespace {
 
 // Type union members (Schema.fbs).
 enum TypeTag : uint8_t {
-  kNullTag = 1, kIntTag, kFloatingPointTag, kBinaryTag, kUtf8Tag, kBoolTag, kDecimalTag,
-  kDateTag, kTimeTag, kTimestampTag, kIntervalTag, kListTag, kStructTag, kUnionTag,
-  kFixedSizeBinaryTag, kFixedSizeListTag, kMapTag, kDurationTag, kLargeBinaryTag,
-  kLargeUtf8Tag, kLargeListTag,
+  kNullTag = 1,
+  kIntTag,
+  kFloatingPointTag,
+  kBinaryTag,
+  kUtf8Tag,
+  kBoolTag,
+  kDecimalTag,
+  kDateTag,
+  kTimeTag,
+  kTimestampTag,
+  kIntervalTag,
+  kListTag,
+  kStructTag,
+  kUnionTag,
+  kFixedSizeBinaryTag,
+  kFixedSizeListTag,
+  kMapTag,
+  kDurationTag,
+  kLargeBinaryTag,
+  kLargeUtf8Tag,
+  kLargeListTag,
 };
 
 int16_t Unit(TimeUnit unit) { return static_cast<int16_t>(unit); }  // SECOND=0 .. NANOSECOND=3
@@ -102,7 +119,9 @@ Status BuildType(const WriterField& field, FlatBuilder* builder, uint8_t* tag,
       *tag = kMapTag;
       fields.Scalar<uint8_t>(0, field.keys_sorted ? 1 : 0);
       break;
-    default: return Status::NotSupported("field '" + path + "': the IPC writer does not write " + ArrowTypeName(type));
+    default:
+      return Status::NotSupported("field '" + path + "': the IPC writer does not write " +
+                                  ArrowTypeName(type));
   }
   *out = builder->Table(std::move(fields));
   return Status::Ok();
@@ -123,8 +142,7 @@ Status CheckWritable(const ArrowType& type, const std::string& path) {
   }
 }
 
-Status Describe(const ArrowSchema& schema, const std::string& parent, int depth,
-                WriterField* out) {
+Status Describe(const ArrowSchema& schema, const std::string& parent, int depth, WriterField* out) {
   out->name = schema.name == nullptr ? "" : schema.name;
   out->path = parent.empty() ? out->name : parent + "." + out->name;
   const std::string& path = out->path;
@@ -138,14 +156,15 @@ Status Describe(const ArrowSchema& schema, const std::string& parent, int depth,
   ROWBRIDGE_RETURN_NOT_OK(CheckWritable(out->type, path));
   out->nullable = (schema.flags & ARROW_FLAG_NULLABLE) != 0;
   out->keys_sorted = (schema.flags & ARROW_FLAG_MAP_KEYS_SORTED) != 0;
-  ROWBRIDGE_RETURN_NOT_OK(DecodeMetadata(schema.metadata, &out->metadata).WithContext("field '" + path + "'"));
+  ROWBRIDGE_RETURN_NOT_OK(
+      DecodeMetadata(schema.metadata, &out->metadata).WithContext("field '" + path + "'"));
   out->children.resize(static_cast<size_t>(std::max<int64_t>(schema.n_children, 0)));
   for (int64_t i = 0; i < schema.n_children; ++i) {
     if (schema.children == nullptr || schema.children[i] == nullptr) {
       return Status::Invalid("field '" + path + "': child " + std::to_string(i) + " is null");
     }
-    ROWBRIDGE_RETURN_NOT_OK(Describe(*schema.children[i], path, depth + 1,
-                                     &out->children[static_cast<size_t>(i)]));
+    ROWBRIDGE_RETURN_NOT_OK(
+        Describe(*schema.children[i], path, depth + 1, &out->children[static_cast<size_t>(i)]));
   }
   return Status::Ok();
 }

@@ -19,7 +19,7 @@ struct WriterField {
   std::string path;  // dotted, for errors
   ArrowType type;
   bool nullable = true;
-  bool keys_sorted = false;  // maps
+  bool keys_sorted = false;                                   // maps
   std::vector<std::pair<std::string, std::string>> metadata;  // written as custom_metadata
   std::vector<WriterField> children;
 };

@@ -28,8 +28,8 @@ struct IpcFileWriter::Impl {
 IpcFileWriter::IpcFileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 IpcFileWriter::~IpcFileWriter() { (void)Close(); }
 
-Status IpcFileWriter::Open(IpcSink sink, const ArrowSchema& schema,
-                           const IpcWriteOptions& options, std::unique_ptr<IpcFileWriter>* out) {
+Status IpcFileWriter::Open(IpcSink sink, const ArrowSchema& schema, const IpcWriteOptions& options,
+                           std::unique_ptr<IpcFileWriter>* out) {
   try {
     if (!sink) return Status::Invalid("IPC writer: no sink");
     auto impl = std::make_unique<Impl>();

@@ -1,6 +1,8 @@
 // The IPC writer: pyarrow's files read by IpcReader, written again with each
 // codec, must read back (with IpcReader, and with pyarrow itself) as the same
 // rows; bad input is a named error.
+#include "rowbridge/ipc_writer.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "rowbridge/ipc_reader.hpp"
-#include "rowbridge/ipc_writer.hpp"
 #include "testing/scan_test_files.hpp"
 #include "testing/test_arrow.hpp"
 
@@ -51,8 +52,8 @@ TEST(IpcWriter, RewrittenFilesReadBackAsTheSameRows) {
   for (const char* name : {"flat.none", "flat.zstd", "lists.lz4", "lists.none"}) {
     for (IpcCodec codec : {IpcCodec::kNone, IpcCodec::kLz4Frame, IpcCodec::kZstd}) {
       std::string input = ScanFiles() + "/" + name + ".arrow";
-      std::string out = out_dir + "/" + name + "." + std::to_string(static_cast<int>(codec)) +
-                        ".arrow";
+      std::string out =
+          out_dir + "/" + name + "." + std::to_string(static_cast<int>(codec)) + ".arrow";
       SCOPED_TRACE(out);
       Status written = Rewrite(input, codec, out);
       ASSERT_TRUE(written.ok()) << written.message();
@@ -100,8 +101,8 @@ TEST(IpcWriter, BadInputIsANamedError) {
   EXPECT_NE(refused.message().find("words"), std::string::npos) << refused.message();
   root.format = "i";
   EXPECT_FALSE(IpcFileWriter::Open(sink, root, IpcWriteOptions(), &writer).ok());
-  Status missing = IpcFileWriter::Open("/nonexistent-dir/x.arrow", root, IpcWriteOptions(),
-                                       &writer);
+  Status missing =
+      IpcFileWriter::Open("/nonexistent-dir/x.arrow", root, IpcWriteOptions(), &writer);
   EXPECT_NE(missing.message().find("/nonexistent-dir/x.arrow"), std::string::npos);
 }
 

@@ -1,9 +1,10 @@
 // Export of a parsed IPC schema as C Data Interface ArrowSchema structs.
+#include "arrow/schema_export.hpp"
+
 #include <cstring>
 #include <memory>
 #include <new>
 
-#include "arrow/schema_export.hpp"
 #include "ipc/ipc_schema.hpp"
 
 namespace rowbridge::ipc {

@@ -1,8 +1,9 @@
 #include "ipc/value_checks.hpp"
-#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <string>
+
+#include "arrow/bits.hpp"
 
 namespace rowbridge::ipc {
 namespace {

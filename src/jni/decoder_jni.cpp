@@ -69,19 +69,15 @@ JNIEXPORT jboolean JNICALL Java_io_rowbridge_RowbridgeNative_decodeInto(
       throw StatusError(rowbridge::Status::Invalid("rowbridge: the target table's address is 0"));
     }
     bool decoded = false;
-    Check(decoder->DecodeInto(reinterpret_cast<const uint8_t*>(data),
-                              reinterpret_cast<const int64_t*>(offsets), num_rows,
-                              reinterpret_cast<rowbridge::DecodeTarget*>(targets), num_targets,
-                              &decoded));
+    Check(decoder->DecodeInto(
+        reinterpret_cast<const uint8_t*>(data), reinterpret_cast<const int64_t*>(offsets), num_rows,
+        reinterpret_cast<rowbridge::DecodeTarget*>(targets), num_targets, &decoded));
     return decoded ? jboolean{JNI_TRUE} : jboolean{JNI_FALSE};
   });
 }
 
-JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_decodeToArray(JNIEnv* env, jclass,
-                                                                       jlong handle, jlong data,
-                                                                       jlong offsets,
-                                                                       jlong num_rows,
-                                                                       jlong array) {
+JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_decodeToArray(
+    JNIEnv* env, jclass, jlong handle, jlong data, jlong offsets, jlong num_rows, jlong array) {
   GuardVoid(env, [&] {
     rowbridge::RowDecoder* decoder = DecoderFromJava(handle);
     CheckRows(data, offsets, num_rows);

@@ -69,8 +69,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_imageCreate(JNIEnv* en
 }
 
 JNIEXPORT jobject JNICALL Java_io_rowbridge_scan_ScanNative_imageBuffer(JNIEnv* env, jclass,
-                                                                        jlong handle,
-                                                                        jlong offset,
+                                                                        jlong handle, jlong offset,
                                                                         jint length) {
   return Guard(env, jobject{nullptr}, [&]() -> jobject {
     const stream::FilledImage& image = *ImageFromJava(handle)->image;
@@ -91,14 +90,13 @@ JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_imageFilled(JNIEnv* env
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_imageResident(JNIEnv* env, jclass,
                                                                         jlong handle) {
-  return Guard(env, jlong{0}, [&] {
-    return static_cast<jlong>(ImageFromJava(handle)->image->resident_bytes());
-  });
+  return Guard(env, jlong{0},
+               [&] { return static_cast<jlong>(ImageFromJava(handle)->image->resident_bytes()); });
 }
 
 JNIEXPORT jlongArray JNICALL Java_io_rowbridge_scan_ScanNative_imageOpen(
-    JNIEnv* env, jclass, jlong handle, jlong path_address, jlong columns_address,
-    jint num_columns, jboolean validate_values, jlong schema_address) {
+    JNIEnv* env, jclass, jlong handle, jlong path_address, jlong columns_address, jint num_columns,
+    jboolean validate_values, jlong schema_address) {
   return Guard(env, jlongArray{nullptr}, [&] {
     Image* image = ImageFromJava(handle);
     ipc::IpcReadOptions read;
@@ -147,8 +145,7 @@ JNIEXPORT jlongArray JNICALL Java_io_rowbridge_scan_ScanNative_imageOpen(
   });
 }
 
-JNIEXPORT jlongArray JNICALL Java_io_rowbridge_scan_ScanNative_imageBatchRanges(JNIEnv* env,
-                                                                                jclass,
+JNIEXPORT jlongArray JNICALL Java_io_rowbridge_scan_ScanNative_imageBatchRanges(JNIEnv* env, jclass,
                                                                                 jlong handle,
                                                                                 jlong batch) {
   return Guard(env, jlongArray{nullptr}, [&] {
@@ -174,7 +171,8 @@ JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_imageFree(JNIEnv* env, 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_openImage(
     JNIEnv* env, jclass, jlong image_handle, jlong first_batch, jlong batch_count, jint prefetch,
     jint in_flight, jint wake_millis, jboolean rows, jint validation, jlong max_chunk_bytes,
-    jboolean variants, jlong schema_address, jlong constants_schema_address, jlong constants_array_address) {
+    jboolean variants, jlong schema_address, jlong constants_schema_address,
+    jlong constants_array_address) {
   return Guard(env, jlong{0}, [&] {
     Image* image = ImageFromJava(image_handle);
     const ipc::IpcReader& reader = rowbridge::jni::OpenedReader(*image);

@@ -125,7 +125,8 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_inspect(JNIEnv* env, j
       at[3] = batch.offset;
       at[4] = batch.metadata_bytes + batch.body_bytes;
     }
-    if (schema_address != 0) Check(reader->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
+    if (schema_address != 0)
+      Check(reader->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
     return reinterpret_cast<jlong>(values.release());
   });
 }
@@ -178,7 +179,8 @@ JNIEXPORT jint JNICALL Java_io_rowbridge_scan_ScanNative_nextArray(JNIEnv* env, 
   return Guard(env, jint{-1}, [&] {
     Scan* scan = FromJava(handle);
     if (scan->columns == nullptr || array_address == 0) {
-      throw StatusError(Status::Invalid("rowbridge scan: nextArray on a row scan or without an array"));
+      throw StatusError(
+          Status::Invalid("rowbridge scan: nextArray on a row scan or without an array"));
     }
     bool end = false;
     bool ready = false;
@@ -240,14 +242,13 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_stat(JNIEnv* env, jcla
       case rowbridge::jni::kProduceNanos: return static_cast<jlong>(stats.produce_nanos);
       case rowbridge::jni::kMaxBatchesHeld: return static_cast<jlong>(stats.max_batches_held);
       default:
-        throw StatusError(Status::Invalid("rowbridge scan: unknown statistic " +
-                                          std::to_string(which)));
+        throw StatusError(
+            Status::Invalid("rowbridge scan: unknown statistic " + std::to_string(which)));
     }
   });
 }
 
-JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_cancel(JNIEnv* env, jclass,
-                                                                jlong handle) {
+JNIEXPORT void JNICALL Java_io_rowbridge_scan_ScanNative_cancel(JNIEnv* env, jclass, jlong handle) {
   GuardVoid(env, [&] { FromJava(handle)->canceller.Cancel(); });
 }
 

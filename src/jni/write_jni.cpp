@@ -55,10 +55,10 @@ using rowbridge::jni::WriterHandle;
 extern "C" {
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(JNIEnv* env, jclass,
-                                                                   jlong schema_address,
-                                                                   jint codec, jint zstd_level,
-                                                                   jint max_ahead,
-                                                                   jboolean stream_format) {
+                                                                       jlong schema_address,
+                                                                       jint codec, jint zstd_level,
+                                                                       jint max_ahead,
+                                                                       jboolean stream_format) {
   return Guard(env, jlong{0}, [&] {
     if (schema_address == 0) {
       throw StatusError(rowbridge::Status::Invalid("rowbridge writer: the schema address is 0"));
@@ -67,8 +67,8 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(JNIEnv* e
     options.ipc.codec = static_cast<rowbridge::ipc::IpcCodec>(codec);
     options.ipc.zstd_level = zstd_level;
     options.max_ahead = max_ahead;
-    options.format = stream_format ? rowbridge::ipc::IpcFormat::kStream
-                                   : rowbridge::ipc::IpcFormat::kFile;
+    options.format =
+        stream_format ? rowbridge::ipc::IpcFormat::kStream : rowbridge::ipc::IpcFormat::kFile;
     auto writer = std::make_unique<WriterHandle>();
     Check(rowbridge::stream::RowEncodeStream::Make(
         *reinterpret_cast<const ArrowSchema*>(schema_address), options, &writer->stream));
@@ -77,12 +77,12 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(JNIEnv* e
 }
 
 JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerFree(JNIEnv* env, jclass,
-                                                                jlong handle) {
+                                                                    jlong handle) {
   GuardVoid(env, [&] { delete reinterpret_cast<WriterHandle*>(handle); });
 }
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerStart(JNIEnv* env, jclass,
-                                                                  jlong handle) {
+                                                                      jlong handle) {
   return Guard(env, jlong{-1}, [&] {
     WriterHandle* writer = WriterFromJava(handle);
     Check(writer->stream->Start(&writer->own));
@@ -91,9 +91,9 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerStart(JNIEnv* en
 }
 
 JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerSubmit(JNIEnv* env, jclass,
-                                                                  jlong handle, jlong data,
-                                                                  jlong offsets,
-                                                                  jlong num_rows) {
+                                                                      jlong handle, jlong data,
+                                                                      jlong offsets,
+                                                                      jlong num_rows) {
   GuardVoid(env, [&] {
     Check(WriterFromJava(handle)->stream->Submit(reinterpret_cast<const uint8_t*>(data),
                                                  reinterpret_cast<const int64_t*>(offsets),
@@ -102,7 +102,7 @@ JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerSubmit(JNIEnv* en
 }
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerNext(JNIEnv* env, jclass,
-                                                                 jlong handle, jboolean wait) {
+                                                                     jlong handle, jboolean wait) {
   return Guard(env, jlong{-1}, [&] {
     WriterHandle* writer = WriterFromJava(handle);
     writer->part_sizes[0] = writer->part_sizes[1] = 0;
@@ -115,7 +115,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerNext(JNIEnv* env
 }
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerFinish(JNIEnv* env, jclass,
-                                                                   jlong handle) {
+                                                                       jlong handle) {
   return Guard(env, jlong{-1}, [&] {
     WriterHandle* writer = WriterFromJava(handle);
     Check(writer->stream->Finish(&writer->own));
@@ -124,8 +124,9 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerFinish(JNIEnv* e
 }
 
 JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerCopy(JNIEnv* env, jclass,
-                                                                jlong handle, jlong offset,
-                                                                jbyteArray target, jint length) {
+                                                                    jlong handle, jlong offset,
+                                                                    jbyteArray target,
+                                                                    jint length) {
   GuardVoid(env, [&] {
     WriterHandle* writer = WriterFromJava(handle);
     if (target == nullptr) {
@@ -144,8 +145,10 @@ JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerCopy(JNIEnv* env,
         offset -= writer->part_sizes[part];
         continue;
       }
-      const jsize n = static_cast<jsize>(std::min<int64_t>(length - at, writer->part_sizes[part] - offset));
-      env->SetByteArrayRegion(target, at, n, reinterpret_cast<const jbyte*>(writer->parts[part] + offset));
+      const jsize n =
+          static_cast<jsize>(std::min<int64_t>(length - at, writer->part_sizes[part] - offset));
+      env->SetByteArrayRegion(target, at, n,
+                              reinterpret_cast<const jbyte*>(writer->parts[part] + offset));
       at += n;
       offset = 0;
     }
@@ -153,17 +156,17 @@ JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerCopy(JNIEnv* env,
 }
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerPending(JNIEnv* env, jclass,
-                                                                    jlong handle) {
+                                                                        jlong handle) {
   return Guard(env, jlong{0}, [&] { return jlong{WriterFromJava(handle)->stream->pending()}; });
 }
 
 JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerBytesHeld(JNIEnv* env, jclass,
-                                                                      jlong handle) {
+                                                                          jlong handle) {
   return Guard(env, jlong{0}, [&] { return jlong{WriterFromJava(handle)->stream->bytes_held()}; });
 }
 
 JNIEXPORT void JNICALL Java_io_rowbridge_RowbridgeNative_writerCancel(JNIEnv* env, jclass,
-                                                                  jlong handle) {
+                                                                      jlong handle) {
   GuardVoid(env, [&] { WriterFromJava(handle)->stream->Cancel(); });
 }
 

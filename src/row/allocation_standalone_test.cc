@@ -20,7 +20,8 @@
 #if defined(__SANITIZE_ADDRESS__)
 #define ROWBRIDGE_TEST_HOOK_MALLOC 0
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
 #define ROWBRIDGE_TEST_HOOK_MALLOC 0
 #endif
 #endif
@@ -46,10 +47,12 @@ std::atomic<long> g_new_calls{0};
 std::atomic<long> g_malloc_calls{0};
 
 inline void CountNew() {
-  if (g_counting.load(std::memory_order_relaxed)) g_new_calls.fetch_add(1, std::memory_order_relaxed);
+  if (g_counting.load(std::memory_order_relaxed))
+    g_new_calls.fetch_add(1, std::memory_order_relaxed);
 }
 inline void CountMalloc() {
-  if (g_counting.load(std::memory_order_relaxed)) g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  if (g_counting.load(std::memory_order_relaxed))
+    g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
 }
 
 // operator new counts itself and takes memory from glibc directly (or from
@@ -57,7 +60,8 @@ inline void CountMalloc() {
 void* RawAllocate(std::size_t size, std::size_t alignment) {
   if (size == 0) size = 1;
 #if ROWBRIDGE_TEST_HOOK_MALLOC
-  return alignment <= alignof(std::max_align_t) ? __libc_malloc(size) : __libc_memalign(alignment, size);
+  return alignment <= alignof(std::max_align_t) ? __libc_malloc(size)
+                                                : __libc_memalign(alignment, size);
 #else
   if (alignment <= alignof(std::max_align_t)) return std::malloc(size);
   void* p = nullptr;
@@ -128,10 +132,18 @@ void* pvalloc(std::size_t size) {
 
 void* operator new(std::size_t size) { return AllocateOrThrow(size); }
 void* operator new[](std::size_t size) { return AllocateOrThrow(size); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return AllocateNoThrow(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return AllocateNoThrow(size); }
-void* operator new(std::size_t size, std::align_val_t a) { return AllocateOrThrow(size, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t size, std::align_val_t a) { return AllocateOrThrow(size, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return AllocateNoThrow(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return AllocateNoThrow(size);
+}
+void* operator new(std::size_t size, std::align_val_t a) {
+  return AllocateOrThrow(size, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t size, std::align_val_t a) {
+  return AllocateOrThrow(size, static_cast<std::size_t>(a));
+}
 void* operator new(std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
   return AllocateNoThrow(size, static_cast<std::size_t>(a));
 }
@@ -179,7 +191,8 @@ std::ostream& operator<<(std::ostream& os, const Allocations& a) {
 }
 
 /// Converts every chunk of `array`; returns the rows' total bytes (or -1).
-int64_t ConvertAll(Converter& converter, const ArrowArray& array, const ArrowSchema* schema = nullptr) {
+int64_t ConvertAll(Converter& converter, const ArrowArray& array,
+                   const ArrowSchema* schema = nullptr) {
   RowBatchView view;
   if (!converter.Convert(array, schema, &view).ok()) return -1;
   int64_t bytes = view.data_size;
@@ -203,8 +216,8 @@ TestArray Record(int64_t first, int64_t n, const std::string& prefix = "value_")
     c.push_back(static_cast<double>(i) * 0.5);
     d.push_back(prefix + std::to_string(i));
   }
-  return Batch({Primitive<int64_t>("l", "a", a), Primitive<int32_t>("i", "b", b), Primitive<double>("g", "c", c),
-                testing::Strings("u", "d", d)});
+  return Batch({Primitive<int64_t>("l", "a", a), Primitive<int32_t>("i", "b", b),
+                Primitive<double>("g", "c", c), testing::Strings("u", "d", d)});
 }
 
 /// int64, dictionary<int32, utf8>, decimal(38,10) with nulls, run-end int32,
@@ -218,8 +231,13 @@ TestArray Encoded(int64_t n, int64_t seed) {
   std::vector<std::optional<testing::MonthDayNanoValue>> intervals;
   for (int64_t i = 0; i < n; ++i) {
     ids.push_back(i + seed);
-    indices.push_back((i + seed) % 17 == 0 ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>((i * 31 + seed) % 100)));
-    decimals.push_back(i % 5 == 0 ? std::nullopt : std::optional<testing::Int128>(static_cast<testing::Int128>(i + seed) * 1000000007 * 1000000007));
+    indices.push_back((i + seed) % 17 == 0
+                          ? std::nullopt
+                          : std::optional<int32_t>(static_cast<int32_t>((i * 31 + seed) % 100)));
+    decimals.push_back(i % 5 == 0
+                           ? std::nullopt
+                           : std::optional<testing::Int128>(static_cast<testing::Int128>(i + seed) *
+                                                            1000000007 * 1000000007));
     intervals.push_back(testing::MonthDayNanoValue{static_cast<int32_t>(i), 1, i * 1000});
   }
   for (int64_t run = 1; run * 4 <= n; ++run) {
@@ -229,9 +247,11 @@ TestArray Encoded(int64_t n, int64_t seed) {
   std::vector<std::optional<std::string>> dictionary;
   for (int k = 0; k < 100; ++k) dictionary.push_back("dictionary value " + std::to_string(k));
   return Batch({Primitive<int64_t>("l", "id", ids),
-                testing::Dictionary(Primitive<int32_t>("i", "category", indices), testing::Strings("u", "", dictionary)),
+                testing::Dictionary(Primitive<int32_t>("i", "category", indices),
+                                    testing::Strings("u", "", dictionary)),
                 testing::Decimal("amount", 128, 38, 10, decimals),
-                testing::RunEnd("run", n, Primitive<int32_t>("i", "", ends), Primitive<int32_t>("i", "", run_values)),
+                testing::RunEnd("run", n, Primitive<int32_t>("i", "", ends),
+                                Primitive<int32_t>("i", "", run_values)),
                 testing::MonthDayNano("iv", intervals)});
 }
 
@@ -259,7 +279,9 @@ TestArray Nested(int64_t n, int64_t seed) {
     a.push_back(i % 7 == 0 ? std::nullopt : std::optional<int64_t>(i + seed));
     b.push_back("text " + std::to_string(i * (seed + 1)));
     lengths.push_back(i % 13 == 5 ? std::nullopt : std::optional<int64_t>(i % 9));
-    for (int64_t e = 0; e < i % 9; ++e) ints.push_back(e == 2 ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>(e + seed)));
+    for (int64_t e = 0; e < i % 9; ++e)
+      ints.push_back(e == 2 ? std::nullopt
+                            : std::optional<int32_t>(static_cast<int32_t>(e + seed)));
     map_valid.push_back(i % 10 != 1);
     map_offsets.push_back(map_offsets.back() + i % 4);
     for (int64_t e = 0; e < i % 4; ++e) {
@@ -274,11 +296,14 @@ TestArray Nested(int64_t n, int64_t seed) {
       ys.push_back(e == 1 ? std::nullopt : std::optional<int8_t>(static_cast<int8_t>(e % 3)));
     }
   }
-  TestArray s = testing::Struct("s", n, {Primitive<int64_t>("l", "a", a), testing::Strings("u", "b", b)}, struct_valid);
+  TestArray s = testing::Struct(
+      "s", n, {Primitive<int64_t>("l", "a", a), testing::Strings("u", "b", b)}, struct_valid);
   TestArray inner = testing::ListOfLengths("", Primitive<int64_t>("l", "", longs), inner_lengths);
   TestArray m = testing::Map("m", testing::Strings("u", "", keys), inner, map_offsets, map_valid);
-  TestArray y = testing::Dictionary(Primitive<int8_t>("c", "y", ys), testing::Strings("u", "", {"one", "two", "three"}));
-  TestArray points = testing::Struct("", static_cast<int64_t>(xs.size()), {Primitive<double>("g", "x", xs), y}, point_valid);
+  TestArray y = testing::Dictionary(Primitive<int8_t>("c", "y", ys),
+                                    testing::Strings("u", "", {"one", "two", "three"}));
+  TestArray points = testing::Struct("", static_cast<int64_t>(xs.size()),
+                                     {Primitive<double>("g", "x", xs), y}, point_valid);
   return Batch({s, testing::ListOfLengths("l", Primitive<int32_t>("i", "", ints), lengths), m,
                 testing::ListOfLengths("p", points, point_lengths)});
 }
@@ -324,7 +349,8 @@ TEST(Allocations, RecordSchemaFullValidationAndBatchSchema) {
   ASSERT_TRUE(Converter::Make(warm->schema.schema, options, &converter).ok());
   ASSERT_GT(ConvertAll(*converter, warm->array.array, &warm->schema.schema), 0);
   for (int i = 0; i < 3; ++i) {
-    Allocations a = Count([&] { EXPECT_GT(ConvertAll(*converter, next->array.array, &next->schema.schema), 0); });
+    Allocations a = Count(
+        [&] { EXPECT_GT(ConvertAll(*converter, next->array.array, &next->schema.schema), 0); });
     EXPECT_EQ(a.total(), 0) << a;
   }
 }
@@ -368,7 +394,8 @@ TEST(Allocations, RegisteredBatchAfterWarmUp) {
     ArrowArray* column = registered->children[i];
     column->length = source.children[i]->length;
     column->null_count = source.children[i]->null_count;
-    for (int64_t b = 0; b < column->n_buffers; ++b) column->buffers[b] = source.children[i]->buffers[b];
+    for (int64_t b = 0; b < column->n_buffers; ++b)
+      column->buffers[b] = source.children[i]->buffers[b];
   }
   ASSERT_GT(ConvertAll(*converter, *registered), 0);
   Allocations a = Count([&] { EXPECT_GT(ConvertAll(*converter, *registered), 0); });
@@ -378,10 +405,12 @@ TEST(Allocations, RegisteredBatchAfterWarmUp) {
 TEST(Allocations, CApiAfterWarmUp) {
   auto batch = testing::ExportBatch(Record(0, 8192));
   RowbridgeConverter* converter = nullptr;
-  ASSERT_EQ(rowbridge_converter_new(&batch->schema.schema, nullptr, &converter, nullptr), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_new(&batch->schema.schema, nullptr, &converter, nullptr),
+            ROWBRIDGE_OK);
   RowbridgeRowBatch out;
   RowbridgeError error;
-  ASSERT_EQ(rowbridge_converter_convert(converter, &batch->array.array, nullptr, &out, &error), ROWBRIDGE_OK);
+  ASSERT_EQ(rowbridge_converter_convert(converter, &batch->array.array, nullptr, &out, &error),
+            ROWBRIDGE_OK);
   int code = -1;
   Allocations a = Count([&] {
     code = rowbridge_converter_convert(converter, &batch->array.array, nullptr, &out, &error);

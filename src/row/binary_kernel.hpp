@@ -21,10 +21,11 @@ struct BinaryKernel {
     if constexpr (!kGathered && HasPaddedLengths<Copier, Source>::value) {
       // The copier adds the padded lengths of the whole run at once.
       using Offset = typename Source::Offset;
-      const uint8_t* offsets = input.values + (input.offset + row_begin) * static_cast<int64_t>(sizeof(Offset));
+      const uint8_t* offsets =
+          input.values + (input.offset + row_begin) * static_cast<int64_t>(sizeof(Offset));
       const uint8_t* validity = kAllValid ? nullptr : input.validity;
-      if (Copier::template AddPaddedLengths<Offset>(offsets, validity, input.validity_offset + row_begin,
-                                                    num_rows, sizes)) {
+      if (Copier::template AddPaddedLengths<Offset>(
+              offsets, validity, input.validity_offset + row_begin, num_rows, sizes)) {
         return -1;
       }
       return FirstNegativeLength<false, kAllValid>(input, row_begin, num_rows);
@@ -38,7 +39,8 @@ struct BinaryKernel {
       int64_t r = row_begin + k;
       int64_t length = 0;
       if constexpr (kGathered) {
-        if (IsValid<kAllValid>(input, r)) length = Source::Length(input, ValueIndex<true>(input, r));
+        if (IsValid<kAllValid>(input, r))
+          length = Source::Length(input, ValueIndex<true>(input, r));
       } else {
         length = Source::Length(input, ValueIndex<false>(input, r)) &
                  -static_cast<int64_t>(IsValid<kAllValid>(input, r));
@@ -53,9 +55,11 @@ struct BinaryKernel {
   /// The first row of [row_begin, row_begin + num_rows) whose valid value
   /// has a negative length, or -1.
   template <bool kGathered, bool kAllValid>
-  static int64_t FirstNegativeLength(const ColumnInput& input, int64_t row_begin, int64_t num_rows) {
+  static int64_t FirstNegativeLength(const ColumnInput& input, int64_t row_begin,
+                                     int64_t num_rows) {
     for (int64_t r = row_begin; r < row_begin + num_rows; ++r) {
-      if (IsValid<kAllValid>(input, r) && Source::Length(input, ValueIndex<kGathered>(input, r)) < 0) {
+      if (IsValid<kAllValid>(input, r) &&
+          Source::Length(input, ValueIndex<kGathered>(input, r)) < 0) {
         return r;
       }
     }
@@ -83,7 +87,8 @@ struct BinaryKernel {
         }
       }
       int64_t index = ValueIndex<kGathered>(input, r);
-      int64_t length = Source::Length(input, index) & -static_cast<int64_t>(static_cast<bool>(valid));
+      int64_t length =
+          Source::Length(input, index) & -static_cast<int64_t>(static_cast<bool>(valid));
       int64_t cursor = CursorOf<kAlone>(sink, k);
       uint8_t* dst = row + cursor;
       const uint8_t* src = Source::Data(input, index);

@@ -75,8 +75,10 @@ struct OffsetSource {
   /// parent, or past a span's end) may be garbage, and pointer arithmetic
   /// with it would be undefined even though the bytes are never read.
   static const uint8_t* Data(const ColumnInput& input, int64_t index) {
-    const auto offset = static_cast<int64_t>(Load<OffsetType>(input.values + index * sizeof(OffsetType)));
-    return reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(input.data) + static_cast<uintptr_t>(offset));
+    const auto offset =
+        static_cast<int64_t>(Load<OffsetType>(input.values + index * sizeof(OffsetType)));
+    return reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(input.data) +
+                                            static_cast<uintptr_t>(offset));
   }
   /// True when a plain column's batch of `num_rows` rows is long enough to
   /// pay for a look at its first 64 lengths (nulls included) and they all
@@ -89,8 +91,9 @@ struct OffsetSource {
     int64_t shortest = INT64_MAX;
     int64_t longest = 0;
     for (int64_t k = 0; k < kSample; ++k) {
-      const int64_t length = static_cast<int64_t>(Load<OffsetType>(offsets + (k + 1) * sizeof(OffsetType))) -
-                             static_cast<int64_t>(Load<OffsetType>(offsets + k * sizeof(OffsetType)));
+      const int64_t length =
+          static_cast<int64_t>(Load<OffsetType>(offsets + (k + 1) * sizeof(OffsetType))) -
+          static_cast<int64_t>(Load<OffsetType>(offsets + k * sizeof(OffsetType)));
       shortest = std::min(shortest, length);
       longest = std::max(longest, length);
     }
@@ -104,7 +107,10 @@ struct OffsetSource {
   static void PrefetchData(const ColumnInput& input, int64_t index, int64_t num_rows) {
     constexpr int64_t kMaxLines = 16;
     const auto begin = reinterpret_cast<uintptr_t>(Data(input, index));
-    const auto bytes = num_rows > 0 ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(Data(input, index + num_rows)) - begin) : 0;
+    const auto bytes = num_rows > 0
+                           ? static_cast<int64_t>(
+                                 reinterpret_cast<uintptr_t>(Data(input, index + num_rows)) - begin)
+                           : 0;
     const int64_t lines = std::clamp<int64_t>(bytes / 64 + 1, 1, kMaxLines);
     for (int64_t line = 0; line < lines; ++line)
       __builtin_prefetch(reinterpret_cast<const void*>(begin + static_cast<uintptr_t>(line) * 64));

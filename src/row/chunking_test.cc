@@ -67,7 +67,8 @@ std::vector<Bytes> Unsplit(const TestArray& batch) {
 }
 
 /// Checks chunk invariants and that the chunks' rows are the unsplit rows.
-void ExpectChunksCover(const std::vector<Chunk>& chunks, const std::vector<Bytes>& rows, int64_t cap) {
+void ExpectChunksCover(const std::vector<Chunk>& chunks, const std::vector<Bytes>& rows,
+                       int64_t cap) {
   size_t next = 0;
   for (size_t c = 0; c < chunks.size(); ++c) {
     const Chunk& chunk = chunks[c];
@@ -97,7 +98,8 @@ TestArray Strings(int64_t n, int64_t big_row = -1, size_t big_length = 0) {
     ids.push_back(i);
     if (i % 11 == 4) values.push_back(std::nullopt);
     else if (i == big_row) values.push_back(std::string(big_length, 'B'));
-    else values.push_back(std::string(static_cast<size_t>(i % 37), static_cast<char>('a' + i % 26)));
+    else
+      values.push_back(std::string(static_cast<size_t>(i % 37), static_cast<char>('a' + i % 26)));
   }
   return Batch({Primitive<int64_t>("l", "id", ids), testing::Strings("u", "s", values)});
 }
@@ -114,7 +116,8 @@ TEST(Chunking, FixedSizeRowsSplitEvenly) {
     size_t per_chunk = static_cast<size_t>(std::min<int64_t>(100, cap / 16));
     ASSERT_EQ(chunks.size(), (100 + per_chunk - 1) / per_chunk);
     for (const Chunk& chunk : chunks) {
-      for (size_t k = 0; k < chunk.offsets.size(); ++k) EXPECT_EQ(chunk.offsets[k], static_cast<int64_t>(16 * k));
+      for (size_t k = 0; k < chunk.offsets.size(); ++k)
+        EXPECT_EQ(chunk.offsets[k], static_cast<int64_t>(16 * k));
     }
     ExpectChunksCover(chunks, rows, cap);
   }
@@ -151,7 +154,8 @@ TEST(Chunking, ConstantVariableBytesCount) {
     decimals.push_back(i % 3 == 0 ? std::nullopt : std::optional<testing::Int128>(i));
     intervals.push_back(testing::MonthDayNanoValue{i, i, i});
   }
-  TestArray batch = Batch({testing::Decimal("d", 128, 30, 0, decimals), testing::MonthDayNano("iv", intervals)});
+  TestArray batch =
+      Batch({testing::Decimal("d", 128, 30, 0, decimals), testing::MonthDayNano("iv", intervals)});
   std::vector<Bytes> rows = Unsplit(batch);
   ASSERT_EQ(rows[0].size(), 8u + 16 + 32);
   std::vector<Chunk> chunks;
@@ -163,14 +167,17 @@ TEST(Chunking, ConstantVariableBytesCount) {
 TEST(Chunking, GatheredAndSlicedColumns) {
   std::vector<std::optional<int32_t>> indices;
   std::vector<std::optional<int32_t>> ends;
-  for (int i = 0; i < 120; ++i) indices.push_back(i % 9 == 0 ? std::nullopt : std::optional<int32_t>(i % 4));
+  for (int i = 0; i < 120; ++i)
+    indices.push_back(i % 9 == 0 ? std::nullopt : std::optional<int32_t>(i % 4));
   for (int i = 1; i <= 40; ++i) ends.push_back(3 * i);
   std::vector<std::optional<std::string>> run_values;
   for (int i = 0; i < 40; ++i) run_values.push_back(std::string(static_cast<size_t>(i), 'r'));
   TestArray batch = testing::Slice(
-      Batch({testing::Dictionary(Primitive<int32_t>("i", "d", indices),
-                                 testing::Strings("u", "", {"zero", "one-is-longer", std::nullopt, ""})),
-             testing::RunEnd("r", 120, Primitive<int32_t>("i", "", ends), testing::Strings("u", "", run_values))}),
+      Batch({testing::Dictionary(
+                 Primitive<int32_t>("i", "d", indices),
+                 testing::Strings("u", "", {"zero", "one-is-longer", std::nullopt, ""})),
+             testing::RunEnd("r", 120, Primitive<int32_t>("i", "", ends),
+                             testing::Strings("u", "", run_values))}),
       7, 100);
   std::vector<Bytes> rows = Unsplit(batch);
   ASSERT_EQ(rows.size(), 100u);
@@ -244,8 +251,8 @@ TEST(Chunking, NonPositiveCapIsInvalid) {
     ConverterOptions options;
     options.max_chunk_bytes = cap;
     std::unique_ptr<Converter> converter;
-    EXPECT_TRUE(IsError(Converter::Make(exported->schema.schema, options, &converter), StatusCode::kInvalid,
-                        {"max_chunk_bytes"}));
+    EXPECT_TRUE(IsError(Converter::Make(exported->schema.schema, options, &converter),
+                        StatusCode::kInvalid, {"max_chunk_bytes"}));
   }
 }
 

@@ -47,7 +47,8 @@ inline uint64_t LoadBits(const uint8_t* bitmap, int64_t bit, int64_t count) {
 /// an all-valid word get `valid` as std::true_type, so their path has no
 /// validity test at all; other words give a bool per row.
 template <bool kAllValid, typename Visit>
-inline void ForEachRow(const ColumnInput& input, int64_t row_begin, int64_t num_rows, Visit&& visit) {
+inline void ForEachRow(const ColumnInput& input, int64_t row_begin, int64_t num_rows,
+                       Visit&& visit) {
   if constexpr (kAllValid) {
     for (int64_t k = 0; k < num_rows; ++k) visit(k, std::true_type{});
   } else {
@@ -71,7 +72,8 @@ inline void SetNullBits(const ColumnInput& input, int64_t row_begin, int64_t num
   for (int64_t block = 0; block < num_rows; block += 64) {
     int64_t count = num_rows - block < 64 ? num_rows - block : 64;
     uint64_t all = count < 64 ? (uint64_t{1} << count) - 1 : ~uint64_t{0};
-    uint64_t nulls = ~LoadBits(input.validity, input.validity_offset + row_begin + block, count) & all;
+    uint64_t nulls =
+        ~LoadBits(input.validity, input.validity_offset + row_begin + block, count) & all;
     for (; nulls != 0; nulls &= nulls - 1) {
       SetNull(sink.base + sink.row_offsets[block + __builtin_ctzll(nulls)], bit);
     }

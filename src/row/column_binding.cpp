@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "arrow/array_checks.hpp"
-#include "spark/memory_access.hpp"
 #include "row/nested/nested_column.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -76,8 +76,9 @@ Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64
       if (index_nulls && !GetBit(index_validity, first + r)) continue;
       int64_t index = LoadElement<IndexType>(index_values, first + r);
       if (static_cast<uint64_t>(index) >= static_cast<uint64_t>(dictionary.length)) {
-        return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) + ": dictionary index " +
-                               std::to_string(index) + " is outside the dictionary of " +
+        return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) +
+                               ": dictionary index " + std::to_string(index) +
+                               " is outside the dictionary of " +
                                std::to_string(dictionary.length) + " values");
       }
     }
@@ -87,7 +88,8 @@ Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64
 }
 
 Status BindDictionary(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
-                      int64_t num_rows, ColumnScratch* scratch, ColumnInput* input, bool* any_null) {
+                      int64_t num_rows, ColumnScratch* scratch, ColumnInput* input,
+                      bool* any_null) {
   if (array.dictionary == nullptr) {
     return Status::Invalid(ColumnLabel(plan) +
                            ": the schema says dictionary-encoded but the array has no dictionary");
@@ -98,21 +100,29 @@ Status BindDictionary(const ColumnPlan& plan, const ArrowArray& array, int64_t b
   BindValues(dictionary, plan.value_type, input);
   switch (plan.index_type.id) {
     case ArrowTypeId::kInt8:
-      return GatherDictionary<int8_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<int8_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                      any_null);
     case ArrowTypeId::kUInt8:
-      return GatherDictionary<uint8_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<uint8_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                       any_null);
     case ArrowTypeId::kInt16:
-      return GatherDictionary<int16_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<int16_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                       any_null);
     case ArrowTypeId::kUInt16:
-      return GatherDictionary<uint16_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<uint16_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                        any_null);
     case ArrowTypeId::kInt32:
-      return GatherDictionary<int32_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<int32_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                       any_null);
     case ArrowTypeId::kUInt32:
-      return GatherDictionary<uint32_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<uint32_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                        any_null);
     case ArrowTypeId::kInt64:
-      return GatherDictionary<int64_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<int64_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                       any_null);
     case ArrowTypeId::kUInt64:
-      return GatherDictionary<uint64_t>(plan, array, batch_offset, num_rows, dictionary, scratch, any_null);
+      return GatherDictionary<uint64_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
+                                        any_null);
     default: return Status::Internal(ColumnLabel(plan) + ": unexpected dictionary index type");
   }
 }
@@ -122,7 +132,8 @@ Status GatherRuns(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
                   int64_t num_rows, Validation validation, ColumnScratch* scratch, bool* any_null) {
   const ArrowArray& run_ends = *array.children[0];
   const ArrowArray& values = *array.children[1];
-  const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
+  const auto* ends =
+      static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
   auto end_at = [&](int64_t run) { return LoadElement<RunEndType>(ends, run); };
   int64_t runs = run_ends.length;
   if (validation == Validation::kFull) {
@@ -173,18 +184,23 @@ Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
                   ColumnInput* input, bool* any_null) {
   const ArrowArray& run_ends = *array.children[0];
   const ArrowArray& values = *array.children[1];
-  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(run_ends, plan.index_type, 0, 0, plan.field.name, "run ends"));
-  if (run_ends.null_count > 0) return Status::Invalid(ColumnLabel(plan) + ": run ends contain nulls");
   ROWBRIDGE_RETURN_NOT_OK(
-      CheckArrayNode(values, plan.value_type, 0, run_ends.length, plan.field.name, "run-end values"));
+      CheckArrayNode(run_ends, plan.index_type, 0, 0, plan.field.name, "run ends"));
+  if (run_ends.null_count > 0)
+    return Status::Invalid(ColumnLabel(plan) + ": run ends contain nulls");
+  ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(values, plan.value_type, 0, run_ends.length,
+                                         plan.field.name, "run-end values"));
   BindValues(values, plan.value_type, input);
   switch (plan.index_type.id) {
     case ArrowTypeId::kInt16:
-      return GatherRuns<int16_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
+      return GatherRuns<int16_t>(plan, array, batch_offset, num_rows, validation, scratch,
+                                 any_null);
     case ArrowTypeId::kInt32:
-      return GatherRuns<int32_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
+      return GatherRuns<int32_t>(plan, array, batch_offset, num_rows, validation, scratch,
+                                 any_null);
     case ArrowTypeId::kInt64:
-      return GatherRuns<int64_t>(plan, array, batch_offset, num_rows, validation, scratch, any_null);
+      return GatherRuns<int64_t>(plan, array, batch_offset, num_rows, validation, scratch,
+                                 any_null);
     default: return Status::Internal(ColumnLabel(plan) + ": unexpected run end type");
   }
 }
@@ -216,8 +232,8 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
       input->gather = nullptr;
       *all_valid = input->validity == nullptr || plan.value_type.id == ArrowTypeId::kNull;
       if (validation == Validation::kFull) {
-        ROWBRIDGE_RETURN_NOT_OK(ValidateValues(array, plan.value_type, batch_offset, num_rows, 0,
-                                               plan.field.name, ""));
+        ROWBRIDGE_RETURN_NOT_OK(
+            ValidateValues(array, plan.value_type, batch_offset, num_rows, 0, plan.field.name, ""));
       }
       return Status::Ok();
     }
@@ -235,10 +251,10 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
         scratch->validity.resize(static_cast<size_t>((num_rows + 7) / 8));
       }
       bool any_null = false;
-      Status status = run_end ? BindRunEnd(plan, array, batch_offset, num_rows, validation, scratch,
-                                           input, &any_null)
-                              : BindDictionary(plan, array, batch_offset, num_rows, scratch, input,
-                                               &any_null);
+      Status status =
+          run_end ? BindRunEnd(plan, array, batch_offset, num_rows, validation, scratch, input,
+                               &any_null)
+                  : BindDictionary(plan, array, batch_offset, num_rows, scratch, input, &any_null);
       ROWBRIDGE_RETURN_NOT_OK(status);
       if (validation == Validation::kFull) {
         const ArrowArray& values = run_end ? *array.children[1] : *array.dictionary;
@@ -261,12 +277,14 @@ Status BindColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
                   int64_t num_rows, Validation validation, ColumnScratch* scratch,
                   ColumnInput* input, bool* all_valid) {
   if (plan.nested != nullptr) {
-    return BindNestedColumn(plan, array, batch_offset, num_rows, validation, scratch, input, all_valid);
+    return BindNestedColumn(plan, array, batch_offset, num_rows, validation, scratch, input,
+                            all_valid);
   }
   ROWBRIDGE_RETURN_NOT_OK(
       BindEncoded(plan, array, batch_offset, num_rows, validation, scratch, input, all_valid));
   if (validation == Validation::kFull && !plan.field.nullable && !*all_valid) {
-    return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(FirstNullRow(plan, *input, num_rows)) +
+    return Status::Invalid(ColumnLabel(plan) + " row " +
+                           std::to_string(FirstNullRow(plan, *input, num_rows)) +
                            ": null in a non-nullable field");
   }
   return Status::Ok();

@@ -54,8 +54,7 @@ inline bool TryBindPlainFast(const ColumnPlan& plan, const ArrowArray& array, in
                      (array.n_children == 0) & (array.n_buffers == plan.plain_buffers) &
                      (array.buffers != nullptr) & (array.offset >= 0) & (array.length >= needed) &
                      (array.length <= INT64_MAX - std::max<int64_t>(array.offset, 0)) &
-                     (array.null_count >= -1) &
-                     (array.null_count <= array.length);
+                     (array.null_count >= -1) & (array.null_count <= array.length);
   if (!well_formed) return false;
   const auto* const* buffers = reinterpret_cast<const uint8_t* const*>(array.buffers);
   bool has_validity = buffers[0] != nullptr;

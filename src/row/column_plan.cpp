@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "spark/decimal_math.hpp"
-#include "spark/memory_access.hpp"
 #include "row/nested/nested_plan.hpp"
-#include "spark/type_mapping.hpp"
 #include "row/variant_shadow.hpp"
 #include "row/writer_families.hpp"
+#include "spark/decimal_math.hpp"
+#include "spark/memory_access.hpp"
+#include "spark/type_mapping.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -46,15 +46,16 @@ Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_colu
   out->field = original;
   ArrowField field;
   if (variants) {
-    ROWBRIDGE_RETURN_NOT_OK(RewriteVariantFields(original, original.name, &field, &out->has_variants));
+    ROWBRIDGE_RETURN_NOT_OK(
+        RewriteVariantFields(original, original.name, &field, &out->has_variants));
   } else {
     field = original;
   }
   ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field, field.name, &out->spark, variants));
   if (expected != nullptr && !SameSparkType(expected->type, out->spark.type)) {
     return Status::Invalid("column '" + field.name + "' changed from Spark type " +
-                           expected->type.ToString() + " to " + out->spark.type.ToString() +
-                           " (" + FieldTypeName(original) + ")");
+                           expected->type.ToString() + " to " + out->spark.type.ToString() + " (" +
+                           FieldTypeName(original) + ")");
   }
   if (field.is_dictionary()) {
     out->encoding = Encoding::kDictionary;
@@ -80,8 +81,8 @@ Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_colu
     out->variable_size = true;
     return Status::Ok();
   }
-  ROWBRIDGE_RETURN_NOT_OK(
-      ResolveSlotWriters(out->value_type, &out->writers).WithContext("column '" + field.name + "'"));
+  ROWBRIDGE_RETURN_NOT_OK(ResolveSlotWriters(out->value_type, &out->writers)
+                              .WithContext("column '" + field.name + "'"));
   out->variable_size = out->writers.size[0][0] != nullptr;
   out->plain_is_view = out->value_type.id == ArrowTypeId::kUtf8View ||
                        out->value_type.id == ArrowTypeId::kBinaryView;
@@ -95,8 +96,9 @@ Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_colu
     case ArrowTypeId::kBinaryView: out->prefetch_bytes_per_value = 16; break;
     default: out->prefetch_bytes_per_value = std::max(1, PrimitiveByteWidth(out->value_type));
   }
-  out->plain_data_buffers =
-      out->value_type.id == ArrowTypeId::kNull ? 0 : (out->plain_is_view ? 1 : out->plain_buffers - 1);
+  out->plain_data_buffers = out->value_type.id == ArrowTypeId::kNull
+                                ? 0
+                                : (out->plain_is_view ? 1 : out->plain_buffers - 1);
   return Status::Ok();
 }
 

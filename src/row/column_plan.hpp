@@ -17,13 +17,13 @@ enum class Encoding : uint8_t { kPlain, kDictionary, kRunEnd };
 struct NestedNode;
 
 struct ColumnPlan {
-  ArrowField field;       // the column as registered, encoding included
+  ArrowField field;  // the column as registered, encoding included
   /// The column holds a variant struct (at any depth): the plan is compiled
   /// from the field with each one rewritten to large_binary, and each batch's
   /// array is shadowed by a VariantShadow (variant_shadow.hpp) before binding.
   bool has_variants = false;
-  ArrowType value_type;   // the type of the values (after the encoding)
-  ArrowType index_type;   // dictionary indices or run ends; unused when plain
+  ArrowType value_type;  // the type of the values (after the encoding)
+  ArrowType index_type;  // dictionary indices or run ends; unused when plain
   Encoding encoding = Encoding::kPlain;
   SparkField spark;
   ColumnTarget target;
@@ -49,7 +49,7 @@ Status ResolveSlotWriters(const ArrowType& type, WriterSet* out);
 Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
                      const SparkField* expected, bool variants, ColumnPlan* out);
 
-}  // namespace rowbridge
+}  // namespace rowbridge::row
 
 namespace rowbridge {
 

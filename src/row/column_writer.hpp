@@ -41,9 +41,9 @@ struct RowLocator {
 /// clears the tile), so a writer may leave zero bytes unwritten; the nested
 /// writers rely on it for null bits, null slots and array fixed parts.
 struct RowSink {
-  uint8_t* base = nullptr;                // start of the chunk's row bytes
-  const int64_t* row_offsets = nullptr;   // start of output row k, relative to base
-  int64_t* cursors = nullptr;             // next free variable-region byte of row k, relative to the row
+  uint8_t* base = nullptr;               // start of the chunk's row bytes
+  const int64_t* row_offsets = nullptr;  // start of output row k, relative to base
+  int64_t* cursors = nullptr;  // next free variable-region byte of row k, relative to the row
   /// The cursor of every row for a column that is the only one with
   /// variable-region bytes (its write_alone writers ignore `cursors`).
   int64_t fixed_cursor = 0;
@@ -62,22 +62,22 @@ struct ColumnInput {
   int64_t validity_offset = 0;        // bit of batch row 0 in `validity`
   int64_t offset = 0;
   const int64_t* gather = nullptr;
-  const uint8_t* values = nullptr;    // buffers[1]: values, offsets, views or a bool bitmap
-  const uint8_t* data = nullptr;      // buffers[2] of binary and utf8 types
+  const uint8_t* values = nullptr;           // buffers[1]: values, offsets, views or a bool bitmap
+  const uint8_t* data = nullptr;             // buffers[2] of binary and utf8 types
   const uint8_t* const* variadic = nullptr;  // data buffers of view types
   int64_t variadic_count = 0;
-  int32_t fixed_size = 0;             // width of fixed_size_binary values
+  int32_t fixed_size = 0;               // width of fixed_size_binary values
   NestedColumnState* nested = nullptr;  // a struct, list or map column's batch state
 };
 
 /// The fixed destination of one column within every row.
 struct ColumnTarget {
-  int32_t slot_offset = 0;        // byte offset of the column's slot in the row
-  int32_t null_word_offset = 0;   // byte offset of the bitset word holding its null bit
-  uint64_t null_mask = 0;         // the null bit within that word
-  int32_t precision = 0;          // decimal precision to enforce
-  std::string name;       // for error messages
-  std::string type_name;  // for error messages
+  int32_t slot_offset = 0;       // byte offset of the column's slot in the row
+  int32_t null_word_offset = 0;  // byte offset of the bitset word holding its null bit
+  uint64_t null_mask = 0;        // the null bit within that word
+  int32_t precision = 0;         // decimal precision to enforce
+  std::string name;              // for error messages
+  std::string type_name;         // for error messages
 };
 
 /// Writes rows [row_begin, row_begin + num_rows) of `input` into output rows
@@ -85,8 +85,8 @@ struct ColumnTarget {
 /// locals first: stores into rows may alias anything, and locals whose
 /// address never escapes stay in registers across those stores. Returns an
 /// error naming the column and the row for a value its Spark type cannot hold.
-using WriteFn = Status (*)(const ColumnTarget& target, const ColumnInput& input,
-                           int64_t row_begin, int64_t num_rows, const RowSink& sink);
+using WriteFn = Status (*)(const ColumnTarget& target, const ColumnInput& input, int64_t row_begin,
+                           int64_t num_rows, const RowSink& sink);
 
 /// Adds the variable-region bytes of batch row `row_begin + k` to `sizes[k]`
 /// for k in [0, num_rows) and returns the first batch row whose length is
@@ -101,7 +101,7 @@ struct WriterSet {
   /// is RowSink::fixed_cursor and no cursor array is read or written. Null for
   /// columns that write no variable-region bytes.
   WriteFn write_alone[2][2] = {};
-  SizeFn size[2][2] = {};  // null for columns whose variable bytes are constant
+  SizeFn size[2][2] = {};               // null for columns whose variable bytes are constant
   int32_t constant_variable_bytes = 0;  // 16 for large decimals and calendar intervals
   /// Set when `write` copies without branching on value lengths (simd/): the
   /// same writers with a branchy copy, indexed by [all_valid], for plain

@@ -6,7 +6,6 @@
 
 #include "row/column_binding.hpp"
 #include "row/column_plan.hpp"
-#include "spark/memory_access.hpp"
 #include "row/nested/depth_first/depth_first.hpp"
 #include "row/nested/nested_column.hpp"
 #include "row/nested/nested_plan.hpp"
@@ -15,6 +14,7 @@
 #include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
 #include "row/variant_shadow.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge {
 namespace {
@@ -50,7 +50,7 @@ struct Converter::State {
     const ArrowArray* array = nullptr;  // the batch's column, or its variant shadow
   };
   std::vector<BoundColumn> bound;
-  int64_t fixed_row_bytes = 0;     // bitset + slots + constant variable bytes
+  int64_t fixed_row_bytes = 0;  // bitset + slots + constant variable bytes
   int64_t bitset_bytes = 0;
   bool has_variable_size = false;
   /// More than one column writes variable-region bytes, so rows need cursors;
@@ -113,9 +113,10 @@ Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
   }
   // A struct has one buffer, its validity (unused here: a record batch has no nulls).
   if (batch.n_buffers != 1 || batch.buffers == nullptr) {
-    return Status::Invalid("the batch struct has " + std::to_string(batch.n_buffers) +
-                           (batch.buffers == nullptr ? " buffers and a NULL buffer list" : " buffers") +
-                           "; a struct has 1");
+    return Status::Invalid(
+        "the batch struct has " + std::to_string(batch.n_buffers) +
+        (batch.buffers == nullptr ? " buffers and a NULL buffer list" : " buffers") +
+        "; a struct has 1");
   }
   if (batch.null_count < -1 || batch.null_count > batch.length) {
     return Status::Invalid("the batch struct's null_count " + std::to_string(batch.null_count) +
@@ -141,13 +142,15 @@ Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
   bool changed = false;
   for (int32_t i = 0; i < num_columns; ++i) {
     const ArrowSchema* child = batch_schema.children[i];
-    if (child == nullptr) return Status::Invalid("batch schema column " + std::to_string(i) + " is NULL");
+    if (child == nullptr)
+      return Status::Invalid("batch schema column " + std::to_string(i) + " is NULL");
     row::ColumnPlan& column = columns[static_cast<size_t>(i)];
     if (SameLayout(column.field, *child)) continue;
     ArrowField field;
     ROWBRIDGE_RETURN_NOT_OK(ImportSchema(*child, &field));
     row::ColumnPlan replacement;
-    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(field, i, num_columns, &column.spark, plan->impl().variants, &replacement));
+    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(field, i, num_columns, &column.spark,
+                                               plan->impl().variants, &replacement));
     if (replacement.writers.constant_variable_bytes != column.writers.constant_variable_bytes) {
       return Status::Internal("column '" + field.name + "' changed its reserved bytes");
     }
@@ -202,18 +205,21 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
     column.array = child;
     bool all_valid = false;
     if (options.validation == Validation::kFull ||
-        !row::TryBindPlainFast(column_plan, *child, batch.offset, num_rows, &column.input, &all_valid)) {
+        !row::TryBindPlainFast(column_plan, *child, batch.offset, num_rows, &column.input,
+                               &all_valid)) {
       ROWBRIDGE_RETURN_NOT_OK(row::BindColumn(column_plan, *child, batch.offset, num_rows,
                                               options.validation, &scratch[i], &column.input,
                                               &all_valid));
     }
     bool gathered = column.input.gather != nullptr;
     bool alone = !needs_cursors && column_plan.writers.write_alone[0][0] != nullptr;
-    column.write = (alone ? column_plan.writers.write_alone : column_plan.writers.write)[gathered][all_valid];
+    column.write =
+        (alone ? column_plan.writers.write_alone : column_plan.writers.write)[gathered][all_valid];
     const row::WriterSet& writers = column_plan.writers;
     if (!gathered && writers.lengths_predictable != nullptr &&
         writers.lengths_predictable(column.input, num_rows)) {
-      column.write = (alone ? writers.predictable_write_alone : writers.predictable_write)[all_valid];
+      column.write =
+          (alone ? writers.predictable_write_alone : writers.predictable_write)[all_valid];
     }
     column.size = column_plan.writers.size[gathered][all_valid];
     column.plan = &column_plan;
@@ -226,8 +232,8 @@ Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch
   depth_first_batch = depth_first.eligible;
   for (size_t c = 0; c < depth_first.columns.size() && depth_first_batch; ++c) {
     size_t i = static_cast<size_t>(depth_first.columns[c].column);
-    depth_first_batch =
-        row::BindDepthFirstColumn(*bound_columns[i].array, bound_columns[i].input, options.validation, c, &depth_first);
+    depth_first_batch = row::BindDepthFirstColumn(*bound_columns[i].array, bound_columns[i].input,
+                                                  options.validation, c, &depth_first);
   }
   return Status::Ok();
 }
@@ -246,10 +252,10 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
   int64_t* offsets = row_offsets.data();
   offsets[0] = 0;
   auto too_large = [&](int64_t row, int64_t bytes) {
-    return Status::Capacity("row " + std::to_string(row) + " needs " + std::to_string(bytes) +
-                            " bytes, more than " +
-                            (bytes > kMaxRowBytes ? "Spark's row size limit of " + std::to_string(kMaxRowBytes)
-                                                  : "the chunk cap of " + std::to_string(cap)));
+    return Status::Capacity(
+        "row " + std::to_string(row) + " needs " + std::to_string(bytes) + " bytes, more than " +
+        (bytes > kMaxRowBytes ? "Spark's row size limit of " + std::to_string(kMaxRowBytes)
+                              : "the chunk cap of " + std::to_string(cap)));
   };
   const BoundColumn* bound_columns = bound.data();
   const BoundColumn* bound_end = bound_columns + bound.size();
@@ -257,7 +263,8 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
   int64_t count = 0;  // rows of this chunk sized and written so far
   if (!has_variable_size) {
     int64_t row_bytes = fixed_row_bytes;
-    if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes)) return too_large(first, row_bytes);
+    if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes))
+      return too_large(first, row_bytes);
     int64_t chunk_rows = row_bytes == 0 ? remaining : std::min(remaining, cap / row_bytes);
     tile_target = TileRowsFor(row_bytes, dead_bytes > 0);
     for (int64_t k = 1; k <= chunk_rows; ++k) offsets[k] = k * row_bytes;
@@ -266,8 +273,9 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
                                  " bytes of rows");
     }
     for (; count < chunk_rows; count += tile_target) {
-      ROWBRIDGE_RETURN_NOT_OK(WriteTile(first + count, count, std::min(tile_target, chunk_rows - count),
-                                        slots_end, bound_columns, bound_end));
+      ROWBRIDGE_RETURN_NOT_OK(WriteTile(first + count, count,
+                                        std::min(tile_target, chunk_rows - count), slots_end,
+                                        bound_columns, bound_end));
     }
     count = chunk_rows;
   } else {
@@ -293,11 +301,13 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
         if (bad_row >= 0) {
           if (column->input.nested != nullptr) return row::NestedSizeError(column->input);
           return Status::Invalid("column '" + column->plan->field.name + "' row " +
-                                 std::to_string(bad_row) + ": offsets decrease (negative value length)");
+                                 std::to_string(bad_row) +
+                                 ": offsets decrease (negative value length)");
         }
       }
       int64_t start = offsets[count];
-      for (int64_t k = 0; k < rows; ++k) offsets[count + k + 1] = offsets[count + k] + tile_sizes[k];
+      for (int64_t k = 0; k < rows; ++k)
+        offsets[count + k + 1] = offsets[count + k] + tile_sizes[k];
       int64_t end = offsets[count + rows];
       if (end > cap || end - start > kMaxRowBytes) {
         // Rare: the chunk fills up in this tile, or a row may be too large.
@@ -317,7 +327,8 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
       if (!output.Reserve(std::max<int64_t>(end, 8) + dead_bytes, start)) {
         return Status::OutOfMemory("cannot allocate " + std::to_string(end) + " bytes of rows");
       }
-      ROWBRIDGE_RETURN_NOT_OK(WriteTile(tile_first, count, rows, slots_end, bound_columns, bound_end));
+      ROWBRIDGE_RETURN_NOT_OK(
+          WriteTile(tile_first, count, rows, slots_end, bound_columns, bound_end));
       if (rows > 0) tile_target = TileRowsFor((end - start) / rows, dead_bytes > 0);
       count += rows;
     }
@@ -352,12 +363,14 @@ Status Converter::State::WriteTile(int64_t batch_row, int64_t chunk_row, int64_t
   // brings the output lines into the cache in bulk (string instructions write
   // whole lines without first reading them), ahead of the 8-byte stores of
   // the column writers.
-  std::memset(base + tile_offsets[0], 0, static_cast<size_t>(tile_offsets[tile_rows] - tile_offsets[0]));
+  std::memset(base + tile_offsets[0], 0,
+              static_cast<size_t>(tile_offsets[tile_rows] - tile_offsets[0]));
   int64_t* tile_cursors = cursors.data();
   if (needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, slots_end);
   row::RowSink sink{base, tile_offsets, tile_cursors, slots_end};
   for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
-    ROWBRIDGE_RETURN_NOT_OK(column->write(column->plan->target, column->input, batch_row, tile_rows, sink));
+    ROWBRIDGE_RETURN_NOT_OK(
+        column->write(column->plan->target, column->input, batch_row, tile_rows, sink));
   }
   return Status::Ok();
 }
@@ -366,10 +379,12 @@ bool Converter::State::TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_r
                                               int64_t cap, int64_t slots_end, Status* status) {
   int64_t* offsets = row_offsets.data() + chunk_row;
   const int64_t start = offsets[0];
-  int64_t most = row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows, options.validation);
+  int64_t most =
+      row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows, options.validation);
   if (most < 0 || most > cap - start || most > kMaxRowBytes) return false;
   if (!output.Reserve(start + most + row::kDepthFirstStoreSlack, start)) {
-    *status = Status::OutOfMemory("cannot allocate " + std::to_string(start + most) + " bytes of rows");
+    *status =
+        Status::OutOfMemory("cannot allocate " + std::to_string(start + most) + " bytes of rows");
     return true;
   }
   row::CountDepthFirstTile();
@@ -400,7 +415,8 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   if (plan == nullptr) return Status::Invalid("the plan is null");
   if (options.max_chunk_bytes <= 0) return Status::Invalid("max_chunk_bytes must be positive");
   if (options.validation != Validation::kCheap && options.validation != Validation::kFull) {
-    return Status::Invalid("unknown validation level " + std::to_string(static_cast<int>(options.validation)));
+    return Status::Invalid("unknown validation level " +
+                           std::to_string(static_cast<int>(options.validation)));
   }
   auto state = std::make_unique<State>();
   const RowPlan::Impl& impl = plan->impl();
@@ -417,7 +433,8 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   return Status::Ok();
 }
 
-Status Converter::Convert(const ArrowArray& batch, const ArrowSchema* batch_schema, RowBatchView* out) {
+Status Converter::Convert(const ArrowArray& batch, const ArrowSchema* batch_schema,
+                          RowBatchView* out) {
   *out = RowBatchView();
   try {
     Status status = state_->Begin(batch, batch_schema);

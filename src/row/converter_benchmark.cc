@@ -67,22 +67,30 @@ bench::DatasetSpec FixedWidth5() { return bench::FixedWidthSpec(5); }
 bench::DatasetSpec FixedWidth10() { return bench::FixedWidthSpec(10); }
 bench::DatasetSpec FixedWidth20() { return bench::FixedWidthSpec(20); }
 // The columns of "nested" alone, to see where its time goes.
-bench::DatasetSpec NestedStruct() { return {"nested_struct", {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}}}; }
-bench::DatasetSpec NestedListInt32() { return {"nested_list", {{"a", bench::ColumnKind::kListInt32, 0.1}}}; }
-bench::DatasetSpec NestedMap() { return {"nested_map", {{"m", bench::ColumnKind::kMapUtf8Int64, 0.1}}}; }
+bench::DatasetSpec NestedStruct() {
+  return {"nested_struct", {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}}};
+}
+bench::DatasetSpec NestedListInt32() {
+  return {"nested_list", {{"a", bench::ColumnKind::kListInt32, 0.1}}};
+}
+bench::DatasetSpec NestedMap() {
+  return {"nested_map", {{"m", bench::ColumnKind::kMapUtf8Int64, 0.1}}};
+}
 // The map with values that need a conversion (ms -> us), beside the nested map.
 bench::DatasetSpec NestedMapTimestamps() {
   return {"nested_map_timestamps", {{"m", bench::ColumnKind::kMapUtf8TimestampMillis, 0.1}}};
 }
 // A struct column beside a list<bool> (booleans are bits in Arrow).
 bench::DatasetSpec NestedWithBooleans() {
-  return {"nested_with_booleans",
-          {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}, {"f", bench::ColumnKind::kListBool, 0.1}}};
+  return {
+      "nested_with_booleans",
+      {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}, {"f", bench::ColumnKind::kListBool, 0.1}}};
 }
 // A struct column beside a list<decimal(38, 4)>.
 bench::DatasetSpec NestedWithLargeDecimals() {
   return {"nested_with_large_decimals",
-          {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1}, {"d", bench::ColumnKind::kListLargeDecimal, 0.1}}};
+          {{"s", bench::ColumnKind::kStructInt64Utf8, 0.1},
+           {"d", bench::ColumnKind::kListLargeDecimal, 0.1}}};
 }
 bench::DatasetSpec NestedListStruct() {
   return {"nested_list_struct", {{"p", bench::ColumnKind::kListStructFloat64Utf8, 0.1}}};

@@ -25,7 +25,8 @@ testing::TestArray RecordBatch(int64_t rows) {
     numbers.push_back(i);
     strings.push_back(std::string(static_cast<size_t>(i % 41), 'x'));
   }
-  return testing::Batch({testing::Primitive<int64_t>("l", "a", numbers), testing::Strings("u", "s", strings)});
+  return testing::Batch(
+      {testing::Primitive<int64_t>("l", "a", numbers), testing::Strings("u", "s", strings)});
 }
 
 struct Converted {
@@ -81,8 +82,8 @@ TEST(ConverterMemory, BufferBytesCountANestedColumnsLevelState) {
   std::vector<std::optional<std::string>> elements;
   for (int64_t i = 0; i < kLists * kPerList; ++i) elements.push_back(std::string("e"));
   std::vector<std::optional<int64_t>> lengths(static_cast<size_t>(kLists), kPerList);
-  const testing::TestArray batch =
-      testing::Batch({testing::ListOfLengths("l", testing::Strings("u", "item", elements), lengths)});
+  const testing::TestArray batch = testing::Batch(
+      {testing::ListOfLengths("l", testing::Strings("u", "item", elements), lengths)});
   std::unique_ptr<Converter> converter = MakeConverter(batch);
   const int64_t empty = converter->buffer_bytes();
   const Converted converted = Convert(converter.get(), batch);

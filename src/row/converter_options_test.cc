@@ -42,7 +42,10 @@ TestArray NestedBatch() {
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
   for (int64_t e = 0; e < elements; ++e) {
-    words.push_back(e % 5 == 2 ? std::nullopt : std::optional<std::string>(std::string(static_cast<size_t>(e % 23), static_cast<char>('a' + e % 26))));
+    words.push_back(e % 5 == 2
+                        ? std::nullopt
+                        : std::optional<std::string>(std::string(static_cast<size_t>(e % 23),
+                                                                 static_cast<char>('a' + e % 26))));
   }
   std::vector<std::optional<std::string>> names;
   for (int64_t i = 0; i < n; ++i) names.push_back("name-" + std::to_string(i * 7919));
@@ -58,7 +61,8 @@ TEST(ConverterOptions, EveryKernelAndNestedWriterWritesTheReferenceBytes) {
   for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
     ++kernel_sets;
-    for (NestedWriter writer : {NestedWriter::kAuto, NestedWriter::kDepthFirst, NestedWriter::kLevels}) {
+    for (NestedWriter writer :
+         {NestedWriter::kAuto, NestedWriter::kDepthFirst, NestedWriter::kLevels}) {
       SCOPED_TRACE(std::string(row::KernelIsaName(isa)) + " kernels, nested writer " +
                    std::to_string(static_cast<int>(writer)));
       ConverterOptions options;
@@ -106,18 +110,19 @@ TEST(ConverterOptions, KernelsTheBuildOrCpuLacksAreANamedError) {
     if (row::KernelIsaAvailable(isa)) {
       EXPECT_TRUE(status.ok()) << status.message();
     } else {
-      EXPECT_TRUE(testing::IsError(status, StatusCode::kInvalid, {row::KernelIsaName(isa), "does not run them"}));
+      EXPECT_TRUE(testing::IsError(status, StatusCode::kInvalid,
+                                   {row::KernelIsaName(isa), "does not run them"}));
     }
   }
   ConverterOptions unknown;
   unknown.kernels = static_cast<Kernels>(17);
   std::unique_ptr<Converter> converter;
-  EXPECT_TRUE(testing::IsError(Converter::Make(exported->schema.schema, unknown, &converter), StatusCode::kInvalid,
-                               {"unknown kernels option 17"}));
+  EXPECT_TRUE(testing::IsError(Converter::Make(exported->schema.schema, unknown, &converter),
+                               StatusCode::kInvalid, {"unknown kernels option 17"}));
   ConverterOptions bad_writer;
   bad_writer.nested_writer = static_cast<NestedWriter>(9);
-  EXPECT_TRUE(testing::IsError(Converter::Make(exported->schema.schema, bad_writer, &converter), StatusCode::kInvalid,
-                               {"unknown nested writer 9"}));
+  EXPECT_TRUE(testing::IsError(Converter::Make(exported->schema.schema, bad_writer, &converter),
+                               StatusCode::kInvalid, {"unknown nested writer 9"}));
 }
 
 TEST(ConverterOptions, TheCApiTakesAndChecksBothChoices) {
@@ -130,17 +135,23 @@ TEST(ConverterOptions, TheCApiTakesAndChecksBothChoices) {
   RowbridgeConverter* converter = nullptr;
   options.kernels = ROWBRIDGE_KERNELS_PORTABLE;
   options.nested_writer = ROWBRIDGE_NESTED_WRITER_LEVELS;
-  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error), ROWBRIDGE_OK) << error.message;
+  ASSERT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error),
+            ROWBRIDGE_OK)
+      << error.message;
   rowbridge_converter_free(converter);
   converter = nullptr;
   options.kernels = 42;
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_EQ(converter, nullptr);
-  EXPECT_NE(std::string(error.message).find("unknown kernels 42"), std::string::npos) << error.message;
+  EXPECT_NE(std::string(error.message).find("unknown kernels 42"), std::string::npos)
+      << error.message;
   options.kernels = ROWBRIDGE_KERNELS_AUTO;
   options.nested_writer = -1;
-  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error), ROWBRIDGE_EINVAL);
-  EXPECT_NE(std::string(error.message).find("unknown nested_writer -1"), std::string::npos) << error.message;
+  EXPECT_EQ(rowbridge_converter_new(&exported->schema.schema, &options, &converter, &error),
+            ROWBRIDGE_EINVAL);
+  EXPECT_NE(std::string(error.message).find("unknown nested_writer -1"), std::string::npos)
+      << error.message;
 }
 
 }  // namespace

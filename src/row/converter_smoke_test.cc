@@ -23,7 +23,8 @@ TEST(ConverterSmoke, RecordSchema) {
   testing::ExportArray(batch, &array.array);
   std::unique_ptr<Converter> converter;
   ASSERT_TRUE(Converter::Make(schema.schema, {}, &converter).ok());
-  EXPECT_EQ(converter->plan().spark_schema().ToString(), "struct<a:bigint,b:int,c:double,d:string>");
+  EXPECT_EQ(converter->plan().spark_schema().ToString(),
+            "struct<a:bigint,b:int,c:double,d:string>");
   RowBatchView view;
   Status status = converter->Convert(array.array, &view);
   ASSERT_TRUE(status.ok()) << status.message();

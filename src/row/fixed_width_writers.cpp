@@ -48,9 +48,9 @@ struct FixedKernel {
       uint64_t slot;
       if (IsValid<kAllValid>(input, r) &&
           !Op::Load(input, ValueIndex<kGathered>(input, r), target.precision, &slot)) {
-        return Status::Overflow(ColumnRowError(target, ReportedRow(sink, k, r),
-                                               Op::Describe(input, ValueIndex<kGathered>(input, r),
-                                                            target.precision)));
+        return Status::Overflow(
+            ColumnRowError(target, ReportedRow(sink, k, r),
+                           Op::Describe(input, ValueIndex<kGathered>(input, r), target.precision)));
       }
     }
     return Status::Internal(ColumnRowError(target, row_begin, "value check failed without a row"));

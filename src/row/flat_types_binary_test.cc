@@ -12,9 +12,9 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
-using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::ExpectRows;
+using testing::SparkSchemaOf;
 using testing::TestArray;
 
 const std::vector<std::optional<std::string>> kLengths = {
@@ -63,7 +63,6 @@ const std::vector<std::string> kLengthRows = {
     "0100000000000000"   // null bits: the column
     "0000000000000000",  // null: zero slot, no bytes
 };
-
 
 TEST(FlatBinary, Utf8Lengths) {
   auto batch = Batch({testing::Strings("u", "s", kLengths)});
@@ -115,7 +114,8 @@ TEST(FlatBinary, ViewsWithoutAnyDataBuffer) {
 }
 
 TEST(FlatBinary, FixedSizeBinary) {
-  auto batch = Batch({testing::FixedSizeBinary("f", 9, {"abcdefghi", std::nullopt, std::string(9, '\0')})});
+  auto batch =
+      Batch({testing::FixedSizeBinary("f", 9, {"abcdefghi", std::nullopt, std::string(9, '\0')})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<f:binary>");
   ExpectRows(batch, {
                         "0000000000000000"   // null bits
@@ -141,7 +141,8 @@ TEST(FlatBinary, FixedSizeBinaryOfWidthZero) {
 
 TEST(FlatBinary, ArbitraryBytesAreCopiedVerbatim) {
   std::string bytes("\x00\xff\x80\x7f", 4);
-  auto batch = Batch({testing::Strings("z", "b", {bytes}), testing::Strings("u", "s", {"\xc3\xa9"})});
+  auto batch =
+      Batch({testing::Strings("z", "b", {bytes}), testing::Strings("u", "s", {"\xc3\xa9"})});
   ExpectRows(batch, {
                         "0000000000000000"   // null bits
                         "0400000018000000"   // b: 4 bytes at 24
@@ -174,14 +175,16 @@ TEST(FlatBinary, VariableRegionFollowsFieldOrder) {
 // A converter reuses its output buffer: padding, null slots, null bits and
 // reserved decimal bytes must be rewritten, not inherited from an earlier batch.
 TEST(FlatBinary, ReusedBuffersNeverLeakEarlierBytes) {
-  auto schema_of = [](std::vector<std::optional<std::string>> s, std::vector<std::optional<int64_t>> l,
+  auto schema_of = [](std::vector<std::optional<std::string>> s,
+                      std::vector<std::optional<int64_t>> l,
                       std::vector<std::optional<testing::Int128>> d) {
     return Batch({testing::Strings("u", "s", s), testing::Primitive<int64_t>("l", "l", l),
                   testing::Decimal("d", 128, 38, 0, d)});
   };
   std::string filler(31, '\xff');
   auto dirty = schema_of({filler, filler, filler}, {-1, -1, -1}, {-1, -1, -1});
-  auto clean = schema_of({"a", std::nullopt, ""}, {std::nullopt, 5, std::nullopt}, {std::nullopt, 1, 2});
+  auto clean =
+      schema_of({"a", std::nullopt, ""}, {std::nullopt, 5, std::nullopt}, {std::nullopt, 1, 2});
   auto dirty_export = testing::ExportBatch(dirty);
   auto clean_export = testing::ExportBatch(clean);
   std::unique_ptr<Converter> converter;

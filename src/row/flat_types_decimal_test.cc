@@ -11,12 +11,12 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
-using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::Decimal;
 using testing::ExpectRows;
 using testing::Int128;
 using testing::IsError;
+using testing::SparkSchemaOf;
 
 Int128 Pow10(int n) {
   Int128 v = 1;
@@ -24,17 +24,18 @@ Int128 Pow10(int n) {
   return v;
 }
 
-
 TEST(FlatDecimal, Decimal32IsALongInTheSlot) {
-  auto batch = Batch({Decimal("d", 32, 9, 2, {12345, -1, Pow10(9) - 1, -(Pow10(9) - 1), std::nullopt})});
+  auto batch =
+      Batch({Decimal("d", 32, 9, 2, {12345, -1, Pow10(9) - 1, -(Pow10(9) - 1), std::nullopt})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<d:decimal(9,2)>");
-  ExpectRows(batch, {
-                        "0000000000000000 3930000000000000",  // 123.45 -> unscaled 12345
-                        "0000000000000000 ffffffffffffffff",  // -0.01 -> -1 as a long (sign-extended)
-                        "0000000000000000 ffc99a3b00000000",  // 999999999
-                        "0000000000000000 013665c4ffffffff",  // -999999999
-                        "0100000000000000 0000000000000000",  // null
-                    });
+  ExpectRows(batch,
+             {
+                 "0000000000000000 3930000000000000",  // 123.45 -> unscaled 12345
+                 "0000000000000000 ffffffffffffffff",  // -0.01 -> -1 as a long (sign-extended)
+                 "0000000000000000 ffc99a3b00000000",  // 999999999
+                 "0000000000000000 013665c4ffffffff",  // -999999999
+                 "0100000000000000 0000000000000000",  // null
+             });
 }
 
 TEST(FlatDecimal, Decimal64) {
@@ -71,18 +72,21 @@ TEST(FlatDecimal, SmallPrecisionOverflowNamesColumnAndRow) {
     int precision;
     Int128 value;
   };
-  for (Case c : {Case{32, 9, Pow10(9)}, Case{32, 1, -10}, Case{64, 18, Pow10(18)}, Case{64, 5, -Pow10(5)},
-                 Case{128, 18, -Pow10(18)}, Case{128, 18, Int128{1} << 64},
-                 Case{128, 18, -(Int128{1} << 100)}, Case{256, 18, Pow10(30)}, Case{256, 3, 1000}}) {
+  for (Case c :
+       {Case{32, 9, Pow10(9)}, Case{32, 1, -10}, Case{64, 18, Pow10(18)}, Case{64, 5, -Pow10(5)},
+        Case{128, 18, -Pow10(18)}, Case{128, 18, Int128{1} << 64},
+        Case{128, 18, -(Int128{1} << 100)}, Case{256, 18, Pow10(30)}, Case{256, 3, 1000}}) {
     auto batch = Batch({Decimal("dec", c.bit_width, c.precision, 0, {1, std::nullopt, c.value})});
-    EXPECT_TRUE(IsError(Convert(batch).status, StatusCode::kOverflow, {"'dec'", "row 2", "precision"}))
+    EXPECT_TRUE(
+        IsError(Convert(batch).status, StatusCode::kOverflow, {"'dec'", "row 2", "precision"}))
         << c.bit_width << " " << c.precision;
   }
 }
 
 TEST(FlatDecimal, LargeDecimalMinimalBigEndian) {
-  auto batch = Batch({Decimal("d", 128, 38, 10,
-                              {0, 127, 128, -128, -129, -1, Pow10(38) - 1, -(Pow10(38) - 1), std::nullopt})});
+  auto batch = Batch(
+      {Decimal("d", 128, 38, 10,
+               {0, 127, 128, -128, -129, -1, Pow10(38) - 1, -(Pow10(38) - 1), std::nullopt})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<d:decimal(38,10)>");
   ExpectRows(batch, {
                         "0000000000000000"   // null bits
@@ -144,7 +148,8 @@ TEST(FlatDecimal, LargeDecimal256AndPrecisionBoundaries) {
 }
 
 TEST(FlatDecimal, NullLargeDecimalKeepsItsBytesBeforeAString) {
-  auto batch = Batch({Decimal("d", 128, 19, 2, {std::nullopt, 1}), testing::Strings("u", "s", {"xyz", ""})});
+  auto batch =
+      Batch({Decimal("d", 128, 19, 2, {std::nullopt, 1}), testing::Strings("u", "s", {"xyz", ""})});
   ExpectRows(batch, {
                         "0100000000000000"   // null bits: d
                         "0000000018000000"   // d null: offset 24, size 0
@@ -166,11 +171,13 @@ TEST(FlatDecimal, LargePrecisionOverflowNamesColumnAndRow) {
     int precision;
     Int128 value;
   };
-  for (Case c : {Case{128, 38, Pow10(38)}, Case{128, 38, -Pow10(38)}, Case{128, 20, Pow10(20)},
-                 Case{256, 19, -Pow10(19)}, Case{128, 38, -(Int128{1} << 126) - (Int128{1} << 126)}}) {
+  for (Case c :
+       {Case{128, 38, Pow10(38)}, Case{128, 38, -Pow10(38)}, Case{128, 20, Pow10(20)},
+        Case{256, 19, -Pow10(19)}, Case{128, 38, -(Int128{1} << 126) - (Int128{1} << 126)}}) {
     auto batch = Batch({testing::Strings("u", "s", {"a", "b", "c"}),
                         Decimal("big", c.bit_width, c.precision, 0, {std::nullopt, 5, c.value})});
-    EXPECT_TRUE(IsError(Convert(batch).status, StatusCode::kOverflow, {"'big'", "row 2", "precision"}))
+    EXPECT_TRUE(
+        IsError(Convert(batch).status, StatusCode::kOverflow, {"'big'", "row 2", "precision"}))
         << c.bit_width << " " << c.precision;
   }
 }
@@ -178,7 +185,7 @@ TEST(FlatDecimal, LargePrecisionOverflowNamesColumnAndRow) {
 TEST(FlatDecimal, Decimal256BeyondOneHundredTwentyEightBitsOverflows) {
   // Upper words that are not the sign extension of the low 128 bits.
   testing::Bytes data(64, 0);
-  data[0] = 1;       // row 0: 1
+  data[0] = 1;        // row 0: 1
   data[32 + 16] = 1;  // row 1: 2^128
   testing::TestArray column;
   column.format = "d:38,0,256";

@@ -26,7 +26,8 @@ TestArray Indices(const std::string& format, const std::string& name,
   auto convert = [&](auto tag) {
     using T = decltype(tag);
     std::vector<std::optional<T>> typed;
-    for (const auto& v : values) typed.push_back(v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt);
+    for (const auto& v : values)
+      typed.push_back(v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt);
     return Primitive<T>(format, name, typed);
   };
   if (format == "c") return convert(int8_t{});
@@ -82,11 +83,12 @@ TEST(DictionaryColumn, EveryIndexTypeOverInts) {
 TEST(DictionaryColumn, LargeDecimalAndIntervalValues) {
   auto decimals = testing::Decimal("", 128, 38, 2, {-129, std::nullopt});
   auto batch = Batch({Dictionary(Indices("i", "d", {0, 1, 0}), decimals)});
-  ExpectRows(batch, {
-                        "0000000000000000 0200000010000000 ff7f000000000000 0000000000000000",  // -129
-                        "0100000000000000 0000000010000000 0000000000000000 0000000000000000",  // null
-                        "0000000000000000 0200000010000000 ff7f000000000000 0000000000000000",  // -129
-                    });
+  ExpectRows(batch,
+             {
+                 "0000000000000000 0200000010000000 ff7f000000000000 0000000000000000",  // -129
+                 "0100000000000000 0000000010000000 0000000000000000 0000000000000000",  // null
+                 "0000000000000000 0200000010000000 ff7f000000000000 0000000000000000",  // -129
+             });
 }
 
 TEST(DictionaryColumn, IndexOutsideTheDictionaryIsInvalid) {
@@ -97,12 +99,14 @@ TEST(DictionaryColumn, IndexOutsideTheDictionaryIsInvalid) {
   };
   for (Case c : {Case{"c", 3}, Case{"c", -1}, Case{"C", 255}, Case{"s", -32768}, Case{"i", 1000},
                  Case{"I", 4294967295}, Case{"l", -9}, Case{"L", -1}}) {
-    auto batch = Batch({Primitive<int64_t>("l", "ok", {1, 2, 3, 4}),
-                        Dictionary(Indices(c.format, "dict", {0, std::nullopt, c.bad, 1}), values)});
+    auto batch =
+        Batch({Primitive<int64_t>("l", "ok", {1, 2, 3, 4}),
+               Dictionary(Indices(c.format, "dict", {0, std::nullopt, c.bad, 1}), values)});
     for (Validation validation : {Validation::kCheap, Validation::kFull}) {
       ConverterOptions options;
       options.validation = validation;
-      EXPECT_TRUE(IsError(Convert(batch, options).status, StatusCode::kInvalid, {"'dict'", "row 2"}))
+      EXPECT_TRUE(
+          IsError(Convert(batch, options).status, StatusCode::kInvalid, {"'dict'", "row 2"}))
           << c.format << " " << c.bad;
     }
   }
@@ -128,8 +132,8 @@ TEST(DictionaryColumn, SlicedIndicesAndSlicedDictionary) {
   auto values = testing::Slice(Strings("u", "", {"x", "apple", "b"}), 1, 2);
   auto indices = testing::Slice(Indices("i", "d", {5, 5, 5, 1, std::nullopt, 0}), 3, 3);
   ExpectRows(Batch({Dictionary(indices, values)}),
-             {"0000000000000000 0100000010000000 6200000000000000",     // index 1: "b"
-              "0100000000000000 0000000000000000",                      // null
+             {"0000000000000000 0100000010000000 6200000000000000",    // index 1: "b"
+              "0100000000000000 0000000000000000",                     // null
               "0000000000000000 0500000010000000 6170706c65000000"});  // index 0: "apple"
 }
 
@@ -151,7 +155,8 @@ TEST(RunEndColumn, EveryRunEndTypeOverStrings) {
 }
 
 TEST(RunEndColumn, IntsAndSpark) {
-  auto batch = Batch({RunEnd("r", 6, Indices("i", "", {2, 3, 6}), Primitive<int64_t>("l", "", {7, std::nullopt, -1}))});
+  auto batch = Batch({RunEnd("r", 6, Indices("i", "", {2, 3, 6}),
+                             Primitive<int64_t>("l", "", {7, std::nullopt, -1}))});
   auto exported = testing::ExportBatch(batch);
   std::unique_ptr<Converter> converter;
   ASSERT_TRUE(Converter::Make(exported->schema.schema, {}, &converter).ok());
@@ -167,7 +172,8 @@ TEST(RunEndColumn, IntsAndSpark) {
 }
 
 TEST(RunEndColumn, SlicedParent) {
-  auto full = RunEnd("r", 6, Indices("i", "", {2, 3, 6}), Strings("u", "", {"aa", std::nullopt, "cc"}));
+  auto full =
+      RunEnd("r", 6, Indices("i", "", {2, 3, 6}), Strings("u", "", {"aa", std::nullopt, "cc"}));
   ExpectRows(Batch({testing::Slice(full, 1, 4)}),
              {
                  "0000000000000000 0200000010000000 6161000000000000",  // logical 1: "aa"

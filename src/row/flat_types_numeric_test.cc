@@ -16,11 +16,10 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
-using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::ExpectRows;
 using testing::Primitive;
-
+using testing::SparkSchemaOf;
 
 TEST(FlatNumeric, Boolean) {
   auto batch = Batch({testing::Bool("b", {true, false, std::nullopt, true})});
@@ -76,10 +75,10 @@ TEST(FlatNumeric, Int32ZeroExtended) {
 }
 
 TEST(FlatNumeric, Int64) {
-  auto batch = Batch({Primitive<int64_t>("l", "a",
-                                         {-1, std::numeric_limits<int64_t>::min(),
-                                          std::numeric_limits<int64_t>::max(), 0x0102030405060708,
-                                          std::nullopt})});
+  auto batch = Batch({Primitive<int64_t>(
+      "l", "a",
+      {-1, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+       0x0102030405060708, std::nullopt})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<a:bigint>");
   ExpectRows(batch, {
                         "0000000000000000 ffffffffffffffff",  // -1
@@ -147,9 +146,9 @@ TEST(FlatNumeric, UInt64IsDecimal20) {
 }
 
 TEST(FlatNumeric, Float32KeepsRawBits) {
-  auto batch = Batch({Primitive<uint32_t>(
-      "f", "f", {0x3f800000u, 0x80000000u, 0x7fc00001u, 0x7f800000u, 0xff800000u, 0x7f800001u,
-                 0xffc00000u, std::nullopt})});
+  auto batch = Batch({Primitive<uint32_t>("f", "f",
+                                          {0x3f800000u, 0x80000000u, 0x7fc00001u, 0x7f800000u,
+                                           0xff800000u, 0x7f800001u, 0xffc00000u, std::nullopt})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<f:float>");
   ExpectRows(batch, {
                         "0000000000000000 0000803f00000000",  // 1.0f
@@ -254,15 +253,15 @@ TEST(FlatLayout, SeventyColumnsUseTwoBitsetWords) {
   ASSERT_EQ(conversion.rows[1].size(), 16u + 70 * 8);
   EXPECT_EQ(word(0, 0), "0000000000000000");  // row 0: no nulls
   EXPECT_EQ(word(0, 1), "0000000000000000");
-  EXPECT_EQ(word(0, 2), "0000000000000000");  // c0 = 0
-  EXPECT_EQ(word(0, 3), "0100000000000000");  // c1 = 1
+  EXPECT_EQ(word(0, 2), "0000000000000000");       // c0 = 0
+  EXPECT_EQ(word(0, 3), "0100000000000000");       // c1 = 1
   EXPECT_EQ(word(0, 2 + 63), "3f00000000000000");  // c63 = 63
   EXPECT_EQ(word(0, 2 + 64), "4000000000000000");  // c64 = 64
   EXPECT_EQ(word(0, 2 + 69), "4500000000000000");  // c69 = 69
-  EXPECT_EQ(word(1, 0), "0200000000000000");  // row 1: c1 null (word 0, bit 1)
-  EXPECT_EQ(word(1, 1), "2100000000000000");  // c64 (bit 0) and c69 (bit 5) in word 1
-  EXPECT_EQ(word(1, 3), "0000000000000000");  // c1 null: zero slot
-  EXPECT_EQ(word(1, 4), "feffffff00000000");  // c2 = -2
+  EXPECT_EQ(word(1, 0), "0200000000000000");       // row 1: c1 null (word 0, bit 1)
+  EXPECT_EQ(word(1, 1), "2100000000000000");       // c64 (bit 0) and c69 (bit 5) in word 1
+  EXPECT_EQ(word(1, 3), "0000000000000000");       // c1 null: zero slot
+  EXPECT_EQ(word(1, 4), "feffffff00000000");       // c2 = -2
   EXPECT_EQ(word(1, 2 + 63), "c1ffffff00000000");  // c63 = -63
   EXPECT_EQ(word(1, 2 + 64), "0000000000000000");  // c64 null
   EXPECT_EQ(word(1, 2 + 65), "bfffffff00000000");  // c65 = -65
@@ -285,14 +284,16 @@ TEST(FlatLayout, BitsetWordBoundaries) {
     size_t words = static_cast<size_t>((n + 63) / 64);
     ASSERT_EQ(row.size(), 8 * words + 8 * static_cast<size_t>(n)) << n;
     for (size_t w = 0; w < words; ++w) {
-      uint64_t expected = w == static_cast<size_t>((n - 1) / 64) ? uint64_t{1} << ((n - 1) % 64) : 0;
+      uint64_t expected =
+          w == static_cast<size_t>((n - 1) / 64) ? uint64_t{1} << ((n - 1) % 64) : 0;
       uint64_t actual;
       std::memcpy(&actual, row.data() + 8 * w, 8);
       EXPECT_EQ(actual, expected) << n << " columns, word " << w;
     }
     // The slot of column n-2 holds n-2; the null column's slot is zero.
     EXPECT_EQ(row[8 * words + 8 * static_cast<size_t>(n - 2)], n - 2);
-    EXPECT_EQ(testing::Hex(row.data() + 8 * words + 8 * static_cast<size_t>(n - 1), 8), "0000000000000000");
+    EXPECT_EQ(testing::Hex(row.data() + 8 * words + 8 * static_cast<size_t>(n - 1), 8),
+              "0000000000000000");
   }
 }
 

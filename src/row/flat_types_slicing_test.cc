@@ -59,7 +59,8 @@ std::vector<std::optional<T>> Values(int64_t first, int64_t count, F f) {
 }
 
 /// Run-end encodes `values` (consecutive equal values form one run).
-TestArray RunEncode(const std::string& name, const std::vector<std::optional<std::string>>& values) {
+TestArray RunEncode(const std::string& name,
+                    const std::vector<std::optional<std::string>>& values) {
   std::vector<std::optional<int32_t>> ends;
   std::vector<std::optional<std::string>> run_values;
   for (size_t i = 0; i < values.size(); ++i) {
@@ -70,8 +71,8 @@ TestArray RunEncode(const std::string& name, const std::vector<std::optional<std
       run_values.push_back(values[i]);
     }
   }
-  return testing::RunEnd(name, static_cast<int64_t>(values.size()), Primitive<int32_t>("i", "", ends),
-                         testing::Strings("u", "", run_values));
+  return testing::RunEnd(name, static_cast<int64_t>(values.size()),
+                         Primitive<int32_t>("i", "", ends), testing::Strings("u", "", run_values));
 }
 
 /// Columns holding logical rows [first, first + count). Column j is built
@@ -84,26 +85,47 @@ std::vector<TestArray> Columns(int64_t first, int64_t count, const std::vector<i
     return p == 0 ? column : Slice(column, p, count);
   };
   std::vector<TestArray> columns;
-  columns.push_back(build(0, [](int64_t f, int64_t n) { return Primitive<int32_t>("i", "i", Values<int32_t>(f, n, IntAt)); }));
-  columns.push_back(build(1, [](int64_t f, int64_t n) { return testing::Bool("b", Values<bool>(f, n, BoolAt)); }));
-  columns.push_back(build(2, [](int64_t f, int64_t n) { return testing::Strings("u", "s", Values<std::string>(f, n, StringAt)); }));
-  columns.push_back(build(3, [](int64_t f, int64_t n) { return testing::Strings("Z", "lb", Values<std::string>(f, n, StringAt)); }));
-  columns.push_back(build(4, [](int64_t f, int64_t n) { return testing::Views("vu", "v", Values<std::string>(f, n, StringAt), 32); }));
+  columns.push_back(build(0, [](int64_t f, int64_t n) {
+    return Primitive<int32_t>("i", "i", Values<int32_t>(f, n, IntAt));
+  }));
+  columns.push_back(build(
+      1, [](int64_t f, int64_t n) { return testing::Bool("b", Values<bool>(f, n, BoolAt)); }));
+  columns.push_back(build(2, [](int64_t f, int64_t n) {
+    return testing::Strings("u", "s", Values<std::string>(f, n, StringAt));
+  }));
+  columns.push_back(build(3, [](int64_t f, int64_t n) {
+    return testing::Strings("Z", "lb", Values<std::string>(f, n, StringAt));
+  }));
+  columns.push_back(build(4, [](int64_t f, int64_t n) {
+    return testing::Views("vu", "v", Values<std::string>(f, n, StringAt), 32);
+  }));
   columns.push_back(build(5, [](int64_t f, int64_t n) {
     auto values = Values<std::string>(f, n, StringAt);
-    for (auto& v : values) if (v) v->resize(5, '.');
+    for (auto& v : values)
+      if (v) v->resize(5, '.');
     return testing::FixedSizeBinary("fsb", 5, values);
   }));
-  columns.push_back(build(6, [](int64_t f, int64_t n) { return testing::Decimal("dec", 128, 38, 3, Values<Int128>(f, n, DecimalAt)); }));
-  columns.push_back(build(7, [](int64_t f, int64_t n) { return testing::MonthDayNano("iv", Values<testing::MonthDayNanoValue>(f, n, IntervalAt)); }));
-  columns.push_back(build(8, [](int64_t f, int64_t n) { return RunEncode("ree", Values<std::string>(f, n, RunValueAt)); }));
+  columns.push_back(build(6, [](int64_t f, int64_t n) {
+    return testing::Decimal("dec", 128, 38, 3, Values<Int128>(f, n, DecimalAt));
+  }));
+  columns.push_back(build(7, [](int64_t f, int64_t n) {
+    return testing::MonthDayNano("iv", Values<testing::MonthDayNanoValue>(f, n, IntervalAt));
+  }));
+  columns.push_back(build(8, [](int64_t f, int64_t n) {
+    return RunEncode("ree", Values<std::string>(f, n, RunValueAt));
+  }));
   columns.push_back(build(9, [](int64_t f, int64_t n) {
     std::vector<std::optional<int16_t>> indices;
     for (int64_t i = f; i < f + n; ++i) {
-      indices.push_back(i % 6 == 4 ? std::nullopt : std::optional<int16_t>(static_cast<int16_t>(((i % 5) + 5) % 5)));
+      indices.push_back(i % 6 == 4
+                            ? std::nullopt
+                            : std::optional<int16_t>(static_cast<int16_t>(((i % 5) + 5) % 5)));
     }
     // The dictionary itself is sliced by one: index 0 is "d0".
-    auto values = Slice(testing::Strings("u", "", {"unused", "d0", "d1", std::nullopt, "d3-longer-than-twelve", "d4"}), 1, 5);
+    auto values =
+        Slice(testing::Strings("u", "",
+                               {"unused", "d0", "d1", std::nullopt, "d3-longer-than-twelve", "d4"}),
+              1, 5);
     return testing::Dictionary(Primitive<int16_t>("s", "dict", indices), values);
   }));
   return columns;
@@ -193,7 +215,8 @@ void Fill(ArrowArray* dst, const ArrowArray& src, const OriginalBuffers& origina
 }
 
 TEST(RegisteredBatch, MatchesTheExportedBatch) {
-  auto first = testing::ExportBatch(Slice(Batch(Columns(0, 80, {2, 0, 3, 0, 1, 0, 5, 0, 0, 4})), 7, 70));
+  auto first =
+      testing::ExportBatch(Slice(Batch(Columns(0, 80, {2, 0, 3, 0, 1, 0, 5, 0, 0, 4})), 7, 70));
   auto second = testing::ExportBatch(Batch(Columns(100, 40, {})));
   std::unique_ptr<Converter> converter;
   ASSERT_TRUE(Converter::Make(first->schema.schema, {}, &converter).ok());
@@ -228,7 +251,9 @@ TEST(RegisteredBatch, ShapeFollowsTheSchema) {
 }
 
 // One logical column "s" (strings) in three encodings.
-TestArray PlainStrings() { return testing::Strings("u", "s", {"x", "yy", std::nullopt, "yy", "x"}); }
+TestArray PlainStrings() {
+  return testing::Strings("u", "s", {"x", "yy", std::nullopt, "yy", "x"});
+}
 TestArray DictionaryStrings() {
   return testing::Dictionary(Primitive<int8_t>("c", "s", {0, 1, std::nullopt, 1, 0}),
                              testing::Strings("u", "", {"x", "yy"}));
@@ -251,12 +276,14 @@ TEST(EncodingChange, PlainThenDictionaryThenRunEndGiveTheSameRows) {
   ASSERT_TRUE(reference.status.ok()) << reference.status.message();
   ASSERT_EQ(reference.rows.size(), 5u);
   EXPECT_EQ(testing::Hex(reference.rows[1]),
-            testing::CleanHex("0000000000000000"    // null bits
-                              "0200000000000000"    // id = 2
-                              "0200000018000000"    // s: 2 bytes at 24
+            testing::CleanHex("0000000000000000"     // null bits
+                              "0200000000000000"     // id = 2
+                              "0200000018000000"     // s: 2 bytes at 24
                               "7979000000000000"));  // "yy"
-  for (auto* exported : {dictionary.get(), run_end.get(), plain.get(), run_end.get(), dictionary.get()}) {
-    ExpectSameRows(testing::Drain(*converter, exported->array.array, &exported->schema.schema), reference);
+  for (auto* exported :
+       {dictionary.get(), run_end.get(), plain.get(), run_end.get(), dictionary.get()}) {
+    ExpectSameRows(testing::Drain(*converter, exported->array.array, &exported->schema.schema),
+                   reference);
   }
   // Batches with the encoding in force need no schema.
   ExpectSameRows(testing::Drain(*converter, dictionary->array.array), reference);
@@ -282,8 +309,10 @@ TEST(EncodingChange, ArrayEncodedDifferentlyWithoutSchemaIsInvalid) {
 
 TEST(EncodingChange, SameSparkTypeFromAnotherLayoutIsAccepted) {
   auto plain = testing::ExportBatch(WithId(PlainStrings()));
-  auto large = testing::ExportBatch(WithId(testing::Strings("U", "s", {"x", "yy", std::nullopt, "yy", "x"})));
-  auto view = testing::ExportBatch(WithId(testing::Views("vu", "s", {"x", "yy", std::nullopt, "yy", "x"})));
+  auto large = testing::ExportBatch(
+      WithId(testing::Strings("U", "s", {"x", "yy", std::nullopt, "yy", "x"})));
+  auto view =
+      testing::ExportBatch(WithId(testing::Views("vu", "s", {"x", "yy", std::nullopt, "yy", "x"})));
   std::unique_ptr<Converter> converter;
   ASSERT_TRUE(Converter::Make(plain->schema.schema, {}, &converter).ok());
   testing::Conversion reference = testing::Drain(*converter, plain->array.array);
@@ -294,13 +323,15 @@ TEST(EncodingChange, SameSparkTypeFromAnotherLayoutIsAccepted) {
 TEST(EncodingChange, AnotherSparkTypeIsInvalid) {
   auto plain = testing::ExportBatch(WithId(PlainStrings()));
   auto ints = testing::ExportBatch(WithId(Primitive<int32_t>("i", "s", {1, 2, 3, 4, 5})));
-  auto binary = testing::ExportBatch(WithId(testing::Strings("z", "s", {"x", "yy", std::nullopt, "yy", "x"})));
+  auto binary = testing::ExportBatch(
+      WithId(testing::Strings("z", "s", {"x", "yy", std::nullopt, "yy", "x"})));
   std::unique_ptr<Converter> converter;
   ASSERT_TRUE(Converter::Make(plain->schema.schema, {}, &converter).ok());
   EXPECT_TRUE(IsError(testing::Drain(*converter, ints->array.array, &ints->schema.schema).status,
                       StatusCode::kInvalid, {"'s'", "string", "int"}));
-  EXPECT_TRUE(IsError(testing::Drain(*converter, binary->array.array, &binary->schema.schema).status,
-                      StatusCode::kInvalid, {"'s'", "binary"}));
+  EXPECT_TRUE(
+      IsError(testing::Drain(*converter, binary->array.array, &binary->schema.schema).status,
+              StatusCode::kInvalid, {"'s'", "binary"}));
   ASSERT_TRUE(testing::Drain(*converter, plain->array.array).status.ok());
 }
 

@@ -13,21 +13,20 @@ namespace rowbridge {
 namespace {
 
 using testing::Batch;
-using testing::SparkSchemaOf;
 using testing::Convert;
 using testing::ExpectRows;
 using testing::IsError;
 using testing::MonthDayNanoValue;
 using testing::Primitive;
+using testing::SparkSchemaOf;
 
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-
 TEST(FlatTemporal, Date32) {
-  auto batch = Batch({Primitive<int32_t>(
-      "tdD", "d",
-      {0, 1, -1, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(), std::nullopt})});
+  auto batch = Batch({Primitive<int32_t>("tdD", "d",
+                                         {0, 1, -1, std::numeric_limits<int32_t>::max(),
+                                          std::numeric_limits<int32_t>::min(), std::nullopt})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<d:date>");
   ExpectRows(batch, {
                         "0000000000000000 0000000000000000",  // day 0
@@ -58,7 +57,8 @@ TEST(FlatTemporal, Date64FloorsToDays) {
 }
 
 TEST(FlatTemporal, Date64BeyondInt32DaysOverflows) {
-  for (int64_t ms : {int64_t{185542587187200000}, int64_t{-185542587187200001}, kInt64Max, kInt64Min}) {
+  for (int64_t ms :
+       {int64_t{185542587187200000}, int64_t{-185542587187200001}, kInt64Max, kInt64Min}) {
     auto batch = Batch({Primitive<int64_t>("tdm", "when", {0, std::nullopt, ms, 0})});
     EXPECT_TRUE(IsError(Convert(batch).status, StatusCode::kOverflow, {"'when'", "row 2"})) << ms;
   }
@@ -71,7 +71,8 @@ TEST(FlatTemporal, TimestampUnitsToMicros) {
       Primitive<int64_t>("tsu:", "us", {123456789, -1, kInt64Min}),
       Primitive<int64_t>("tsn:", "ns", {1999, -1001, kInt64Min}),
   });
-  EXPECT_EQ(SparkSchemaOf(batch), "struct<s:timestamp_ntz,ms:timestamp_ntz,us:timestamp_ntz,ns:timestamp_ntz>");
+  EXPECT_EQ(SparkSchemaOf(batch),
+            "struct<s:timestamp_ntz,ms:timestamp_ntz,us:timestamp_ntz,ns:timestamp_ntz>");
   ExpectRows(batch, {
                         "0000000000000000"   // null bits
                         "40420f0000000000"   // 1 s = 1000000 us
@@ -123,9 +124,10 @@ TEST(FlatTemporal, SecondAndMilliTimestampOverflowNamesColumnAndRow) {
     const char* format;
     int64_t value;
   };
-  for (Case c : {Case{"tss:", 9223372036855}, Case{"tss:UTC", -9223372036855}, Case{"tss:", kInt64Max},
-                 Case{"tsm:", 9223372036854776}, Case{"tsm:UTC", kInt64Min}, Case{"tDs", 9223372036855},
-                 Case{"tDm", -9223372036854776}}) {
+  for (Case c :
+       {Case{"tss:", 9223372036855}, Case{"tss:UTC", -9223372036855}, Case{"tss:", kInt64Max},
+        Case{"tsm:", 9223372036854776}, Case{"tsm:UTC", kInt64Min}, Case{"tDs", 9223372036855},
+        Case{"tDm", -9223372036854776}}) {
     auto batch = Batch({Primitive<int64_t>("l", "ok", {1, 2, 3, 4}),
                         Primitive<int64_t>(c.format, "ts", {0, std::nullopt, 5, c.value})});
     EXPECT_TRUE(IsError(Convert(batch).status, StatusCode::kOverflow, {"'ts'", "row 3"}))
@@ -137,7 +139,7 @@ TEST(FlatTemporal, OverflowUnderANullIsNotAnError) {
   // The validity bitmap decides: a null slot's garbage value is never converted.
   auto batch = Batch({Primitive<int64_t>("tss:", "ts", {1, std::nullopt})});
   batch.children[0].buffers[1] = testing::ToBytes(std::vector<int64_t>{1, kInt64Max});
-  ExpectRows(batch, {"0000000000000000 40420f0000000000",   // 1 s
+  ExpectRows(batch, {"0000000000000000 40420f0000000000",    // 1 s
                      "0100000000000000 0000000000000000"});  // null
 }
 
@@ -171,7 +173,9 @@ TEST(FlatTemporal, TimesOfDayToNanos) {
 TEST(FlatTemporal, MicrosTimeOverflowNamesColumnAndRow) {
   for (int64_t us : {int64_t{9223372036854776}, int64_t{-9223372036854776}, kInt64Max}) {
     auto batch = Batch({Primitive<int64_t>("ttu", "t", {0, std::nullopt, us})});
-    EXPECT_TRUE(IsError(Convert(batch).status, StatusCode::kOverflow, {"'t'", "row 2", "nanoseconds"})) << us;
+    EXPECT_TRUE(
+        IsError(Convert(batch).status, StatusCode::kOverflow, {"'t'", "row 2", "nanoseconds"}))
+        << us;
   }
 }
 
@@ -200,8 +204,8 @@ TEST(FlatTemporal, DurationsToMicros) {
 }
 
 TEST(FlatTemporal, IntervalYearMonth) {
-  auto batch = Batch({Primitive<int32_t>("tiM", "ym", {0, 13, -1, std::numeric_limits<int32_t>::max(),
-                                                       std::nullopt})});
+  auto batch = Batch({Primitive<int32_t>(
+      "tiM", "ym", {0, 13, -1, std::numeric_limits<int32_t>::max(), std::nullopt})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<ym:interval year to month>");
   ExpectRows(batch, {
                         "0000000000000000 0000000000000000",  // 0 months
@@ -213,10 +217,12 @@ TEST(FlatTemporal, IntervalYearMonth) {
 }
 
 TEST(FlatTemporal, MonthDayNanoIsCalendarInterval) {
-  auto batch = Batch({testing::MonthDayNano(
-      "iv", {MonthDayNanoValue{1, 2, 3000}, MonthDayNanoValue{-1, -2, -1}, MonthDayNanoValue{0, 0, 1999},
-             MonthDayNanoValue{std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(), -1001},
-             std::nullopt, MonthDayNanoValue{0, 0, kInt64Min}})});
+  auto batch = Batch(
+      {testing::MonthDayNano("iv", {MonthDayNanoValue{1, 2, 3000}, MonthDayNanoValue{-1, -2, -1},
+                                    MonthDayNanoValue{0, 0, 1999},
+                                    MonthDayNanoValue{std::numeric_limits<int32_t>::min(),
+                                                      std::numeric_limits<int32_t>::max(), -1001},
+                                    std::nullopt, MonthDayNanoValue{0, 0, kInt64Min}})});
   EXPECT_EQ(SparkSchemaOf(batch), "struct<iv:interval>");
   ExpectRows(batch, {
                         "0000000000000000"   // null bits

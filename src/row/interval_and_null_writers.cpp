@@ -25,7 +25,7 @@ struct CalendarIntervalKernel {
         const uint8_t* value = input.values + ValueIndex<kGathered>(input, r) * 16;
         int64_t nanos = Load<int64_t>(value + 8);
         int64_t micros = nanos / 1000;  // toward zero, as Spark's Arrow reader
-        std::memcpy(dst, value, 8);  // months and days, both int32
+        std::memcpy(dst, value, 8);     // months and days, both int32
         Store64(dst + 8, static_cast<uint64_t>(micros));
       } else {
         SetNull(row, null_bit);

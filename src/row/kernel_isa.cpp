@@ -44,8 +44,8 @@ CpuFeatures ReadCpuFeatures() {
   unsigned xcr0_low = 0, xcr0_high = 0;
   __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
   (void)xcr0_high;  // the state bits checked are all in the low half
-  const bool ymm_saved = (xcr0_low & 0x6u) == 0x6u;     // SSE and AVX state
-  const bool zmm_saved = (xcr0_low & 0xe6u) == 0xe6u;   // and opmask, ZMM state
+  const bool ymm_saved = (xcr0_low & 0x6u) == 0x6u;    // SSE and AVX state
+  const bool zmm_saved = (xcr0_low & 0xe6u) == 0xe6u;  // and opmask, ZMM state
   __cpuid_count(7, 0, eax, ebx, ecx, edx);
   const bool bmi2 = (ebx & (1u << 8)) != 0;
   const bool avx512f = (ebx & (1u << 16)) != 0;
@@ -118,9 +118,7 @@ KernelIsa AutoKernelIsa() {
 Status ResolveKernels(Kernels choice, KernelIsa* out) {
   KernelIsa isa;
   switch (choice) {
-    case Kernels::kAuto:
-      *out = AutoKernelIsa();
-      return Status::Ok();
+    case Kernels::kAuto: *out = AutoKernelIsa(); return Status::Ok();
     case Kernels::kPortable: isa = KernelIsa::kPortable; break;
     case Kernels::kAvx2: isa = KernelIsa::kAvx2; break;
     case Kernels::kAvx512: isa = KernelIsa::kAvx512; break;
@@ -140,7 +138,9 @@ KernelIsa ActiveKernelIsa() {
   return AutoKernelIsa();
 }
 
-ScopedKernelIsa::ScopedKernelIsa(KernelIsa isa) : previous_(t_scoped) { t_scoped = static_cast<int>(isa); }
+ScopedKernelIsa::ScopedKernelIsa(KernelIsa isa) : previous_(t_scoped) {
+  t_scoped = static_cast<int>(isa);
+}
 
 ScopedKernelIsa::~ScopedKernelIsa() { t_scoped = previous_; }
 

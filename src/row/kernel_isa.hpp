@@ -12,10 +12,10 @@
 #include <cstdint>
 
 #include "arrow/arrow_type.hpp"
-#include "rowbridge/converter.hpp"
-#include "rowbridge/status.hpp"
 #include "row/nested/element_placement.hpp"
 #include "row/nested/element_writer.hpp"
+#include "rowbridge/converter.hpp"
+#include "rowbridge/status.hpp"
 
 namespace rowbridge::row {
 
@@ -30,7 +30,8 @@ enum class KernelIsa : uint8_t {
 };
 
 /// Every kernel ISA, for tests that run each available one.
-inline constexpr KernelIsa kKernelIsas[] = {KernelIsa::kPortable, KernelIsa::kAvx2, KernelIsa::kAvx512};
+inline constexpr KernelIsa kKernelIsas[] = {KernelIsa::kPortable, KernelIsa::kAvx2,
+                                            KernelIsa::kAvx512};
 
 /// "portable", "avx2" or "avx512".
 const char* KernelIsaName(KernelIsa isa);

@@ -2,9 +2,9 @@
 // Spark reserves 16 variable-region bytes for every such value, null or not,
 // and stores the minimal big-endian two's complement of the unscaled value.
 #include "row/column_access.hpp"
-#include "spark/decimal_math.hpp"
 #include "row/large_decimal_sources.hpp"
 #include "row/writer_families.hpp"
+#include "spark/decimal_math.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -46,10 +46,10 @@ struct LargeDecimalKernel {
       Int128 v;
       int64_t index = ValueIndex<kGathered>(input, r);
       if (!Source::Read(input.values, index, &v) || !FitsPrecision128(v, target.precision)) {
-        return Status::Overflow(ColumnRowError(target, ReportedRow(sink, k, r),
-                                               "unscaled value " + Source::Describe(input.values, index) +
-                                                   " does not fit precision " +
-                                                   std::to_string(target.precision)));
+        return Status::Overflow(
+            ColumnRowError(target, ReportedRow(sink, k, r),
+                           "unscaled value " + Source::Describe(input.values, index) +
+                               " does not fit precision " + std::to_string(target.precision)));
       }
     }
     return Status::Internal(ColumnRowError(target, row_begin, "value check failed without a row"));

@@ -17,7 +17,8 @@ inline void PrefetchValues(const ColumnInput& input, const ColumnPlan& column, i
                            int64_t num_rows, int64_t max_lines) {
   if (input.gather != nullptr || num_rows <= 0) return;
   int64_t index = input.offset + row_begin;
-  if (input.validity != nullptr) __builtin_prefetch(input.validity + ((input.validity_offset + row_begin) >> 3));
+  if (input.validity != nullptr)
+    __builtin_prefetch(input.validity + ((input.validity_offset + row_begin) >> 3));
   if (input.values == nullptr) return;
   int64_t width = column.prefetch_bytes_per_value;
   const uint8_t* first = input.values + index * width;

@@ -33,11 +33,11 @@ namespace rowbridge {
 namespace {
 
 using testing::Bytes;
-using testing::EnvOr;
-using testing::IterationKernel;
 using testing::ColumnSpec;
 using testing::EncodingSpec;
+using testing::EnvOr;
 using testing::Int128;
+using testing::IterationKernel;
 using testing::Rng;
 using testing::TestArray;
 
@@ -63,11 +63,13 @@ Outcome Expect(const testing::ReferenceRows& reference, int64_t cap) {
     }
     size_t j = i;
     int64_t total = 0;
-    while (j < rows.size() && total + static_cast<int64_t>(rows[j].size()) <= cap) total += static_cast<int64_t>(rows[j++].size());
+    while (j < rows.size() && total + static_cast<int64_t>(rows[j].size()) <= cap)
+      total += static_cast<int64_t>(rows[j++].size());
     // A chunk holding an overflowing value fails as a whole; the order in
     // which its cells are written is the library's choice.
     for (const testing::ReferenceCell& cell : reference.overflows) {
-      if (cell.row >= static_cast<int64_t>(i) && cell.row < static_cast<int64_t>(j)) out.cells.push_back(cell);
+      if (cell.row >= static_cast<int64_t>(i) && cell.row < static_cast<int64_t>(j))
+        out.cells.push_back(cell);
     }
     if (!out.cells.empty()) {
       out.code = StatusCode::kOverflow;
@@ -80,7 +82,8 @@ Outcome Expect(const testing::ReferenceRows& reference, int64_t cap) {
 }
 
 /// Succeeds when `message` names one of `cells` as "'column' ... row R:".
-::testing::AssertionResult NamesACell(const std::string& message, const std::vector<testing::ReferenceCell>& cells,
+::testing::AssertionResult NamesACell(const std::string& message,
+                                      const std::vector<testing::ReferenceCell>& cells,
                                       const std::vector<std::string>& names) {
   for (const testing::ReferenceCell& cell : cells) {
     // A value nested in the column is named by its path, "'column.field...'".
@@ -88,22 +91,22 @@ Outcome Expect(const testing::ReferenceRows& reference, int64_t cap) {
     for (const char* end : {"'", "."}) {
       std::string column = "'" + names[static_cast<size_t>(cell.column)] + end;
       size_t at = message.find(column);
-      if (at != std::string::npos && message.find(row, at) != std::string::npos) return ::testing::AssertionSuccess();
+      if (at != std::string::npos && message.find(row, at) != std::string::npos)
+        return ::testing::AssertionSuccess();
     }
   }
-  return ::testing::AssertionFailure() << "'" << message << "' names none of the " << cells.size()
-                                       << " overflowing cells, the first being column "
-                                       << (cells.empty() ? -1 : cells[0].column) << " row "
-                                       << (cells.empty() ? -1 : cells[0].row);
+  return ::testing::AssertionFailure()
+         << "'" << message << "' names none of the " << cells.size()
+         << " overflowing cells, the first being column " << (cells.empty() ? -1 : cells[0].column)
+         << " row " << (cells.empty() ? -1 : cells[0].row);
 }
 
 /// Flat columns that leave a schema in the depth-first writer's reach:
 /// strings (plain) and every type written in the slot alone.
 const std::vector<std::string>& DepthFirstFlatFormats() {
-  static const std::vector<std::string> kFormats = {"n",    "b",    "c",    "C",   "s",   "S",   "i",
-                                                    "I",    "l",    "L",    "f",   "g",   "tdD", "tdm",
-                                                    "tss:", "tsn:", "tsu:", "tDu", "tiM", "u",   "U",
-                                                    "z",    "Z"};
+  static const std::vector<std::string> kFormats = {
+      "n",   "b",   "c",    "C",    "s",    "S",   "i",   "I", "l", "L", "f", "g",
+      "tdD", "tdm", "tss:", "tsn:", "tsu:", "tDu", "tiM", "u", "U", "z", "Z"};
   return kFormats;
 }
 
@@ -132,7 +135,8 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
   std::vector<EncodingSpec> encodings;
   for (int64_t c = 0; c < num_columns; ++c) {
     encodings.push_back(RandomEncoding(rng));
-    if (depth_first_shapes && IsStringFormat(specs[static_cast<size_t>(c)].format)) encodings.back() = {};
+    if (depth_first_shapes && IsStringFormat(specs[static_cast<size_t>(c)].format))
+      encodings.back() = {};
   }
   // Nested columns draw from a stream of their own, so that the flat columns
   // of an iteration without them stay what they were.
@@ -142,10 +146,11 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
   std::string nested_description;
   for (int64_t c = 0; nested_iteration && c < num_columns; ++c) {
     if (!nested_rng.Chance(0.5) && !(depth_first_shapes && c == 0)) continue;
-    nested[static_cast<size_t>(c)] =
-        testing::RandomNestedSpec(nested_rng, specs[static_cast<size_t>(c)].name, static_cast<int>(nested_rng.Range(1, 4)),
-                                  overflow_schema, depth_first_shapes);
-    nested_description += " " + specs[static_cast<size_t>(c)].name + "=" + testing::DescribeSpec(*nested[static_cast<size_t>(c)]);
+    nested[static_cast<size_t>(c)] = testing::RandomNestedSpec(
+        nested_rng, specs[static_cast<size_t>(c)].name, static_cast<int>(nested_rng.Range(1, 4)),
+        overflow_schema, depth_first_shapes);
+    nested_description += " " + specs[static_cast<size_t>(c)].name + "=" +
+                          testing::DescribeSpec(*nested[static_cast<size_t>(c)]);
   }
 
   ConverterOptions options;
@@ -167,9 +172,11 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
     std::vector<TestArray> columns;
     for (int64_t c = 0; c < num_columns; ++c) {
       const auto& nested_spec = nested[static_cast<size_t>(c)];
-      columns.push_back(nested_spec ? testing::MakeNestedColumn(nested_rng, *nested_spec, batch_offset + length + extra)
-                                    : MakeColumn(rng, specs[static_cast<size_t>(c)], encodings[static_cast<size_t>(c)],
-                                                 batch_offset + length + extra));
+      columns.push_back(
+          nested_spec
+              ? testing::MakeNestedColumn(nested_rng, *nested_spec, batch_offset + length + extra)
+              : MakeColumn(rng, specs[static_cast<size_t>(c)], encodings[static_cast<size_t>(c)],
+                           batch_offset + length + extra));
     }
     TestArray batch = testing::Batch(std::move(columns));
     if (batch_offset + extra > 0) batch = testing::Slice(batch, batch_offset, length);
@@ -178,12 +185,14 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
 
     if (converter == nullptr) {
       int64_t largest = 8;
-      for (const Bytes& row : reference.rows) largest = std::max(largest, static_cast<int64_t>(row.size()));
+      for (const Bytes& row : reference.rows)
+        largest = std::max(largest, static_cast<int64_t>(row.size()));
       if (rng.Chance(0.4)) options.max_chunk_bytes = rng.Range(largest, 4 * largest);
       else if (rng.Chance(0.1)) options.max_chunk_bytes = rng.Range(8, largest);
       TestArray schema = testing::SchemaNode("+s", "");
       for (size_t c = 0; c < specs.size(); ++c) {
-        TestArray plain = nested[c] ? testing::PlainSchema(*nested[c]) : testing::SchemaNode(specs[c].format, specs[c].name);
+        TestArray plain = nested[c] ? testing::PlainSchema(*nested[c])
+                                    : testing::SchemaNode(specs[c].format, specs[c].name);
         if (!nested[c]) plain.nullable = specs[c].nullable;
         schema.children.push_back(plain);
       }
@@ -192,13 +201,14 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
       ASSERT_TRUE(status.ok()) << status.message();
     }
     Outcome expected = Expect(reference, options.max_chunk_bytes);
-    SCOPED_TRACE("batch " + std::to_string(b) + " " + testing::DescribeBatch(batch) + nested_description + "; cap " +
-                 std::to_string(options.max_chunk_bytes) + ", validation " +
-                 std::to_string(static_cast<int>(options.validation)) + (reencode ? ", re-encoding" : ""));
+    SCOPED_TRACE("batch " + std::to_string(b) + " " + testing::DescribeBatch(batch) +
+                 nested_description + "; cap " + std::to_string(options.max_chunk_bytes) +
+                 ", validation " + std::to_string(static_cast<int>(options.validation)) +
+                 (reencode ? ", re-encoding" : ""));
     auto exported = testing::ExportBatch(batch);
     bool pass_schema = reencode || rng.Chance(0.5);
-    testing::Conversion actual =
-        testing::Drain(*converter, exported->array.array, pass_schema ? &exported->schema.schema : nullptr);
+    testing::Conversion actual = testing::Drain(*converter, exported->array.array,
+                                                pass_schema ? &exported->schema.schema : nullptr);
     if (expected.code == StatusCode::kOk) {
       ASSERT_TRUE(actual.status.ok()) << actual.status.message();
     } else if (expected.code == StatusCode::kCapacity) {
@@ -222,8 +232,8 @@ TEST(RandomDifferential, LibraryMatchesTheReferenceWriter) {
   uint64_t iterations = EnvOr("ROWBRIDGE_RANDOM_ITERATIONS", 300);
   RecordProperty("seed", std::to_string(seed));
   for (uint64_t i = 0; i < iterations; ++i) {
-    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " + std::to_string(seed) +
-                 ", iteration " + std::to_string(i) + ")");
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " +
+                 std::to_string(seed) + ", iteration " + std::to_string(i) + ")");
     testing::TrackIterationSeed(seed + i);
     RunIteration(seed + i, false);
     if (HasFailure()) break;
@@ -238,13 +248,15 @@ TEST(RandomDifferential, DepthFirstWriterMatchesTheReferenceWriter) {
   RecordProperty("seed", std::to_string(seed));
   const int64_t tiles_before = row::DepthFirstTilesForTesting();
   for (uint64_t i = 0; i < iterations; ++i) {
-    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " + std::to_string(seed) +
-                 ", iteration " + std::to_string(i) + ")");
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " +
+                 std::to_string(seed) + ", iteration " + std::to_string(i) + ")");
     testing::TrackIterationSeed(seed + i);
     RunIteration(seed + i, true);
     if (HasFailure()) break;
   }
-  std::printf("depth-first tiles: %lld of %llu iterations\n", static_cast<long long>(row::DepthFirstTilesForTesting() - tiles_before), static_cast<unsigned long long>(iterations));
+  std::printf("depth-first tiles: %lld of %llu iterations\n",
+              static_cast<long long>(row::DepthFirstTilesForTesting() - tiles_before),
+              static_cast<unsigned long long>(iterations));
   EXPECT_GE(row::DepthFirstTilesForTesting() - tiles_before, static_cast<int64_t>(iterations) / 2)
       << "too few tiles took the depth-first writer for this test to cover it";
 }
@@ -260,27 +272,30 @@ TEST(ReferenceRowWriter, AgreesWithHandComputedBytes) {
   testing::ReferenceRows reference = testing::ReferenceConvert(batch);
   ASSERT_EQ(reference.error, "");
   ASSERT_EQ(reference.rows.size(), 2u);
-  EXPECT_EQ(testing::Hex(reference.rows[0]), testing::CleanHex("0800000000000000"   // null bits: iv
-                                                               "ffffffff00000000"   // a = -1
-                                                               "0900000028000000"   // s: 9 bytes at 40
-                                                               "0200000038000000"   // d: 2 bytes at 56
-                                                               "1000000048000000"   // iv: 16 bytes at 72
-                                                               "6162636465666768"   // "abcdefgh"
-                                                               "6900000000000000"   // "i"
-                                                               "ff7f000000000000"   // d = ff 7f
-                                                               "0000000000000000"   //
-                                                               "0000000000000000"   // iv null: zeros
-                                                               "0000000000000000"));
-  EXPECT_EQ(testing::Hex(reference.rows[1]), testing::CleanHex("0500000000000000"   // null bits: a, d
-                                                               "0000000000000000"   // a null
-                                                               "0000000028000000"   // s: empty at 40
-                                                               "0000000028000000"   // d null at 40
-                                                               "1000000038000000"   // iv at 56
-                                                               "0000000000000000"   // d: 16 zero bytes
-                                                               "0000000000000000"   //
-                                                               "0100000002000000"   // months 1, days 2
-                                                               "0000000000000000"));  // -1 ns -> 0 us (toward zero)
-  TestArray overflow = testing::Batch({testing::Primitive<int64_t>("tss:", "t", {1, int64_t{1} << 62})});
+  EXPECT_EQ(testing::Hex(reference.rows[0]),
+            testing::CleanHex("0800000000000000"  // null bits: iv
+                              "ffffffff00000000"  // a = -1
+                              "0900000028000000"  // s: 9 bytes at 40
+                              "0200000038000000"  // d: 2 bytes at 56
+                              "1000000048000000"  // iv: 16 bytes at 72
+                              "6162636465666768"  // "abcdefgh"
+                              "6900000000000000"  // "i"
+                              "ff7f000000000000"  // d = ff 7f
+                              "0000000000000000"  //
+                              "0000000000000000"  // iv null: zeros
+                              "0000000000000000"));
+  EXPECT_EQ(testing::Hex(reference.rows[1]),
+            testing::CleanHex("0500000000000000"     // null bits: a, d
+                              "0000000000000000"     // a null
+                              "0000000028000000"     // s: empty at 40
+                              "0000000028000000"     // d null at 40
+                              "1000000038000000"     // iv at 56
+                              "0000000000000000"     // d: 16 zero bytes
+                              "0000000000000000"     //
+                              "0100000002000000"     // months 1, days 2
+                              "0000000000000000"));  // -1 ns -> 0 us (toward zero)
+  TestArray overflow =
+      testing::Batch({testing::Primitive<int64_t>("tss:", "t", {1, int64_t{1} << 62})});
   reference = testing::ReferenceConvert(overflow);
   ASSERT_EQ(reference.overflows.size(), 1u);
   EXPECT_EQ(reference.overflows[0].row, 1);

@@ -70,7 +70,8 @@ int64_t IntegerWidth(const TestArray& node, size_t index) {
 /// detect; lowering it is fair damage.
 bool LimitsABuffer(const TestArray& node, size_t index, int64_t i) {
   const std::string& f = node.format;
-  if ((f == "u" || f == "U" || f == "z" || f == "Z") && index == 1) return i == node.offset + node.length;
+  if ((f == "u" || f == "U" || f == "z" || f == "Z") && index == 1)
+    return i == node.offset + node.length;
   return (f == "vu" || f == "vz") && index == node.buffers.size() - 1 && index > 1;
 }
 
@@ -81,9 +82,18 @@ int64_t HostileValue(Rng& rng, const TestArray& node, int64_t old_value, int64_t
   auto near = [old_value](int64_t delta) {  // wraps, as a corrupted integer may
     return static_cast<int64_t>(static_cast<uint64_t>(old_value) + static_cast<uint64_t>(delta));
   };
-  std::vector<int64_t> picks = {-1,       0,         1,         near(1),  near(-1),
-                                near(8),  near(-64), node.length, child,  child + 1,
-                                std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()};
+  std::vector<int64_t> picks = {-1,
+                                0,
+                                1,
+                                near(1),
+                                near(-1),
+                                near(8),
+                                near(-64),
+                                node.length,
+                                child,
+                                child + 1,
+                                std::numeric_limits<int32_t>::max(),
+                                std::numeric_limits<int32_t>::min()};
   if (width == 8) picks.push_back(std::numeric_limits<int64_t>::max());
   if (rng.Chance(0.15)) return static_cast<int64_t>(rng.Next());
   return rng.Pick(picks);
@@ -98,16 +108,16 @@ std::string Damage(Rng& rng, TestArray* batch) {
     CollectNodes(&batch->children[static_cast<size_t>(column)], &nodes);
     size_t pick = static_cast<size_t>(rng.Range(0, static_cast<int64_t>(nodes.size()) - 1));
     TestArray& node = *nodes[pick];
-    std::string where = "column " + std::to_string(column) + " node " + std::to_string(pick) + " (" + node.format +
-                        " '" + node.name + "')";
+    std::string where = "column " + std::to_string(column) + " node " + std::to_string(pick) +
+                        " (" + node.format + " '" + node.name + "')";
     int64_t kind = rng.Range(0, 9);
     // Shortening a node or moving its slice back only reads less of what
     // the producer allocated.
     int64_t* field = kind == 0 ? &node.length : kind == 1 ? &node.offset : nullptr;
     if (field != nullptr && *field > 0) {
       int64_t smaller = rng.Range(0, *field - 1);
-      std::string what = where + (kind == 0 ? ": length " : ": offset ") + std::to_string(*field) + " -> " +
-                         std::to_string(smaller);
+      std::string what = where + (kind == 0 ? ": length " : ": offset ") + std::to_string(*field) +
+                         " -> " + std::to_string(smaller);
       *field = smaller;
       node.null_count = -1;
       return what;
@@ -131,18 +141,23 @@ std::string Damage(Rng& rng, TestArray* batch) {
     // Half the time an integer at an end of what the node reads: its first
     // and last offsets are where bounds are crossed.
     int64_t index = rng.Range(0, count - 1);
-    if (rng.Chance(0.5)) index = std::clamp(rng.Pick(std::vector<int64_t>{node.offset, node.offset + node.length}), int64_t{0}, count - 1);
+    if (rng.Chance(0.5))
+      index = std::clamp(rng.Pick(std::vector<int64_t>{node.offset, node.offset + node.length}),
+                         int64_t{0}, count - 1);
     size_t at = static_cast<size_t>(index * width);
     int64_t old_value = 0;
     std::memcpy(&old_value, bytes.data() + at, static_cast<size_t>(width));
     // What a `width`-byte integer holds, sign-extended.
-    auto stored = [width](int64_t v) { return width < 8 ? (v << (64 - 8 * width)) >> (64 - 8 * width) : v; };
+    auto stored = [width](int64_t v) {
+      return width < 8 ? (v << (64 - 8 * width)) >> (64 - 8 * width) : v;
+    };
     old_value = stored(old_value);
     int64_t value = stored(HostileValue(rng, node, old_value, width));
-    if (LimitsABuffer(node, b, static_cast<int64_t>(at) / width)) value = std::min(value, old_value);
+    if (LimitsABuffer(node, b, static_cast<int64_t>(at) / width))
+      value = std::min(value, old_value);
     std::memcpy(bytes.data() + at, &value, static_cast<size_t>(width));
-    return where + ": buffer " + std::to_string(b) + " [" + std::to_string(at) + "] " + std::to_string(old_value) +
-           " -> " + std::to_string(value);
+    return where + ": buffer " + std::to_string(b) + " [" + std::to_string(at) + "] " +
+           std::to_string(old_value) + " -> " + std::to_string(value);
   }
   return "nothing (no damageable node)";
 }
@@ -162,19 +177,21 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
   for (int64_t c = 0; c < num_columns; ++c) {
     std::string name = "c" + std::to_string(c);
     if (rng.Chance(0.7)) {
-      testing::TypeSpec spec =
-          testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 4)), false, depth_first_shapes);
+      testing::TypeSpec spec = testing::RandomNestedSpec(
+          rng, name, static_cast<int>(rng.Range(1, 4)), false, depth_first_shapes);
       description += " " + name + "=" + testing::DescribeSpec(spec);
       columns.push_back(testing::MakeNestedColumn(rng, spec, batch_offset + length));
     } else {
       ColumnSpec spec;
       spec.name = name;
-      spec.format = depth_first_shapes ? rng.Pick(std::vector<std::string>{"u", "U", "z", "l", "i", "g"})
-                                       : testing::RandomFormat(rng);
+      spec.format = depth_first_shapes
+                        ? rng.Pick(std::vector<std::string>{"u", "U", "z", "l", "i", "g"})
+                        : testing::RandomFormat(rng);
       spec.null_rate = rng.Pick(std::vector<double>{0, 0.1, 0.5});
       spec.nullable = true;
       description += " " + name + "=" + spec.format;
-      const testing::EncodingSpec encoding = depth_first_shapes ? testing::EncodingSpec{} : testing::RandomEncoding(rng);
+      const testing::EncodingSpec encoding =
+          depth_first_shapes ? testing::EncodingSpec{} : testing::RandomEncoding(rng);
       columns.push_back(testing::MakeColumn(rng, spec, encoding, batch_offset + length));
     }
   }
@@ -184,7 +201,8 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
   options.validation = Validation::kFull;
   if (rng.Chance(0.3)) {  // small chunks, none smaller than the largest undamaged row
     int64_t largest = 8;
-    for (const Bytes& row : testing::ReferenceConvert(batch).rows) largest = std::max(largest, static_cast<int64_t>(row.size()));
+    for (const Bytes& row : testing::ReferenceConvert(batch).rows)
+      largest = std::max(largest, static_cast<int64_t>(row.size()));
     options.max_chunk_bytes = rng.Range(largest, 3 * largest);
   }
   // A tenth of the batches stay whole: the harness's own batches convert.
@@ -222,7 +240,8 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
 void CollectExported(ArrowArray* array, const ArrowSchema& schema,
                      std::vector<std::pair<ArrowArray*, std::string>>* out) {
   out->emplace_back(array, schema.format);
-  for (int64_t i = 0; i < array->n_children; ++i) CollectExported(array->children[i], *schema.children[i], out);
+  for (int64_t i = 0; i < array->n_children; ++i)
+    CollectExported(array->children[i], *schema.children[i], out);
   if (array->dictionary != nullptr) CollectExported(array->dictionary, *schema.dictionary, out);
 }
 
@@ -259,7 +278,8 @@ std::string BreakStructure(Rng& rng, ArrowArray* node, const std::string& format
     case 5: node->null_count = -2 - rng.Range(0, 5); return "null_count below -1";
     case 6:
       if (view) return "";
-      ChangeCount(rng, &node->buffers, &node->n_buffers, buffers, static_cast<const void*>(nullptr));
+      ChangeCount(rng, &node->buffers, &node->n_buffers, buffers,
+                  static_cast<const void*>(nullptr));
       return "buffer count changed";
     case 7:
       if (node->n_buffers == 0) return "";
@@ -268,7 +288,9 @@ std::string BreakStructure(Rng& rng, ArrowArray* node, const std::string& format
     case 8: {
       // A data buffer of a non-empty node, or the validity of one with nulls.
       const bool validity = rng.Chance(0.5);
-      if (validity ? node->null_count <= 0 || node->n_buffers == 0 : node->length == 0 || node->n_buffers < 2) return "";
+      if (validity ? node->null_count <= 0 || node->n_buffers == 0
+                   : node->length == 0 || node->n_buffers < 2)
+        return "";
       if (node->buffers[validity ? 0 : 1] == nullptr) return "";
       buffers->assign(node->buffers, node->buffers + node->n_buffers);
       (*buffers)[validity ? 0 : 1] = nullptr;
@@ -301,7 +323,8 @@ void RunStructureIteration(uint64_t seed) {
   int64_t length = rng.Range(1, 60);
   for (int64_t c = 0, n = rng.Range(1, 4); c < n; ++c) {
     std::string name = "c" + std::to_string(c);
-    testing::TypeSpec spec = testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 3)), false);
+    testing::TypeSpec spec =
+        testing::RandomNestedSpec(rng, name, static_cast<int>(rng.Range(1, 3)), false);
     description += " " + name + "=" + testing::DescribeSpec(spec);
     columns.push_back(testing::MakeNestedColumn(rng, spec, length));
   }
@@ -315,9 +338,11 @@ void RunStructureIteration(uint64_t seed) {
     std::vector<const void*> buffers;
     std::vector<ArrowArray*> children;
     std::string broken;
-    while (broken.empty()) broken = BreakStructure(rng, node, nodes[static_cast<size_t>(pick)].second, &buffers, &children);
-    SCOPED_TRACE("schema" + description + "; node " + std::to_string(pick) + ": " + broken + ", validation " +
-                 std::to_string(static_cast<int>(validation)));
+    while (broken.empty())
+      broken =
+          BreakStructure(rng, node, nodes[static_cast<size_t>(pick)].second, &buffers, &children);
+    SCOPED_TRACE("schema" + description + "; node " + std::to_string(pick) + ": " + broken +
+                 ", validation " + std::to_string(static_cast<int>(validation)));
     ConverterOptions options;
     options.validation = validation;
     std::unique_ptr<Converter> converter;
@@ -336,8 +361,9 @@ uint64_t ForEachIteration(const std::function<void(uint64_t)>& run) {
   const uint64_t iterations = EnvOr("ROWBRIDGE_HOSTILE_ITERATIONS", 2000);
   ::testing::Test::RecordProperty("seed", std::to_string(seed));
   for (uint64_t i = 0; i < iterations; ++i) {
-    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " ROWBRIDGE_HOSTILE_ITERATIONS=1 (seed " +
-                 std::to_string(seed) + ", iteration " + std::to_string(i) + ")");
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) +
+                 " ROWBRIDGE_HOSTILE_ITERATIONS=1 (seed " + std::to_string(seed) + ", iteration " +
+                 std::to_string(i) + ")");
     testing::TrackIterationSeed(seed + i);
     run(seed + i);
     if (::testing::Test::HasFailure()) break;
@@ -347,7 +373,8 @@ uint64_t ForEachIteration(const std::function<void(uint64_t)>& run) {
 
 TEST(RandomHostile, DamagedBatchesFailOrConvertToTheReferenceRows) {
   int64_t rejected = 0;
-  const uint64_t iterations = ForEachIteration([&](uint64_t seed) { RunIteration(seed, &rejected); });
+  const uint64_t iterations =
+      ForEachIteration([&](uint64_t seed) { RunIteration(seed, &rejected); });
   std::printf("damaged batches rejected: %lld of %llu\n", static_cast<long long>(rejected),
               static_cast<unsigned long long>(iterations));
   // Most damage must reach validation: a harness whose damage always lands
@@ -358,7 +385,6 @@ TEST(RandomHostile, DamagedBatchesFailOrConvertToTheReferenceRows) {
 TEST(RandomHostile, BrokenStructuresAreErrorsAtEveryValidationLevel) {
   ForEachIteration(RunStructureIteration);
 }
-
 
 }  // namespace
 }  // namespace rowbridge

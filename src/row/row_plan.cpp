@@ -23,15 +23,16 @@ Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& optio
   }
   const std::vector<ArrowField>& fields = impl->schema.children;
   if (fields.size() > (size_t{1} << 24)) {
-    return Status::Invalid("the schema has " + std::to_string(fields.size()) + " columns, too many for a row");
+    return Status::Invalid("the schema has " + std::to_string(fields.size()) +
+                           " columns, too many for a row");
   }
   int32_t num_columns = static_cast<int32_t>(fields.size());
   impl->columns.resize(fields.size());
   impl->spark_schema.id = SparkTypeId::kStruct;
   for (int32_t i = 0; i < num_columns; ++i) {
     row::ColumnPlan& column = impl->columns[static_cast<size_t>(i)];
-    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(fields[static_cast<size_t>(i)], i, num_columns, nullptr,
-                                              options.variants, &column));
+    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(fields[static_cast<size_t>(i)], i, num_columns,
+                                               nullptr, options.variants, &column));
     impl->spark_schema.fields.push_back(column.spark);
     impl->constant_var_bytes += column.writers.constant_variable_bytes;
     impl->has_variable_size |= column.variable_size;
@@ -43,7 +44,9 @@ Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& optio
 
 const SparkType& RowPlan::spark_schema() const { return impl_->spark_schema; }
 int64_t RowPlan::num_columns() const { return static_cast<int64_t>(impl_->columns.size()); }
-int64_t RowPlan::fixed_row_bytes() const { return impl_->fixed_row_bytes + impl_->constant_var_bytes; }
+int64_t RowPlan::fixed_row_bytes() const {
+  return impl_->fixed_row_bytes + impl_->constant_var_bytes;
+}
 bool RowPlan::has_fixed_row_size() const { return !impl_->has_variable_size; }
 
 }  // namespace rowbridge

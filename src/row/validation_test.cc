@@ -25,7 +25,8 @@ constexpr Validation kBoth[] = {Validation::kCheap, Validation::kFull};
 /// producer's release callbacks still free everything) and checks that the
 /// same converter then converts a fresh export of `good` (default: `batch`).
 Status ConvertCorrupted(const TestArray& batch, Validation validation,
-                        const std::function<void(ArrowArray*)>& corrupt, const TestArray* good = nullptr) {
+                        const std::function<void(ArrowArray*)>& corrupt,
+                        const TestArray* good = nullptr) {
   auto exported = testing::ExportBatch(batch);
   ArrowArray& root = exported->array.array;
   // Snapshot every node and buffer list, so any corruption can be undone.
@@ -34,7 +35,8 @@ Status ConvertCorrupted(const TestArray& batch, Validation validation,
   std::function<void(ArrowArray*)> snapshot = [&](ArrowArray* node) {
     nodes.emplace_back(node, *node);
     if (node->buffers != nullptr) {
-      lists.emplace_back(node->buffers, std::vector<const void*>(node->buffers, node->buffers + node->n_buffers));
+      lists.emplace_back(node->buffers,
+                         std::vector<const void*>(node->buffers, node->buffers + node->n_buffers));
     }
     for (int64_t i = 0; i < node->n_children; ++i) snapshot(node->children[i]);
     if (node->dictionary != nullptr) snapshot(node->dictionary);
@@ -67,7 +69,8 @@ Status ConvertCorrupted(const TestArray& batch, Validation validation,
     std::string needle = word + std::to_string(row);
     size_t at = m.find(needle);
     if (at != std::string::npos &&
-        (at + needle.size() == m.size() || !std::isdigit(static_cast<unsigned char>(m[at + needle.size()])))) {
+        (at + needle.size() == m.size() ||
+         !std::isdigit(static_cast<unsigned char>(m[at + needle.size()])))) {
       return ::testing::AssertionSuccess();
     }
   }
@@ -75,25 +78,31 @@ Status ConvertCorrupted(const TestArray& batch, Validation validation,
 }
 
 TestArray Ints() {
-  return Batch({Primitive<int64_t>("l", "id", {1, 2, 3, 4, 5}), Primitive<int32_t>("i", "a", {1, std::nullopt, 3, 4, 5})});
+  return Batch({Primitive<int64_t>("l", "id", {1, 2, 3, 4, 5}),
+                Primitive<int32_t>("i", "a", {1, std::nullopt, 3, 4, 5})});
 }
 TestArray Texts() {
-  return Batch({Primitive<int64_t>("l", "id", {1, 2, 3, 4}), testing::Strings("u", "s", {"ab", "cde", "", "fghij"})});
+  return Batch({Primitive<int64_t>("l", "id", {1, 2, 3, 4}),
+                testing::Strings("u", "s", {"ab", "cde", "", "fghij"})});
 }
 TestArray ViewBatch() {
-  return Batch({Primitive<int64_t>("l", "id", {1, 2, 3}),
-                testing::Views("vu", "v", {"short", "a string longer than twelve", "another long value!"}, 1024)});
+  return Batch(
+      {Primitive<int64_t>("l", "id", {1, 2, 3}),
+       testing::Views("vu", "v", {"short", "a string longer than twelve", "another long value!"},
+                      1024)});
 }
 TestArray RunEndBatch(std::vector<std::optional<int32_t>> ends, int64_t length = 6) {
   std::vector<std::optional<std::string>> values;
   for (size_t i = 0; i < ends.size(); ++i) values.push_back(std::string(i + 1, 'v'));
   std::vector<std::optional<int64_t>> ids(static_cast<size_t>(length), int64_t{0});
   return Batch({Primitive<int64_t>("l", "id", ids),
-                testing::RunEnd("r", length, Primitive<int32_t>("i", "", ends), testing::Strings("u", "", values))});
+                testing::RunEnd("r", length, Primitive<int32_t>("i", "", ends),
+                                testing::Strings("u", "", values))});
 }
 TestArray DictionaryBatch() {
   return Batch({Primitive<int64_t>("l", "id", {1, 2, 3}),
-                testing::Dictionary(Primitive<int16_t>("s", "d", {0, 1, 0}), testing::Strings("u", "", {"x", "y"}))});
+                testing::Dictionary(Primitive<int16_t>("s", "d", {0, 1, 0}),
+                                    testing::Strings("u", "", {"x", "y"}))});
 }
 
 template <typename T>
@@ -114,7 +123,8 @@ TEST(Validation, WrongChildCount) {
   for (Validation v : kBoth) {
     Status s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1]->n_children = 1; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'a'", "children"}));
-    s = ConvertCorrupted(RunEndBatch({2, 6}), v, [](ArrowArray* b) { b->children[1]->n_children = 1; });
+    s = ConvertCorrupted(RunEndBatch({2, 6}), v,
+                         [](ArrowArray* b) { b->children[1]->n_children = 1; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'", "children"}));
   }
 }
@@ -122,7 +132,8 @@ TEST(Validation, WrongChildCount) {
 TEST(Validation, NullCountOutsideItsRange) {
   for (Validation v : kBoth) {
     for (int64_t n : {6, 100, -2}) {
-      Status s = ConvertCorrupted(Ints(), v, [n](ArrowArray* b) { b->children[1]->null_count = n; });
+      Status s =
+          ConvertCorrupted(Ints(), v, [n](ArrowArray* b) { b->children[1]->null_count = n; });
       EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'a'", "null_count"})) << n;
     }
   }
@@ -137,7 +148,8 @@ TEST(Validation, NullsWithoutAValidityBitmap) {
 
 TEST(Validation, NullDataBuffers) {
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1]->buffers[1] = nullptr; });
+    Status s =
+        ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1]->buffers[1] = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'a'", "NULL"}));
     s = ConvertCorrupted(Texts(), v, [](ArrowArray* b) { b->children[1]->buffers[1] = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'s'", "NULL"}));
@@ -145,18 +157,21 @@ TEST(Validation, NullDataBuffers) {
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'s'", "NULL"}));
     s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1]->buffers = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'a'"}));
-    s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) { b->children[1]->dictionary->buffers[1] = nullptr; });
+    s = ConvertCorrupted(DictionaryBatch(), v,
+                         [](ArrowArray* b) { b->children[1]->dictionary->buffers[1] = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "NULL"}));
   }
 }
 
 TEST(Validation, ReleasedArrays) {
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1]->release = nullptr; });
+    Status s =
+        ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->children[1]->release = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'a'", "released"}));
     s = ConvertCorrupted(Ints(), v, [](ArrowArray* b) { b->release = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"released"}));
-    s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) { b->children[1]->dictionary->release = nullptr; });
+    s = ConvertCorrupted(DictionaryBatch(), v,
+                         [](ArrowArray* b) { b->children[1]->dictionary->release = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "released"}));
   }
 }
@@ -175,7 +190,8 @@ TEST(Validation, ColumnShorterThanTheBatch) {
     s = ConvertCorrupted(RunEndBatch({2, 6}), v, [](ArrowArray* b) { b->children[1]->length = 5; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'"}));
     // Run-end values shorter than the run ends.
-    s = ConvertCorrupted(RunEndBatch({2, 4, 6}), v, [](ArrowArray* b) { b->children[1]->children[1]->length = 2; });
+    s = ConvertCorrupted(RunEndBatch({2, 4, 6}), v,
+                         [](ArrowArray* b) { b->children[1]->children[1]->length = 2; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'"}));
   }
 }
@@ -217,14 +233,16 @@ TEST(Validation, BatchShape) {
 TEST(Validation, DecreasingOffsets) {
   // Offsets 0, 2, 5, 5, 10 become 0, 2, 1, 5, 10: row 1 has length -1.
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(Texts(), v, [](ArrowArray* b) { Mutable<int32_t>(b->children[1]->buffers[1])[2] = 1; });
+    Status s = ConvertCorrupted(
+        Texts(), v, [](ArrowArray* b) { Mutable<int32_t>(b->children[1]->buffers[1])[2] = 1; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'s'", "offsets decrease"}));
     EXPECT_TRUE(NamesRow(s, 1));
   }
   // Large offsets, and a decrease in the last row.
   for (Validation v : kBoth) {
     auto batch = Batch({testing::Strings("U", "big", {"ab", "cde", "f"})});
-    Status s = ConvertCorrupted(batch, v, [](ArrowArray* b) { Mutable<int64_t>(b->children[0]->buffers[1])[3] = 0; });
+    Status s = ConvertCorrupted(
+        batch, v, [](ArrowArray* b) { Mutable<int64_t>(b->children[0]->buffers[1])[3] = 0; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'big'", "offsets decrease"}));
     EXPECT_TRUE(NamesRow(s, 2));
   }
@@ -243,16 +261,19 @@ TEST(Validation, DecreasingOffsetsInASlicedBatchNameTheBatchRow) {
 }
 
 TEST(Validation, NegativeFirstOffsetFull) {
-  Status s = ConvertCorrupted(Texts(), Validation::kFull,
-                              [](ArrowArray* b) { Mutable<int32_t>(b->children[1]->buffers[1])[0] = -4; });
+  Status s = ConvertCorrupted(Texts(), Validation::kFull, [](ArrowArray* b) {
+    Mutable<int32_t>(b->children[1]->buffers[1])[0] = -4;
+  });
   EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'s'", "negative offset"}));
   EXPECT_TRUE(NamesRow(s, 0));
 }
 
 TEST(Validation, DecreasingOffsetsInADictionaryFull) {
-  auto batch = Batch({testing::Dictionary(Primitive<int8_t>("c", "d", {0, 1}), testing::Strings("u", "", {"x", "yy", "zzz"}))});
+  auto batch = Batch({testing::Dictionary(Primitive<int8_t>("c", "d", {0, 1}),
+                                          testing::Strings("u", "", {"x", "yy", "zzz"}))});
   Status s = ConvertCorrupted(batch, Validation::kFull, [](ArrowArray* b) {
-    Mutable<int32_t>(b->children[0]->dictionary->buffers[1])[3] = 0;  // value 2 (unused) has length -3
+    Mutable<int32_t>(b->children[0]->dictionary->buffers[1])[3] =
+        0;  // value 2 (unused) has length -3
   });
   EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "offsets decrease"}));
 }
@@ -286,15 +307,19 @@ TEST(Validation, ViewToAMissingBufferFull) {
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'v'", "buffer"})) << index;
     EXPECT_TRUE(NamesRow(s, 2));
   }
-  Status s = ConvertCorrupted(ViewBatch(), Validation::kFull, [](ArrowArray* b) { b->children[1]->buffers[2] = nullptr; });
+  Status s = ConvertCorrupted(ViewBatch(), Validation::kFull,
+                              [](ArrowArray* b) { b->children[1]->buffers[2] = nullptr; });
   EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'v'", "NULL"}));
-  s = ConvertCorrupted(ViewBatch(), Validation::kFull, [](ArrowArray* b) { b->children[1]->buffers[3] = nullptr; });
+  s = ConvertCorrupted(ViewBatch(), Validation::kFull,
+                       [](ArrowArray* b) { b->children[1]->buffers[3] = nullptr; });
   EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'v'"}));  // the variadic sizes
 }
 
 TEST(Validation, NegativeViewLength) {
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(ViewBatch(), v, [](ArrowArray* b) { Mutable<int32_t>(b->children[1]->buffers[1])[0] = -3; });
+    Status s = ConvertCorrupted(ViewBatch(), v, [](ArrowArray* b) {
+      Mutable<int32_t>(b->children[1]->buffers[1])[0] = -3;
+    });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'v'"}));
     EXPECT_TRUE(NamesRow(s, 0));
   }
@@ -304,42 +329,53 @@ TEST(Validation, RunEndsNotIncreasingFull) {
   for (std::vector<std::optional<int32_t>> ends :
        {std::vector<std::optional<int32_t>>{2, 2, 6}, {4, 2, 6}, {0, 3, 6}, {-1, 6}}) {
     TestArray good = RunEndBatch({2, 6});
-    Status s = ConvertCorrupted(RunEndBatch(ends), Validation::kFull, [](ArrowArray*) {}, &good);
+    Status s = ConvertCorrupted(
+        RunEndBatch(ends), Validation::kFull, [](ArrowArray*) {}, &good);
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'", "does not increase"}));
     // Cheap validation may convert, but must neither crash nor read out of bounds.
-    (void)ConvertCorrupted(RunEndBatch(ends), Validation::kCheap, [](ArrowArray*) {}, &good);
+    (void)ConvertCorrupted(
+        RunEndBatch(ends), Validation::kCheap, [](ArrowArray*) {}, &good);
   }
 }
 
 TEST(Validation, RunEndsTooShort) {
   TestArray good = RunEndBatch({2, 6});
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(RunEndBatch({2, 3}), v, [](ArrowArray*) {}, &good);
+    Status s = ConvertCorrupted(
+        RunEndBatch({2, 3}), v, [](ArrowArray*) {}, &good);
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'", "past the last run end"}));
     EXPECT_TRUE(NamesRow(s, 3));
-    s = ConvertCorrupted(RunEndBatch({}), v, [](ArrowArray*) {}, &good);
+    s = ConvertCorrupted(
+        RunEndBatch({}), v, [](ArrowArray*) {}, &good);
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'"}));
   }
 }
 
 TEST(Validation, RunEndEncodedNullsAreInvalid) {
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(RunEndBatch({2, 6}), v, [](ArrowArray* b) { b->children[1]->null_count = 1; });
+    Status s = ConvertCorrupted(RunEndBatch({2, 6}), v,
+                                [](ArrowArray* b) { b->children[1]->null_count = 1; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'"}));
-    s = ConvertCorrupted(RunEndBatch({2, 6}), v, [](ArrowArray* b) { b->children[1]->children[0]->null_count = 1; });
+    s = ConvertCorrupted(RunEndBatch({2, 6}), v,
+                         [](ArrowArray* b) { b->children[1]->children[0]->null_count = 1; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'"}));
   }
 }
 
 TEST(Validation, DictionaryStructure) {
   for (Validation v : kBoth) {
-    Status s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) { b->children[1]->dictionary = nullptr; });
+    Status s = ConvertCorrupted(DictionaryBatch(), v,
+                                [](ArrowArray* b) { b->children[1]->dictionary = nullptr; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "dictionary"}));
-    s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) { b->children[1]->dictionary->n_buffers = 2; });
+    s = ConvertCorrupted(DictionaryBatch(), v,
+                         [](ArrowArray* b) { b->children[1]->dictionary->n_buffers = 2; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "buffers"}));
-    s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) { Mutable<int16_t>(b->children[1]->buffers[1])[2] = 2; });
+    s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) {
+      Mutable<int16_t>(b->children[1]->buffers[1])[2] = 2;
+    });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "row 2", "dictionary"}));
-    s = ConvertCorrupted(DictionaryBatch(), v, [](ArrowArray* b) { b->children[1]->dictionary->length = 1; });
+    s = ConvertCorrupted(DictionaryBatch(), v,
+                         [](ArrowArray* b) { b->children[1]->dictionary->length = 1; });
     EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'d'", "row 1"}));
   }
 }
@@ -361,9 +397,10 @@ TEST(Validation, NullUnderANonNullableFieldFull) {
   conversion = testing::Convert(batch);
   ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
   ASSERT_EQ(conversion.rows.size(), 4u);
-  EXPECT_EQ(testing::Hex(conversion.rows[2]), testing::CleanHex("0200000000000000"    // null bits: strict
-                                                                "0300000000000000"    // id = 3
-                                                                "0000000000000000"));  // strict: null
+  EXPECT_EQ(testing::Hex(conversion.rows[2]),
+            testing::CleanHex("0200000000000000"     // null bits: strict
+                              "0300000000000000"     // id = 3
+                              "0000000000000000"));  // strict: null
 }
 
 TEST(Validation, NullFromADictionaryUnderANonNullableFieldFull) {

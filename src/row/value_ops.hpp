@@ -188,8 +188,12 @@ bool VisitValueOp(const ArrowType& type, Visitor&& visit) {
     case ArrowTypeId::kTimestamp:
     case ArrowTypeId::kDuration:
       switch (type.unit) {
-        case TimeUnit::kSecond: visit(OpTag<ScaleUpOp<1000000, kSecondsUnit, kMicrosName>>{}); return true;
-        case TimeUnit::kMilli: visit(OpTag<ScaleUpOp<1000, kMillisUnit, kMicrosName>>{}); return true;
+        case TimeUnit::kSecond:
+          visit(OpTag<ScaleUpOp<1000000, kSecondsUnit, kMicrosName>>{});
+          return true;
+        case TimeUnit::kMilli:
+          visit(OpTag<ScaleUpOp<1000, kMillisUnit, kMicrosName>>{});
+          return true;
         case TimeUnit::kMicro: visit(OpTag<CopyOp<uint64_t>>{}); return true;
         case TimeUnit::kNano: visit(OpTag<NanosToMicrosOp>{}); return true;
       }

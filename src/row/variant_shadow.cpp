@@ -33,8 +33,11 @@ struct ChildReader {
   int64_t Length(int64_t logical) const {
     const int64_t i = input.offset + logical;
     switch (id) {
-      case ArrowTypeId::kBinary: return int64_t{Load<int32_t>(input.values + 4 * (i + 1))} - Load<int32_t>(input.values + 4 * i);
-      case ArrowTypeId::kLargeBinary: return Load<int64_t>(input.values + 8 * (i + 1)) - Load<int64_t>(input.values + 8 * i);
+      case ArrowTypeId::kBinary:
+        return int64_t{Load<int32_t>(input.values + 4 * (i + 1))} -
+               Load<int32_t>(input.values + 4 * i);
+      case ArrowTypeId::kLargeBinary:
+        return Load<int64_t>(input.values + 8 * (i + 1)) - Load<int64_t>(input.values + 8 * i);
       default: return Load<int32_t>(input.values + 16 * i);
     }
   }
@@ -62,7 +65,8 @@ struct VariantShadow::Node {
   std::vector<uint8_t> data;     // and its bytes
 };
 
-Status RewriteVariantFields(const ArrowField& field, const std::string& path, ArrowField* out, bool* any) {
+Status RewriteVariantFields(const ArrowField& field, const std::string& path, ArrowField* out,
+                            bool* any) {
   if (IsVariantStruct(field)) {
     ROWBRIDGE_RETURN_NOT_OK(CheckVariantStruct(field, path));
     ArrowField bytes;
@@ -77,11 +81,12 @@ Status RewriteVariantFields(const ArrowField& field, const std::string& path, Ar
   }
   ArrowField copy = field;
   for (size_t i = 0; i < field.children.size(); ++i) {
-    ROWBRIDGE_RETURN_NOT_OK(
-        RewriteVariantFields(field.children[i], path + "." + field.children[i].name, &copy.children[i], any));
+    ROWBRIDGE_RETURN_NOT_OK(RewriteVariantFields(
+        field.children[i], path + "." + field.children[i].name, &copy.children[i], any));
   }
   if (field.is_dictionary()) {
-    ROWBRIDGE_RETURN_NOT_OK(RewriteVariantFields(field.dictionary[0], path, &copy.dictionary[0], any));
+    ROWBRIDGE_RETURN_NOT_OK(
+        RewriteVariantFields(field.dictionary[0], path, &copy.dictionary[0], any));
   }
   *out = std::move(copy);
   return Status::Ok();
@@ -104,14 +109,15 @@ int64_t VariantShadow::bytes() const {
   return total;
 }
 
-Status VariantShadow::Build(const ArrowField& field, const std::string& path, const ArrowArray& array) {
+Status VariantShadow::Build(const ArrowField& field, const std::string& path,
+                            const ArrowArray& array) {
   used_ = 0;
   root_ = nullptr;
   return Shadow(field, path, array, &root_);
 }
 
-Status VariantShadow::Shadow(const ArrowField& field, const std::string& path, const ArrowArray& array,
-                             const ArrowArray** out) {
+Status VariantShadow::Shadow(const ArrowField& field, const std::string& path,
+                             const ArrowArray& array, const ArrowArray** out) {
   if (!HasVariant(field)) {
     *out = &array;
     return Status::Ok();
@@ -121,15 +127,16 @@ Status VariantShadow::Shadow(const ArrowField& field, const std::string& path, c
     const auto expected = static_cast<int64_t>(field.children.size());
     if (array.release == nullptr || array.n_children != expected ||
         (expected > 0 && array.children == nullptr)) {
-      return Status::Invalid("column '" + path + "': the array has " + std::to_string(array.n_children) +
-                             " children where its type " + FieldTypeName(field) + " has " +
-                             std::to_string(expected));
+      return Status::Invalid("column '" + path + "': the array has " +
+                             std::to_string(array.n_children) + " children where its type " +
+                             FieldTypeName(field) + " has " + std::to_string(expected));
     }
     node->array = array;
     node->children.assign(static_cast<size_t>(expected), nullptr);
     for (int64_t i = 0; i < expected; ++i) {
       const ArrowArray* child = array.children[i];
-      if (child == nullptr) return Status::Invalid("column '" + path + "': child " + std::to_string(i) + " is NULL");
+      if (child == nullptr)
+        return Status::Invalid("column '" + path + "': child " + std::to_string(i) + " is NULL");
       const ArrowField& child_field = field.children[static_cast<size_t>(i)];
       const ArrowArray* shadow = nullptr;
       ROWBRIDGE_RETURN_NOT_OK(Shadow(child_field, path + "." + child_field.name, *child, &shadow));
@@ -137,7 +144,8 @@ Status VariantShadow::Shadow(const ArrowField& field, const std::string& path, c
     }
     node->array.children = expected > 0 ? node->children.data() : nullptr;
     if (field.is_dictionary()) {
-      if (array.dictionary == nullptr) return Status::Invalid("column '" + path + "': the dictionary is NULL");
+      if (array.dictionary == nullptr)
+        return Status::Invalid("column '" + path + "': the dictionary is NULL");
       const ArrowArray* shadow = nullptr;
       ROWBRIDGE_RETURN_NOT_OK(Shadow(field.dictionary[0], path, *array.dictionary, &shadow));
       node->array.dictionary = const_cast<ArrowArray*>(shadow);
@@ -158,12 +166,14 @@ Status VariantShadow::Shadow(const ArrowField& field, const std::string& path, c
     const ArrowArray& child = *array.children[k];
     const ArrowType& type = field.children[static_cast<size_t>(k)].type;
     ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(child, type, 0, physical, path, parts[k]));
-    ROWBRIDGE_RETURN_NOT_OK(ValidateValues(child, type, array.offset, array.length, 0, path, parts[k]));
+    ROWBRIDGE_RETURN_NOT_OK(
+        ValidateValues(child, type, array.offset, array.length, 0, path, parts[k]));
     readers[k].id = type.id;
     BindValues(child, type, &readers[k].input);
     readers[k].validity = readers[k].input.validity;
   }
-  const uint8_t* validity = MayHaveNulls(array) ? static_cast<const uint8_t*>(array.buffers[0]) : nullptr;
+  const uint8_t* validity =
+      MayHaveNulls(array) ? static_cast<const uint8_t*>(array.buffers[0]) : nullptr;
   node->offsets.assign(static_cast<size_t>(physical + 1), 0);
   int64_t total = 0;
   for (int64_t p = array.offset; p < physical; ++p) {
@@ -193,9 +203,11 @@ Status VariantShadow::Shadow(const ArrowField& field, const std::string& path, c
     const auto value_length = static_cast<int32_t>(readers[0].Length(p));
     const int64_t metadata_length = readers[1].Length(p);
     std::memcpy(bytes + begin, &value_length, 4);
-    if (value_length > 0) std::memcpy(bytes + begin + 4, readers[0].Data(p), static_cast<size_t>(value_length));
+    if (value_length > 0)
+      std::memcpy(bytes + begin + 4, readers[0].Data(p), static_cast<size_t>(value_length));
     if (metadata_length > 0) {
-      std::memcpy(bytes + begin + 4 + value_length, readers[1].Data(p), static_cast<size_t>(metadata_length));
+      std::memcpy(bytes + begin + 4 + value_length, readers[1].Data(p),
+                  static_cast<size_t>(metadata_length));
     }
   }
   node->buffers = {validity, node->offsets.data(), node->data.data()};

@@ -25,7 +25,9 @@ inline constexpr std::array<UInt128, 39> kPowersOfTen = MakePowersOfTen();
 }  // namespace detail
 
 /// Returns 10^digits for digits in [0, 38].
-inline UInt128 PowerOfTen(int32_t digits) { return detail::kPowersOfTen[static_cast<size_t>(digits)]; }
+inline UInt128 PowerOfTen(int32_t digits) {
+  return detail::kPowersOfTen[static_cast<size_t>(digits)];
+}
 
 // Signs are taken arithmetically, never by a branch: the signs of a column's
 // values are as random as its data, and a branch on them mispredicts about
@@ -54,7 +56,8 @@ inline int32_t MinimalBigEndianLength(Int128 v) {
   const UInt128 magnitude = static_cast<UInt128>(v) ^ SignWord128(v);  // of ~v for negatives
   uint64_t high = static_cast<uint64_t>(magnitude >> 64);
   uint64_t low = static_cast<uint64_t>(magnitude);
-  int32_t bits = high != 0 ? 128 - __builtin_clzll(high) : (low != 0 ? 64 - __builtin_clzll(low) : 0);
+  int32_t bits =
+      high != 0 ? 128 - __builtin_clzll(high) : (low != 0 ? 64 - __builtin_clzll(low) : 0);
   return bits / 8 + 1;
 }
 

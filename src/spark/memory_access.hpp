@@ -18,7 +18,8 @@ using rowbridge::Store64;
 /// on integers: `p` may point at bytes nobody reads (the value of a null),
 /// and so may be garbage; a prefetch of any address is harmless.
 inline void PrefetchAhead(const void* p, int64_t ahead) {
-  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(ahead)));
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) +
+                                                   static_cast<uintptr_t>(ahead)));
 }
 
 /// Rounds `n` up to a multiple of 8 (Spark's roundNumberOfBytesToNearestWord).

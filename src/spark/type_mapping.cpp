@@ -7,7 +7,8 @@ namespace {
 
 Status Unsupported(const std::string& path, const ArrowField& field, const std::string& why) {
   return Status::NotSupported("column '" + path + "' has type " + FieldTypeName(field) +
-                              ", which Spark rows cannot carry" + (why.empty() ? "" : " (" + why + ")"));
+                              ", which Spark rows cannot carry" +
+                              (why.empty() ? "" : " (" + why + ")"));
 }
 
 Status MapDecimal(const ArrowField& field, const std::string& path, SparkType* out) {
@@ -77,7 +78,8 @@ bool IsExtension(const ArrowField& field) {
 }
 
 bool IsVariantChildType(ArrowTypeId id) {
-  return id == ArrowTypeId::kBinary || id == ArrowTypeId::kLargeBinary || id == ArrowTypeId::kBinaryView;
+  return id == ArrowTypeId::kBinary || id == ArrowTypeId::kLargeBinary ||
+         id == ArrowTypeId::kBinaryView;
 }
 
 }  // namespace
@@ -89,7 +91,8 @@ bool IsVariantStruct(const ArrowField& field) {
   for (const ArrowField& child : field.children) {
     has_value |= child.name == "value";
     if (child.name != "metadata") continue;
-    for (const auto& [key, value] : child.metadata) tagged_metadata |= key == "variant" && value == "true";
+    for (const auto& [key, value] : child.metadata)
+      tagged_metadata |= key == "variant" && value == "true";
   }
   return has_value && tagged_metadata;
 }
@@ -101,9 +104,10 @@ Status CheckVariantStruct(const ArrowField& field, const std::string& path) {
     form &= !child.is_dictionary() && IsVariantChildType(child.type.id);
   }
   if (!form) {
-    return Unsupported(path, field,
-                       "a variant must have the children value then metadata, each binary, large_binary "
-                       "or binary_view, as Spark's ArrowUtils writes it");
+    return Unsupported(
+        path, field,
+        "a variant must have the children value then metadata, each binary, large_binary "
+        "or binary_view, as Spark's ArrowUtils writes it");
   }
   return Status::Ok();
 }
@@ -114,7 +118,8 @@ const ArrowField& ValueField(const ArrowField& field) {
   return field;
 }
 
-Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out, bool variants) {
+Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out,
+                  bool variants) {
   out->name = field.name;
   out->nullable = field.nullable;
   if (IsExtension(field)) return Unsupported(path, field, "extension type");
@@ -143,8 +148,8 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
       type.id = SparkTypeId::kStruct;
       type.fields.resize(field.children.size());
       for (size_t i = 0; i < field.children.size(); ++i) {
-        ROWBRIDGE_RETURN_NOT_OK(
-            MapToSpark(field.children[i], path + "." + field.children[i].name, &type.fields[i], variants));
+        ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field.children[i], path + "." + field.children[i].name,
+                                           &type.fields[i], variants));
       }
       return Status::Ok();
     case ArrowTypeId::kList:
@@ -154,15 +159,18 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
     case ArrowTypeId::kLargeListView:
       type.id = SparkTypeId::kArray;
       type.fields.resize(1);
-      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field.children[0], path + ".element", &type.fields[0], variants));
+      ROWBRIDGE_RETURN_NOT_OK(
+          MapToSpark(field.children[0], path + ".element", &type.fields[0], variants));
       type.fields[0].name = "element";
       return Status::Ok();
     case ArrowTypeId::kMap: {
       const ArrowField& entries = field.children[0];
       type.id = SparkTypeId::kMap;
       type.fields.resize(2);
-      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(entries.children[0], path + ".key", &type.fields[0], variants));
-      ROWBRIDGE_RETURN_NOT_OK(MapToSpark(entries.children[1], path + ".value", &type.fields[1], variants));
+      ROWBRIDGE_RETURN_NOT_OK(
+          MapToSpark(entries.children[0], path + ".key", &type.fields[0], variants));
+      ROWBRIDGE_RETURN_NOT_OK(
+          MapToSpark(entries.children[1], path + ".value", &type.fields[1], variants));
       type.fields[0].name = "key";
       type.fields[1].name = "value";
       return Status::Ok();

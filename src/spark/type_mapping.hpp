@@ -13,7 +13,8 @@ namespace rowbridge::row {
 /// errors. Returns NotSupported, naming the path and the type, for a type
 /// Spark rows cannot carry. `variants`: whether Spark's variant struct form is
 /// a VariantType (ConverterOptions::variants) or a struct.
-Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out, bool variants = true);
+Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* out,
+                  bool variants = true);
 
 /// True for a struct in the form Spark's ArrowUtils gives a VariantType: its
 /// children include "value" and "metadata", and "metadata" carries the field

@@ -39,9 +39,8 @@ Status OwnedConstants::Check() const {
                            " columns, the schema " + std::to_string(schema_.n_children));
   }
   if (values_.length != 1 || values_.offset != 0) {
-    return Status::Invalid("the values are not one row (length " +
-                           std::to_string(values_.length) + ", offset " +
-                           std::to_string(values_.offset) + ")");
+    return Status::Invalid("the values are not one row (length " + std::to_string(values_.length) +
+                           ", offset " + std::to_string(values_.offset) + ")");
   }
   for (int64_t i = 0; i < schema_.n_children; ++i) {
     const ArrowArray* value = values_.children[i];

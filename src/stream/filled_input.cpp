@@ -100,9 +100,8 @@ Status OpenFilledReader(const std::shared_ptr<FilledImage>& image, const std::st
   return ipc::IpcReader::OpenBuffer(image, image->data(), image->size(), name, options, out);
 }
 
-Status MakeFilledProducer(const std::shared_ptr<FilledImage>& image,
-                          const ipc::IpcReader& reader, const IpcScanOptions& options,
-                          std::unique_ptr<BatchProducer>* out) {
+Status MakeFilledProducer(const std::shared_ptr<FilledImage>& image, const ipc::IpcReader& reader,
+                          const IpcScanOptions& options, std::unique_ptr<BatchProducer>* out) {
   try {
     std::unique_ptr<ipc::IpcReader> clone;
     ROWBRIDGE_RETURN_NOT_OK(reader.Clone(&clone));
@@ -111,8 +110,8 @@ Status MakeFilledProducer(const std::shared_ptr<FilledImage>& image,
     }
     ipc::IpcFileLayout layout;
     ROWBRIDGE_RETURN_NOT_OK(clone->Layout(&layout));
-    auto blocks = std::make_shared<std::vector<ipc::IpcFileLayout::Block>>(
-        std::move(layout.record_batches));
+    auto blocks =
+        std::make_shared<std::vector<ipc::IpcFileLayout::Block>>(std::move(layout.record_batches));
     ProducedBatchHook hook = [image, blocks](int64_t batch, ArrowArray* array) -> Status {
       const ipc::IpcFileLayout::Block& block = (*blocks)[static_cast<size_t>(batch)];
       auto* holder = new (std::nothrow) DiscardOnRelease();

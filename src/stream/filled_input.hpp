@@ -65,8 +65,7 @@ Status OpenFilledReader(const std::shared_ptr<FilledImage>& image, const std::st
 /// ignored) over clones of `reader` (borrowed). Each batch's block is
 /// discarded from the image once its array is released. The stream must be
 /// gated (a file) so that no batch is produced before its bytes are written.
-Status MakeFilledProducer(const std::shared_ptr<FilledImage>& image,
-                          const ipc::IpcReader& reader, const IpcScanOptions& options,
-                          std::unique_ptr<BatchProducer>* out);
+Status MakeFilledProducer(const std::shared_ptr<FilledImage>& image, const ipc::IpcReader& reader,
+                          const IpcScanOptions& options, std::unique_ptr<BatchProducer>* out);
 
 }  // namespace rowbridge::stream

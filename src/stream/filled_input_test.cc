@@ -1,6 +1,8 @@
 // Filled inputs: a file whose bytes arrive range by range (as the JVM fetches
 // them through Hadoop) behind a gated stream. Only the ranges a batch's
 // selected columns need are written; the rows must equal a full read's.
+#include "stream/filled_input.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,7 +11,6 @@
 #include <thread>
 #include <vector>
 
-#include "stream/filled_input.hpp"
 #include "testing/scan_test_files.hpp"
 #include "testing/stream_test_support.hpp"
 
@@ -26,8 +27,7 @@ std::vector<uint8_t> FileBytes(const std::string& path) {
 }
 
 /// Writes [offset, offset + length) of `file` into the image; returns length.
-int64_t Fill(const std::vector<uint8_t>& file, FilledImage* image, int64_t offset,
-             int64_t length) {
+int64_t Fill(const std::vector<uint8_t>& file, FilledImage* image, int64_t offset, int64_t length) {
   std::memcpy(image->data() + offset, file.data() + offset, static_cast<size_t>(length));
   return length;
 }
@@ -49,8 +49,8 @@ struct FilledScan {
 
 /// Scans batches [first, first + count) of `columns` while another thread
 /// writes each batch's ranges and opens the gate one batch at a time.
-FilledScan ScanFilled(const std::string& path, const std::vector<int32_t>& columns,
-                      int64_t first, int64_t count, std::shared_ptr<FilledImage>* kept) {
+FilledScan ScanFilled(const std::string& path, const std::vector<int32_t>& columns, int64_t first,
+                      int64_t count, std::shared_ptr<FilledImage>* kept) {
   FilledScan result;
   std::vector<uint8_t> file = FileBytes(path);
   std::shared_ptr<FilledImage> image;

@@ -1,12 +1,12 @@
 // MakeIpcProducer: an Arrow IPC input as a batch producer. A file is read by
 // index in parallel, each concurrent call with its own IpcReader (a reader is
 // used by one thread at a time), cloned from the first over the same bytes.
+#include "stream/ipc_producer.hpp"
+
 #include <mutex>
 #include <new>
 #include <string>
 #include <vector>
-
-#include "stream/ipc_producer.hpp"
 
 namespace rowbridge::stream {
 namespace {

@@ -31,7 +31,8 @@ struct Projection {
   ArrowArray array{};
   const void* buffers[1] = {nullptr};
 
-  Projection(ArrowSchema* full_schema, ArrowArray* full_array, const std::vector<int32_t>& columns) {
+  Projection(ArrowSchema* full_schema, ArrowArray* full_array,
+             const std::vector<int32_t>& columns) {
     for (int32_t c : columns) {
       schema_children.push_back(full_schema->children[c]);
       if (full_array != nullptr) array_children.push_back(full_array->children[c]);
@@ -87,8 +88,8 @@ TEST(IpcScanOptions, ProjectionAndRangesEqualTheFullReadProjected) {
     int64_t count;
   };
   const std::vector<Case> cases = {
-      {{0, 1, 2, 3}, 0, -1}, {{3, 0}, 0, -1}, {{2}, 3, 4}, {{}, 0, -1}, {{1, 3}, 11, 1},
-      {{0}, 12, 0},
+      {{0, 1, 2, 3}, 0, -1}, {{3, 0}, 0, -1}, {{2}, 3, 4},
+      {{}, 0, -1},           {{1, 3}, 11, 1}, {{0}, 12, 0},
   };
   for (const char* name : {"flat.zstd", "lists.zstd", "lists.none", "flat.lz4"}) {
     for (const char* suffix : {".arrow", ".arrows"}) {
@@ -233,7 +234,8 @@ TEST(IpcScanOptions, CApiSelectsColumnsAndRangesAndReadsTheFooter) {
 
   scan.num_columns = -2;
   EXPECT_EQ(rowbridge_scan_ipc(path.c_str(), nullptr, &scan, &stream, &error), ROWBRIDGE_EINVAL);
-  EXPECT_EQ(rowbridge_ipc_file_info("/nonexistent.arrow", nullptr, &info, &error), ROWBRIDGE_EINVAL);
+  EXPECT_EQ(rowbridge_ipc_file_info("/nonexistent.arrow", nullptr, &info, &error),
+            ROWBRIDGE_EINVAL);
   EXPECT_NE(std::string(error.message).find("/nonexistent.arrow"), std::string::npos);
 
   // The stream reports the stored body bytes of the batches it handed out.
@@ -265,19 +267,20 @@ TEST(IpcScanOptions, PollReturnsAfterAWakePeriodWithoutABatch) {
   auto counters = std::make_shared<testing::BatchCounters>();
   int64_t next = 0;
   std::unique_ptr<BatchProducer> producer;
-  ASSERT_TRUE(MakeFunctionProducer(&schema.schema,
-                                   [&next, release, counters](ArrowArray* out, bool* end) {
-                                     if (next == 2) {
-                                       *end = true;
-                                       return Status::Ok();
-                                     }
-                                     while (next == 1 && !release->load()) {
-                                       std::this_thread::sleep_for(std::chrono::milliseconds(1));
-                                     }
-                                     testing::MakeCountedBatch(next++, 4, counters, out);
-                                     return Status::Ok();
-                                   },
-                                   &producer)
+  ASSERT_TRUE(MakeFunctionProducer(
+                  &schema.schema,
+                  [&next, release, counters](ArrowArray* out, bool* end) {
+                    if (next == 2) {
+                      *end = true;
+                      return Status::Ok();
+                    }
+                    while (next == 1 && !release->load()) {
+                      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                    }
+                    testing::MakeCountedBatch(next++, 4, counters, out);
+                    return Status::Ok();
+                  },
+                  &producer)
                   .ok());
   StreamOptions options;
   options.pool = Pool(2);

@@ -64,7 +64,8 @@ TEST(IpcScan, CApiScansColumnsAndRows) {
   rowbridge_stream_options_init(&options);
   RowbridgeError error;
   ArrowArrayStream columns{};
-  ASSERT_EQ(rowbridge_scan_ipc(path.c_str(), &options, nullptr, &columns, &error), 0) << error.message;
+  ASSERT_EQ(rowbridge_scan_ipc(path.c_str(), &options, nullptr, &columns, &error), 0)
+      << error.message;
   rowbridge::testing::OwnedSchema schema;
   ASSERT_EQ(columns.get_schema(&columns, &schema.schema), 0);
   std::unique_ptr<Converter> converter;
@@ -82,7 +83,9 @@ TEST(IpcScan, CApiScansColumnsAndRows) {
   EXPECT_EQ(rows, expected);
 
   RowbridgeRowStream* row_stream = nullptr;
-  ASSERT_EQ(rowbridge_row_stream_scan_ipc(path.c_str(), &options, nullptr, nullptr, &row_stream, &error), 0)
+  ASSERT_EQ(
+      rowbridge_row_stream_scan_ipc(path.c_str(), &options, nullptr, nullptr, &row_stream, &error),
+      0)
       << error.message;
   rows.clear();
   for (;;) {

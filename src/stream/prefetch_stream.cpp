@@ -43,7 +43,8 @@ Status PrefetchStream::TryNext(ArrowArray* out, bool* end_of_stream, bool* ready
   return Poll(out, end_of_stream, ready, detail::TakeWait::kNone);
 }
 
-Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready, detail::TakeWait wait) {
+Status PrefetchStream::Poll(ArrowArray* out, bool* end_of_stream, bool* ready,
+                            detail::TakeWait wait) {
   *out = ArrowArray{};
   *ready = false;
   detail::StreamItem* item = nullptr;

@@ -132,7 +132,8 @@ class EncodeProducer : public BatchProducer {
     }
     if (!status.ok()) return status.WithContext("batch " + std::to_string(index));
     counts->input_bytes = rows.num_rows > 0 ? rows.offsets[rows.num_rows] - rows.offsets[0] : 0;
-    counts->owned_bytes = static_cast<int64_t>(message->metadata.capacity() + message->body.capacity());
+    counts->owned_bytes =
+        static_cast<int64_t>(message->metadata.capacity() + message->body.capacity());
     WrapMessage(std::move(message), shared_->messages, out);
     return Status::Ok();
   }
@@ -230,8 +231,7 @@ Status RowEncodeStream::Start(std::vector<uint8_t>* out) {
   return impl.layout.Start(*impl.shared->prototype, out);
 }
 
-Status RowEncodeStream::Submit(const uint8_t* data, const int64_t* row_offsets,
-                               int64_t num_rows) {
+Status RowEncodeStream::Submit(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows) {
   Impl& impl = *impl_;
   if (impl.closed || impl.finished) return Status::Invalid("encode stream: Submit after the end");
   if (!impl.failure.ok()) return impl.failure;

@@ -26,11 +26,11 @@
 #include "rowbridge/converter.hpp"
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/row_decoder.hpp"
-#include "testing/scan_test_files.hpp"
 #include "testing/random_columns.hpp"
 #include "testing/random_iteration.hpp"
 #include "testing/random_nested.hpp"
 #include "testing/row_test_util.hpp"
+#include "testing/scan_test_files.hpp"
 #include "testing/test_arrow.hpp"
 
 namespace rowbridge::stream {
@@ -76,7 +76,8 @@ TestArray RandomBatch(Rng& rng, std::string* description) {
       spec.format = rowbridge::testing::RandomFormat(rng);
       spec.null_rate = rng.Pick(std::vector<double>{0, 0.1, 0.5});
       *description += " " + name + "=" + spec.format;
-      columns.push_back(rowbridge::testing::MakeColumn(rng, spec, rowbridge::testing::RandomEncoding(rng), length));
+      columns.push_back(rowbridge::testing::MakeColumn(
+          rng, spec, rowbridge::testing::RandomEncoding(rng), length));
     }
   }
   *description += ", " + std::to_string(length) + " rows";
@@ -105,7 +106,8 @@ Status WriteSequentially(const ArrowSchema& schema, const std::vector<PackedRows
   for (const PackedRows& batch : batches) {
     rowbridge::testing::OwnedArray array;
     const int64_t num_rows = static_cast<int64_t>(batch.offsets.size()) - 1;
-    ROWBRIDGE_RETURN_NOT_OK(decoder->Decode(batch.data.data(), batch.offsets.data(), num_rows, &array.array));
+    ROWBRIDGE_RETURN_NOT_OK(
+        decoder->Decode(batch.data.data(), batch.offsets.data(), num_rows, &array.array));
     ROWBRIDGE_RETURN_NOT_OK(writer->Write(array.array));
   }
   return writer->Close();
@@ -164,7 +166,8 @@ Status RowsOfFile(const std::string& path, Converter& converter, std::vector<Byt
     bool end = false;
     ROWBRIDGE_RETURN_NOT_OK(reader->ReadNext(&array.array, &end));
     if (end) return Status::Ok();
-    rowbridge::testing::Conversion converted = rowbridge::testing::Drain(converter, array.array, nullptr);
+    rowbridge::testing::Conversion converted =
+        rowbridge::testing::Drain(converter, array.array, nullptr);
     ROWBRIDGE_RETURN_NOT_OK(converted.status);
     rows->insert(rows->end(), converted.rows.begin(), converted.rows.end());
   }
@@ -209,12 +212,13 @@ void RunIteration(uint64_t seed, const std::string& directory, std::vector<Writt
     begin = end;
   }
   RowEncodeOptions options;
-  options.ipc.codec = rng.Pick(std::vector<ipc::IpcCodec>{ipc::IpcCodec::kNone, ipc::IpcCodec::kLz4Frame,
-                                                          ipc::IpcCodec::kZstd});
+  options.ipc.codec = rng.Pick(std::vector<ipc::IpcCodec>{
+      ipc::IpcCodec::kNone, ipc::IpcCodec::kLz4Frame, ipc::IpcCodec::kZstd});
   options.max_ahead = static_cast<int32_t>(rng.Range(1, 3));
   options.pool = TwoWorkers();
   SCOPED_TRACE(std::to_string(batches.size()) + " batches, codec " +
-               std::to_string(static_cast<int>(options.ipc.codec)) + ", K " + std::to_string(options.max_ahead));
+               std::to_string(static_cast<int>(options.ipc.codec)) + ", K " +
+               std::to_string(options.max_ahead));
   std::vector<uint8_t> expected;
   status = WriteSequentially(schema.schema, batches, options.ipc, &expected);
   ASSERT_TRUE(status.ok()) << status.message();
@@ -227,7 +231,8 @@ void RunIteration(uint64_t seed, const std::string& directory, std::vector<Writt
   WrittenFile file;
   file.path = directory + "/" + std::to_string(seed) + ".arrow";
   std::ofstream(file.path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(written.data()), static_cast<std::streamsize>(written.size()));
+      .write(reinterpret_cast<const char*>(written.data()),
+             static_cast<std::streamsize>(written.size()));
   file.rows = first.rows;
   file.schema = description;
   files->push_back(std::move(file));
@@ -240,12 +245,13 @@ TEST(RowEncodeStream, FilesEqualTheSequentialWritersAndPyarrowReadsThem) {
                static_cast<unsigned long long>(seed), static_cast<unsigned long long>(iterations));
   const std::string python = testing::FindPython();
   ASSERT_FALSE(python.empty()) << "no Python with pyarrow (make deps)";
-  const std::string directory =
-      std::filesystem::temp_directory_path().string() + "/rowbridge-encode." + std::to_string(getpid());
+  const std::string directory = std::filesystem::temp_directory_path().string() +
+                                "/rowbridge-encode." + std::to_string(getpid());
   std::filesystem::create_directories(directory);
   std::vector<WrittenFile> files;
   for (uint64_t i = 0; i < iterations; ++i) {
-    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " ROWBRIDGE_RANDOM_ITERATIONS=1");
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) +
+                 " ROWBRIDGE_RANDOM_ITERATIONS=1");
     rowbridge::testing::TrackIterationSeed(seed + i);
     RunIteration(seed + i, directory, &files);
     if (::testing::Test::HasFailure()) break;
@@ -266,7 +272,8 @@ TEST(RowEncodeStream, FilesEqualTheSequentialWritersAndPyarrowReadsThem) {
       "    table.validate()\n"
       "    with pa.ipc.new_file(path + '.pyarrow', table.schema) as out:\n"
       "        out.write_table(table)\n";
-  std::string command = testing::Quote(python) + " -c " + testing::Quote(script) + " " + testing::Quote(list);
+  std::string command =
+      testing::Quote(python) + " -c " + testing::Quote(script) + " " + testing::Quote(list);
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   // pyarrow's copy holds the same rows.
   for (const WrittenFile& file : files) {
@@ -276,14 +283,16 @@ TEST(RowEncodeStream, FilesEqualTheSequentialWritersAndPyarrowReadsThem) {
     rowbridge::testing::OwnedSchema copy_schema;
     ASSERT_TRUE(reader->ExportSchema(&copy_schema.schema).ok());
     std::unique_ptr<Converter> converter;
-    Status status = Converter::Make(copy_schema.schema, ConverterOptions{Validation::kFull}, &converter);
+    Status status =
+        Converter::Make(copy_schema.schema, ConverterOptions{Validation::kFull}, &converter);
     ASSERT_TRUE(status.ok()) << status.message();
     std::vector<Bytes> rows;
     status = RowsOfFile(file.path + ".pyarrow", *converter, &rows);
     ASSERT_TRUE(status.ok()) << status.message();
     ASSERT_EQ(rows.size(), file.rows.size());
     for (size_t r = 0; r < rows.size(); ++r) {
-      ASSERT_EQ(rowbridge::testing::Hex(rows[r]), rowbridge::testing::Hex(file.rows[r])) << "row " << r;
+      ASSERT_EQ(rowbridge::testing::Hex(rows[r]), rowbridge::testing::Hex(file.rows[r]))
+          << "row " << r;
     }
   }
   std::filesystem::remove_all(directory);

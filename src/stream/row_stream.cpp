@@ -72,11 +72,12 @@ Status RowStream::Make(std::unique_ptr<BatchProducer> producer, const StreamOpti
     auto state = std::make_unique<State>();
     auto make_stage = [&](const ArrowSchema& schema, std::unique_ptr<detail::ItemStage>* stage) {
       if (owned == nullptr) {
-        ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(schema, converter_options, &state->plan).WithContext("row stream"));
+        ROWBRIDGE_RETURN_NOT_OK(
+            RowPlan::Compile(schema, converter_options, &state->plan).WithContext("row stream"));
       } else {
         detail::SchemaWithConstants joined(schema, *owned);
-        ROWBRIDGE_RETURN_NOT_OK(
-            RowPlan::Compile(*joined.schema(), converter_options, &state->plan).WithContext("row stream"));
+        ROWBRIDGE_RETURN_NOT_OK(RowPlan::Compile(*joined.schema(), converter_options, &state->plan)
+                                    .WithContext("row stream"));
       }
       *stage = std::make_unique<RowStage>(state->plan, converter_options, owned);
       return Status::Ok();

@@ -146,12 +146,15 @@ TEST(RowStream, RowsEqualConvertingTheSameBatchesDirectly) {
 
 /// The partition values of ConstantsAreEveryRowsLastColumns: (k int64, v utf8, n int32 null).
 t::TestArray Constants(int64_t rows) {
-  return t::Batch({t::Primitive<int64_t>("l", "k", std::vector<std::optional<int64_t>>(
-                                                        static_cast<size_t>(rows), 42)),
-                   t::Strings("u", "v", std::vector<std::optional<std::string>>(
-                                            static_cast<size_t>(rows), "day=2026-12-01")),
-                   t::Primitive<int32_t>("i", "n", std::vector<std::optional<int32_t>>(
-                                                       static_cast<size_t>(rows), std::nullopt))});
+  return t::Batch(
+      {t::Primitive<int64_t>("l", "k",
+                             std::vector<std::optional<int64_t>>(static_cast<size_t>(rows), 42)),
+       t::Strings(
+           "u", "v",
+           std::vector<std::optional<std::string>>(static_cast<size_t>(rows), "day=2026-12-01")),
+       t::Primitive<int32_t>(
+           "i", "n",
+           std::vector<std::optional<int32_t>>(static_cast<size_t>(rows), std::nullopt))});
 }
 
 TEST(RowStream, ConstantsAreEveryRowsLastColumns) {

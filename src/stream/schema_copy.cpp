@@ -1,13 +1,14 @@
 // CopySchema: every node owns its strings and its children, which may be
 // moved out and released on their own (as the C Data Interface allows).
 #include "stream/schema_copy.hpp"
-#include "arrow/bits.hpp"
 
 #include <cstring>
 #include <memory>
 #include <new>
 #include <string>
 #include <vector>
+
+#include "arrow/bits.hpp"
 
 namespace rowbridge::stream::detail {
 namespace {

@@ -113,8 +113,8 @@ void rowbridge_scan_options_init(RowbridgeScanOptions* options) {
   options->validate_values = 1;
 }
 
-int rowbridge_ipc_file_info(const char* path, struct ArrowSchema* schema,
-                            RowbridgeIpcFileInfo* out, RowbridgeError* error) {
+int rowbridge_ipc_file_info(const char* path, struct ArrowSchema* schema, RowbridgeIpcFileInfo* out,
+                            RowbridgeError* error) {
   return Guard(error, [&] {
     if (path == nullptr || out == nullptr) return Status::Invalid("file info: null argument");
     *out = RowbridgeIpcFileInfo{};

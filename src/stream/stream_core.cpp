@@ -257,9 +257,9 @@ Status StreamCore::Work(StreamItem* item, bool* end_of_stream) {
     status = Guard(item->index, "batch stage", [&] { return stage_->Process(item); });
     AddBytesHeld(item->row_bytes - row_bytes);  // the converter's buffers grew
   }
-  item->produce_nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
+  item->produce_nanos =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
   return status;
 }
 

@@ -192,15 +192,15 @@ class StreamCore : public PoolTask, public std::enable_shared_from_this<StreamCo
   std::vector<StreamItem*> ring_;     // item of batch i at i % Capacity(), or null
   std::vector<StreamItem*> dropped_;  // finished items not to deliver; capacity: all items
   Status spare_out_of_memory_;
-  int64_t delivered_ = 0;           // batches handed to the consumer
-  int64_t queued_ = 0;              // finished batches counted against K
-  int64_t claimed_ = 0;             // batches claimed by workers
-  int64_t stop_index_ = INT64_MAX;  // the batch at which the stream ends
+  int64_t delivered_ = 0;            // batches handed to the consumer
+  int64_t queued_ = 0;               // finished batches counted against K
+  int64_t claimed_ = 0;              // batches claimed by workers
+  int64_t stop_index_ = INT64_MAX;   // the batch at which the stream ends
   int64_t ready_limit_ = INT64_MAX;  // batches below it may be claimed (StreamGate)
-  Status stop_status_;              // OK: end of stream; otherwise the error
-  int64_t requests_ = 0;            // requests queued in the pool
-  int64_t running_ = 0;             // claims not yet deposited
-  bool sequential_busy_ = false;    // a sequential producer is in Produce
+  Status stop_status_;               // OK: end of stream; otherwise the error
+  int64_t requests_ = 0;             // requests queued in the pool
+  int64_t running_ = 0;              // claims not yet deposited
+  bool sequential_busy_ = false;     // a sequential producer is in Produce
   bool consumer_waiting_ = false;
   bool cancel_running_ = false;  // a thread is in producer_->Cancel()
   bool closed_ = false;

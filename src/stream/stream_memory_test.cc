@@ -139,9 +139,9 @@ TEST(RowStream, BytesHeldGrowsWithRowsConvertedOnTheConsumersThread) {
   ConverterOptions convert;
   convert.max_chunk_bytes = 16 * 300;  // chunks of 300 rows: 300, 300, 300, 100
   std::unique_ptr<RowStream> stream;
-  ASSERT_TRUE(RowStream::Make(std::make_unique<OwningProducer>(1, kRows), OneAtATime(), convert,
-                              &stream)
-                  .ok());
+  ASSERT_TRUE(
+      RowStream::Make(std::make_unique<OwningProducer>(1, kRows), OneAtATime(), convert, &stream)
+          .ok());
   RowBatch batch;
   bool end = false;
   ASSERT_TRUE(stream->Next(&batch, &end).ok());
@@ -246,7 +246,8 @@ void ScanBytesHeld(const std::string& path, int64_t* last_batch) {
 }
 
 TEST(IpcScan, BytesHeldCountsTheDecompressedBuffersOfHeldBatches) {
-  ASSERT_FALSE(testing::ScanFiles().empty()) << "no Python with pyarrow (make deps) to write the inputs";
+  ASSERT_FALSE(testing::ScanFiles().empty())
+      << "no Python with pyarrow (make deps) to write the inputs";
   std::string compressed = testing::ScanFiles() + "/lists.zstd.arrow";
   // What the reader allocates to decompress the last batch.
   std::unique_ptr<ipc::IpcReader> reader;
@@ -271,7 +272,8 @@ TEST(IpcScan, BytesHeldCountsTheDecompressedBuffersOfHeldBatches) {
 }
 
 TEST(IpcScan, CApiRowStreamReportsBytesHeld) {
-  ASSERT_FALSE(testing::ScanFiles().empty()) << "no Python with pyarrow (make deps) to write the inputs";
+  ASSERT_FALSE(testing::ScanFiles().empty())
+      << "no Python with pyarrow (make deps) to write the inputs";
   std::string path = testing::ScanFiles() + "/flat.zstd.arrow";
   RowbridgeRowStream* stream = nullptr;
   RowbridgeError error{};

@@ -24,7 +24,8 @@ TestArray GoldenToTestArray(const json& schema, const json& array) {
   node.nullable = schema.at("nullable").get<bool>();
   if (schema.contains("metadata")) {
     std::vector<std::pair<std::string, std::string>> pairs;
-    for (const auto& [key, value] : schema.at("metadata").items()) pairs.emplace_back(key, value.get<std::string>());
+    for (const auto& [key, value] : schema.at("metadata").items())
+      pairs.emplace_back(key, value.get<std::string>());
     node.metadata = EncodeMetadata(pairs);
   }
   node.length = array.at("length").get<int64_t>();
@@ -64,7 +65,8 @@ std::vector<GoldenCase> LoadGoldenCases() {
   for (const fs::path& path : GoldenFiles(".json")) {
     std::ifstream in(path);
     GoldenCase golden_case{path, nlohmann::json::parse(in), {}};
-    golden_case.batch = GoldenToTestArray(golden_case.golden.at("schema"), golden_case.golden.at("batch"));
+    golden_case.batch =
+        GoldenToTestArray(golden_case.golden.at("schema"), golden_case.golden.at("batch"));
     cases.push_back(std::move(golden_case));
   }
   return cases;

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "row/nested/depth_first/depth_first.hpp"
 #include "row/kernel_isa.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
 
 namespace rowbridge::testing {
 
@@ -56,7 +56,8 @@ inline void TrackIterationSeed(uint64_t seed) {
     for (int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
       struct sigaction previous {};
       // Keep a handler somebody else installed (AddressSanitizer's own SEGV handler).
-      if (sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler == SIG_DFL) sigaction(signal, &action, nullptr);
+      if (sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler == SIG_DFL)
+        sigaction(signal, &action, nullptr);
     }
     return true;
   }();
@@ -72,7 +73,8 @@ class IterationKernel {
   explicit IterationKernel(uint64_t seed) {
     std::vector<row::KernelIsa> vector_sets;
     for (row::KernelIsa isa : row::kKernelIsas) {
-      if (isa != row::KernelIsa::kPortable && row::KernelIsaAvailable(isa)) vector_sets.push_back(isa);
+      if (isa != row::KernelIsa::kPortable && row::KernelIsaAvailable(isa))
+        vector_sets.push_back(isa);
     }
     if ((seed & 1) != 0 && !vector_sets.empty()) {
       row::OverrideKernelIsaForTesting(vector_sets[(seed >> 2) % vector_sets.size()]);

@@ -10,10 +10,10 @@ namespace {
 /// up to 18 digits in every width), or encoded (larger decimals, uint64).
 const std::vector<std::string>& DepthFirstLeafFormats() {
   static const std::vector<std::string> kFormats = {
-      "c",   "s",   "i",       "l",        "f",        "g",      "tdD",      "tsu:", "tsu:UTC",
-      "tDu", "u",   "U",       "z",        "Z",        "tss:",   "tsm:",     "tsn:UTC", "tdm",
-      "tDs", "tDn", "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0", "d:7,7,256", "b",
-      "d:38,10", "d:25,3,256", "d:19,0", "L"};
+      "c",         "s",   "i",       "l",          "f",        "g",         "tdD",    "tsu:",
+      "tsu:UTC",   "tDu", "u",       "U",          "z",        "Z",         "tss:",   "tsm:",
+      "tsn:UTC",   "tdm", "tDs",     "tDn",        "d:9,2,32", "d:12,3,64", "d:18,4", "d:15,0",
+      "d:7,7,256", "b",   "d:38,10", "d:25,3,256", "d:19,0",   "L"};
   return kFormats;
 }
 
@@ -39,7 +39,8 @@ EncodingSpec NestedEncoding(Rng& rng, bool depth_first) {
 }
 
 TypeSpec Child(Rng& rng, const std::string& name, int depth, bool extremes, bool depth_first) {
-  if (depth > 0 && rng.Chance(0.45)) return RandomNestedSpec(rng, name, depth, extremes, depth_first);
+  if (depth > 0 && rng.Chance(0.45))
+    return RandomNestedSpec(rng, name, depth, extremes, depth_first);
   TypeSpec leaf;
   leaf.node = LeafSpec(rng, name, extremes, false, depth_first);
   leaf.encoding = depth_first ? EncodingSpec{} : RandomEncoding(rng);
@@ -156,7 +157,8 @@ TestArray MakeNode(Rng& rng, const TypeSpec& spec, int64_t n) {
 
 }  // namespace
 
-TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool extremes, bool depth_first) {
+TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool extremes,
+                          bool depth_first) {
   TypeSpec spec;
   spec.node.name = name;
   spec.node.null_rate = rng.Pick(std::vector<double>{0, 0.1, 0.1, 0.3, 0.6});
@@ -171,8 +173,9 @@ TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool
       spec.children.push_back(Child(rng, "f" + std::to_string(i), depth, extremes, depth_first));
   } else if (kind == 1) {
     spec.kind = TypeSpec::Kind::kList;
-    spec.list_format = depth_first ? rng.Pick(std::vector<std::string>{"+l", "+l", "+L"})
-                                   : rng.Pick(std::vector<std::string>{"+l", "+l", "+L", "+w:", "+vl", "+vL"});
+    spec.list_format =
+        depth_first ? rng.Pick(std::vector<std::string>{"+l", "+l", "+L"})
+                    : rng.Pick(std::vector<std::string>{"+l", "+l", "+L", "+w:", "+vl", "+vL"});
     if (spec.list_format == "+w:") spec.list_format += std::to_string(rng.Range(0, 3));
     spec.children.push_back(Child(rng, "item", depth, extremes, depth_first));
   } else {
@@ -188,7 +191,8 @@ TypeSpec RandomNestedSpec(Rng& rng, const std::string& name, int max_depth, bool
 }
 
 void RandomizeEncodings(Rng& rng, TypeSpec* spec) {
-  spec->encoding = spec->kind == TypeSpec::Kind::kLeaf ? RandomEncoding(rng) : NestedEncoding(rng, false);
+  spec->encoding =
+      spec->kind == TypeSpec::Kind::kLeaf ? RandomEncoding(rng) : NestedEncoding(rng, false);
   for (TypeSpec& child : spec->children) RandomizeEncodings(rng, &child);
 }
 

@@ -56,7 +56,8 @@ Located Locate(const TestArray& column, int64_t logical) {
     if (!IsValid(column, j)) return {};
     const TestArray& dictionary = *column.dictionary;
     int64_t key = static_cast<int64_t>(ReadInteger(column.format, Buffer(column, 1), j));
-    if (key < 0 || key >= dictionary.length) throw std::runtime_error("dictionary index out of range");
+    if (key < 0 || key >= dictionary.length)
+      throw std::runtime_error("dictionary index out of range");
     int64_t index = dictionary.offset + key;
     return {&dictionary, index, IsValid(dictionary, index)};
   }
@@ -117,7 +118,8 @@ std::vector<uint8_t> JavaBigIntegerBytes(Int128 v) {
     ++n;
   }
   std::vector<uint8_t> out(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) out[static_cast<size_t>(n - 1 - i)] = static_cast<uint8_t>(v >> (8 * i));
+  for (int i = 0; i < n; ++i)
+    out[static_cast<size_t>(n - 1 - i)] = static_cast<uint8_t>(v >> (8 * i));
   return out;
 }
 
@@ -178,7 +180,8 @@ bool WriteValue(ValueSink& row, int64_t field, const std::string& format, const 
   // Integers, unsigned ones widened to the next Spark type.
   if (format == "c") row.SetSlot(field, static_cast<uint64_t>(Read<int8_t>(values + i)), 1);
   else if (format == "C") row.SetSlot(field, Read<uint8_t>(values + i), 2);
-  else if (format == "s") row.SetSlot(field, static_cast<uint64_t>(Read<int16_t>(values + 2 * i)), 2);
+  else if (format == "s")
+    row.SetSlot(field, static_cast<uint64_t>(Read<int16_t>(values + 2 * i)), 2);
   else if (format == "S") row.SetSlot(field, Read<uint16_t>(values + 2 * i), 4);
   else if (format == "i" || format == "tdD" || format == "tiM") {
     row.SetSlot(field, static_cast<uint64_t>(Read<int32_t>(values + 4 * i)), 4);
@@ -202,7 +205,7 @@ bool WriteValue(ValueSink& row, int64_t field, const std::string& format, const 
     row.SetSlot(field, static_cast<uint64_t>(static_cast<int64_t>(micros)));
   } else if (format == "tin") {
     uint8_t interval[16];
-    std::memcpy(interval, values + 16 * i, 8);  // int32 months, int32 days
+    std::memcpy(interval, values + 16 * i, 8);                   // int32 months, int32 days
     int64_t micros = Read<int64_t>(values + 16 * i + 8) / 1000;  // truncated toward zero
     std::memcpy(interval + 8, &micros, 8);
     row.SetSlot(field, OffsetAndSize(row.Append(interval, 16), 16));
@@ -221,7 +224,8 @@ bool WriteValue(ValueSink& row, int64_t field, const std::string& format, const 
     if (!fits || unscaled >= limit || unscaled <= -limit) {
       // Keep the size the library computes: 16 bytes in a row, the minimal
       // bytes of the low 128 bits in an array.
-      if (large_decimal) row.Append(nullptr, static_cast<int64_t>(JavaBigIntegerBytes(unscaled).size()), reserve);
+      if (large_decimal)
+        row.Append(nullptr, static_cast<int64_t>(JavaBigIntegerBytes(unscaled).size()), reserve);
       return false;
     }
     if (large_decimal) {
@@ -234,11 +238,13 @@ bool WriteValue(ValueSink& row, int64_t field, const std::string& format, const 
   } else if (format == "u" || format == "z") {
     int32_t begin = Read<int32_t>(values + 4 * i);
     int32_t end = Read<int32_t>(values + 4 * (i + 1));
-    row.SetSlot(field, OffsetAndSize(row.Append(Buffer(node, 2) + begin, end - begin), end - begin));
+    row.SetSlot(field,
+                OffsetAndSize(row.Append(Buffer(node, 2) + begin, end - begin), end - begin));
   } else if (format == "U" || format == "Z") {
     int64_t begin = Read<int64_t>(values + 8 * i);
     int64_t end = Read<int64_t>(values + 8 * (i + 1));
-    row.SetSlot(field, OffsetAndSize(row.Append(Buffer(node, 2) + begin, end - begin), end - begin));
+    row.SetSlot(field,
+                OffsetAndSize(row.Append(Buffer(node, 2) + begin, end - begin), end - begin));
   } else if (format == "vu" || format == "vz") {
     const uint8_t* view = values + 16 * i;
     int32_t size = Read<int32_t>(view);
@@ -264,7 +270,9 @@ const std::string& ValueFormat(const TestArray& column) {
   return column.format;
 }
 
-bool IsNestedFormat(const std::string& format) { return !format.empty() && format[0] == '+' && format != "+r"; }
+bool IsNestedFormat(const std::string& format) {
+  return !format.empty() && format[0] == '+' && format != "+r";
+}
 
 }  // namespace reference_detail
 
@@ -295,21 +303,23 @@ ReferenceRows ReferenceConvert(const TestArray& batch) {
 }
 
 std::string DescribeBatch(const TestArray& batch) {
-  std::string out = "batch offset " + std::to_string(batch.offset) + " length " + std::to_string(batch.length) + ":";
+  std::string out = "batch offset " + std::to_string(batch.offset) + " length " +
+                    std::to_string(batch.length) + ":";
   for (const TestArray& column : batch.children) {
     out += " " + column.name + "=";
     if (column.dictionary) {
       out += "dictionary<" + column.format + "," + column.dictionary->format + " len " +
-             std::to_string(column.dictionary->length) + " off " + std::to_string(column.dictionary->offset) + ">";
+             std::to_string(column.dictionary->length) + " off " +
+             std::to_string(column.dictionary->offset) + ">";
     } else if (column.format == "+r") {
       const TestArray& ends = column.children.at(0);
-      out += "ree<" + ends.format + " runs " + std::to_string(ends.length) + " off " + std::to_string(ends.offset) +
-             "," + column.children.at(1).format + ">";
+      out += "ree<" + ends.format + " runs " + std::to_string(ends.length) + " off " +
+             std::to_string(ends.offset) + "," + column.children.at(1).format + ">";
     } else {
       out += column.format;
     }
-    out += "[off " + std::to_string(column.offset) + " len " + std::to_string(column.length) + " nulls " +
-           std::to_string(column.null_count) + "]";
+    out += "[off " + std::to_string(column.offset) + " len " + std::to_string(column.length) +
+           " nulls " + std::to_string(column.null_count) + "]";
   }
   return out;
 }

@@ -22,9 +22,9 @@ struct ReferenceCell {
 };
 
 struct ReferenceRows {
-  std::vector<Bytes> rows;              // one UnsafeRow per batch row
+  std::vector<Bytes> rows;               // one UnsafeRow per batch row
   std::vector<ReferenceCell> overflows;  // in row-major order
-  std::string error;                    // non-empty: the description is outside the reference
+  std::string error;                     // non-empty: the description is outside the reference
 };
 
 /// Converts `batch` (a "+s" TestArray whose children are flat columns, plain,

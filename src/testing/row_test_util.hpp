@@ -74,7 +74,8 @@ inline Conversion Drain(Converter& converter, const ArrowArray& array,
     EXPECT_EQ(view.row_offsets[view.num_rows], view.data_size);
     for (int64_t k = 0; k < view.num_rows; ++k) {
       EXPECT_EQ(view.row_offsets[k] % 8, 0);
-      result.rows.emplace_back(view.data + view.row_offsets[k], view.data + view.row_offsets[k + 1]);
+      result.rows.emplace_back(view.data + view.row_offsets[k],
+                               view.data + view.row_offsets[k + 1]);
     }
     result.chunk_rows.push_back(view.num_rows);
     if (!converter.HasMoreChunks()) break;
@@ -116,9 +117,9 @@ inline ::testing::AssertionResult IsError(const Status& status, StatusCode code,
                                           std::initializer_list<std::string> parts) {
   if (status.ok()) return ::testing::AssertionFailure() << "expected an error, got OK";
   if (status.code() != code) {
-    return ::testing::AssertionFailure() << "expected code " << static_cast<int>(code) << ", got "
-                                         << static_cast<int>(status.code()) << ": "
-                                         << status.message();
+    return ::testing::AssertionFailure()
+           << "expected code " << static_cast<int>(code) << ", got "
+           << static_cast<int>(status.code()) << ": " << status.message();
   }
   for (const std::string& part : parts) {
     if (status.message().find(part) == std::string::npos) {

@@ -2,14 +2,13 @@
 // and reading them the plain way, for comparison.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "rowbridge/converter.hpp"
 #include "rowbridge/ipc_reader.hpp"
@@ -55,7 +54,8 @@ inline std::string ScanFiles() {
     std::string command = Quote(python) + " " + Quote(kScript) + " " + Quote(temporary);
     if (std::system(command.c_str()) != 0) return std::string();
     std::error_code ignored;
-    std::filesystem::rename(temporary, final_dir, ignored);  // another process may have won the race
+    std::filesystem::rename(temporary, final_dir,
+                            ignored);  // another process may have won the race
     std::filesystem::remove_all(temporary, ignored);
     return final_dir;
   }();
@@ -107,7 +107,7 @@ inline std::vector<std::string> SequentialRows(const std::string& path, int64_t*
 
 /// Every row a scan with `scan` options yields, converted by the workers.
 inline std::vector<std::string> ScanRows(const std::string& path, const IpcScanOptions& scan,
-                                  int64_t* batches) {
+                                         int64_t* batches) {
   std::vector<std::string> rows;
   std::unique_ptr<BatchProducer> producer;
   Status status = MakeIpcProducer(path, scan, &producer);

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <mutex>
 #include <map>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>

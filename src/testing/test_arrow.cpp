@@ -386,11 +386,13 @@ TestArray ListOfLengths(const std::string& name, TestArray values,
   return List(name, std::move(values), offsets, any_null ? valid : std::vector<bool>{}, large);
 }
 
-TestArray FixedSizeList(const std::string& name, int32_t size, TestArray values, const std::vector<bool>& valid) {
+TestArray FixedSizeList(const std::string& name, int32_t size, TestArray values,
+                        const std::vector<bool>& valid) {
   TestArray a;
   a.format = "+w:" + std::to_string(size);
   a.name = name;
-  int64_t length = !valid.empty() || size == 0 ? static_cast<int64_t>(valid.size()) : values.length / size;
+  int64_t length =
+      !valid.empty() || size == 0 ? static_cast<int64_t>(valid.size()) : values.length / size;
   SetValidity(&a, length, valid);
   if (values.name.empty()) values.name = "item";
   a.children = {std::move(values)};
@@ -410,8 +412,8 @@ TestArray ListView(const std::string& name, TestArray values, const std::vector<
   return a;
 }
 
-TestArray Map(const std::string& name, TestArray keys, TestArray values, const std::vector<int64_t>& offsets,
-              const std::vector<bool>& valid) {
+TestArray Map(const std::string& name, TestArray keys, TestArray values,
+              const std::vector<int64_t>& offsets, const std::vector<bool>& valid) {
   keys.name = "key";
   keys.nullable = false;
   values.name = "value";

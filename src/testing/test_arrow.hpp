@@ -156,8 +156,8 @@ TestArray ListView(const std::string& name, TestArray values, const std::vector<
 
 /// A map ("+m") whose value i holds entries [offsets[i], offsets[i + 1]) of
 /// `keys` and `values` (both of the same length).
-TestArray Map(const std::string& name, TestArray keys, TestArray values, const std::vector<int64_t>& offsets,
-              const std::vector<bool>& valid = {});
+TestArray Map(const std::string& name, TestArray keys, TestArray values,
+              const std::vector<int64_t>& offsets, const std::vector<bool>& valid = {});
 
 /// interval[month_day_nano] values: int32 months, int32 days, int64 nanoseconds.
 struct MonthDayNanoValue {

@@ -43,9 +43,13 @@ bool BinaryElementWriterSetFor(ArrowTypeId id, ElementWriterSet* out) {
   if (!BinaryWriterSetFor<Copier>(id, &slot_writers)) return false;
   switch (id) {
     case ArrowTypeId::kUtf8:
-    case ArrowTypeId::kBinary: *out = BinaryElements<OffsetSource<int32_t>, Copier>(slot_writers); break;
+    case ArrowTypeId::kBinary:
+      *out = BinaryElements<OffsetSource<int32_t>, Copier>(slot_writers);
+      break;
     case ArrowTypeId::kLargeUtf8:
-    case ArrowTypeId::kLargeBinary: *out = BinaryElements<OffsetSource<int64_t>, Copier>(slot_writers); break;
+    case ArrowTypeId::kLargeBinary:
+      *out = BinaryElements<OffsetSource<int64_t>, Copier>(slot_writers);
+      break;
     case ArrowTypeId::kUtf8View:
     case ArrowTypeId::kBinaryView: *out = BinaryElements<ViewSource, Copier>(slot_writers); break;
     default: *out = BinaryElements<FixedSizeSource, Copier>(slot_writers); break;

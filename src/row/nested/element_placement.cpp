@@ -1,9 +1,9 @@
 // The portable element placement, and the choice of a kernel.
 #include "row/nested/element_placement.hpp"
 
-#include "spark/memory_access.hpp"
-#include "row/nested/element_writer.hpp"
 #include "row/kernel_isa.hpp"
+#include "row/nested/element_writer.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

@@ -12,15 +12,15 @@ namespace rowbridge::row {
 /// What an element placement reads and writes; plain pointers, so that the
 /// per-ISA kernels use no library type with inline members.
 struct ElementPlacement {
-  uint8_t* base = nullptr;              // the tile's output
-  const int64_t* positions = nullptr;   // of array k, relative to base
-  const int64_t* first = nullptr;       // array k holds candidates [first[k], first[k + 1]); none empty
-  int64_t count = 0;                    // arrays
-  const int64_t* item_size = nullptr;   // bytes of candidate c's value (0 when dead)
-  const uint8_t* live_bits = nullptr;   // bit live_offset + c: candidate c is live; null: all are
+  uint8_t* base = nullptr;             // the tile's output
+  const int64_t* positions = nullptr;  // of array k, relative to base
+  const int64_t* first = nullptr;  // array k holds candidates [first[k], first[k + 1]); none empty
+  int64_t count = 0;               // arrays
+  const int64_t* item_size = nullptr;  // bytes of candidate c's value (0 when dead)
+  const uint8_t* live_bits = nullptr;  // bit live_offset + c: candidate c is live; null: all are
   int64_t live_offset = 0;
-  int64_t* child_positions = nullptr;   // out: candidate c's position at [c - first[0]]
-  int64_t scratch = 0;                  // the position of dead values
+  int64_t* child_positions = nullptr;  // out: candidate c's position at [c - first[0]]
+  int64_t scratch = 0;                 // the position of dead values
 };
 
 using PlaceElementsFn = void (*)(const ElementPlacement& placement);

@@ -4,8 +4,8 @@
 
 #include "row/binary_sources.hpp"
 #include "row/column_access.hpp"
-#include "row/nested/element_writer.hpp"
 #include "row/kernel_isa.hpp"
+#include "row/nested/element_writer.hpp"
 #include "row/value_ops.hpp"
 
 namespace rowbridge::row {

@@ -30,7 +30,8 @@ std::string Int32ArrayRow(int64_t n) {
   int64_t bitset_words = (n + 63) / 64;
   int64_t value_words = (n * 4 + 7) / 8;
   int64_t size = 8 * (1 + bitset_words + value_words);
-  std::string row = Word(0) + Word((uint64_t{16} << 32) | static_cast<uint64_t>(size)) + Word(static_cast<uint64_t>(n));
+  std::string row = Word(0) + Word((uint64_t{16} << 32) | static_cast<uint64_t>(size)) +
+                    Word(static_cast<uint64_t>(n));
   for (int64_t w = 0; w < bitset_words; ++w) row += Word(0);
   for (int64_t w = 0; w < value_words; ++w) {
     uint64_t low = static_cast<uint64_t>(2 * w + 1);
@@ -52,24 +53,28 @@ TEST(NestedArrays, ElementCountsAroundBoundaries) {
   }
   auto batch = Batch({testing::ListOfLengths("a", Primitive<int32_t>("i", "", values), lengths)});
   // The small ones, spelled out.
-  EXPECT_EQ(testing::CleanHex(expected[0]), testing::CleanHex("0000000000000000 0800000010000000"
-                                                              "0000000000000000"));  // n = 0: 8 bytes
-  EXPECT_EQ(testing::CleanHex(expected[2]), testing::CleanHex("0000000000000000 3000000010000000"  // 48 bytes at 16
-                                                              "0700000000000000 0000000000000000"
-                                                              "0100000002000000 0300000004000000"
-                                                              "0500000006000000 0700000000000000"));
+  EXPECT_EQ(testing::CleanHex(expected[0]),
+            testing::CleanHex("0000000000000000 0800000010000000"
+                              "0000000000000000"));  // n = 0: 8 bytes
+  EXPECT_EQ(testing::CleanHex(expected[2]),
+            testing::CleanHex("0000000000000000 3000000010000000"  // 48 bytes at 16
+                              "0700000000000000 0000000000000000"
+                              "0100000002000000 0300000004000000"
+                              "0500000006000000 0700000000000000"));
   ExpectRows(batch, expected);
 }
 
 TEST(NestedArrays, NullArraysAndEmptyArrays) {
-  auto batch = Batch({testing::ListOfLengths("a", Primitive<int64_t>("l", "", {5}), {std::nullopt, 0, 1, std::nullopt})});
-  ExpectRows(batch, {
-                        "0100000000000000 0000000000000000",  // null array: bit 0, zero slot
-                        "0000000000000000 0800000010000000 0000000000000000",  // empty: numElements only
-                        "0000000000000000 1800000010000000"
-                        "0100000000000000 0000000000000000 0500000000000000",
-                        "0100000000000000 0000000000000000",
-                    });
+  auto batch = Batch({testing::ListOfLengths("a", Primitive<int64_t>("l", "", {5}),
+                                             {std::nullopt, 0, 1, std::nullopt})});
+  ExpectRows(batch,
+             {
+                 "0100000000000000 0000000000000000",  // null array: bit 0, zero slot
+                 "0000000000000000 0800000010000000 0000000000000000",  // empty: numElements only
+                 "0000000000000000 1800000010000000"
+                 "0100000000000000 0000000000000000 0500000000000000",
+                 "0100000000000000 0000000000000000",
+             });
 }
 
 /// [1, null, 3] with garbage under the null element.
@@ -87,13 +92,13 @@ TEST(NestedArrays, NullElementsOfEverySize) {
       testing::ListOfLengths("i", OneNullThree<int32_t>("i"), {3}),
       testing::ListOfLengths("l", OneNullThree<int64_t>("l"), {3}),
   });
-  ExpectRows(batch, {"0000000000000000"   // null bits
-                     "1800000028000000"   // b: 24 bytes at 40
-                     "1800000040000000"   // s: 24 bytes at 64
-                     "2000000058000000"   // i: 32 bytes at 88
-                     "2800000078000000"   // l: 40 bytes at 120
-                     "0300000000000000 0200000000000000 0100030000000000"      // bytes 01 00 03, padded
-                     "0300000000000000 0200000000000000 0100000003000000"      // shorts 1 0 3, padded
+  ExpectRows(batch, {"0000000000000000"                                    // null bits
+                     "1800000028000000"                                    // b: 24 bytes at 40
+                     "1800000040000000"                                    // s: 24 bytes at 64
+                     "2000000058000000"                                    // i: 32 bytes at 88
+                     "2800000078000000"                                    // l: 40 bytes at 120
+                     "0300000000000000 0200000000000000 0100030000000000"  // bytes 01 00 03, padded
+                     "0300000000000000 0200000000000000 0100000003000000"  // shorts 1 0 3, padded
                      "0300000000000000 0200000000000000 0100000000000000 0300000000000000"
                      "0300000000000000 0200000000000000 0100000000000000 0000000000000000"
                      "0300000000000000"});
@@ -102,15 +107,15 @@ TEST(NestedArrays, NullElementsOfEverySize) {
 TEST(NestedArrays, BooleansFloatsAndWidenedIntegers) {
   auto batch = Batch({
       testing::ListOfLengths("b", testing::Bool("", {true, false, std::nullopt}), {3}),
-      testing::ListOfLengths("u", Primitive<uint8_t>("C", "", {255, 1}), {2}),     // -> short
+      testing::ListOfLengths("u", Primitive<uint8_t>("C", "", {255, 1}), {2}),        // -> short
       testing::ListOfLengths("w", Primitive<uint32_t>("I", "", {0xffffffffu}), {1}),  // -> long
       testing::ListOfLengths("f", Primitive<float>("f", "", {-0.0f}), {1}),
   });
   ExpectRows(batch, {"0000000000000000"
                      "1800000028000000 1800000040000000 1800000058000000 1800000070000000"
-                     "0300000000000000 0400000000000000 0100000000000000"   // 01 00 00: null zeroed
-                     "0200000000000000 0000000000000000 ff00010000000000"   // shorts 255, 1
-                     "0100000000000000 0000000000000000 ffffffff00000000"   // long 4294967295
+                     "0300000000000000 0400000000000000 0100000000000000"  // 01 00 00: null zeroed
+                     "0200000000000000 0000000000000000 ff00010000000000"  // shorts 255, 1
+                     "0100000000000000 0000000000000000 ffffffff00000000"  // long 4294967295
                      "0100000000000000 0000000000000000 0000008000000000"});  // float -0.0
 }
 
@@ -134,10 +139,10 @@ TEST(NestedArrays, LargeDecimalElementsTakeTheirMinimalBytes) {
       "d", testing::Decimal("", 128, 38, 2, {1, std::nullopt, -129, big}), {4})});
   ExpectRows(batch, {"0000000000000000 5000000010000000"  // 80 bytes
                      "0400000000000000 0200000000000000"
-                     "0100000030000000"                   // 1 byte at 48
-                     "0000000000000000"                   // null: no bytes at all
-                     "0200000038000000"                   // ff 7f at 56
-                     "0900000040000000"                   // 9 bytes at 64
+                     "0100000030000000"  // 1 byte at 48
+                     "0000000000000000"  // null: no bytes at all
+                     "0200000038000000"  // ff 7f at 56
+                     "0900000040000000"  // 9 bytes at 64
                      "0100000000000000 ff7f000000000000"
                      "056bc75e2d631000 0000000000000000"});
 }
@@ -150,7 +155,7 @@ TEST(NestedArrays, SmallDecimalAndTimestampElementsAreLongs) {
   });
   ExpectRows(batch, {"0000000000000000 1800000020000000 1800000038000000 1800000050000000"
                      "0100000000000000 0000000000000000 fbffffffffffffff"
-                     "0100000000000000 0000000000000000 80841e0000000000"   // 2 s = 2000000 us
+                     "0100000000000000 0000000000000000 80841e0000000000"     // 2 s = 2000000 us
                      "0100000000000000 0000000000000000 ffffffff00000000"});  // date: 4 bytes
 }
 
@@ -166,7 +171,8 @@ TEST(NestedArrays, CalendarIntervalElements) {
 TEST(NestedArrays, LargeListFixedSizeListAndListView) {
   TestArray ints = Primitive<int16_t>("s", "", {1, 2, 3, 7, 7, 7, 4, std::nullopt, 6});
   auto batch = Batch({
-      testing::List("large", Primitive<int16_t>("s", "", {1, 2, 3, 4, 6, 0}), {0, 3, 3, 5}, {true, false, true}, true),
+      testing::List("large", Primitive<int16_t>("s", "", {1, 2, 3, 4, 6, 0}), {0, 3, 3, 5},
+                    {true, false, true}, true),
       testing::FixedSizeList("fixed", 3, ints, {true, false, true}),
   });
   ExpectRows(batch, {
@@ -206,7 +212,8 @@ TEST(NestedArrays, ListViewsOutOfOrderAndOverlapping) {
 
 TEST(NestedArrays, ArraysOfArrays) {
   // [[1, 2], null, []] and null.
-  TestArray inner = testing::ListOfLengths("", Primitive<int64_t>("l", "", {1, 2}), {2, std::nullopt, 0});
+  TestArray inner =
+      testing::ListOfLengths("", Primitive<int64_t>("l", "", {1, 2}), {2, std::nullopt, 0});
   auto batch = Batch({testing::ListOfLengths("a", inner, {3, std::nullopt})});
   ExpectRows(batch, {"0000000000000000 5000000010000000"  // 80 bytes
                      "0300000000000000 0200000000000000"

@@ -21,7 +21,9 @@ class Sequence {
   }
   bool OneIn(uint32_t n) { return Next() % n == 0; }
   int64_t Below(int64_t n) { return static_cast<int64_t>(Next() % static_cast<uint32_t>(n)); }
-  std::string Text() { return std::string(static_cast<size_t>(Below(20)), static_cast<char>('a' + Below(26))); }
+  std::string Text() {
+    return std::string(static_cast<size_t>(Below(20)), static_cast<char>('a' + Below(26)));
+  }
 
  private:
   uint64_t state_ = 42;
@@ -43,14 +45,16 @@ std::vector<std::optional<int64_t>> Lengths(Sequence& seq, int64_t n, int64_t ma
 
 std::vector<std::optional<std::string>> Texts(Sequence& seq, int64_t n) {
   std::vector<std::optional<std::string>> out;
-  for (int64_t i = 0; i < n; ++i) out.push_back(seq.OneIn(9) ? std::nullopt : std::optional<std::string>(seq.Text()));
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(seq.OneIn(9) ? std::nullopt : std::optional<std::string>(seq.Text()));
   return out;
 }
 
 template <typename T>
 std::vector<std::optional<T>> Numbers(Sequence& seq, int64_t n) {
   std::vector<std::optional<T>> out;
-  for (int64_t i = 0; i < n; ++i) out.push_back(seq.OneIn(7) ? std::nullopt : std::optional<T>(static_cast<T>(seq.Next())));
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(seq.OneIn(7) ? std::nullopt : std::optional<T>(static_cast<T>(seq.Next())));
   return out;
 }
 
@@ -62,19 +66,22 @@ std::vector<bool> Validity(Sequence& seq, int64_t n) {
 
 TestArray LongNestedBatch(int64_t rows) {
   Sequence seq;
-  TestArray s = testing::Struct("s", rows, {Primitive<int64_t>("l", "a", Numbers<int64_t>(seq, rows)),
-                                            testing::Strings("u", "b", Texts(seq, rows))},
+  TestArray s = testing::Struct("s", rows,
+                                {Primitive<int64_t>("l", "a", Numbers<int64_t>(seq, rows)),
+                                 testing::Strings("u", "b", Texts(seq, rows))},
                                 Validity(seq, rows));
   int64_t total = 0;
   auto lengths = Lengths(seq, rows, 9, &total);
-  TestArray ints = testing::ListOfLengths("i", Primitive<int32_t>("i", "", Numbers<int32_t>(seq, total)), lengths);
+  TestArray ints = testing::ListOfLengths(
+      "i", Primitive<int32_t>("i", "", Numbers<int32_t>(seq, total)), lengths);
   int64_t entries = 0;
   auto map_lengths = Lengths(seq, rows, 4, &entries);
   int64_t inner_total = 0;
   auto inner_lengths = Lengths(seq, entries, 3, &inner_total);
   std::vector<std::optional<std::string>> keys;
   for (int64_t i = 0; i < entries; ++i) keys.push_back("k" + std::to_string(i));
-  TestArray inner = testing::ListOfLengths("", Primitive<int16_t>("s", "", Numbers<int16_t>(seq, inner_total)), inner_lengths);
+  TestArray inner = testing::ListOfLengths(
+      "", Primitive<int16_t>("s", "", Numbers<int16_t>(seq, inner_total)), inner_lengths);
   std::vector<int64_t> map_offsets{0};
   std::vector<bool> map_valid;
   for (const auto& length : map_lengths) {
@@ -84,9 +91,11 @@ TestArray LongNestedBatch(int64_t rows) {
   TestArray m = testing::Map("m", testing::Strings("u", "", keys), inner, map_offsets, map_valid);
   int64_t struct_total = 0;
   auto struct_lengths = Lengths(seq, rows, 6, &struct_total);
-  TestArray points = testing::Struct("", struct_total, {Primitive<double>("g", "x", Numbers<double>(seq, struct_total)),
-                                                        testing::Strings("u", "y", Texts(seq, struct_total))},
-                                     Validity(seq, struct_total));
+  TestArray points =
+      testing::Struct("", struct_total,
+                      {Primitive<double>("g", "x", Numbers<double>(seq, struct_total)),
+                       testing::Strings("u", "y", Texts(seq, struct_total))},
+                      Validity(seq, struct_total));
   TestArray p = testing::ListOfLengths("p", points, struct_lengths);
   return testing::Batch({s, ints, m, p});
 }
@@ -111,7 +120,8 @@ TEST(NestedChunking, WholeRowByRowAndChunkedAgree) {
       testing::Conversion one = testing::Drain(*converter, array);
       ASSERT_TRUE(one.status.ok()) << one.status.message();
       ASSERT_EQ(one.rows.size(), 1u);
-      ASSERT_EQ(testing::Hex(one.rows[0]), testing::Hex(whole.rows[static_cast<size_t>(r)])) << "row " << r;
+      ASSERT_EQ(testing::Hex(one.rows[0]), testing::Hex(whole.rows[static_cast<size_t>(r)]))
+          << "row " << r;
     }
     array.offset = 0;
     array.length = rows;
@@ -126,7 +136,8 @@ TEST(NestedChunking, WholeRowByRowAndChunkedAgree) {
       ASSERT_EQ(pieces.rows.size(), static_cast<size_t>(rows));
       EXPECT_GT(pieces.chunk_rows.size(), 1u);
       for (int64_t r = 0; r < rows; ++r) {
-        ASSERT_EQ(testing::Hex(pieces.rows[static_cast<size_t>(r)]), testing::Hex(whole.rows[static_cast<size_t>(r)]))
+        ASSERT_EQ(testing::Hex(pieces.rows[static_cast<size_t>(r)]),
+                  testing::Hex(whole.rows[static_cast<size_t>(r)]))
             << "row " << r << " cap " << cap;
       }
     }

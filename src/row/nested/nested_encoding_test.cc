@@ -25,7 +25,8 @@ ConverterOptions Full() {
 
 TEST(NestedSlicing, SlicedListOverSlicedChild) {
   // Logical child values 0..9 behind two values of padding.
-  TestArray values = testing::Slice(Primitive<int32_t>("i", "", {100, 101, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), 2, 10);
+  TestArray values =
+      testing::Slice(Primitive<int32_t>("i", "", {100, 101, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), 2, 10);
   TestArray lists = testing::List("l", values, {2, 4, 4, 7, 10});  // [2,3] [] [4,5,6] [7,8,9]
   std::vector<std::string> expected = {
       "0000000000000000 0800000010000000 0000000000000000",
@@ -56,9 +57,9 @@ TEST(NestedSlicing, SlicedMapAndEntries) {
   // An offset on the entries struct itself: entry e is key and value 1 + e.
   map.children[0] = testing::Slice(map.children[0], 1, 2);
   ExpectRows(Batch({testing::Slice(map, 1, 1)}),
-             {"0000000000000000 3800000010000000"  // 56 bytes
+             {"0000000000000000 3800000010000000"                                    // 56 bytes
               "1800000000000000 0100000000000000 0000000000000000 1e00000000000000"  // key 30
-              "0100000000000000 0000000000000000 0300000000000000"});                 // value 3
+              "0100000000000000 0000000000000000 0300000000000000"});                // value 3
 }
 
 TEST(NestedEncoding, DictionaryEncodedElements) {
@@ -92,7 +93,8 @@ TEST(NestedEncoding, RunEndEncodedElements) {
 TEST(NestedEncoding, EncodedStructFields) {
   TestArray dictionary = testing::Dictionary(Primitive<int32_t>("i", "d", {2, std::nullopt, 0}),
                                              Strings("u", "", {"x", "yy", "zzz"}));
-  TestArray ree = testing::RunEnd("r", 3, Primitive<int16_t>("s", "", {1, 3}), Primitive<int32_t>("i", "", {5, 6}));
+  TestArray ree = testing::RunEnd("r", 3, Primitive<int16_t>("s", "", {1, 3}),
+                                  Primitive<int32_t>("i", "", {5, 6}));
   auto batch = Batch({testing::Struct("s", 3, {dictionary, ree}, {true, false, true})});
   ExpectRows(batch, {
                         "0000000000000000 2000000010000000"
@@ -105,7 +107,8 @@ TEST(NestedEncoding, EncodedStructFields) {
 
 TEST(NestedEncoding, DictionaryEncodedStructColumn) {
   TestArray structs = testing::Struct("", 2, {Primitive<int32_t>("i", "a", {1, 2})});
-  auto batch = Batch({testing::Dictionary(Primitive<int32_t>("i", "s", {1, std::nullopt, 0}), structs)});
+  auto batch =
+      Batch({testing::Dictionary(Primitive<int32_t>("i", "s", {1, std::nullopt, 0}), structs)});
   ExpectRows(batch, {
                         "0000000000000000 1000000010000000 0000000000000000 0200000000000000",
                         "0100000000000000 0000000000000000",
@@ -114,13 +117,16 @@ TEST(NestedEncoding, DictionaryEncodedStructColumn) {
 }
 
 TEST(NestedEncoding, RunEndEncodedListColumn) {
-  TestArray lists = testing::ListOfLengths("", Primitive<int16_t>("s", "", {4, 5}), {2, std::nullopt});
+  TestArray lists =
+      testing::ListOfLengths("", Primitive<int16_t>("s", "", {4, 5}), {2, std::nullopt});
   auto batch = Batch({testing::RunEnd("l", 3, Primitive<int32_t>("i", "", {2, 3}), lists)});
-  ExpectRows(batch, {
-                        "0000000000000000 1800000010000000 0200000000000000 0000000000000000 0400050000000000",
-                        "0000000000000000 1800000010000000 0200000000000000 0000000000000000 0400050000000000",
-                        "0100000000000000 0000000000000000",
-                    });
+  ExpectRows(
+      batch,
+      {
+          "0000000000000000 1800000010000000 0200000000000000 0000000000000000 0400050000000000",
+          "0000000000000000 1800000010000000 0200000000000000 0000000000000000 0400050000000000",
+          "0100000000000000 0000000000000000",
+      });
 }
 
 TEST(NestedGarbage, NullStructsHideTheirFieldsGarbage) {
@@ -129,7 +135,8 @@ TEST(NestedGarbage, NullStructsHideTheirFieldsGarbage) {
   TestArray b = Strings("u", "b", {"zz", "ok", "xy"});
   int32_t offsets[] = {9, 2, 4, 6};
   std::memcpy(b.buffers[1]->data(), offsets, sizeof(offsets));
-  TestArray s = testing::Struct("s", 3, {Primitive<int64_t>("l", "a", {0x5a5a5a5a, 1, 3}), b}, {false, true, true});
+  TestArray s = testing::Struct("s", 3, {Primitive<int64_t>("l", "a", {0x5a5a5a5a, 1, 3}), b},
+                                {false, true, true});
   ExpectRows(Batch({s}), {
                              "0100000000000000 0000000000000000",
                              "0000000000000000 2000000010000000"
@@ -152,15 +159,18 @@ TEST(NestedGarbage, NullListsHideTheirElements) {
   };
   ExpectRows(Batch({lists}), expected);
   testing::Conversion full = testing::Convert(Batch({lists}), Full());
-  EXPECT_TRUE(testing::IsError(full.status, StatusCode::kInvalid, {"'l'"})) << full.status.message();
+  EXPECT_TRUE(testing::IsError(full.status, StatusCode::kInvalid, {"'l'"}))
+      << full.status.message();
   // Within the child, the same garbage converts at both levels.
   lists = testing::List("l", values, {0, 2, 5, 6, 6}, {true, false, true, false});
   ExpectRows(Batch({lists}), expected, Full());
 }
 
 TEST(NestedGarbage, NullMapsAndNullDictionaryIndices) {
-  TestArray keys = testing::Dictionary(Primitive<int8_t>("c", "", {0, 100, 1}), Strings("u", "", {"a", "b"}));
-  TestArray map = testing::Map("m", keys, Primitive<int64_t>("l", "", {1, 2, 3}), {0, 1, 2, 3}, {true, false, true});
+  TestArray keys =
+      testing::Dictionary(Primitive<int8_t>("c", "", {0, 100, 1}), Strings("u", "", {"a", "b"}));
+  TestArray map = testing::Map("m", keys, Primitive<int64_t>("l", "", {1, 2, 3}), {0, 1, 2, 3},
+                               {true, false, true});
   ExpectRows(Batch({map}), {
                                "0000000000000000 4000000010000000"
                                "2000000000000000"

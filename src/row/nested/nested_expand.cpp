@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "row/nested/node_resolve.hpp"
 #include "arrow/bits.hpp"
+#include "row/nested/node_resolve.hpp"
 
 namespace rowbridge::row {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "row/value_ops.hpp"
 #include "spark/memory_access.hpp"
 #include "spark/type_mapping.hpp"
-#include "row/value_ops.hpp"
 
 namespace rowbridge::row {
 namespace {

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "row/column_binding.hpp"
-#include "spark/memory_access.hpp"
 #include "row/nested/nested_plan.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 

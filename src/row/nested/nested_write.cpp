@@ -95,9 +95,9 @@ Status WriteElements(NodeState* element, const int64_t* positions, const int64_t
   if (plan.kind == NodeKind::kLeaf) {
     const bool gathered = element->input.gather != nullptr;
     ElementWriteFn write = plan.element_writers.write[gathered ? 1 : 0][element->all_valid ? 1 : 0];
-    return write(plan.target, element->input,
-                 ArraySink{tile.base, positions, first, count, tile.locator,
-                           element->input_validity_bytes});
+    return write(
+        plan.target, element->input,
+        ArraySink{tile.base, positions, first, count, tile.locator, element->input_validity_bytes});
   }
   const int64_t first_item = first[0];
   const int64_t end_item = first[count];
@@ -155,7 +155,8 @@ Status WriteArrays(NodeState* node, int64_t begin, int64_t end, const int64_t* p
   }
   if (m == 0) return Status::Ok();
   ROWBRIDGE_RETURN_NOT_OK(WriteElements(&node->children[0], array_positions, array_first, m, tile));
-  if constexpr (kMap) return WriteElements(&node->children[1], value_positions, array_first, m, tile);
+  if constexpr (kMap)
+    return WriteElements(&node->children[1], value_positions, array_first, m, tile);
   return Status::Ok();
 }
 

@@ -4,12 +4,12 @@
 // offset; anything else becomes a gather (index per candidate) plus a bitmap,
 // the shape every writer reads in its gathered mode.
 #include "row/nested/node_resolve.hpp"
-#include "arrow/bits.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "arrow/array_checks.hpp"
+#include "arrow/bits.hpp"
 #include "row/column_access.hpp"
 
 namespace rowbridge::row {

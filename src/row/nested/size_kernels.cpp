@@ -2,14 +2,14 @@
 // kernel set. Their loops have no branch on the data: nulls and empty lists
 // are common and unpredictable.
 #include "row/nested/size_kernels.hpp"
-#include "arrow/bits.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "spark/memory_access.hpp"
-#include "row/nested/element_writer.hpp"
+#include "arrow/bits.hpp"
 #include "row/kernel_isa.hpp"
+#include "row/nested/element_writer.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 namespace {

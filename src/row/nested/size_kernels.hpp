@@ -46,7 +46,7 @@ struct RangesFound {
 struct ArraySizing {
   const int64_t* first = nullptr;  // count + 1 entries
   int64_t count = 0;
-  int64_t element_size = 8;        // 1, 2, 4 or 8
+  int64_t element_size = 8;  // 1, 2, 4 or 8
   const int64_t* prefix = nullptr;
   int64_t limit = 0;
   LiveItems live;

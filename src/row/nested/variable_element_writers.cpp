@@ -4,12 +4,12 @@
 // valid elements' bytes in element order; the element's 8-byte slot is
 // (offset from the array start << 32) | size.
 #include "row/column_access.hpp"
-#include "spark/decimal_math.hpp"
+#include "row/kernel_isa.hpp"
 #include "row/large_decimal_sources.hpp"
 #include "row/nested/binary_element_kernel.hpp"
 #include "row/nested/element_writer.hpp"
-#include "row/kernel_isa.hpp"
 #include "row/writer_families.hpp"
+#include "spark/decimal_math.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -86,7 +86,7 @@ struct CalendarIntervalElementKernel {
       const uint8_t* value = input.values + ValueIndex<kGathered>(input, c) * 16;
       const int64_t nanos = Load<int64_t>(value + 8);
       const int64_t micros = nanos / 1000;  // toward zero
-      std::memcpy(dst, value, 8);  // months and days, both int32
+      std::memcpy(dst, value, 8);           // months and days, both int32
       Store64(dst + 8, static_cast<uint64_t>(micros));
       return int64_t{16};
     });

@@ -79,7 +79,8 @@ inline __mmask8 StepLanes(int64_t count) { return static_cast<__mmask8>((1u << c
 /// 64th element), and stores that word: no load of the array's bits.
 inline void StoreNullsSoFar(uint8_t* array, int64_t e, __mmask8 lanes, __mmask8 valid,
                             uint64_t* nulls) {
-  const uint64_t word = ((e & 63) == 0 ? 0 : *nulls) | static_cast<uint64_t>(~valid & lanes) << (e & 63);
+  const uint64_t word = ((e & 63) == 0 ? 0 : *nulls) | static_cast<uint64_t>(~valid & lanes)
+                                                           << (e & 63);
   __builtin_memcpy(array + 8 + (e >> 6) * 8, &word, sizeof(word));
   *nulls = word;
 }

@@ -57,7 +57,8 @@ struct MaskedCopy {
                                int64_t validity_bit, int64_t count, int64_t* sizes) {
     __m512i sign = _mm512_setzero_si512();
     if (validity == nullptr) {
-      for (int64_t j = 0; j < count; j += 8) sign = AddEight<Offset>(offsets, j, count, 0xff, sizes, sign);
+      for (int64_t j = 0; j < count; j += 8)
+        sign = AddEight<Offset>(offsets, j, count, 0xff, sizes, sign);
     } else {
       for (int64_t block = 0; block < count; block += 64) {
         const int64_t in_block = count - block < 64 ? count - block : 64;
@@ -76,12 +77,12 @@ struct MaskedCopy {
   template <typename Offset>
   static __m512i AddEight(const uint8_t* offsets, int64_t j, int64_t count, __mmask8 valid,
                           int64_t* sizes, __m512i sign) {
-    const auto lanes =
-        static_cast<__mmask8>(_bzhi_u32(0xff, static_cast<unsigned>(count - j < 8 ? count - j : 8)));
-    const __m512i length = _mm512_maskz_sub_epi64(lanes & valid, Offsets<Offset>(offsets, j + 1, lanes),
-                                                  Offsets<Offset>(offsets, j, lanes));
-    const __m512i padded =
-        _mm512_and_si512(_mm512_add_epi64(length, _mm512_set1_epi64(7)), _mm512_set1_epi64(~int64_t{7}));
+    const auto lanes = static_cast<__mmask8>(
+        _bzhi_u32(0xff, static_cast<unsigned>(count - j < 8 ? count - j : 8)));
+    const __m512i length = _mm512_maskz_sub_epi64(
+        lanes & valid, Offsets<Offset>(offsets, j + 1, lanes), Offsets<Offset>(offsets, j, lanes));
+    const __m512i padded = _mm512_and_si512(_mm512_add_epi64(length, _mm512_set1_epi64(7)),
+                                            _mm512_set1_epi64(~int64_t{7}));
     _mm512_mask_storeu_epi64(sizes + j, lanes,
                              _mm512_add_epi64(_mm512_maskz_loadu_epi64(lanes, sizes + j), padded));
     return _mm512_or_si512(sign, length);
@@ -110,7 +111,8 @@ struct PlainOffsetStringElements {
   static constexpr int64_t kPending = 256;
 
   template <bool kAllValid>
-  static Status Write(const ColumnTarget&, const ColumnInput& input_ref, const ArraySink& sink_ref) {
+  static Status Write(const ColumnTarget&, const ColumnInput& input_ref,
+                      const ArraySink& sink_ref) {
     const ColumnInput input = input_ref;
     const ArraySink sink = sink_ref;
     uint8_t* const base = sink.base;
@@ -141,18 +143,21 @@ struct PlainOffsetStringElements {
         const __mmask8 lanes = StepLanes(count);
         const int64_t c = a.begin + e;
         __mmask8 valid = lanes;
-        if constexpr (!kAllValid) valid = EightBits(input.validity, input.validity_offset + c, count);
+        if constexpr (!kAllValid)
+          valid = EightBits(input.validity, input.validity_offset + c, count);
         const __m512i first = MaskedCopy::Offsets<Offset>(offsets, c, lanes);
-        const __m512i bytes =
-            _mm512_maskz_sub_epi64(valid, MaskedCopy::Offsets<Offset>(offsets, c + 1, lanes), first);
+        const __m512i bytes = _mm512_maskz_sub_epi64(
+            valid, MaskedCopy::Offsets<Offset>(offsets, c + 1, lanes), first);
         const __m512i padded = _mm512_and_si512(_mm512_add_epi64(bytes, padding), align);
         const __m512i sum = PrefixSum(padded);
         const __m512i offsets_in_array =
             _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, padded));
-        const __m512i slots = _mm512_maskz_or_epi64(valid, _mm512_slli_epi64(offsets_in_array, 32), bytes);
+        const __m512i slots =
+            _mm512_maskz_or_epi64(valid, _mm512_slli_epi64(offsets_in_array, 32), bytes);
         _mm512_mask_storeu_epi64(a.array + a.header + 8 * e, lanes, slots);
         if constexpr (!kAllValid) StoreNullsSoFar(a.array, e, lanes, valid, &nulls);
-        _mm512_storeu_si512(at + pending, _mm512_add_epi64(_mm512_set1_epi64(a.position), offsets_in_array));
+        _mm512_storeu_si512(at + pending,
+                            _mm512_add_epi64(_mm512_set1_epi64(a.position), offsets_in_array));
         _mm512_storeu_si512(from + pending, _mm512_maskz_mov_epi64(valid, first));
         _mm512_storeu_si512(length + pending, bytes);
         pending += count;

@@ -41,23 +41,27 @@ __attribute__((always_inline)) inline __m256i LoadRange(const uint8_t* p) {
 }
 
 /// The first `bytes` bytes of `src` copied to `spill`.
-__attribute__((noinline, cold)) const uint8_t* SpillCopy(const uint8_t* src, int64_t bytes, uint8_t* spill) {
+__attribute__((noinline, cold)) const uint8_t* SpillCopy(const uint8_t* src, int64_t bytes,
+                                                         uint8_t* spill) {
   std::memcpy(spill, src, static_cast<size_t>(bytes));
   return spill;
 }
 
 /// `src` if its 64 bytes lie in one page, else a stack copy of its first
 /// `bytes` bytes (1 <= bytes <= 64); kNoBytes when `bytes` is 0.
-__attribute__((always_inline)) inline const uint8_t* Readable64(const uint8_t* src, int64_t bytes, uint8_t* spill) {
+__attribute__((always_inline)) inline const uint8_t* Readable64(const uint8_t* src, int64_t bytes,
+                                                                uint8_t* spill) {
   const uint8_t* from = bytes > 0 ? src : kNoBytes;
-  if (__builtin_expect((reinterpret_cast<uintptr_t>(from) & (kPageBytes - 1)) <= kPageBytes - 64, 1)) return from;
+  if (__builtin_expect((reinterpret_cast<uintptr_t>(from) & (kPageBytes - 1)) <= kPageBytes - 64,
+                       1))
+    return from;
   return SpillCopy(from, bytes, spill);
 }
 
 /// The lanes of byte index 0..31.
 __attribute__((always_inline)) inline __m256i ByteIndices() {
-  return _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-                          24, 25, 26, 27, 28, 29, 30, 31);
+  return _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                          21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
 }
 
 /// Lanes of kWidth bytes whose bit of `keep` (bit k for lane k) is set, as
@@ -69,24 +73,27 @@ __attribute__((always_inline)) inline __m256i LaneMask(uint32_t keep) {
     return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(keep), bit), bit);
   } else if constexpr (kWidth == 4) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(keep)), bit), bit);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(keep)), bit),
+                              bit);
   } else if constexpr (kWidth == 2) {
-    const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
-                                          static_cast<int16_t>(32768));
-    return _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<int16_t>(keep)), bit), bit);
+    const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
+                                          8192, 16384, static_cast<int16_t>(32768));
+    return _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16(static_cast<int16_t>(keep)), bit),
+                              bit);
   } else {
     // Byte k takes byte k / 8 of `keep`, then tests bit k % 8 of it.
-    const __m256i spread = _mm256_shuffle_epi8(
-        _mm256_set1_epi32(static_cast<int>(keep)),
-        _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
-                         3));
+    const __m256i spread =
+        _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(keep)),
+                            _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+                                             2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
     const __m256i bit = _mm256_set1_epi64x(static_cast<int64_t>(0x8040201008040201ULL));
     return _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
   }
 }
 
 struct Avx2DepthFirstOps {
-  __attribute__((always_inline)) static void CopyPadded(uint8_t* dst, const uint8_t* src, int64_t length) {
+  __attribute__((always_inline)) static void CopyPadded(uint8_t* dst, const uint8_t* src,
+                                                        int64_t length) {
     if (__builtin_expect(length <= 64, 1)) {
       alignas(32) uint8_t spill[64];
       const uint8_t* from = Readable64(src, length, spill);
@@ -104,13 +111,15 @@ struct Avx2DepthFirstOps {
 
   /// n * kWidth <= 64 (checked by the caller).
   template <int kWidth>
-  __attribute__((always_inline)) static void SmallFixed(uint8_t* dst, const uint8_t* src, int64_t n, uint64_t nulls) {
+  __attribute__((always_inline)) static void SmallFixed(uint8_t* dst, const uint8_t* src, int64_t n,
+                                                        uint64_t nulls) {
     constexpr int kLanes = 32 / kWidth;
     alignas(32) uint8_t spill[64];
     const uint8_t* from = Readable64(src, n * kWidth, spill);
     const uint64_t keep = ((uint64_t{1} << n) - 1) & ~nulls;
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst),
-                        _mm256_and_si256(LoadRange(from), LaneMask<kWidth>(static_cast<uint32_t>(keep))));
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(dst),
+        _mm256_and_si256(LoadRange(from), LaneMask<kWidth>(static_cast<uint32_t>(keep))));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 32),
                         _mm256_and_si256(LoadRange(from + 32),
                                          LaneMask<kWidth>(static_cast<uint32_t>(keep >> kLanes))));
@@ -119,6 +128,8 @@ struct Avx2DepthFirstOps {
 
 }  // namespace
 
-void ResolveDepthFirstAvx2(DepthFirstPlan* plan) { DepthFirstShapes<Avx2DepthFirstOps>::Resolve(plan); }
+void ResolveDepthFirstAvx2(DepthFirstPlan* plan) {
+  DepthFirstShapes<Avx2DepthFirstOps>::Resolve(plan);
+}
 
 }  // namespace rowbridge::row

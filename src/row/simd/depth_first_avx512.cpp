@@ -20,7 +20,8 @@ namespace {
 inline uint64_t LowBits(int64_t n) { return _bzhi_u64(~uint64_t{0}, static_cast<unsigned>(n)); }
 
 struct Avx512DepthFirstOps {
-  __attribute__((always_inline)) static void CopyPadded(uint8_t* dst, const uint8_t* src, int64_t length) {
+  __attribute__((always_inline)) static void CopyPadded(uint8_t* dst, const uint8_t* src,
+                                                        int64_t length) {
     if (length <= 64) {
       __m512i bytes = _mm512_maskz_loadu_epi8(LowBits(length), src);
       _mm512_mask_storeu_epi8(dst, LowBits(RoundUp8(length)), bytes);
@@ -39,6 +40,8 @@ struct Avx512DepthFirstOps {
 
 }  // namespace
 
-void ResolveDepthFirstAvx512(DepthFirstPlan* plan) { DepthFirstShapes<Avx512DepthFirstOps>::Resolve(plan); }
+void ResolveDepthFirstAvx512(DepthFirstPlan* plan) {
+  DepthFirstShapes<Avx512DepthFirstOps>::Resolve(plan);
+}
 
 }  // namespace rowbridge::row

@@ -35,9 +35,11 @@ void PlaceElementsAvx512(const ElementPlacement& placement) {
           p.live_bits == nullptr ? lanes : EightBits(p.live_bits, p.live_offset + c, count));
       // Inclusive prefix sum across the lanes, then exclusive.
       const __m512i sum = PrefixSum(sizes);
-      const __m512i cursors = _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, sizes));
+      const __m512i cursors =
+          _mm512_add_epi64(_mm512_set1_epi64(cursor), _mm512_sub_epi64(sum, sizes));
       const __m512i slots = _mm512_or_si512(_mm512_slli_epi64(cursors, 32), sizes);
-      _mm512_mask_storeu_epi64(a.array + a.header + 8 * e, lanes, _mm512_maskz_mov_epi64(live, slots));
+      _mm512_mask_storeu_epi64(a.array + a.header + 8 * e, lanes,
+                               _mm512_maskz_mov_epi64(live, slots));
       const __m512i values = _mm512_add_epi64(_mm512_set1_epi64(a.position), cursors);
       _mm512_mask_storeu_epi64(p.child_positions + (c - first_item), lanes,
                                _mm512_mask_blend_epi64(live, scratch, values));

@@ -8,8 +8,9 @@ namespace rowbridge::row {
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
 extern const IsaEntryPoints kAvx512EntryPoints;
 const IsaEntryPoints kAvx512EntryPoints = {
-    &BinaryWriterSetAvx512, &BinaryElementWriterSetAvx512, &BulkElementWriterAvx512,
-    &PlaceElementsAvx512,   &SizeKernelsAvx512,            &ResolveDepthFirstAvx512,
+    &BinaryWriterSetAvx512,   &BinaryElementWriterSetAvx512,
+    &BulkElementWriterAvx512, &PlaceElementsAvx512,
+    &SizeKernelsAvx512,       &ResolveDepthFirstAvx512,
 };
 #endif
 

@@ -5,6 +5,8 @@
 // that end at the last byte before an unmapped page, which a kernel reading
 // past a value would fault on. The randomized differential test alternates
 // the kernels too.
+#include "row/kernel_isa.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -13,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "row/kernel_isa.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
 #include "testing/test_arrow.hpp"
@@ -88,16 +89,20 @@ TEST(KernelIsa, EveryKernelCopiesValuesOfEveryLength) {
   }
   std::vector<std::optional<std::string>> fixed;
   for (int64_t i = 0; i < n; ++i) {
-    if (values[static_cast<size_t>(i)]) fixed.push_back(std::string(13, static_cast<char>('a' + i % 26)));
+    if (values[static_cast<size_t>(i)])
+      fixed.push_back(std::string(13, static_cast<char>('a' + i % 26)));
     else fixed.push_back(std::nullopt);
   }
-  TestArray flat = testing::Batch({testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
-                                   testing::Views("vu", "v", values), testing::FixedSizeBinary("f", 13, fixed)});
+  TestArray flat =
+      testing::Batch({testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
+                      testing::Views("vu", "v", values), testing::FixedSizeBinary("f", 13, fixed)});
   const int64_t arrays = static_cast<int64_t>(lengths.size());
   TestArray nested = testing::Batch(
       {testing::ListOfLengths("ls", testing::Strings("u", "element", values), lengths),
        testing::ListOfLengths("lv", testing::Views("vz", "element", values), lengths),
-       testing::Slice(testing::ListOfLengths("sliced", testing::Strings("U", "element", values), lengths), 0, arrays)});
+       testing::Slice(
+           testing::ListOfLengths("sliced", testing::Strings("U", "element", values), lengths), 0,
+           arrays)});
   ExpectEveryKernelWritesTheReference(flat);
   ExpectEveryKernelWritesTheReference(nested);
 }
@@ -110,10 +115,12 @@ TEST(KernelIsa, LongBatchesOfPredictableLengthsTakeTheBranchyCopy) {
   for (int64_t i = 0; i < 3000; ++i) {
     if (i % 97 == 5 && i > 64) values.push_back(std::nullopt);
     else if (i < 1500) values.push_back("value_" + std::to_string(100000 + i));
-    else values.push_back(std::string(static_cast<size_t>(i % 70), static_cast<char>('a' + i % 26)));
+    else
+      values.push_back(std::string(static_cast<size_t>(i % 70), static_cast<char>('a' + i % 26)));
   }
-  TestArray several = testing::Batch({testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
-                                      testing::Primitive<int64_t>("l", "n", std::vector<std::optional<int64_t>>(3000, 7))});
+  TestArray several = testing::Batch(
+      {testing::Strings("u", "s", values), testing::Strings("Z", "b", values),
+       testing::Primitive<int64_t>("l", "n", std::vector<std::optional<int64_t>>(3000, 7))});
   TestArray alone = testing::Batch({testing::Strings("u", "s", values)});
   ExpectEveryKernelWritesTheReference(several);
   ExpectEveryKernelWritesTheReference(alone);
@@ -149,11 +156,16 @@ TEST(KernelIsa, EveryKernelCopiesFixedWidthElementArrays) {
   std::vector<TestArray> columns;
   for (int64_t null_every : {0, 3, 10}) {
     std::string suffix = std::to_string(null_every);
-    columns.push_back(testing::ListOfLengths("b" + suffix, Numbers<int8_t>("c", total, null_every), lengths));
-    columns.push_back(testing::ListOfLengths("s" + suffix, Numbers<int16_t>("s", total, null_every), lengths));
-    columns.push_back(testing::ListOfLengths("i" + suffix, Numbers<int32_t>("i", total, null_every), lengths));
-    columns.push_back(testing::ListOfLengths("l" + suffix, Numbers<int64_t>("l", total, null_every), lengths));
-    columns.push_back(testing::ListOfLengths("d" + suffix, Numbers<int64_t>("g", total, null_every), lengths));
+    columns.push_back(
+        testing::ListOfLengths("b" + suffix, Numbers<int8_t>("c", total, null_every), lengths));
+    columns.push_back(
+        testing::ListOfLengths("s" + suffix, Numbers<int16_t>("s", total, null_every), lengths));
+    columns.push_back(
+        testing::ListOfLengths("i" + suffix, Numbers<int32_t>("i", total, null_every), lengths));
+    columns.push_back(
+        testing::ListOfLengths("l" + suffix, Numbers<int64_t>("l", total, null_every), lengths));
+    columns.push_back(
+        testing::ListOfLengths("d" + suffix, Numbers<int64_t>("g", total, null_every), lengths));
   }
   ExpectEveryKernelWritesTheReference(testing::Batch(std::move(columns)));
 }
@@ -185,9 +197,11 @@ TEST(KernelIsa, EveryKernelPlacesNestedElements) {
     for (const auto& n : inner) inner_total += n.value_or(0);
     std::string suffix = std::to_string(null_every);
     TestArray structs = testing::Struct(
-        "element", total, {Numbers<int32_t>("i", total, 5), testing::Strings("u", "s", words)}, valid);
+        "element", total, {Numbers<int32_t>("i", total, 5), testing::Strings("u", "s", words)},
+        valid);
     columns.push_back(testing::ListOfLengths("s" + suffix, structs, lengths));
-    TestArray lists = testing::ListOfLengths("element", Numbers<int16_t>("s", inner_total, 0), inner);
+    TestArray lists =
+        testing::ListOfLengths("element", Numbers<int16_t>("s", inner_total, 0), inner);
     columns.push_back(testing::ListOfLengths("l" + suffix, lists, lengths));
     const int64_t entries = map_offsets.back();
     TestArray maps = testing::Map("element", Numbers<int32_t>("i", entries, 0),
@@ -228,17 +242,21 @@ TEST(KernelIsa, NoKernelReadsPastTheLastValue) {
   ASSERT_TRUE(guarded.ok()) << "mmap failed";
   for (int last = 0; last <= 70; ++last) {
     // A short value, then one of `last` bytes ending the data buffer.
-    std::vector<std::optional<std::string>> values = {std::string("abc"), std::string(static_cast<size_t>(last), 'z')};
-    TestArray batch = testing::Batch({testing::Strings("u", "s", values),
-                                      testing::ListOfLengths("l", testing::Strings("u", "element", values), {2, 0})});
+    std::vector<std::optional<std::string>> values = {std::string("abc"),
+                                                      std::string(static_cast<size_t>(last), 'z')};
+    TestArray batch = testing::Batch(
+        {testing::Strings("u", "s", values),
+         testing::ListOfLengths("l", testing::Strings("u", "element", values), {2, 0})});
     testing::ReferenceRows reference = testing::ReferenceConvert(batch);
     ASSERT_EQ(reference.error, "");
     for (KernelIsa isa : AvailableKernels()) {
-      SCOPED_TRACE("kernel " + KernelName(isa) + ", last value of " + std::to_string(last) + " bytes");
+      SCOPED_TRACE("kernel " + KernelName(isa) + ", last value of " + std::to_string(last) +
+                   " bytes");
       KernelScope scope(isa);
       auto exported = testing::ExportBatch(batch);
       // Both columns' string bytes move to the end of the readable page.
-      ArrowArray* strings[] = {exported->array.array.children[0], exported->array.array.children[1]->children[0]};
+      ArrowArray* strings[] = {exported->array.array.children[0],
+                               exported->array.array.children[1]->children[0]};
       for (ArrowArray* array : strings) {
         testing::Bytes data(3 + static_cast<size_t>(last));
         std::memcpy(data.data(), array->buffers[2], data.size());

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "row/nested/depth_first/depth_first.hpp"
 #include "row/kernel_isa.hpp"
+#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/reference_row_writer.hpp"
 #include "testing/row_test_util.hpp"
@@ -33,7 +33,8 @@ class BytesBeforeGuardPage {
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     const size_t pages = (bytes.size() + page - 1) / page + 1;
     size_ = pages * page;
-    void* mapping = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mapping =
+        mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     EXPECT_NE(mapping, MAP_FAILED);
     mapping_ = static_cast<uint8_t*>(mapping);
     uint8_t* guard = mapping_ + size_ - page;
@@ -64,7 +65,8 @@ std::vector<std::optional<std::string>> Strings(int64_t rows, int64_t last) {
       continue;
     }
     std::string value(static_cast<size_t>(length), '\0');
-    for (int64_t k = 0; k < length; ++k) value[static_cast<size_t>(k)] = static_cast<char>('A' + (i + k) % 57);
+    for (int64_t k = 0; k < length; ++k)
+      value[static_cast<size_t>(k)] = static_cast<char>('A' + (i + k) % 57);
     values.push_back(value);
   }
   return values;
@@ -83,7 +85,8 @@ TestArray ListOf(const std::string& format, int64_t rows, int64_t last) {
       else values.push_back(static_cast<T>(0x7102030405060708LL >> (8 * ((i + k) % 7))));
     }
   }
-  return testing::ListOfLengths("list_" + format, testing::Primitive<T>(format, "element", values), lengths);
+  return testing::ListOfLengths("list_" + format, testing::Primitive<T>(format, "element", values),
+                                lengths);
 }
 
 /// Moves the buffer `index` of `array` to a copy before a guard page.
@@ -98,11 +101,12 @@ TEST(PageEdge, ValuesEndingAtAnUnreadablePageConvertUnderEveryKernel) {
   for (int64_t last : {0, 1, 7, 8, 9, 31, 32, 33, 56, 63, 64, 65}) {
     SCOPED_TRACE("last value of " + std::to_string(last) + " bytes");
     TestArray strings = testing::Strings("u", "s", Strings(kRows, last));
-    TestArray string_lists = testing::ListOfLengths(
-        "list_u", testing::Strings("u", "element", Strings(kRows * 3, last)),
-        std::vector<std::optional<int64_t>>(kRows, 3));
+    TestArray string_lists =
+        testing::ListOfLengths("list_u", testing::Strings("u", "element", Strings(kRows * 3, last)),
+                               std::vector<std::optional<int64_t>>(kRows, 3));
     TestArray batch = testing::Batch({strings, string_lists, ListOf<int8_t>("c", kRows, last % 9),
-                                      ListOf<int16_t>("s", kRows, last % 9), ListOf<int32_t>("i", kRows, last % 9),
+                                      ListOf<int16_t>("s", kRows, last % 9),
+                                      ListOf<int32_t>("i", kRows, last % 9),
                                       ListOf<int64_t>("l", kRows, last % 9)});
     testing::ReferenceRows reference = testing::ReferenceConvert(batch);
     ASSERT_EQ(reference.error, "");
@@ -117,8 +121,8 @@ TEST(PageEdge, ValuesEndingAtAnUnreadablePageConvertUnderEveryKernel) {
         MoveBeforeGuard(strings, 2, array.children[0], &copies);
         MoveBeforeGuard(string_lists.children[0], 2, array.children[1]->children[0], &copies);
         for (int64_t c = 2; c < 6; ++c) {
-          MoveBeforeGuard(batch.children[static_cast<size_t>(c)].children[0], 1, array.children[c]->children[0],
-                          &copies);
+          MoveBeforeGuard(batch.children[static_cast<size_t>(c)].children[0], 1,
+                          array.children[c]->children[0], &copies);
         }
         row::OverrideKernelIsaForTesting(isa);
         row::OverrideDepthFirstForTesting(true);
@@ -137,7 +141,8 @@ TEST(PageEdge, ValuesEndingAtAnUnreadablePageConvertUnderEveryKernel) {
         EXPECT_GT(tiles, 0) << "the batch did not take the depth-first writer";
         ASSERT_EQ(conversion.rows.size(), reference.rows.size());
         for (size_t r = 0; r < reference.rows.size(); ++r) {
-          EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
+          EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r]))
+              << "row " << r;
         }
       }
     }

@@ -32,13 +32,16 @@ inline __mmask8 LiveLanes(LiveItems live, int64_t j, __mmask8 lanes) {
 
 /// The last lane in every lane: the running total carried from one step to
 /// the next in a register (a shorter chain than through a scalar).
-inline __m512i BroadcastLast(__m512i v) { return _mm512_permutexvar_epi64(_mm512_set1_epi64(7), v); }
+inline __m512i BroadcastLast(__m512i v) {
+  return _mm512_permutexvar_epi64(_mm512_set1_epi64(7), v);
+}
 
 void FillLive(int64_t* out, int64_t count, int64_t value, LiveItems live) {
   const __m512i values = _mm512_set1_epi64(value);
   for (int64_t j = 0; j < count; j += 8) {
     const __mmask8 lanes = Lanes(j, count);
-    _mm512_mask_storeu_epi64(out + j, lanes, _mm512_maskz_mov_epi64(LiveLanes(live, j, lanes), values));
+    _mm512_mask_storeu_epi64(out + j, lanes,
+                             _mm512_maskz_mov_epi64(LiveLanes(live, j, lanes), values));
   }
 }
 
@@ -75,15 +78,18 @@ void ArraySizes(const ArraySizing& sizing) {
     const __m512i n = _mm512_sub_epi64(end, begin);
     // 8 + ceil(n / 64) * 8 + round8(n * element_size)
     const __m512i words = _mm512_srli_epi64(_mm512_add_epi64(n, _mm512_set1_epi64(63)), 6);
-    const __m512i slots = _mm512_andnot_si512(seven, _mm512_add_epi64(_mm512_sllv_epi64(n, shift), seven));
-    __m512i size = _mm512_add_epi64(_mm512_add_epi64(_mm512_set1_epi64(8), _mm512_slli_epi64(words, 3)), slots);
+    const __m512i slots =
+        _mm512_andnot_si512(seven, _mm512_add_epi64(_mm512_sllv_epi64(n, shift), seven));
+    __m512i size = _mm512_add_epi64(
+        _mm512_add_epi64(_mm512_set1_epi64(8), _mm512_slli_epi64(words, 3)), slots);
     if (s.prefix != nullptr) {
       const __m512i zero = _mm512_setzero_si512();
       const __m512i after = _mm512_mask_i64gather_epi64(zero, lanes, end, s.prefix, 8);
       const __m512i before = _mm512_mask_i64gather_epi64(zero, lanes, begin, s.prefix, 8);
       size = _mm512_min_epi64(_mm512_add_epi64(size, _mm512_sub_epi64(after, before)), limits);
     }
-    _mm512_mask_storeu_epi64(s.out + j, lanes, _mm512_maskz_mov_epi64(LiveLanes(s.live, j, lanes), size));
+    _mm512_mask_storeu_epi64(s.out + j, lanes,
+                             _mm512_maskz_mov_epi64(LiveLanes(s.live, j, lanes), size));
   }
 }
 
@@ -103,9 +109,9 @@ RangesFound OffsetRanges32(const OffsetRanges& ranges) {
     const __mmask8 live = LiveLanes(r.live, j, lanes);
     // Unsigned, as the portable kernel: start > limit, n > max_length or
     // n > limit - start (a negative start or length is huge).
-    const __mmask8 bad = live & (_mm512_cmpgt_epu64_mask(start, limit) |
-                                 _mm512_cmpgt_epu64_mask(n, max_length) |
-                                 _mm512_cmpgt_epu64_mask(n, _mm512_sub_epi64(limit, start)));
+    const __mmask8 bad =
+        live & (_mm512_cmpgt_epu64_mask(start, limit) | _mm512_cmpgt_epu64_mask(n, max_length) |
+                _mm512_cmpgt_epu64_mask(n, _mm512_sub_epi64(limit, start)));
     out_of_range |= bad;
     const __m512i kept = _mm512_maskz_mov_epi64(static_cast<__mmask8>(live & ~bad), n);
     dropped |= static_cast<__mmask8>(_mm512_cmpneq_epi64_mask(kept, n) & lanes);

@@ -4,6 +4,8 @@
 // element sizes 1/2/4/8, and list offsets that are corrupt (negative,
 // decreasing, past the child, longer than allowed). Inputs are random; the
 // seed is printed, and ROWBRIDGE_TEST_SEED replays one.
+#include "row/nested/size_kernels.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "row/nested/size_kernels.hpp"
 #include "row/kernel_isa.hpp"
 
 namespace rowbridge {
@@ -48,7 +49,8 @@ struct Liveness {
   std::vector<uint8_t> bytes;
   row::LiveItems items;
   bool Live(int64_t j) const {
-    return items.bits == nullptr || ((items.bits[(items.offset + j) >> 3] >> ((items.offset + j) & 7)) & 1);
+    return items.bits == nullptr ||
+           ((items.bits[(items.offset + j) >> 3] >> ((items.offset + j) & 7)) & 1);
   }
 };
 
@@ -130,7 +132,8 @@ TEST_F(SizeKernelsTest, ArraySizesOfEveryElementSize) {
       const int64_t total = first[count];
       std::vector<int64_t> prefix(static_cast<size_t>(total + 1));
       for (int64_t c = 0; c < total; ++c)
-        prefix[c + 1] = prefix[c] + (random() % 50 == 0 ? int64_t{1} << 31 : static_cast<int64_t>(random() % 64));
+        prefix[c + 1] = prefix[c] + (random() % 50 == 0 ? int64_t{1} << 31
+                                                        : static_cast<int64_t>(random() % 64));
       const int64_t limit = int64_t{1} << 32;
       for (bool with_prefix : {false, true}) {
         std::vector<int64_t> expected(static_cast<size_t>(count));
@@ -141,7 +144,8 @@ TEST_F(SizeKernelsTest, ArraySizesOfEveryElementSize) {
         }
         for (const auto& [name, kernels] : sets_) {
           SCOPED_TRACE(name + " count " + std::to_string(count) + " element size " +
-                       std::to_string(element_size) + (with_prefix ? " with" : " without") + " prefix");
+                       std::to_string(element_size) + (with_prefix ? " with" : " without") +
+                       " prefix");
           std::vector<int64_t> out(static_cast<size_t>(count + 1), -7);
           row::ArraySizing sizing;
           sizing.first = first.data();
@@ -169,8 +173,8 @@ std::vector<int32_t> RandomOffsets(std::mt19937_64& random, int64_t count, int32
     const auto previous = static_cast<uint32_t>(offsets[j]);
     auto next = static_cast<int32_t>(previous + static_cast<uint32_t>(random() % 9));
     switch (random() % 40) {
-      case 0: next = static_cast<int32_t>(previous - 3u); break;  // decreasing
-      case 1: next = -static_cast<int32_t>(random() % 100); break;  // negative
+      case 0: next = static_cast<int32_t>(previous - 3u); break;             // decreasing
+      case 1: next = -static_cast<int32_t>(random() % 100); break;           // negative
       case 2: next = limit + 1 + static_cast<int32_t>(random() % 4); break;  // past the child
       case 3: next = INT32_MAX; break;
       case 4: next = INT32_MIN; break;
@@ -193,7 +197,8 @@ TEST_F(SizeKernelsTest, OffsetRangesKeepLiveInRangeListsAndReportTheRest) {
       if (corrupt) {
         offsets = RandomOffsets(random, count, limit);
       } else {
-        for (int64_t j = 0; j < count; ++j) offsets[j + 1] = offsets[j] + static_cast<int32_t>(random() % 9);
+        for (int64_t j = 0; j < count; ++j)
+          offsets[j + 1] = offsets[j] + static_cast<int32_t>(random() % 9);
       }
       const int64_t max_length = round % 4 == 3 ? 5 : (int64_t{1} << 31) - 16;
       const Liveness live = RandomLiveness(random, count);
@@ -244,7 +249,8 @@ TEST_F(SizeKernelsTest, PaddedLengthScansOfStringOffsets) {
       // String offsets of lengths 0..70, one of them decreasing in odd rounds.
       std::vector<int32_t> offsets(static_cast<size_t>(count + 1));
       offsets[0] = static_cast<int32_t>(random() % 100);
-      for (int64_t c = 0; c < count; ++c) offsets[c + 1] = offsets[c] + static_cast<int32_t>(random() % 71);
+      for (int64_t c = 0; c < count; ++c)
+        offsets[c + 1] = offsets[c] + static_cast<int32_t>(random() % 71);
       if (round % 2 == 1 && count > 0) offsets[random() % (count + 1)] -= 90;
       const Liveness live = RandomLiveness(random, count);
       std::vector<int64_t> expected(static_cast<size_t>(count + 1));

@@ -9,13 +9,13 @@
 
 #include "arrow/array_checks.hpp"
 #include "row/binary_sources.hpp"
-#include "spark/decimal_math.hpp"
+#include "row/kernel_isa.hpp"
 #include "row/large_decimal_sources.hpp"
 #include "row/nested/depth_first/depth_first_shapes.hpp"
 #include "row/nested/nested_plan.hpp"
 #include "row/nested/nested_state.hpp"
-#include "row/kernel_isa.hpp"
 #include "row/value_ops.hpp"
+#include "spark/decimal_math.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -60,7 +60,8 @@ bool AllConvert(const DepthFirstNode& node, int64_t x0, int64_t x1) {
   input.values = node.values;
   bool ok = true;
   uint64_t value;
-  for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) ok &= Op::Load(input, x, node.precision, &value);
+  for (int64_t x = node.offset + x0; x < node.offset + x1; ++x)
+    ok &= Op::Load(input, x, node.precision, &value);
   return ok;
 }
 
@@ -75,7 +76,9 @@ bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* 
   bool converted = false;
   VisitValueOp(type, [&]<typename Op>(OpTag<Op>) {
     if constexpr (Op::kRawBytes == 0) {
-      const int32_t spark_size = std::is_same_v<Op, BoolOp> ? 1 : std::is_same_v<Op, Date64Op> ? 4 : 8;
+      const int32_t spark_size = std::is_same_v<Op, BoolOp>     ? 1
+                                 : std::is_same_v<Op, Date64Op> ? 4
+                                                                : 8;
       if (element_size != spark_size) return;
       converted = true;
       node->kind = DepthFirstKind::kConverted;
@@ -91,7 +94,8 @@ bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* 
 
 /// Value `index`'s bytes, once the tile bound has checked that it fits.
 template <typename Source>
-uint64_t EncodeLargeDecimal(const DepthFirstNode& node, int64_t index, uint8_t* dst, uint64_t keep) {
+uint64_t EncodeLargeDecimal(const DepthFirstNode& node, int64_t index, uint8_t* dst,
+                            uint64_t keep) {
   Int128 v;
   Source::Read(node.values, index, &v);
   const BigEndianWords words = MinimalBigEndianWords(v);
@@ -184,7 +188,8 @@ bool CompileNode(const NestedNode& plan, std::vector<DepthFirstNode>* nodes, int
   (*nodes)[static_cast<size_t>(index)] = node;
   nodes->resize(nodes->size() + plan.children.size());
   for (int32_t i = 0; i < node.num_children; ++i) {
-    if (!CompileNode(plan.children[static_cast<size_t>(i)], nodes, node.first_child + i)) return false;
+    if (!CompileNode(plan.children[static_cast<size_t>(i)], nodes, node.first_child + i))
+      return false;
   }
   return true;
 }
@@ -205,7 +210,8 @@ void BindArray(const ArrowArray& array, DepthFirstNode* node) {
                    : nullptr;
 }
 
-bool BindNodeState(const NodeState& state, bool full, std::vector<DepthFirstNode>* nodes, int32_t index) {
+bool BindNodeState(const NodeState& state, bool full, std::vector<DepthFirstNode>* nodes,
+                   int32_t index) {
   DepthFirstNode& node = (*nodes)[static_cast<size_t>(index)];
   if (state.values == nullptr || state.values != state.array) return false;
   BindArray(*state.values, &node);
@@ -213,7 +219,8 @@ bool BindNodeState(const NodeState& state, bool full, std::vector<DepthFirstNode
   node.child_length = state.element_length;
   if (node.kind == DepthFirstKind::kMap) {
     for (int32_t i = 0; i < 2; ++i) {
-      if (!BindNodeState(state.children[static_cast<size_t>(i)], full, nodes, node.first_child + i)) return false;
+      if (!BindNodeState(state.children[static_cast<size_t>(i)], full, nodes, node.first_child + i))
+        return false;
       (*nodes)[static_cast<size_t>(node.first_child + i)].offset += state.entries_offset;
     }
     // Keys are never null in Spark; a null key takes the level-by-level
@@ -221,22 +228,24 @@ bool BindNodeState(const NodeState& state, bool full, std::vector<DepthFirstNode
     return (*nodes)[static_cast<size_t>(node.first_child)].validity == nullptr;
   }
   for (int32_t i = 0; i < node.num_children; ++i) {
-    if (!BindNodeState(state.children[static_cast<size_t>(i)], full, nodes, node.first_child + i)) return false;
+    if (!BindNodeState(state.children[static_cast<size_t>(i)], full, nodes, node.first_child + i))
+      return false;
   }
   return true;
 }
 
 template <typename Offset>
 int64_t OffsetAt(const DepthFirstNode& node, int64_t x) {
-  return static_cast<int64_t>(Load<Offset>(node.values + (node.offset + x) * int64_t{sizeof(Offset)}));
+  return static_cast<int64_t>(
+      Load<Offset>(node.values + (node.offset + x) * int64_t{sizeof(Offset)}));
 }
 
 /// Checks that offsets [x0, x1] of `node` do not decrease (unless
 /// `validated`: binding checked them) and lie in [0, limit]; the offsets at
 /// the ends go to `*first` and `*last`.
 template <typename Offset>
-bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t limit, bool validated, int64_t* first,
-                  int64_t* last) {
+bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t limit, bool validated,
+                  int64_t* first, int64_t* last) {
   const Offset* offsets = reinterpret_cast<const Offset*>(node.values) + node.offset;
   // An integer OR of the comparisons (a bool one is not vectorized).
   uint32_t bad = 0;
@@ -249,7 +258,8 @@ bool CheckOffsets(const DepthFirstNode& node, int64_t x0, int64_t x1, int64_t li
 }
 
 /// The bound of values [x0, x1) of `node`, -1 when a check fails.
-int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1, bool validated) {
+int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x0, int64_t x1,
+              bool validated) {
   const int64_t n = x1 - x0;
   int64_t first = 0;
   int64_t last = 0;
@@ -261,7 +271,8 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
     case DepthFirstKind::kString64: {
       if (node.values == nullptr || node.data == nullptr) return n == 0 ? 0 : -1;
       bool wide = node.kind == DepthFirstKind::kString64;
-      int64_t end = wide ? OffsetAt<int64_t>(node, node.length) : OffsetAt<int32_t>(node, node.length);
+      int64_t end =
+          wide ? OffsetAt<int64_t>(node, node.length) : OffsetAt<int32_t>(node, node.length);
       bool ok = wide ? CheckOffsets<int64_t>(node, x0, x1, end, validated, &first, &last)
                      : CheckOffsets<int32_t>(node, x0, x1, end, validated, &first, &last);
       return ok ? (last - first) + 7 * n : -1;
@@ -269,7 +280,8 @@ int64_t Bound(const DepthFirstNode* nodes, const DepthFirstNode& node, int64_t x
     case DepthFirstKind::kStruct: {
       int64_t bound = n * node.fixed_bytes;
       for (int32_t i = 0; i < node.num_children; ++i) {
-        int64_t child = Bound(nodes, nodes[node.first_child + i], node.offset + x0, node.offset + x1, validated);
+        int64_t child = Bound(nodes, nodes[node.first_child + i], node.offset + x0,
+                              node.offset + x1, validated);
         if (child < 0) return -1;
         bound += child;
       }
@@ -307,7 +319,8 @@ struct PortableDepthFirstOps {
     const int64_t bytes = n * kWidth;
     if (bytes & 7) Store64(dst + (bytes & ~int64_t{7}), 0);
     CopyBytes(dst, src, bytes);
-    for (; nulls != 0; nulls &= nulls - 1) std::memset(dst + __builtin_ctzll(nulls) * kWidth, 0, kWidth);
+    for (; nulls != 0; nulls &= nulls - 1)
+      std::memset(dst + __builtin_ctzll(nulls) * kWidth, 0, kWidth);
   }
 };
 
@@ -335,7 +348,8 @@ int64_t BoolArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8
   for (int64_t k = 0; k < n; k += 8) {
     const int64_t count = n - k < 8 ? n - k : 8;
     uint64_t set = ReadBits(element.values, x + k, count, element.validity_bytes);
-    if (element.validity != nullptr) set &= ReadBits(element.validity, x + k, count, element.validity_bytes);
+    if (element.validity != nullptr)
+      set &= ReadBits(element.validity, x + k, count, element.validity_bytes);
     Store64(out + k, BitsAsBytes(set));  // the bytes past the last element: padding
   }
   return header + RoundUp8(n);
@@ -369,8 +383,10 @@ int64_t LargeDecimalArray(const DepthFirstNode& element, int64_t first, int64_t 
   int64_t cursor = header + 8 * n;
   for (int64_t k = 0; k < n; ++k) {
     const int64_t x = element.offset + first + k;
-    const uint64_t keep = 0 - static_cast<uint64_t>(element.validity == nullptr || GetBit(element.validity, x));
-    const auto length = static_cast<int64_t>(EncodeLargeDecimal<Source>(element, x, dst + cursor, keep));
+    const uint64_t keep =
+        0 - static_cast<uint64_t>(element.validity == nullptr || GetBit(element.validity, x));
+    const auto length =
+        static_cast<int64_t>(EncodeLargeDecimal<Source>(element, x, dst + cursor, keep));
     Store64(slots + 8 * k, OffsetAndSize(cursor, length) & keep);
     cursor += RoundUp8(length);
   }
@@ -381,7 +397,8 @@ int64_t LargeDecimalArray(const DepthFirstNode& element, int64_t first, int64_t 
 
 alignas(8) const uint8_t kDepthFirstAllValid[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
-DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes, KernelIsa isa) {
+DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes,
+                                 KernelIsa isa) {
   DepthFirstPlan plan;
   plan.fixed_row_bytes = fixed_row_bytes;
   bool any_nested = false;
@@ -412,7 +429,8 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
   }
   std::vector<bool> stored(static_cast<size_t>(fixed_row_bytes / 8), false);
   if (!stored.empty()) stored[0] = true;  // the first bitset word, built in a register
-  for (const DepthFirstColumn& column : plan.columns) stored[static_cast<size_t>(column.slot_offset / 8)] = true;
+  for (const DepthFirstColumn& column : plan.columns)
+    stored[static_cast<size_t>(column.slot_offset / 8)] = true;
   for (size_t w = 0; w < stored.size(); ++w) {
     if (!stored[w]) plan.zero_words.push_back(static_cast<int32_t>(8 * w));
   }
@@ -428,8 +446,8 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
   return plan;
 }
 
-bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Validation validation, size_t index,
-                          DepthFirstPlan* plan) {
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Validation validation,
+                          size_t index, DepthFirstPlan* plan) {
   const DepthFirstColumn& column = plan->columns[index];
   if (input.nested != nullptr) {
     const bool full = validation == Validation::kFull;
@@ -439,26 +457,29 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Val
     BindArray(array, &plan->nodes[static_cast<size_t>(column.node)]);
   }
   if (column.flat != nullptr) {
-    FlattenShape(plan->nodes[static_cast<size_t>(column.node)], plan->flat_nodes.data() + index * kFlatNodesPerColumn);
+    FlattenShape(plan->nodes[static_cast<size_t>(column.node)],
+                 plan->flat_nodes.data() + index * kFlatNodesPerColumn);
   }
   return true;
 }
 
-int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
-                            Validation validation) {
+int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                            int64_t rows, Validation validation) {
   int64_t bound = rows * plan.fixed_row_bytes;
   const int64_t x0 = batch_offset + row;
   const bool validated = validation == Validation::kFull;
   for (const DepthFirstColumn& column : plan.columns) {
-    int64_t column_bound =
-        Bound(plan.nodes.data(), plan.nodes[static_cast<size_t>(column.node)], x0, x0 + rows, validated);
+    int64_t column_bound = Bound(plan.nodes.data(), plan.nodes[static_cast<size_t>(column.node)],
+                                 x0, x0 + rows, validated);
     if (column_bound < 0) return -1;
     bound += column_bound;
   }
   return bound;
 }
 
-void ResolveDepthFirstPortable(DepthFirstPlan* plan) { DepthFirstShapes<PortableDepthFirstOps>::Resolve(plan); }
+void ResolveDepthFirstPortable(DepthFirstPlan* plan) {
+  DepthFirstShapes<PortableDepthFirstOps>::Resolve(plan);
+}
 
 namespace {
 std::atomic<int> g_depth_first_override{-1};  // a NestedWriter, or -1
@@ -473,7 +494,8 @@ Status ResolveNestedWriter(NestedWriter option, NestedWriter* out) {
     case NestedWriter::kDepthFirst:
     case NestedWriter::kLevels: *out = option; return Status::Ok();
     case NestedWriter::kAuto: break;
-    default: return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(option)));
+    default:
+      return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(option)));
   }
   int forced = g_depth_first_override.load(std::memory_order_relaxed);
   if (forced >= 0) {
@@ -482,7 +504,8 @@ Status ResolveNestedWriter(NestedWriter option, NestedWriter* out) {
   }
   static const NestedWriter from_environment = [] {
     const char* writer = std::getenv("ROWBRIDGE_NESTED_WRITER");
-    if (writer != nullptr && std::strcmp(writer, "depth-first") == 0) return NestedWriter::kDepthFirst;
+    if (writer != nullptr && std::strcmp(writer, "depth-first") == 0)
+      return NestedWriter::kDepthFirst;
     if (writer != nullptr && std::strcmp(writer, "levels") == 0) return NestedWriter::kLevels;
     return NestedWriter::kAuto;
   }();
@@ -497,8 +520,8 @@ namespace {
 bool HasVariableElements(const DepthFirstPlan& plan, const DepthFirstNode& node) {
   for (int32_t i = 0; i < node.num_children; ++i) {
     const DepthFirstNode& child = plan.nodes[static_cast<size_t>(node.first_child + i)];
-    const bool array = node.kind == DepthFirstKind::kList32 || node.kind == DepthFirstKind::kList64 ||
-                       node.kind == DepthFirstKind::kMap;
+    const bool array = node.kind == DepthFirstKind::kList32 ||
+                       node.kind == DepthFirstKind::kList64 || node.kind == DepthFirstKind::kMap;
     if ((array && !child.FixedWidth()) || HasVariableElements(plan, child)) return true;
   }
   return false;
@@ -507,9 +530,11 @@ bool HasVariableElements(const DepthFirstPlan& plan, const DepthFirstNode& node)
 /// Whether `node` or a node below it holds values that need a conversion
 /// (large decimals included: encoded per value).
 bool HasConvertedValues(const DepthFirstPlan& plan, const DepthFirstNode& node) {
-  if (node.kind == DepthFirstKind::kConverted || node.kind == DepthFirstKind::kLargeDecimal) return true;
+  if (node.kind == DepthFirstKind::kConverted || node.kind == DepthFirstKind::kLargeDecimal)
+    return true;
   for (int32_t i = 0; i < node.num_children; ++i) {
-    if (HasConvertedValues(plan, plan.nodes[static_cast<size_t>(node.first_child + i)])) return true;
+    if (HasConvertedValues(plan, plan.nodes[static_cast<size_t>(node.first_child + i)]))
+      return true;
   }
   return false;
 }
@@ -545,6 +570,8 @@ void OverrideDepthFirstForTesting(bool enabled) {
   OverrideNestedWriterForTesting(enabled ? NestedWriter::kDepthFirst : NestedWriter::kLevels);
 }
 
-void ClearDepthFirstOverrideForTesting() { g_depth_first_override.store(-1, std::memory_order_relaxed); }
+void ClearDepthFirstOverrideForTesting() {
+  g_depth_first_override.store(-1, std::memory_order_relaxed);
+}
 
 }  // namespace rowbridge::row

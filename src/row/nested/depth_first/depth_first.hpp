@@ -62,8 +62,8 @@ struct DepthFirstCursor {
 };
 /// Writes value x of a column's node in `row`: its slot, its variable bytes
 /// from `cursor` on; returns the cursor past them and `mask` if it is null.
-using DepthFirstColumnFn = DepthFirstCursor (*)(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,
-                                                int64_t cursor, uint64_t mask);
+using DepthFirstColumnFn = DepthFirstCursor (*)(const DepthFirstNode& node, int64_t x, uint8_t* row,
+                                                uint8_t* slot, int64_t cursor, uint64_t mask);
 
 /// One node of a depth-first plan, compiled once; the `batch` part is bound
 /// per batch. Value x of a node (its array's logical index) is element
@@ -75,11 +75,11 @@ struct DepthFirstNode {
   /// kFixed: bytes of a value, also its size as an array element;
   /// kConverted: its Spark value's size as an array element (1, 4 or 8).
   int32_t width = 8;
-  int32_t precision = 0;  // kConverted and kLargeDecimal decimals
-  int32_t first_child = -1;  // index of the first child in the plan's nodes
-  int32_t num_children = 0;  // struct fields; 1 for lists; 2 (key, value) for maps
-  int32_t bitset_bytes = 0;  // structs
-  int32_t fixed_bytes = 0;   // structs: bitset + slots
+  int32_t precision = 0;       // kConverted and kLargeDecimal decimals
+  int32_t first_child = -1;    // index of the first child in the plan's nodes
+  int32_t num_children = 0;    // struct fields; 1 for lists; 2 (key, value) for maps
+  int32_t bitset_bytes = 0;    // structs
+  int32_t fixed_bytes = 0;     // structs: bitset + slots
   bool rejects_nulls = false;  // a non-nullable field (full validation)
   /// Resolved with the plan for the writer's ISA (ResolveDepthFirst*):
   /// the first child, the writer of a nested value, the writer of an array
@@ -99,7 +99,8 @@ struct DepthFirstNode {
   /// and its check convert_check): writes value `index`'s 16 bytes at
   /// `dst`, zero unless `keep` is all ones, and returns its length (0 when
   /// not kept).
-  uint64_t (*encode_value)(const DepthFirstNode& node, int64_t index, uint8_t* dst, uint64_t keep) = nullptr;
+  uint64_t (*encode_value)(const DepthFirstNode& node, int64_t index, uint8_t* dst,
+                           uint64_t keep) = nullptr;
 
   // Bound per batch.
   const uint8_t* validity = nullptr;  // null when no value is null
@@ -116,7 +117,9 @@ struct DepthFirstNode {
     return kind == DepthFirstKind::kFixed || kind == DepthFirstKind::kConverted ? width : 8;
   }
   /// Whether this node's values are fixed-width in the row (copied or converted).
-  bool FixedWidth() const { return kind == DepthFirstKind::kFixed || kind == DepthFirstKind::kConverted; }
+  bool FixedWidth() const {
+    return kind == DepthFirstKind::kFixed || kind == DepthFirstKind::kConverted;
+  }
 };
 
 /// A node's buffers bound for the shaped writers with its offset, and those
@@ -147,8 +150,9 @@ extern const uint8_t kDepthFirstAllValid[8];
 inline constexpr int kFlatNodesPerColumn = 4;
 
 /// A shaped column's writer over its flat nodes; as DepthFirstColumnFn.
-using DepthFirstFlatFn = DepthFirstCursor (*)(const DepthFirstFlatNode* nodes, int64_t x, uint8_t* row,
-                                              uint8_t* slot, int64_t cursor, uint64_t mask);
+using DepthFirstFlatFn = DepthFirstCursor (*)(const DepthFirstFlatNode* nodes, int64_t x,
+                                              uint8_t* row, uint8_t* slot, int64_t cursor,
+                                              uint64_t mask);
 
 /// A column the depth-first writer writes (a string or nested column).
 struct DepthFirstColumn {
@@ -187,7 +191,7 @@ struct DepthFirstPlan {
   /// kFlatNodesPerColumn per column, filled per batch for the columns with a
   /// `flat` writer.
   std::vector<DepthFirstFlatNode> flat_nodes;
-  int64_t fixed_row_bytes = 0;            // the batch row's bitset and slots
+  int64_t fixed_row_bytes = 0;  // the batch row's bitset and slots
   /// The words of the row's fixed part the depth-first columns do not
   /// store (bitset words past the first, other columns' slots): zeroed first.
   std::vector<int32_t> zero_words;
@@ -203,7 +207,8 @@ struct DepthFirstPlan {
 /// and utf8/binary values with 32- or 64-bit offsets), every other variable-size column is such a
 /// string, and no column reserves constant variable bytes. The other flat
 /// columns are left to their slot writers. Resolved for the kernels of `isa`.
-DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes, KernelIsa isa);
+DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t fixed_row_bytes,
+                                 KernelIsa isa);
 
 /// Binds the nodes of plan->columns[index] (and its flat nodes, when it has
 /// a flat writer) to its array in a batch (`array`, bound as `input`: its
@@ -213,8 +218,8 @@ DepthFirstPlan CompileDepthFirst(const std::vector<ColumnPlan>& columns, int64_t
 /// nulls, so that the batch takes the level-by-level writer (which decides
 /// whether such a null is live). At full validation binding has checked
 /// every offset already; the depth-first writer adds no other check.
-bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Validation validation, size_t index,
-                          DepthFirstPlan* plan);
+bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Validation validation,
+                          size_t index, DepthFirstPlan* plan);
 
 /// Checks the list and string offsets that rows [row, row + rows) of the
 /// batch reach (non-decreasing, inside their child or data) and returns an
@@ -222,8 +227,8 @@ bool BindDepthFirstColumn(const ArrowArray& array, const ColumnInput& input, Val
 /// returns -1 when a check fails (the level-by-level writer then names it).
 /// At full validation, which checked every offset when the batch was bound,
 /// only the offsets at the ends of each range are read.
-int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
-                            Validation validation);
+int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row,
+                            int64_t rows, Validation validation);
 
 /// Bytes past a tile's bound (DepthFirstTileBound) that the writer may
 /// store into: the AVX2 build stores 64 bytes from a value's start whatever

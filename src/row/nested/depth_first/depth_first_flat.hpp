@@ -13,9 +13,9 @@
 #include <cstring>
 
 #include "row/column_writer.hpp"
-#include "spark/memory_access.hpp"
 #include "row/nested/depth_first/depth_first.hpp"
 #include "row/nested/element_writer.hpp"
+#include "spark/memory_access.hpp"
 
 namespace rowbridge::row {
 namespace {
@@ -24,7 +24,8 @@ namespace {
 
 /// A value longer than one vector move of the per-ISA copies: its bytes,
 /// zeros up to round8(length).
-__attribute__((noinline, cold)) inline void LongCopyPadded(uint8_t* dst, const uint8_t* src, int64_t length) {
+__attribute__((noinline, cold)) inline void LongCopyPadded(uint8_t* dst, const uint8_t* src,
+                                                           int64_t length) {
   Store64(dst + RoundUp8(length) - 8, 0);
   std::memcpy(dst, src, static_cast<size_t>(length));
 }
@@ -67,7 +68,8 @@ ROWBRIDGE_DF_INLINE DepthFirstFlatNode FlatOf(const DepthFirstNode& node, int64_
     case DepthFirstKind::kList64: element = 8; break;
     case DepthFirstKind::kStruct:
     case DepthFirstKind::kConverted:
-    case DepthFirstKind::kLargeDecimal: break;  // values read by the node's convert_* / encode_* functions
+    case DepthFirstKind::kLargeDecimal:
+      break;  // values read by the node's convert_* / encode_* functions
   }
   // Integer arithmetic: a NULL buffer of an empty array stays NULL-based.
   flat.values = reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(node.values) +
@@ -127,7 +129,8 @@ struct DepthFirstFlat {
   }
 
   /// The null bits of up to 64 values, read bit by bit within the bitmap.
-  __attribute__((noinline, cold)) static uint64_t SlowNullWord(const Flat& node, int64_t first, int64_t n) {
+  __attribute__((noinline, cold)) static uint64_t SlowNullWord(const Flat& node, int64_t first,
+                                                               int64_t n) {
     if (node.bit_mask == 0) return 0;  // no bitmap
     const uint64_t mask = n < 64 ? (uint64_t{1} << n) - 1 : ~uint64_t{0};
     return ~ReadBits(node.validity, node.bit + first, n, node.validity_bytes) & mask;
@@ -142,16 +145,18 @@ struct DepthFirstFlat {
   /// nested row at `base`: its slot, its null bit (into `nulls` as `mask`)
   /// and its variable bytes at `base + cursor`; returns the cursor past them.
   template <typename Leaf>
-  ROWBRIDGE_DF_INLINE static int64_t LeafField(const Flat& node, int64_t x, uint8_t* base, uint8_t* slot,
-                                               int64_t cursor, uint64_t& nulls, uint64_t mask) {
+  ROWBRIDGE_DF_INLINE static int64_t LeafField(const Flat& node, int64_t x, uint8_t* base,
+                                               uint8_t* slot, int64_t cursor, uint64_t& nulls,
+                                               uint64_t mask) {
     return KnownLeafField<Leaf>(node, x, 0 - Valid(node, x), base, slot, cursor, nulls, mask);
   }
 
   /// LeafField of a value whose validity is known: `keep` all ones when it
   /// is valid, 0 when it is null.
   template <typename Leaf>
-  ROWBRIDGE_DF_INLINE static int64_t KnownLeafField(const Flat& node, int64_t x, uint64_t keep, uint8_t* base,
-                                                    uint8_t* slot, int64_t cursor, uint64_t& nulls, uint64_t mask) {
+  ROWBRIDGE_DF_INLINE static int64_t KnownLeafField(const Flat& node, int64_t x, uint64_t keep,
+                                                    uint8_t* base, uint8_t* slot, int64_t cursor,
+                                                    uint64_t& nulls, uint64_t mask) {
     nulls |= mask & ~keep;
     if constexpr (Leaf::kString) {
       return StringElement<typename Leaf::Offset>(node, x, keep, base, slot, cursor);
@@ -170,8 +175,8 @@ struct DepthFirstFlat {
   /// An array's count and null words; returns the header's size. An array
   /// of up to 64 values stores one null word even when empty (past the
   /// empty array, later stores overwrite it) and returns its nulls.
-  ROWBRIDGE_DF_INLINE static int64_t Header(const Flat& element, int64_t first, int64_t n, uint8_t* dst,
-                                            uint64_t* nulls) {
+  ROWBRIDGE_DF_INLINE static int64_t Header(const Flat& element, int64_t first, int64_t n,
+                                            uint8_t* dst, uint64_t* nulls) {
     Store64(dst, static_cast<uint64_t>(n));
     if (__builtin_expect(n <= 56, 1)) {
       *nulls = NullWord(element, first, n);
@@ -181,8 +186,8 @@ struct DepthFirstFlat {
     return LongHeader(element, first, n, dst, nulls);
   }
 
-  __attribute__((noinline)) static int64_t LongHeader(const Flat& element, int64_t first, int64_t n, uint8_t* dst,
-                                                      uint64_t* nulls) {
+  __attribute__((noinline)) static int64_t LongHeader(const Flat& element, int64_t first, int64_t n,
+                                                      uint8_t* dst, uint64_t* nulls) {
     *nulls = 0;
     for (int64_t k = 0; k < n; k += 64) {
       const uint64_t word = SlowNullWord(element, first + k, n - k < 64 ? n - k : 64);
@@ -193,7 +198,8 @@ struct DepthFirstFlat {
   }
 
   template <int kWidth>
-  ROWBRIDGE_DF_INLINE static int64_t FixedArray(const Flat& element, int64_t first, int64_t n, uint8_t* dst) {
+  ROWBRIDGE_DF_INLINE static int64_t FixedArray(const Flat& element, int64_t first, int64_t n,
+                                                uint8_t* dst) {
     uint64_t nulls;
     const int64_t header = Header(element, first, n, dst, &nulls);
     const uint8_t* src = element.values + first * kWidth;
@@ -208,18 +214,21 @@ struct DepthFirstFlat {
 
   /// More elements than one masked move holds: copied, then nulls zeroed.
   template <int kWidth>
-  __attribute__((noinline)) static void LongFixed(const Flat& element, int64_t first, int64_t n, uint8_t* out) {
+  __attribute__((noinline)) static void LongFixed(const Flat& element, int64_t first, int64_t n,
+                                                  uint8_t* out) {
     const int64_t bytes = n * kWidth;
     Store64(out + RoundUp8(bytes) - 8, 0);
     std::memcpy(out, element.values + first * kWidth, static_cast<size_t>(bytes));
     for (int64_t k = 0; element.bit_mask != 0 && k < n; k += 64) {
       uint64_t word = SlowNullWord(element, first + k, n - k < 64 ? n - k : 64);
-      for (; word != 0; word &= word - 1) std::memset(out + (k + __builtin_ctzll(word)) * kWidth, 0, kWidth);
+      for (; word != 0; word &= word - 1)
+        std::memset(out + (k + __builtin_ctzll(word)) * kWidth, 0, kWidth);
     }
   }
 
   template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t StringArray(const Flat& element, int64_t first, int64_t n, uint8_t* dst) {
+  ROWBRIDGE_DF_INLINE static int64_t StringArray(const Flat& element, int64_t first, int64_t n,
+                                                 uint8_t* dst) {
     uint64_t nulls;
     const int64_t header = Header(element, first, n, dst, &nulls);
     uint8_t* slots = dst + header;
@@ -227,12 +236,14 @@ struct DepthFirstFlat {
     if (__builtin_expect(n <= 56, 1)) {
       // The header's null word holds every element's validity.
       for (int64_t k = 0; k < n; ++k) {
-        cursor = StringElement<Offset>(element, first + k, ((nulls >> k) & 1) - 1, dst, slots + 8 * k, cursor);
+        cursor = StringElement<Offset>(element, first + k, ((nulls >> k) & 1) - 1, dst,
+                                       slots + 8 * k, cursor);
       }
       return cursor;
     }
     for (int64_t k = 0; k < n; ++k) {
-      cursor = StringElement<Offset>(element, first + k, 0 - Valid(element, first + k), dst, slots + 8 * k, cursor);
+      cursor = StringElement<Offset>(element, first + k, 0 - Valid(element, first + k), dst,
+                                     slots + 8 * k, cursor);
     }
     return cursor;
   }
@@ -240,10 +251,11 @@ struct DepthFirstFlat {
   /// String x of `element` (valid when `keep` is all ones) at `dst +
   /// cursor`, its offset and size in `slot`; returns the cursor past it.
   template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t StringElement(const Flat& element, int64_t x, uint64_t keep, uint8_t* dst,
-                                                   uint8_t* slot, int64_t cursor) {
+  ROWBRIDGE_DF_INLINE static int64_t StringElement(const Flat& element, int64_t x, uint64_t keep,
+                                                   uint8_t* dst, uint8_t* slot, int64_t cursor) {
     const int64_t begin = OffsetAt<Offset>(element.values, x);
-    const int64_t length = (OffsetAt<Offset>(element.values, x + 1) - begin) & static_cast<int64_t>(keep);
+    const int64_t length =
+        (OffsetAt<Offset>(element.values, x + 1) - begin) & static_cast<int64_t>(keep);
     Ops::CopyPadded(dst + cursor, element.data + begin, length);
     Store64(slot, OffsetAndSize(cursor, length) & keep);
     return cursor + RoundUp8(length);
@@ -251,7 +263,8 @@ struct DepthFirstFlat {
 
   /// An array of leaves [first, first + n) of `element`.
   template <typename Leaf>
-  ROWBRIDGE_DF_INLINE static int64_t LeafArray(const Flat& element, int64_t first, int64_t n, uint8_t* dst) {
+  ROWBRIDGE_DF_INLINE static int64_t LeafArray(const Flat& element, int64_t first, int64_t n,
+                                               uint8_t* dst) {
     if constexpr (Leaf::kString) {
       return StringArray<typename Leaf::Offset>(element, first, n, dst);
     } else {
@@ -261,8 +274,8 @@ struct DepthFirstFlat {
 
   /// A string column's writer over its flat node.
   template <typename Leaf>
-  static DepthFirstCursor LeafColumn(const Flat* nodes, int64_t x, uint8_t* row, uint8_t* slot, int64_t cursor,
-                                     uint64_t mask) {
+  static DepthFirstCursor LeafColumn(const Flat* nodes, int64_t x, uint8_t* row, uint8_t* slot,
+                                     int64_t cursor, uint64_t mask) {
     uint64_t nulls = 0;
     cursor = LeafField<Leaf>(nodes[0], x, row, slot, cursor, nulls, mask);
     return DepthFirstCursor{cursor, nulls};

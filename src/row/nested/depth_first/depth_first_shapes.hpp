@@ -35,22 +35,25 @@ struct DepthFirstShapes {
     static constexpr int64_t kFields = sizeof...(Leaves);
     /// `nodes[0]` the struct, its fields after it.
     ROWBRIDGE_DF_INLINE static int64_t WriteFlat(const FlatNode* nodes, int64_t x, uint8_t* dst) {
-      return WriteFields(nodes, x, dst, [&](int64_t i) { return 0 - Flat::Valid(nodes[1 + i], x); });
+      return WriteFields(nodes, x, dst,
+                         [&](int64_t i) { return 0 - Flat::Valid(nodes[1 + i], x); });
     }
     /// WriteFlat with field i's validity bit k of `field_nulls[i]` (set:
     /// null), for the elements of a list of structs.
-    ROWBRIDGE_DF_INLINE static int64_t WriteKnown(const FlatNode* nodes, int64_t x, const uint64_t* field_nulls,
-                                                  int64_t k, uint8_t* dst) {
+    ROWBRIDGE_DF_INLINE static int64_t WriteKnown(const FlatNode* nodes, int64_t x,
+                                                  const uint64_t* field_nulls, int64_t k,
+                                                  uint8_t* dst) {
       return WriteFields(nodes, x, dst, [&](int64_t i) { return ((field_nulls[i] >> k) & 1) - 1; });
     }
     /// The fields of value x, field i valid when `keep_of(i)` is all ones.
     template <typename KeepOf>
-    ROWBRIDGE_DF_INLINE static int64_t WriteFields(const FlatNode* nodes, int64_t x, uint8_t* dst, KeepOf keep_of) {
+    ROWBRIDGE_DF_INLINE static int64_t WriteFields(const FlatNode* nodes, int64_t x, uint8_t* dst,
+                                                   KeepOf keep_of) {
       int64_t cursor = 8 + 8 * kFields;
       uint64_t nulls = 0;
       int64_t i = 0;
-      ((cursor = Flat::template KnownLeafField<Leaves>(nodes[1 + i], x, keep_of(i), dst, dst + 8 + 8 * i, cursor,
-                                                       nulls, uint64_t{1} << i),
+      ((cursor = Flat::template KnownLeafField<Leaves>(
+            nodes[1 + i], x, keep_of(i), dst, dst + 8 + 8 * i, cursor, nulls, uint64_t{1} << i),
         ++i),
        ...);
       Store64(dst, nulls);
@@ -100,15 +103,18 @@ struct DepthFirstShapes {
       if (__builtin_expect(n <= 56, 1)) {
         // Every validity the elements need, one word per node.
         uint64_t field_nulls[sizeof...(Leaves)];
-        for (size_t i = 0; i < sizeof...(Leaves); ++i) field_nulls[i] = Flat::NullWord(nodes[2 + i], first, n);
+        for (size_t i = 0; i < sizeof...(Leaves); ++i)
+          field_nulls[i] = Flat::NullWord(nodes[2 + i], first, n);
         for (int64_t k = 0; k < n; ++k) {
-          place(k, ((nulls >> k) & 1) - 1,
-                StructOf<Leaves...>::WriteKnown(nodes + 1, first + k, field_nulls, k, dst + cursor));
+          place(
+              k, ((nulls >> k) & 1) - 1,
+              StructOf<Leaves...>::WriteKnown(nodes + 1, first + k, field_nulls, k, dst + cursor));
         }
         return cursor;
       }
       for (int64_t k = 0; k < n; ++k) {
-        place(k, 0 - Flat::Valid(nodes[1], first + k), StructOf<Leaves...>::WriteFlat(nodes + 1, first + k, dst + cursor));
+        place(k, 0 - Flat::Valid(nodes[1], first + k),
+              StructOf<Leaves...>::WriteFlat(nodes + 1, first + k, dst + cursor));
       }
       return cursor;
     }
@@ -123,8 +129,8 @@ struct DepthFirstShapes {
       FlattenShape(node, nodes);
       return Shape::WriteFlat(nodes, x, dst);
     }
-    static DepthFirstCursor FlatColumn(const FlatNode* nodes, int64_t x, uint8_t* row, uint8_t* slot, int64_t cursor,
-                                       uint64_t mask) {
+    static DepthFirstCursor FlatColumn(const FlatNode* nodes, int64_t x, uint8_t* row,
+                                       uint8_t* slot, int64_t cursor, uint64_t mask) {
       const uint64_t keep = 0 - Flat::Valid(nodes[0], x);
       int64_t size = Shape::WriteFlat(nodes, x, row + cursor) & static_cast<int64_t>(keep);
       Store64(slot, OffsetAndSize(cursor, size) & keep);
@@ -157,7 +163,8 @@ struct DepthFirstShapes {
           default: break;
         }
         if (struct_field) return {};  // struct shapes cover 4- and 8-byte fields
-        return node.width == 1 ? pick.template operator()<FixedLeaf<1>>() : pick.template operator()<FixedLeaf<2>>();
+        return node.width == 1 ? pick.template operator()<FixedLeaf<1>>()
+                               : pick.template operator()<FixedLeaf<2>>();
       case DepthFirstKind::kString32: return pick.template operator()<StringLeaf<int32_t>>();
       case DepthFirstKind::kString64:
         if (struct_field) return {};
@@ -180,8 +187,9 @@ struct DepthFirstShapes {
       }
     }
     if constexpr (sizeof...(Done) < kMaxShapedFields) {
-      return WithLeaf(node.children[i], true,
-                      [&]<typename Leaf>() { return PickStruct<kList, Offset, Done..., Leaf>(node, i + 1); });
+      return WithLeaf(node.children[i], true, [&]<typename Leaf>() {
+        return PickStruct<kList, Offset, Done..., Leaf>(node, i + 1);
+      });
     }
     return {};
   }
@@ -194,7 +202,8 @@ struct DepthFirstShapes {
       case DepthFirstKind::kList64: return PickList<int64_t>(node);
       case DepthFirstKind::kMap:
         return WithLeaf(node.children[0], false, [&]<typename Key>() {
-          return WithLeaf(node.children[1], false, [&]<typename Value>() { return WritersOf<MapOf<Key, Value>>(); });
+          return WithLeaf(node.children[1], false,
+                          [&]<typename Value>() { return WritersOf<MapOf<Key, Value>>(); });
         });
       default: return {};
     }
@@ -207,12 +216,13 @@ struct DepthFirstShapes {
       if constexpr (std::is_same_v<Offset, int32_t>) return PickStruct<true, int32_t>(element, 0);
       return {};
     }
-    return WithLeaf(element, false, [&]<typename Leaf>() { return WritersOf<ListOf<Offset, Leaf>>(); });
+    return WithLeaf(element, false,
+                    [&]<typename Leaf>() { return WritersOf<ListOf<Offset, Leaf>>(); });
   }
 
   /// The writer of a column whose node has no shape (over its node).
-  static DepthFirstCursor GenericColumn(const DepthFirstNode& node, int64_t x, uint8_t* row, uint8_t* slot,
-                                        int64_t cursor, uint64_t mask) {
+  static DepthFirstCursor GenericColumn(const DepthFirstNode& node, int64_t x, uint8_t* row,
+                                        uint8_t* slot, int64_t cursor, uint64_t mask) {
     uint64_t nulls = 0;
     cursor = Generic::Field(node, x, row, slot, cursor, nulls, mask);
     return DepthFirstCursor{cursor, nulls};
@@ -231,8 +241,12 @@ struct DepthFirstShapes {
     for (DepthFirstColumn& column : plan->columns) {
       const DepthFirstNode& node = plan->nodes[static_cast<size_t>(column.node)];
       switch (node.kind) {
-        case DepthFirstKind::kString32: column.flat = Flat::template LeafColumn<StringLeaf<int32_t>>; break;
-        case DepthFirstKind::kString64: column.flat = Flat::template LeafColumn<StringLeaf<int64_t>>; break;
+        case DepthFirstKind::kString32:
+          column.flat = Flat::template LeafColumn<StringLeaf<int32_t>>;
+          break;
+        case DepthFirstKind::kString64:
+          column.flat = Flat::template LeafColumn<StringLeaf<int64_t>>;
+          break;
         default: column.flat = shaped[static_cast<size_t>(column.node)].flat; break;
       }
       column.field = GenericColumn;  // for a column without a flat writer

@@ -6,12 +6,13 @@
 // shape with and without nulls, under both kernel sets. Expected rows come
 // from the reference writer (testing/reference_row_writer), whose bytes the
 // Spark-made golden vectors check.
+#include "row/nested/depth_first/depth_first.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "row/nested/depth_first/depth_first.hpp"
 #include "row/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/reference_row_writer.hpp"
@@ -27,8 +28,8 @@ using testing::TestArray;
 
 /// Converts `batch` with the depth-first writer under `isa` at `validation`
 /// and expects `reference`'s rows, written by depth-first tiles.
-void ExpectDepthFirstRows(const TestArray& batch, const testing::ReferenceRows& reference, row::KernelIsa isa,
-                          Validation validation) {
+void ExpectDepthFirstRows(const TestArray& batch, const testing::ReferenceRows& reference,
+                          row::KernelIsa isa, Validation validation) {
   row::OverrideKernelIsaForTesting(isa);
   row::OverrideDepthFirstForTesting(true);
   const int64_t tiles_before = row::DepthFirstTilesForTesting();
@@ -72,29 +73,37 @@ std::vector<std::optional<std::string>> MixedStrings(int64_t n) {
   std::vector<std::optional<std::string>> values;
   for (int64_t i = 0; i < n; ++i) {
     if (i % 7 == 3) values.push_back(std::nullopt);
-    else values.push_back(Text(static_cast<size_t>((i * 37) % 150), static_cast<char>('a' + i % 5)));
+    else
+      values.push_back(Text(static_cast<size_t>((i * 37) % 150), static_cast<char>('a' + i % 5)));
   }
   return values;
 }
 
 TEST(DepthFirst, LongStringsAsFieldsElementsAndKeys) {
   const int64_t n = 40;
-  TestArray fields = testing::Struct("s", n,
-                                     {Primitive<int64_t>("l", "a", std::vector<std::optional<int64_t>>(n, 5)),
-                                      testing::Strings("u", "b", MixedStrings(n))});
+  TestArray fields =
+      testing::Struct("s", n,
+                      {Primitive<int64_t>("l", "a", std::vector<std::optional<int64_t>>(n, 5)),
+                       testing::Strings("u", "b", MixedStrings(n))});
   std::vector<std::optional<int64_t>> lengths;
-  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 9 == 4 ? std::nullopt : std::optional<int64_t>(i % 4));
+  for (int64_t i = 0; i < n; ++i)
+    lengths.push_back(i % 9 == 4 ? std::nullopt : std::optional<int64_t>(i % 4));
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
-  TestArray strings = testing::ListOfLengths("a", testing::Strings("U", "e", MixedStrings(elements)), lengths);
+  TestArray strings =
+      testing::ListOfLengths("a", testing::Strings("U", "e", MixedStrings(elements)), lengths);
   std::vector<int64_t> offsets{0};
   for (int64_t i = 0; i < n; ++i) offsets.push_back(offsets.back() + i % 3);
   std::vector<std::optional<std::string>> keys;
-  for (int64_t k = 0; k < offsets.back(); ++k) keys.push_back(Text(static_cast<size_t>(60 + k % 40), 'k'));
+  for (int64_t k = 0; k < offsets.back(); ++k)
+    keys.push_back(Text(static_cast<size_t>(60 + k % 40), 'k'));
   std::vector<std::optional<double>> values;
-  for (int64_t k = 0; k < offsets.back(); ++k) values.push_back(k % 5 == 0 ? std::nullopt : std::optional<double>(k));
-  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), Primitive<double>("g", "value", values), offsets);
-  ExpectDepthFirstMatchesReference(Batch({fields, strings, map, testing::Strings("z", "flat", MixedStrings(n))}));
+  for (int64_t k = 0; k < offsets.back(); ++k)
+    values.push_back(k % 5 == 0 ? std::nullopt : std::optional<double>(k));
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys),
+                               Primitive<double>("g", "value", values), offsets);
+  ExpectDepthFirstMatchesReference(
+      Batch({fields, strings, map, testing::Strings("z", "flat", MixedStrings(n))}));
 }
 
 TEST(DepthFirst, ArraysAroundOneNullWord) {
@@ -110,11 +119,11 @@ TEST(DepthFirst, ArraysAroundOneNullWord) {
     bytes.push_back(null ? std::nullopt : std::optional<int8_t>(static_cast<int8_t>(e)));
     longs.push_back(e % 13 == 0 ? std::nullopt : std::optional<int64_t>(e * 3));
   }
-  ExpectDepthFirstMatchesReference(Batch({testing::ListOfLengths("i", Primitive<int32_t>("i", "e", ints), lengths),
-                                          testing::ListOfLengths("c", Primitive<int8_t>("c", "e", bytes), lengths),
-                                          testing::ListOfLengths("l", Primitive<int64_t>("l", "e", longs), lengths, true),
-                                          testing::ListOfLengths("s", testing::Strings("u", "e", MixedStrings(elements)),
-                                                                 lengths)}));
+  ExpectDepthFirstMatchesReference(Batch(
+      {testing::ListOfLengths("i", Primitive<int32_t>("i", "e", ints), lengths),
+       testing::ListOfLengths("c", Primitive<int8_t>("c", "e", bytes), lengths),
+       testing::ListOfLengths("l", Primitive<int64_t>("l", "e", longs), lengths, true),
+       testing::ListOfLengths("s", testing::Strings("u", "e", MixedStrings(elements)), lengths)}));
 }
 
 TEST(DepthFirst, WideStructsAndStructsInArrays) {
@@ -123,7 +132,8 @@ TEST(DepthFirst, WideStructsAndStructsInArrays) {
   for (int f = 0; f < 70; ++f) {
     std::vector<std::optional<int32_t>> values;
     for (int64_t i = 0; i < n; ++i) {
-      values.push_back((i + f) % 6 == 0 ? std::nullopt : std::optional<int32_t>(static_cast<int32_t>(i * f)));
+      values.push_back((i + f) % 6 == 0 ? std::nullopt
+                                        : std::optional<int32_t>(static_cast<int32_t>(i * f)));
     }
     many.push_back(f % 10 == 9 ? testing::Strings("u", "f" + std::to_string(f), MixedStrings(n))
                                : Primitive<int32_t>("i", "f" + std::to_string(f), values));
@@ -134,11 +144,13 @@ TEST(DepthFirst, WideStructsAndStructsInArrays) {
   // list<struct<x int64, y utf8, z list<int16>, w float32>>: a struct of four
   // fields, one nested, below an array.
   std::vector<std::optional<int64_t>> lengths;
-  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 7 == 6 ? std::nullopt : std::optional<int64_t>(i % 5));
+  for (int64_t i = 0; i < n; ++i)
+    lengths.push_back(i % 7 == 6 ? std::nullopt : std::optional<int64_t>(i % 5));
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
   std::vector<std::optional<int64_t>> inner_lengths;
-  for (int64_t e = 0; e < elements; ++e) inner_lengths.push_back(e % 4 == 0 ? std::nullopt : std::optional<int64_t>(e % 3));
+  for (int64_t e = 0; e < elements; ++e)
+    inner_lengths.push_back(e % 4 == 0 ? std::nullopt : std::optional<int64_t>(e % 3));
   int64_t inner = 0;
   for (const auto& length : inner_lengths) inner += length.value_or(0);
   std::vector<std::optional<int16_t>> shorts;
@@ -154,7 +166,8 @@ TEST(DepthFirst, WideStructsAndStructsInArrays) {
   TestArray element = testing::Struct(
       "item", elements,
       {Primitive<int64_t>("l", "x", xs), testing::Strings("u", "y", MixedStrings(elements)),
-       testing::ListOfLengths("z", Primitive<int16_t>("s", "e", shorts), inner_lengths), Primitive<float>("f", "w", ws)},
+       testing::ListOfLengths("z", Primitive<int16_t>("s", "e", shorts), inner_lengths),
+       Primitive<float>("f", "w", ws)},
       element_valid);
   ExpectDepthFirstMatchesReference(Batch({wide, testing::ListOfLengths("p", element, lengths)}));
 }
@@ -173,19 +186,22 @@ TEST(DepthFirst, ListsOfTwoFieldStructsWithNullsInEveryField) {
     xs.push_back(e % 5 == 2 ? std::nullopt : std::optional<int64_t>(e * 11));
     element_valid.push_back(e % 7 != 4);
   }
-  TestArray element = testing::Slice(
-      testing::Struct("item", elements + 4,
-                      {Primitive<int64_t>("l", "x", xs), testing::Strings("u", "y", MixedStrings(elements + 4))},
-                      element_valid),
-      4, elements);
+  TestArray element =
+      testing::Slice(testing::Struct("item", elements + 4,
+                                     {Primitive<int64_t>("l", "x", xs),
+                                      testing::Strings("u", "y", MixedStrings(elements + 4))},
+                                     element_valid),
+                     4, elements);
   TestArray lists = testing::ListOfLengths("p", element, lengths);
   std::vector<std::optional<double>> values;
-  for (int64_t e = 0; e < elements; ++e) values.push_back(e % 3 == 0 ? std::nullopt : std::optional<double>(e));
+  for (int64_t e = 0; e < elements; ++e)
+    values.push_back(e % 3 == 0 ? std::nullopt : std::optional<double>(e));
   std::vector<int64_t> offsets{0};
   for (const auto& length : lengths) offsets.push_back(offsets.back() + length.value_or(0));
   std::vector<std::optional<std::string>> keys;
   for (int64_t e = 0; e < elements; ++e) keys.push_back(Text(static_cast<size_t>(1 + e % 30), 'k'));
-  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), Primitive<double>("g", "value", values), offsets);
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys),
+                               Primitive<double>("g", "value", values), offsets);
   ExpectDepthFirstMatchesReference(Batch({lists, map}));
 }
 
@@ -202,39 +218,47 @@ TEST(DepthFirst, ValuesThatNeedAConversion) {
     seconds.push_back(null ? std::nullopt : std::optional<int64_t>((i - 15) * 86399));
     millis.push_back(null ? std::nullopt : std::optional<int64_t>((i - 11) * 1000003));
     nanos.push_back(i % 7 == 2 ? std::nullopt : std::optional<int64_t>((i - 13) * 1000001 - 7));
-    dates.push_back(i % 5 == 3 ? std::nullopt : std::optional<int64_t>((i - 17) * 86400000 + 5 - 3 * i));
+    dates.push_back(i % 5 == 3 ? std::nullopt
+                               : std::optional<int64_t>((i - 17) * 86400000 + 5 - 3 * i));
     small.push_back(null ? std::nullopt : std::optional<testing::Int128>((i - 9) * 12345));
-    wide.push_back(i % 4 == 1 ? std::nullopt : std::optional<testing::Int128>((i - 20) * 999999999999LL));
+    wide.push_back(i % 4 == 1 ? std::nullopt
+                              : std::optional<testing::Int128>((i - 20) * 999999999999LL));
   }
-  TestArray fields = testing::Struct("s", n,
-                                     {Primitive<int64_t>("tss:", "seconds", seconds),
-                                      Primitive<int64_t>("tDm", "millis", millis),
-                                      testing::Decimal("small", 32, 9, 2, small)},
-                                     std::vector<bool>(static_cast<size_t>(n), true));
+  TestArray fields = testing::Struct(
+      "s", n,
+      {Primitive<int64_t>("tss:", "seconds", seconds), Primitive<int64_t>("tDm", "millis", millis),
+       testing::Decimal("small", 32, 9, 2, small)},
+      std::vector<bool>(static_cast<size_t>(n), true));
   std::vector<std::optional<int64_t>> lengths;
-  for (int64_t i = 0; i < 10; ++i) lengths.push_back(i % 4 == 3 ? std::nullopt : std::optional<int64_t>(i % 3 + 1));
+  for (int64_t i = 0; i < 10; ++i)
+    lengths.push_back(i % 4 == 3 ? std::nullopt : std::optional<int64_t>(i % 3 + 1));
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
   auto take = [](std::vector<std::optional<int64_t>> values, int64_t count) {
     values.resize(static_cast<size_t>(count));
     return values;
   };
-  TestArray date_lists = testing::ListOfLengths("d", Primitive<int64_t>("tdm", "e", take(dates, elements)), lengths);
-  TestArray nano_lists = testing::ListOfLengths("t", Primitive<int64_t>("tsn:UTC", "e", take(nanos, elements)), lengths);
+  TestArray date_lists =
+      testing::ListOfLengths("d", Primitive<int64_t>("tdm", "e", take(dates, elements)), lengths);
+  TestArray nano_lists = testing::ListOfLengths(
+      "t", Primitive<int64_t>("tsn:UTC", "e", take(nanos, elements)), lengths);
   std::vector<int64_t> offsets{0};
   for (const auto& length : lengths) offsets.push_back(offsets.back() + length.value_or(0));
   std::vector<std::optional<std::string>> keys;
-  for (int64_t k = 0; k < offsets.back(); ++k) keys.push_back(Text(static_cast<size_t>(3 + k % 9), 'k'));
-  std::vector<std::optional<testing::Int128>> map_values(wide.begin(), wide.begin() + offsets.back());
-  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), testing::Decimal("value", 128, 18, 4, map_values),
-                               offsets);
+  for (int64_t k = 0; k < offsets.back(); ++k)
+    keys.push_back(Text(static_cast<size_t>(3 + k % 9), 'k'));
+  std::vector<std::optional<testing::Int128>> map_values(wide.begin(),
+                                                         wide.begin() + offsets.back());
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys),
+                               testing::Decimal("value", 128, 18, 4, map_values), offsets);
   TestArray rows = testing::Slice(fields, 20, 10);
   ExpectDepthFirstMatchesReference(Batch({rows, date_lists, nano_lists, map}));
 }
 
 /// A boolean array of `values` whose null elements hold a set value bit
 /// (garbage that must not reach the rows).
-TestArray BoolsWithGarbage(const std::string& name, const std::vector<std::optional<bool>>& values) {
+TestArray BoolsWithGarbage(const std::string& name,
+                           const std::vector<std::optional<bool>>& values) {
   TestArray array = testing::Bool(name, values);
   testing::Bytes& bits = *array.buffers[1];
   for (size_t k = 0; k < values.size(); ++k) {
@@ -257,20 +281,25 @@ TEST(DepthFirst, BooleansAsFieldsElementsAndMapValues) {
     bits.push_back(k % 7 == 2 ? std::nullopt : std::optional<bool>((k * 5 + k / 3) % 3 == 0));
   }
   const int64_t n = static_cast<int64_t>(lengths.size());
-  TestArray flags = testing::ListOfLengths("flags", testing::Slice(BoolsWithGarbage("e", bits), 3, elements), lengths);
+  TestArray flags = testing::ListOfLengths(
+      "flags", testing::Slice(BoolsWithGarbage("e", bits), 3, elements), lengths);
   std::vector<std::optional<bool>> fields;
   std::vector<std::optional<std::string>> names;
   for (int64_t i = 0; i < n + 11; ++i) {
     fields.push_back(i % 4 == 1 ? std::nullopt : std::optional<bool>(i % 3 != 0));
-    names.push_back(i % 5 == 4 ? std::nullopt : std::optional<std::string>(Text(static_cast<size_t>(1 + i % 13), 'n')));
+    names.push_back(i % 5 == 4
+                        ? std::nullopt
+                        : std::optional<std::string>(Text(static_cast<size_t>(1 + i % 13), 'n')));
   }
-  TestArray record = testing::Slice(testing::Struct("r", n + 11, {BoolsWithGarbage("active", fields), testing::Strings("u", "name", names)},
-                                                    [&] {
-                                                      std::vector<bool> valid;
-                                                      for (int64_t i = 0; i < n + 11; ++i) valid.push_back(i % 6 != 5);
-                                                      return valid;
-                                                    }()),
-                                    11, n);
+  TestArray record = testing::Slice(
+      testing::Struct("r", n + 11,
+                      {BoolsWithGarbage("active", fields), testing::Strings("u", "name", names)},
+                      [&] {
+                        std::vector<bool> valid;
+                        for (int64_t i = 0; i < n + 11; ++i) valid.push_back(i % 6 != 5);
+                        return valid;
+                      }()),
+      11, n);
   std::vector<int64_t> offsets{0};
   for (int64_t i = 0; i < n; ++i) offsets.push_back(offsets.back() + i % 4);
   std::vector<std::optional<std::string>> keys;
@@ -279,7 +308,8 @@ TEST(DepthFirst, BooleansAsFieldsElementsAndMapValues) {
     keys.push_back(Text(static_cast<size_t>(2 + k % 5), 'k'));
     values.push_back(k % 3 == 1 ? std::nullopt : std::optional<bool>(k % 2 == 0));
   }
-  TestArray map = testing::Map("m", testing::Strings("u", "key", keys), BoolsWithGarbage("value", values), offsets);
+  TestArray map = testing::Map("m", testing::Strings("u", "key", keys),
+                               BoolsWithGarbage("value", values), offsets);
   ExpectDepthFirstMatchesReference(Batch({record, flags, map}));
   ExpectDepthFirstMatchesReference(Batch({flags}));
 }
@@ -308,47 +338,58 @@ TEST(DepthFirst, LargeDecimalsAsFieldsElementsAndMapValues) {
   const int64_t n = 24;
   std::vector<std::optional<uint64_t>> unsigned_values;
   for (int64_t i = 0; i < n + 2; ++i) {
-    unsigned_values.push_back(i % 4 == 2 ? std::nullopt : std::optional<uint64_t>(~uint64_t{0} / (i + 1)));
+    unsigned_values.push_back(i % 4 == 2 ? std::nullopt
+                                         : std::optional<uint64_t>(~uint64_t{0} / (i + 1)));
   }
   std::vector<bool> valid;
   for (int64_t i = 0; i < n + 2; ++i) valid.push_back(i % 7 != 6);
-  TestArray fields = testing::Slice(
-      testing::Struct("s", n + 2,
-                      {testing::Decimal("d", 128, 38, 4, LargeDecimals(n + 2, 38)),
-                       testing::Strings("u", "t", MixedStrings(n + 2)), Primitive<uint64_t>("L", "u", unsigned_values)},
-                      valid),
-      2, n);
+  TestArray fields =
+      testing::Slice(testing::Struct("s", n + 2,
+                                     {testing::Decimal("d", 128, 38, 4, LargeDecimals(n + 2, 38)),
+                                      testing::Strings("u", "t", MixedStrings(n + 2)),
+                                      Primitive<uint64_t>("L", "u", unsigned_values)},
+                                     valid),
+                     2, n);
   std::vector<std::optional<int64_t>> lengths;
-  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 6 == 5 ? std::nullopt : std::optional<int64_t>(i % 10));
+  for (int64_t i = 0; i < n; ++i)
+    lengths.push_back(i % 6 == 5 ? std::nullopt : std::optional<int64_t>(i % 10));
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
   TestArray lists = testing::ListOfLengths(
-      "a", testing::Slice(testing::Decimal("e", 128, 38, 10, LargeDecimals(elements + 3, 38)), 3, elements), lengths);
+      "a",
+      testing::Slice(testing::Decimal("e", 128, 38, 10, LargeDecimals(elements + 3, 38)), 3,
+                     elements),
+      lengths);
   TestArray records = testing::ListOfLengths(
       "r",
-      testing::Struct("e", elements,
-                      {testing::Decimal("x", 256, 30, 2, LargeDecimals(elements, 30)),
-                       Primitive<int64_t>("l", "y", std::vector<std::optional<int64_t>>(elements, -5))}),
+      testing::Struct(
+          "e", elements,
+          {testing::Decimal("x", 256, 30, 2, LargeDecimals(elements, 30)),
+           Primitive<int64_t>("l", "y", std::vector<std::optional<int64_t>>(elements, -5))}),
       lengths);
   std::vector<int64_t> offsets{0};
   for (int64_t i = 0; i < n; ++i) offsets.push_back(offsets.back() + i % 3);
   std::vector<std::optional<std::string>> keys;
-  for (int64_t k = 0; k < offsets.back(); ++k) keys.push_back(Text(static_cast<size_t>(1 + k % 7), 'k'));
-  TestArray map = testing::Map("m", testing::Strings("u", "key", keys),
-                               testing::Decimal("value", 128, 20, 0, LargeDecimals(offsets.back(), 20)), offsets);
+  for (int64_t k = 0; k < offsets.back(); ++k)
+    keys.push_back(Text(static_cast<size_t>(1 + k % 7), 'k'));
+  TestArray map = testing::Map(
+      "m", testing::Strings("u", "key", keys),
+      testing::Decimal("value", 128, 20, 0, LargeDecimals(offsets.back(), 20)), offsets);
   ExpectDepthFirstMatchesReference(Batch({fields, lists, records, map}));
   ExpectDepthFirstMatchesReference(Batch({lists}));
 }
 
 /// Converts `batch` with the depth-first writer forced: an error holding
 /// `message` when the bad value is `live`, else the reference's rows.
-void ExpectErrorWhenLiveElseReferenceRows(const TestArray& batch, bool live, const std::string& message) {
+void ExpectErrorWhenLiveElseReferenceRows(const TestArray& batch, bool live,
+                                          const std::string& message) {
   row::OverrideDepthFirstForTesting(true);
   testing::Conversion conversion = testing::Convert(batch);
   row::ClearDepthFirstOverrideForTesting();
   if (live) {
     EXPECT_FALSE(conversion.status.ok());
-    EXPECT_NE(conversion.status.message().find(message), std::string::npos) << conversion.status.message();
+    EXPECT_NE(conversion.status.message().find(message), std::string::npos)
+        << conversion.status.message();
     return;
   }
   testing::ReferenceRows reference = testing::ReferenceConvert(batch);
@@ -366,8 +407,9 @@ TEST(DepthFirst, LargeDecimalBeyondItsPrecisionIsAnErrorOrWrittenWhenDead) {
   const testing::Int128 too_wide = testing::Int128{10000000000000000000ULL};
   for (const bool live : {true, false}) {
     SCOPED_TRACE(live ? "live" : "under a null list");
-    TestArray lists = testing::ListOfLengths("a", testing::Decimal("e", 128, 19, 0, {1, too_wide, 3}),
-                                             {1, live ? std::optional<int64_t>(2) : std::nullopt});
+    TestArray lists =
+        testing::ListOfLengths("a", testing::Decimal("e", 128, 19, 0, {1, too_wide, 3}),
+                               {1, live ? std::optional<int64_t>(2) : std::nullopt});
     TestArray batch = Batch({lists, testing::Strings("u", "z", MixedStrings(2))});
     ExpectErrorWhenLiveElseReferenceRows(batch, live, "does not fit precision 19");
   }
@@ -391,16 +433,20 @@ TEST(DepthFirst, ValueThatDoesNotConvertIsAnErrorOrConvertedWhenDead) {
 TEST(DepthFirst, SlicedAtEveryLevel) {
   const int64_t n = 30;
   std::vector<std::optional<int64_t>> lengths;
-  for (int64_t i = 0; i < n + 3; ++i) lengths.push_back(i % 6 == 2 ? std::nullopt : std::optional<int64_t>(i % 4));
+  for (int64_t i = 0; i < n + 3; ++i)
+    lengths.push_back(i % 6 == 2 ? std::nullopt : std::optional<int64_t>(i % 4));
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
-  TestArray strings = testing::Slice(testing::Strings("u", "e", MixedStrings(elements + 2)), 2, elements);
+  TestArray strings =
+      testing::Slice(testing::Strings("u", "e", MixedStrings(elements + 2)), 2, elements);
   TestArray lists = testing::Slice(testing::ListOfLengths("a", strings, lengths), 3, n);
-  TestArray fields =
-      testing::Slice(testing::Struct("s", n + 1,
-                                     {testing::Slice(Primitive<int32_t>("i", "a", std::vector<std::optional<int32_t>>(n + 4, 9)), 3, n + 1),
-                                      testing::Strings("u", "b", MixedStrings(n + 1))}),
-                     1, n);
+  TestArray fields = testing::Slice(
+      testing::Struct("s", n + 1,
+                      {testing::Slice(Primitive<int32_t>(
+                                          "i", "a", std::vector<std::optional<int32_t>>(n + 4, 9)),
+                                      3, n + 1),
+                       testing::Strings("u", "b", MixedStrings(n + 1))}),
+      1, n);
   ExpectDepthFirstMatchesReference(Batch({lists, fields}));
 }
 
@@ -421,24 +467,31 @@ bool TakesDepthFirst(const TestArray& batch, NestedWriter choice, row::KernelIsa
 TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableUnconvertedValues) {
   const int64_t n = 20;
   std::vector<std::optional<int64_t>> lengths;
-  for (int64_t i = 0; i < n; ++i) lengths.push_back(i % 5 == 1 ? std::nullopt : std::optional<int64_t>(i % 3));
+  for (int64_t i = 0; i < n; ++i)
+    lengths.push_back(i % 5 == 1 ? std::nullopt : std::optional<int64_t>(i % 3));
   int64_t elements = 0;
   for (const auto& length : lengths) elements += length.value_or(0);
   auto ints = [&] {
-    return testing::ListOfLengths("a", Primitive<int32_t>("i", "e", std::vector<std::optional<int32_t>>(elements, 4)),
-                                  lengths);
+    return testing::ListOfLengths(
+        "a", Primitive<int32_t>("i", "e", std::vector<std::optional<int32_t>>(elements, 4)),
+        lengths);
   };
   TestArray strings = testing::Strings("u", "s", MixedStrings(n));
   TestArray numbers = Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(n, 7));
   TestArray fields = testing::Struct("s", n, {numbers, strings});
-  TestArray texts = testing::ListOfLengths("t", testing::Strings("u", "e", MixedStrings(elements)), lengths);
+  TestArray texts =
+      testing::ListOfLengths("t", testing::Strings("u", "e", MixedStrings(elements)), lengths);
   TestArray records = testing::ListOfLengths(
-      "r", testing::Struct("e", elements, {Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(elements, 3))}),
+      "r",
+      testing::Struct(
+          "e", elements,
+          {Primitive<int64_t>("l", "x", std::vector<std::optional<int64_t>>(elements, 3))}),
       lengths);
   const std::vector<int64_t> map_offsets = {0, 2, 2, 3};
   auto stamps = [&] {
     return testing::Map("m", testing::Strings("u", "k", {"a", "bc", "d"}),
-                        Primitive<int64_t>("tsm:", "v", {1000, std::nullopt, -1}), map_offsets, {true, false, true});
+                        Primitive<int64_t>("tsm:", "v", {1000, std::nullopt, -1}), map_offsets,
+                        {true, false, true});
   };
   using Choice = NestedWriter;
   for (row::KernelIsa isa : row::kKernelIsas) {
@@ -461,15 +514,16 @@ TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableUnconvertedV
     // writer.
     EXPECT_EQ(TakesDepthFirst(Batch({stamps()}), Choice::kAuto, isa), single_columns);
     EXPECT_TRUE(TakesDepthFirst(Batch({stamps()}), Choice::kDepthFirst, isa));
-    EXPECT_TRUE(TakesDepthFirst(Batch({stamps(), testing::Strings("u", "s", {"x", std::nullopt, "zz"})}),
-                                Choice::kAuto, isa));
+    EXPECT_TRUE(
+        TakesDepthFirst(Batch({stamps(), testing::Strings("u", "s", {"x", std::nullopt, "zz"})}),
+                        Choice::kAuto, isa));
     // A nested column and a string column, two nested columns.
     EXPECT_TRUE(TakesDepthFirst(Batch({ints(), strings}), Choice::kAuto, isa));
     EXPECT_TRUE(TakesDepthFirst(Batch({ints(), numbers, ints()}), Choice::kAuto, isa));
     EXPECT_FALSE(TakesDepthFirst(Batch({ints(), ints()}), Choice::kLevels, isa));
     // Strings alone never: the plan needs a nested column.
-    EXPECT_FALSE(
-        TakesDepthFirst(Batch({strings, testing::Strings("u", "t", MixedStrings(n))}), Choice::kAuto, isa));
+    EXPECT_FALSE(TakesDepthFirst(Batch({strings, testing::Strings("u", "t", MixedStrings(n))}),
+                                 Choice::kAuto, isa));
   }
 }
 

@@ -42,14 +42,16 @@ struct DepthFirst {
   // flattened on the spot.
 
   template <typename Leaf>
-  ROWBRIDGE_DF_INLINE static int64_t LeafField(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
-                                               int64_t cursor, uint64_t& nulls, uint64_t mask) {
+  ROWBRIDGE_DF_INLINE static int64_t LeafField(const DepthFirstNode& node, int64_t x, uint8_t* base,
+                                               uint8_t* slot, int64_t cursor, uint64_t& nulls,
+                                               uint64_t mask) {
     return Flat::template LeafField<Leaf>(FlatOf(node, 0), x, base, slot, cursor, nulls, mask);
   }
 
   /// LeafField for a node of any kind (a nested one through its `value`).
-  ROWBRIDGE_DF_INLINE static int64_t Field(const DepthFirstNode& node, int64_t x, uint8_t* base, uint8_t* slot,
-                                           int64_t cursor, uint64_t& nulls, uint64_t mask) {
+  ROWBRIDGE_DF_INLINE static int64_t Field(const DepthFirstNode& node, int64_t x, uint8_t* base,
+                                           uint8_t* slot, int64_t cursor, uint64_t& nulls,
+                                           uint64_t mask) {
     switch (node.kind) {
       case DepthFirstKind::kFixed:
         switch (node.width) {
@@ -58,8 +60,10 @@ struct DepthFirst {
           case 4: return LeafField<FixedLeaf<4>>(node, x, base, slot, cursor, nulls, mask);
           default: return LeafField<FixedLeaf<8>>(node, x, base, slot, cursor, nulls, mask);
         }
-      case DepthFirstKind::kString32: return LeafField<StringLeaf<int32_t>>(node, x, base, slot, cursor, nulls, mask);
-      case DepthFirstKind::kString64: return LeafField<StringLeaf<int64_t>>(node, x, base, slot, cursor, nulls, mask);
+      case DepthFirstKind::kString32:
+        return LeafField<StringLeaf<int32_t>>(node, x, base, slot, cursor, nulls, mask);
+      case DepthFirstKind::kString64:
+        return LeafField<StringLeaf<int64_t>>(node, x, base, slot, cursor, nulls, mask);
       case DepthFirstKind::kConverted: {
         const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
         nulls |= mask & ~keep;
@@ -70,8 +74,8 @@ struct DepthFirst {
         // 16 bytes whether null or not; a null keeps its offset in the slot.
         const uint64_t keep = 0 - Valid(node.validity, node.offset + x);
         nulls |= mask & ~keep;
-        Store64(slot, OffsetAndSize(cursor, static_cast<int64_t>(
-                                                node.encode_value(node, node.offset + x, base + cursor, keep))));
+        Store64(slot, OffsetAndSize(cursor, static_cast<int64_t>(node.encode_value(
+                                                node, node.offset + x, base + cursor, keep))));
         return cursor + 16;
       }
       default: {
@@ -94,12 +98,14 @@ struct DepthFirst {
     uint64_t nulls = 0;
     const int64_t first_word = count < 64 ? count : 64;
     for (int64_t i = 0; i < first_word; ++i) {
-      cursor = Field(fields[i], fields_x, dst, dst + bitset + 8 * i, cursor, nulls, uint64_t{1} << i);
+      cursor =
+          Field(fields[i], fields_x, dst, dst + bitset + 8 * i, cursor, nulls, uint64_t{1} << i);
     }
     if (count > 0) Store64(dst, nulls);
     for (int64_t i = 64; i < count; ++i) {
       uint64_t word_nulls = 0;
-      cursor = Field(fields[i], fields_x, dst, dst + bitset + 8 * i, cursor, word_nulls, uint64_t{1} << (i & 63));
+      cursor = Field(fields[i], fields_x, dst, dst + bitset + 8 * i, cursor, word_nulls,
+                     uint64_t{1} << (i & 63));
       uint8_t* word = dst + 8 * (i >> 6);
       Store64(word, Load<uint64_t>(word) | word_nulls);
     }
@@ -126,22 +132,25 @@ struct DepthFirst {
     return 8 + keys + value.array(value, first, n, dst + 8 + keys);
   }
 
-  ROWBRIDGE_DF_INLINE static int64_t Header(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst,
-                                            uint64_t* nulls) {
+  ROWBRIDGE_DF_INLINE static int64_t Header(const DepthFirstNode& element, int64_t first, int64_t n,
+                                            uint8_t* dst, uint64_t* nulls) {
     return Flat::Header(FlatOf(element, 0), first, n, dst, nulls);
   }
 
   template <int kWidth>
-  ROWBRIDGE_DF_INLINE static int64_t FixedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  ROWBRIDGE_DF_INLINE static int64_t FixedArray(const DepthFirstNode& element, int64_t first,
+                                                int64_t n, uint8_t* dst) {
     return Flat::template FixedArray<kWidth>(FlatOf(element, 0), first, n, dst);
   }
 
   template <typename Offset>
-  ROWBRIDGE_DF_INLINE static int64_t StringArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  ROWBRIDGE_DF_INLINE static int64_t StringArray(const DepthFirstNode& element, int64_t first,
+                                                 int64_t n, uint8_t* dst) {
     return Flat::template StringArray<Offset>(FlatOf(element, 0), first, n, dst);
   }
 
-  static int64_t NestedArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8_t* dst) {
+  static int64_t NestedArray(const DepthFirstNode& element, int64_t first, int64_t n,
+                             uint8_t* dst) {
     uint64_t nulls;
     const int64_t header = Header(element, first, n, dst, &nulls);
     const uint8_t* validity = element.validity;
@@ -152,27 +161,31 @@ struct DepthFirst {
     if (__builtin_expect(n <= 56, 1)) {
       // The header's null word holds every element's validity.
       for (int64_t k = 0; k < n; ++k) {
-        cursor = NestedElement(element, value, first + k, ((nulls >> k) & 1) - 1, dst, slots + 8 * k, cursor);
+        cursor = NestedElement(element, value, first + k, ((nulls >> k) & 1) - 1, dst,
+                               slots + 8 * k, cursor);
       }
       return cursor;
     }
     for (int64_t k = 0; k < n; ++k) {
-      cursor = NestedElement(element, value, first + k, 0 - Valid(validity, base + k), dst, slots + 8 * k, cursor);
+      cursor = NestedElement(element, value, first + k, 0 - Valid(validity, base + k), dst,
+                             slots + 8 * k, cursor);
     }
     return cursor;
   }
 
   /// Nested element x of `element` (valid when `keep` is all ones) at
   /// `dst + cursor`, its offset and size in `slot`; returns the cursor past it.
-  ROWBRIDGE_DF_INLINE static int64_t NestedElement(const DepthFirstNode& element, DepthFirstValueFn value, int64_t x,
-                                                   uint64_t keep, uint8_t* dst, uint8_t* slot, int64_t cursor) {
+  ROWBRIDGE_DF_INLINE static int64_t NestedElement(const DepthFirstNode& element,
+                                                   DepthFirstValueFn value, int64_t x,
+                                                   uint64_t keep, uint8_t* dst, uint8_t* slot,
+                                                   int64_t cursor) {
     int64_t size = value(element, x, dst + cursor) & static_cast<int64_t>(keep);
     Store64(slot, OffsetAndSize(cursor, size) & keep);
     return cursor + size;
   }
 
-  static void Rows(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows, uint8_t* base,
-                   int64_t* offsets) {
+  static void Rows(const DepthFirstPlan& plan, int64_t batch_offset, int64_t row, int64_t rows,
+                   uint8_t* base, int64_t* offsets) {
     const int64_t fixed = plan.fixed_row_bytes;
     const DepthFirstColumn* columns = plan.columns.data();
     const int64_t num_columns = static_cast<int64_t>(plan.columns.size());
@@ -192,9 +205,10 @@ struct DepthFirst {
         const DepthFirstColumn& column = columns[c];
         const DepthFirstCursor written =
             column.flat != nullptr
-                ? column.flat(flat_nodes + c * kFlatNodesPerColumn, x, out, out + column.slot_offset, cursor,
-                              column.null_mask)
-                : column.field(nodes[column.node], x, out, out + column.slot_offset, cursor, column.null_mask);
+                ? column.flat(flat_nodes + c * kFlatNodesPerColumn, x, out,
+                              out + column.slot_offset, cursor, column.null_mask)
+                : column.field(nodes[column.node], x, out, out + column.slot_offset, cursor,
+                               column.null_mask);
         cursor = written.cursor;
         if (column.null_word_offset == 0) {
           first_word |= written.nulls;
