@@ -3,6 +3,7 @@ package io.rowbridge.scan;
 import io.rowbridge.RowbridgeException;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
@@ -119,8 +120,11 @@ public final class FilledFile implements AutoCloseable {
       long[] layout = ScanNative.imageOpen(checked(), pathAddress, address,
           columns == null ? -1 : columns.length, validateValues, schema.memoryAddress());
       Schema arrowSchema;
+      List<String[]> fields = SchemaImportError.fieldFormats(schema.memoryAddress());
       try (CDataDictionaryProvider dictionaries = new CDataDictionaryProvider()) {
         arrowSchema = Data.importSchema(allocator, schema, dictionaries);
+      } catch (UnsupportedOperationException refusal) {
+        throw SchemaImportError.of(name, fields, refusal);
       }
       this.columns = columns == null ? null : columns.clone();
       return FileLayout.of(layout, arrowSchema, size);

@@ -2,6 +2,7 @@ package io.rowbridge.scan;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import io.rowbridge.ConverterOptions;
@@ -52,7 +53,12 @@ final class NativeStream {
     NativeStream opened = null;
     try {
       opened = open(input, options, rows, cSchema.memoryAddress(), constants, allocator);
-      opened.schema = Data.importSchema(allocator, cSchema, dictionaries); // releases cSchema
+      List<String[]> fields = SchemaImportError.fieldFormats(cSchema.memoryAddress());
+      try {
+        opened.schema = Data.importSchema(allocator, cSchema, dictionaries); // releases cSchema
+      } catch (UnsupportedOperationException refusal) {
+        throw SchemaImportError.of(opened.path, fields, refusal);
+      }
       return opened;
     } catch (RuntimeException | Error e) {
       dictionaries.close();

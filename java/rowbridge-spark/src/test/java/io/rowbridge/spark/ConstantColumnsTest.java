@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.NewerLayouts;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -111,7 +112,10 @@ class ConstantColumnsTest {
               .getBytes());
         }
       }
-      assertEquals(0L, sparkBatches.value(), "every batch converted by rowbridge");
+      // Arrow Java 12 (Spark 3.5) has no run-end encoding for the constants: Spark's projection
+      // makes those batches' rows (java/README.md, "Spark versions").
+      assertEquals(NewerLayouts.available() ? 0L : batches.size(), sparkBatches.value(),
+          "every batch converted by rowbridge");
       assertEquals(expected.size(), actual.size());
       assertFalse(expected.isEmpty());
       for (int i = 0; i < expected.size(); i++) {

@@ -1,8 +1,11 @@
 package io.rowbridge.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.NewerLayouts;
+import io.rowbridge.RowbridgeException;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
 
@@ -189,6 +192,39 @@ class SourceTypesTest {
       }
     }
     assertEquals(5, inputs, "the inputs make_source_files.py writes");
+  }
+
+  /**
+   * Every column pyarrow writes: read where Arrow Java can import its schema; where it cannot
+   * (Arrow Java 12, Spark 3.5's: views, list views, run-end encoding and month_day_nano
+   * intervals), an error naming the file, the first such column and its layout.
+   */
+  @Test
+  void everyLayoutReadsOrIsANamedError() throws Exception {
+    Path out = Files.createDirectories(dir.resolve("pyarrow-every-layout"));
+    PyarrowFiles.write(out, false);
+    String[][] cases = {{"flat.arrow", "`month_day_nano`", "month_day_nano interval"},
+        {"nested-zstd.arrow", "`list_view`", "list view"},
+        {"encoded.arrow", "`ree_utf8`", "run-end encoded"}};
+    for (String[] c : cases) {
+      Path file = out.resolve(c[0]);
+      if (NewerLayouts.available()) {
+        long rows = spark.read().format("rowbridge").load(file.toString()).count();
+        assertEquals(sparkRows(out.resolve(c[0].replaceFirst("(-[a-z0-9]+)?\\.arrow$", "")
+            + ".readable.arrow"), null).size(), rows, c[0]);
+        continue;
+      }
+      Throwable thrown = assertThrows(Exception.class,
+          () -> spark.read().format("rowbridge").load(file.toString()).collect(), c[0]);
+      while (!(thrown instanceof RowbridgeException) && thrown.getCause() != null) {
+        thrown = thrown.getCause();
+      }
+      Throwable error = thrown;
+      assertTrue(error instanceof RowbridgeException, c[0] + ": " + error);
+      assertTrue(error.getMessage().contains(file.toString())
+          && error.getMessage().contains(c[1]) && error.getMessage().contains(c[2]),
+          error.getMessage());
+    }
   }
 
   /** Columns whose type in the input is the type in the readable twin (Spark reads them). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.NewerLayouts;
 import io.rowbridge.spark.RowbridgeColumnarToRowExec;
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
@@ -216,7 +217,10 @@ class PartitionedSourceTest {
     assertEquals(1, transitions.size(), frame.queryExecution().executedPlan().toString());
     SparkPlan transition = transitions.get(0);
     assertEquals(6L, transition.metrics().apply("numInputBatches").value());
-    assertEquals(0L, transition.metrics().apply("numSparkBatches").value(),
+    // Arrow Java 12 (Spark 3.5) has no run-end encoding for the constants: Spark's projection
+    // makes those batches' rows (java/README.md, "Spark versions").
+    assertEquals(NewerLayouts.available() ? 0L : 6L,
+        transition.metrics().apply("numSparkBatches").value(),
         "batches with ConstantColumnVectors (a null one among them) convert natively");
   }
 

@@ -1,0 +1,122 @@
+package io.rowbridge.scan;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rowbridge.RowbridgeException;
+
+import org.apache.spark.unsafe.Platform;
+
+/**
+ * Turns Arrow Java's refusal of a C Data schema ({@code Format X is not supported}: a type its
+ * version cannot import, such as Arrow Java 12's views, list views, run-end encoding and
+ * month_day_nano intervals) into a {@link RowbridgeException} that names the input, the column
+ * and the layout.
+ */
+final class SchemaImportError {
+  private SchemaImportError() {}
+
+  // Offsets of the C Data Interface's struct ArrowSchema (64-bit).
+  private static final int FORMAT = 0;
+  private static final int NAME = 8;
+  private static final int N_CHILDREN = 32;
+  private static final int CHILDREN = 40;
+  private static final int MAX_DEPTH = 64;
+
+  /**
+   * The dotted path and format of every field of the C Data schema at {@code schemaAddress},
+   * depth first, read before Arrow Java imports (and releases) it.
+   */
+  static List<String[]> fieldFormats(long schemaAddress) {
+    List<String[]> fields = new ArrayList<>();
+    collect(schemaAddress, "", 0, fields);
+    return fields;
+  }
+
+  /**
+   * The error for {@code refusal}, raised while importing the schema of {@code path} whose
+   * fields {@link #fieldFormats} listed.
+   */
+  static RowbridgeException of(String path, List<String[]> fields,
+      UnsupportedOperationException refusal) {
+    String format = refusedFormat(refusal.getMessage());
+    if (format == null) {
+      return new RowbridgeException("rowbridge: " + path + ": " + refusal.getMessage(),
+          RowbridgeException.ENOTSUP);
+    }
+    String column = "?";
+    for (String[] field : fields) {
+      if (field[1].equals(format)) {
+        column = "`" + field[0] + "`";
+        break;
+      }
+    }
+    return new RowbridgeException("rowbridge: " + path + ": column " + column
+        + " has Arrow format '" + format + "' (" + layoutName(format) + "), which the Arrow"
+        + " Java on the class path cannot import (Arrow Java 12, Spark 3.5's, imports no views,"
+        + " list views, run-end encoding or month_day_nano intervals; java/README.md, \"Spark"
+        + " versions\")",
+        RowbridgeException.ENOTSUP);
+  }
+
+  /** The format string of Arrow Java's "Format X is not supported", or null. */
+  static String refusedFormat(String message) {
+    String prefix = "Format ";
+    String suffix = " is not supported";
+    if (message == null || !message.startsWith(prefix) || !message.endsWith(suffix)) {
+      return null;
+    }
+    return message.substring(prefix.length(), message.length() - suffix.length());
+  }
+
+  private static void collect(long schema, String parent, int depth, List<String[]> out) {
+    if (schema == 0 || depth > MAX_DEPTH) {
+      return;
+    }
+    long children = Platform.getLong(null, schema + CHILDREN);
+    long count = Platform.getLong(null, schema + N_CHILDREN);
+    for (long i = 0; children != 0 && i < count; i++) {
+      long child = Platform.getLong(null, children + 8 * i);
+      if (child == 0) {
+        continue;
+      }
+      String name = cString(Platform.getLong(null, child + NAME));
+      String path = parent.isEmpty() ? name : parent + "." + name;
+      out.add(new String[] {path, cString(Platform.getLong(null, child + FORMAT))});
+      collect(child, path, depth + 1, out);
+    }
+  }
+
+  private static String cString(long address) {
+    if (address == 0) {
+      return "";
+    }
+    int length = 0;
+    while (Platform.getByte(null, address + length) != 0 && length < 4096) {
+      length++;
+    }
+    byte[] bytes = new byte[length];
+    Platform.copyMemory(null, address, bytes, Platform.BYTE_ARRAY_OFFSET, length);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static String layoutName(String format) {
+    switch (format) {
+      case "vu":
+        return "utf8 view";
+      case "vz":
+        return "binary view";
+      case "+vl":
+        return "list view";
+      case "+vL":
+        return "large list view";
+      case "+r":
+        return "run-end encoded";
+      case "tin":
+        return "month_day_nano interval";
+      default:
+        return "a type this Arrow Java lacks";
+    }
+  }
+}
