@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes Arrow IPC files for the rowbridge data source's type test, with pyarrow.
 
-    make_source_files.py OUTDIR [--seed S] [--for-arrow-java-12]
+    make_source_files.py OUTDIR [--seed S] [--leave-out KIND,...]
 
 For each case NAME it writes OUTDIR/NAME.arrow, the input the source reads, and
 OUTDIR/NAME.readable.arrow: the same values in the types Spark's ArrowColumnVector reads,
@@ -163,13 +163,19 @@ def encoded_columns(rng):
     return cols
 
 
-def beyond_arrow_java_12(t):
-    """Whether t is, or holds, a type Arrow Java 12's C Data import refuses."""
-    if (pa.types.is_string_view(t) or pa.types.is_binary_view(t)
-            or pa.types.is_list_view(t) or pa.types.is_large_list_view(t)
-            or pa.types.is_run_end_encoded(t) or pa.types.is_interval(t)):
+LEAVE_OUT = {
+    "views": lambda t: pa.types.is_string_view(t) or pa.types.is_binary_view(t),
+    "list_views": lambda t: pa.types.is_list_view(t) or pa.types.is_large_list_view(t),
+    "run_end": pa.types.is_run_end_encoded,
+    "month_day_nano": pa.types.is_interval,
+}
+
+
+def of_kinds(t, kinds):
+    """Whether t is, or holds, a type of one of the kinds of LEAVE_OUT named."""
+    if any(LEAVE_OUT[k](t) for k in kinds):
         return True
-    return any(beyond_arrow_java_12(t.field(i).type) for i in range(t.num_fields))
+    return any(of_kinds(t.field(i).type, kinds) for i in range(t.num_fields))
 
 
 def write(path, columns, which, options=None):
@@ -184,17 +190,20 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("outdir")
     parser.add_argument("--seed", type=int, default=20261130)
-    parser.add_argument("--for-arrow-java-12", action="store_true",
-                        help="leave out the columns whose schema Arrow Java 12 (Spark 3.5) "
-                             "cannot import: views, list views, run-end encoding and "
-                             "month_day_nano intervals")
+    parser.add_argument("--leave-out", default="",
+                        help="comma-separated kinds of column to leave out, for an Arrow Java "
+                             "that cannot import their schema: " + ", ".join(LEAVE_OUT))
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     rng = random.Random(args.seed)
     cases = {"flat": flat_columns(rng), "nested": nested_columns(rng),
              "encoded": encoded_columns(rng)}
-    if args.for_arrow_java_12:
-        cases = {name: [c for c in columns if not beyond_arrow_java_12(c[1].type)]
+    left_out = [k for k in args.leave_out.split(",") if k]
+    unknown = [k for k in left_out if k not in LEAVE_OUT]
+    if unknown:
+        parser.error(f"--leave-out: unknown kinds {unknown}")
+    if left_out:
+        cases = {name: [c for c in columns if not of_kinds(c[1].type, left_out)]
                  for name, columns in cases.items()}
     compressions = {"flat": [None, "zstd", "lz4"], "nested": ["zstd"], "encoded": [None]}
     for name, columns in cases.items():

@@ -11,7 +11,7 @@ import org.apache.spark.unsafe.Platform;
 /**
  * Turns Arrow Java's refusal of a C Data schema ({@code Format X is not supported}: a type its
  * version cannot import, such as Arrow Java 12's views, list views, run-end encoding and
- * month_day_nano intervals) into a {@link RowbridgeException} that names the input, the column
+ * month_day_nano intervals, or 18.1.0's run-end encoding) into a {@link RowbridgeException} that names the input, the column
  * and the layout.
  */
 final class SchemaImportError {
@@ -53,11 +53,15 @@ final class SchemaImportError {
       }
     }
     return new RowbridgeException("rowbridge: " + path + ": column " + column
-        + " has Arrow format '" + format + "' (" + layoutName(format) + "), which the Arrow"
-        + " Java on the class path cannot import (Arrow Java 12, Spark 3.5's, imports no views,"
-        + " list views, run-end encoding or month_day_nano intervals; java/README.md, \"Spark"
-        + " versions\")",
-        RowbridgeException.ENOTSUP);
+        + " has Arrow format '" + format + "' (" + layoutName(format) + "), which the C Data"
+        + " module of Arrow Java" + arrowJavaVersion() + " cannot import (java/README.md,"
+        + " \"Spark versions\")", RowbridgeException.ENOTSUP);
+  }
+
+  private static String arrowJavaVersion() {
+    Package arrowC = org.apache.arrow.c.Data.class.getPackage();
+    String version = arrowC == null ? null : arrowC.getImplementationVersion();
+    return version == null ? "" : " " + version;
   }
 
   /** The format string of Arrow Java's "Format X is not supported", or null. */

@@ -184,6 +184,15 @@ class ConverterBehaviourTest {
         assertRows(expected, converter);
         assertEquals(1, converter.schemaPathBatches(), "back on the registered path");
 
+        if (runEnds && input == ConverterOptions.Input.C_DATA
+            && !ArrowJavaCData.exportsRunEndLength()) {
+          // Arrow Java 18.1.0 exports a run-end encoded vector with a length of 0: refused,
+          // naming the column (java/README.md, "Spark versions").
+          RowbridgeException refused = assertThrows(RowbridgeException.class,
+              () -> converter.convert(List.of(ree, longs(rows, 0)), rows));
+          assertTrue(refused.getMessage().contains("column 's'"), refused.getMessage());
+          continue;
+        }
         converter.convert(List.of(ree, longs(rows, 0)), rows);
         assertRows(expected, converter);
         assertEquals(runEnds ? 2 : 1, converter.schemaPathBatches());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.rowbridge.NewerLayouts;
+import io.rowbridge.spark.ArrowJavaCData;
 
 /**
  * The pyarrow-written inputs of the source's tests ({@code src/test/python/make_source_files.py},
@@ -20,22 +21,33 @@ public final class PyarrowFiles {
 
   /**
    * Writes the files into {@code out}, without the columns whose schema the Arrow Java on the
-   * class path cannot import (Arrow Java 12: views, list views, run-end encoding and
-   * month_day_nano intervals); returns the script's output.
+   * class path cannot import ({@link #unimportable}); returns the script's output.
    */
   public static String write(Path out) throws IOException, InterruptedException {
-    return write(out, !NewerLayouts.available());
+    return write(out, unimportable());
   }
 
-  /** Writes the files into {@code out}, every column unless {@code forArrowJava12}. */
-  public static String write(Path out, boolean forArrowJava12)
+  /**
+   * The kinds of column make_source_files.py writes whose schema this Arrow Java cannot import:
+   * Arrow Java 12 (Spark 3.5) has no views, list views, run-end encoding or month_day_nano
+   * intervals in its C Data module, 18.1.0 (Spark 4.0) no run-end encoding.
+   */
+  public static List<String> unimportable() {
+    if (!NewerLayouts.available()) {
+      return List.of("views", "list_views", "run_end", "month_day_nano");
+    }
+    return ArrowJavaCData.importsRunEnds() ? List.of() : List.of("run_end");
+  }
+
+  /** Writes the files into {@code out}, without the columns of the kinds {@code leaveOut}. */
+  public static String write(Path out, List<String> leaveOut)
       throws IOException, InterruptedException {
     String python = System.getProperty("rowbridge.test.python", "build/venv/bin/python3");
     Path script = Path.of(System.getProperty("rowbridge.test.pythonScripts",
         "src/test/python")).resolve("make_source_files.py");
     List<String> command = new ArrayList<>(List.of(python, script.toString(), out.toString()));
-    if (forArrowJava12) {
-      command.add("--for-arrow-java-12");
+    if (!leaveOut.isEmpty()) {
+      command.add("--leave-out=" + String.join(",", leaveOut));
     }
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
