@@ -174,27 +174,31 @@ class ScanThreadsTest {
       cycle.run();
     }
     long threads = procStatus("Threads");
-    // Three windows of 1000 cycles: a leak grows RssAnon in each by the same amount, while the
-    // JVM's heap settles after the first.
-    long[] growthKb = new long[3];
+    // Five windows of 500 cycles: a leak grows RssAnon in each by the same amount, while the
+    // JVM's heap settles after the first and then moves by up to ~150 MB either way as the
+    // collector resizes it.
+    long[] growthKb = new long[5];
     for (int window = 0; window < growthKb.length; window++) {
       System.gc();
       long before = procStatus("RssAnon");
-      for (int i = 0; i < 1000; i++) {
+      for (int i = 0; i < 500; i++) {
         cycle.run();
       }
       System.gc();
       growthKb[window] = procStatus("RssAnon") - before;
     }
-    System.out.println("ScanThreadsTest: 3000 cycles, threads " + threads + " -> "
-        + procStatus("Threads") + ", RssAnon growth per 1000 cycles (kB) "
+    System.out.println("ScanThreadsTest: 2700 cycles, threads " + threads + " -> "
+        + procStatus("Threads") + ", RssAnon growth per 500 cycles (kB) "
         + java.util.Arrays.toString(growthKb));
     assertEquals(threads, procStatus("Threads"));
     assertEquals(0, mappingsOf(small), "a closed scan left its file mapped");
     assertEquals(0, allocator.getAllocatedMemory());
-    // A leak grows every window; the JVM's own noise comes and goes: the smaller of the last
-    // two windows.
-    long settled = Math.min(growthKb[1], growthKb[2]);
-    assertTrue(settled < 8 * 1024, "RssAnon grew by " + settled + " kB per 1000 cycles");
+    // A leak grows every window; the JVM's own noise comes and goes: the smallest of the last
+    // four windows.
+    long settled = Long.MAX_VALUE;
+    for (int window = 1; window < growthKb.length; window++) {
+      settled = Math.min(settled, growthKb[window]);
+    }
+    assertTrue(settled < 4 * 1024, "RssAnon grew by " + settled + " kB per 500 cycles");
   }
 }
