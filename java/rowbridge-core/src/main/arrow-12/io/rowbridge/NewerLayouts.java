@@ -8,9 +8,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.types.DataType;
 
 /**
- * The Arrow layouts that Arrow Java 12 (Spark 3.5) lacks: string and binary views, list views
- * and run-end encoding. Arrow Java 12 cannot describe them, so here each method answers "none".
- * Each Arrow line has a class of this name (src/main/arrow-LINE) with the same methods.
+ * The Arrow layouts that Arrow Java 12 (Spark 3.5) lacks: string and binary views, list views and
+ * run-end encoding. Arrow Java 12 cannot describe them, so here each method answers "none". Each
+ * Arrow line has a class of this name (src/main/arrow-LINE) with the same methods.
  */
 public final class NewerLayouts {
   private NewerLayouts() {}

@@ -1,7 +1,6 @@
 package io.rowbridge;
 
 import java.util.List;
-
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.FieldVector;
@@ -18,10 +17,10 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * The Arrow layouts that Arrow Java 12 (Spark 3.5) lacks, for Arrow Java 18 (Spark 4.x): string
- * and binary views, list views and run-end encoding. Each Arrow line has a class of this name
- * (src/main/arrow-LINE) with the same methods; the other binders and the type mapping ask it
- * about the layouts they do not name.
+ * The Arrow layouts that Arrow Java 12 (Spark 3.5) lacks, for Arrow Java 18 (Spark 4.x): string and
+ * binary views, list views and run-end encoding. Each Arrow line has a class of this name
+ * (src/main/arrow-LINE) with the same methods; the other binders and the type mapping ask it about
+ * the layouts they do not name.
  */
 public final class NewerLayouts {
   private NewerLayouts() {}
@@ -49,10 +48,11 @@ public final class NewerLayouts {
       case BinaryView:
         return DataTypes.BinaryType;
       case ListView:
-      case LargeListView: {
-        Field element = field.getChildren().get(0);
-        return new ArrayType(SparkTypes.of(element, dictionaries), element.isNullable());
-      }
+      case LargeListView:
+        {
+          Field element = field.getChildren().get(0);
+          return new ArrayType(SparkTypes.of(element, dictionaries), element.isNullable());
+        }
       case RunEndEncoded:
         return SparkTypes.of(field.getChildren().get(1), dictionaries);
       default:
@@ -107,8 +107,8 @@ public final class NewerLayouts {
   }
 
   /**
-   * Validity, 16-byte views, the variadic data buffers and their sizes. The node's buffer array
-   * is Java's own (the registered node has room for no data buffer), grown as needed.
+   * Validity, 16-byte views, the variadic data buffers and their sizes. The node's buffer array is
+   * Java's own (the registered node has room for no data buffer), grown as needed.
    */
   static final class ViewBinder extends NodeBinder {
     private final NativeArena arena = new NativeArena();
@@ -217,8 +217,9 @@ public final class NewerLayouts {
       super(context, field, array, label, 2);
       List<Field> fields = field.getChildren();
       for (int i = 0; i < 2; i++) {
-        children[i] = create(context, fields.get(i), context.child(array, i),
-            childLabel(label, fields.get(i)));
+        children[i] =
+            create(
+                context, fields.get(i), context.child(array, i), childLabel(label, fields.get(i)));
       }
     }
 

@@ -12,12 +12,13 @@ final class ArrowFormats {
         return "n";
       case Bool:
         return "b";
-      case Int: {
-        ArrowType.Int t = (ArrowType.Int) type;
-        String formats = t.getIsSigned() ? "csil" : "CSIL";
-        int index = Integer.numberOfTrailingZeros(t.getBitWidth() / 8);
-        return String.valueOf(formats.charAt(index));
-      }
+      case Int:
+        {
+          ArrowType.Int t = (ArrowType.Int) type;
+          String formats = t.getIsSigned() ? "csil" : "CSIL";
+          int index = Integer.numberOfTrailingZeros(t.getBitWidth() / 8);
+          return String.valueOf(formats.charAt(index));
+        }
       case FloatingPoint:
         switch (((ArrowType.FloatingPoint) type).getPrecision()) {
           case HALF:
@@ -37,20 +38,23 @@ final class ArrowFormats {
         return "Z";
       case FixedSizeBinary:
         return "w:" + ((ArrowType.FixedSizeBinary) type).getByteWidth();
-      case Decimal: {
-        ArrowType.Decimal t = (ArrowType.Decimal) type;
-        String base = "d:" + t.getPrecision() + "," + t.getScale();
-        return t.getBitWidth() == 128 ? base : base + "," + t.getBitWidth();
-      }
+      case Decimal:
+        {
+          ArrowType.Decimal t = (ArrowType.Decimal) type;
+          String base = "d:" + t.getPrecision() + "," + t.getScale();
+          return t.getBitWidth() == 128 ? base : base + "," + t.getBitWidth();
+        }
       case Date:
         return ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY
-            ? "tdD" : "tdm";
+            ? "tdD"
+            : "tdm";
       case Time:
         return "tt" + unit(((ArrowType.Time) type).getUnit());
-      case Timestamp: {
-        ArrowType.Timestamp t = (ArrowType.Timestamp) type;
-        return "ts" + unit(t.getUnit()) + ":" + (t.getTimezone() == null ? "" : t.getTimezone());
-      }
+      case Timestamp:
+        {
+          ArrowType.Timestamp t = (ArrowType.Timestamp) type;
+          return "ts" + unit(t.getUnit()) + ":" + (t.getTimezone() == null ? "" : t.getTimezone());
+        }
       case Duration:
         return "tD" + unit(((ArrowType.Duration) type).getUnit());
       case Interval:
@@ -72,23 +76,25 @@ final class ArrowFormats {
         return "+w:" + ((ArrowType.FixedSizeList) type).getListSize();
       case Map:
         return "+m";
-      case Union: {
-        ArrowType.Union t = (ArrowType.Union) type;
-        StringBuilder ids = new StringBuilder(
-            t.getMode() == org.apache.arrow.vector.types.UnionMode.Dense ? "+ud:" : "+us:");
-        int[] typeIds = t.getTypeIds();
-        for (int i = 0; typeIds != null && i < typeIds.length; i++) {
-          ids.append(i == 0 ? "" : ",").append(typeIds[i]);
+      case Union:
+        {
+          ArrowType.Union t = (ArrowType.Union) type;
+          StringBuilder ids =
+              new StringBuilder(
+                  t.getMode() == org.apache.arrow.vector.types.UnionMode.Dense ? "+ud:" : "+us:");
+          int[] typeIds = t.getTypeIds();
+          for (int i = 0; typeIds != null && i < typeIds.length; i++) {
+            ids.append(i == 0 ? "" : ",").append(typeIds[i]);
+          }
+          return ids.toString();
         }
-        return ids.toString();
-      }
       default:
         String newer = NewerLayouts.format(type);
         if (newer != null) {
           return newer;
         }
-        throw new RowbridgeException("rowbridge: Arrow type " + type + " has no C Data format",
-            RowbridgeException.ENOTSUP);
+        throw new RowbridgeException(
+            "rowbridge: Arrow type " + type + " has no C Data format", RowbridgeException.ENOTSUP);
     }
   }
 

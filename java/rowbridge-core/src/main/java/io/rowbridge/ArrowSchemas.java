@@ -1,11 +1,9 @@
 package io.rowbridge;
 
+import io.rowbridge.shim.SparkTypeShim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import io.rowbridge.shim.SparkTypeShim;
-
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.IntervalUnit;
@@ -39,11 +37,11 @@ import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 
 /**
- * The Arrow schema that rows of a Spark schema decode to: the project's type mapping (SPEC
- * section 2) read in reverse, each Spark type taking the Arrow type that holds its row value as
- * it is. It is the schema Spark's {@code ArrowUtils.toArrowSchema} gives (utf8 and binary, not
- * their large forms): timestamps carry {@code timeZoneId}, list elements are named "element",
- * and a map's entries struct "entries" holds a non-null "key" and a "value".
+ * The Arrow schema that rows of a Spark schema decode to: the project's type mapping (SPEC section
+ * 2) read in reverse, each Spark type taking the Arrow type that holds its row value as it is. It
+ * is the schema Spark's {@code ArrowUtils.toArrowSchema} gives (utf8 and binary, not their large
+ * forms): timestamps carry {@code timeZoneId}, list elements are named "element", and a map's
+ * entries struct "entries" holds a non-null "key" and a "value".
  */
 public final class ArrowSchemas {
   private ArrowSchemas() {}
@@ -71,8 +69,8 @@ public final class ArrowSchemas {
     }
   }
 
-  private static Field field(String name, DataType type, boolean nullable, String timeZoneId,
-      String path) {
+  private static Field field(
+      String name, DataType type, boolean nullable, String timeZoneId, String path) {
     if (type instanceof UserDefinedType) {
       return field(name, ((UserDefinedType<?>) type).sqlType(), nullable, timeZoneId, path);
     }
@@ -81,30 +79,38 @@ public final class ArrowSchemas {
     if (SparkTypeShim.isVariant(type)) {
       // As Spark's ArrowUtils writes it: only the metadata child is tagged.
       arrow = ArrowType.Struct.INSTANCE;
-      children.add(new Field("value", new FieldType(false, ArrowType.Binary.INSTANCE, null),
-          null));
-      children.add(new Field("metadata", new FieldType(false, ArrowType.Binary.INSTANCE, null,
-          Map.of("variant", "true")), null));
+      children.add(new Field("value", new FieldType(false, ArrowType.Binary.INSTANCE, null), null));
+      children.add(
+          new Field(
+              "metadata",
+              new FieldType(false, ArrowType.Binary.INSTANCE, null, Map.of("variant", "true")),
+              null));
     } else if (type instanceof StructType) {
       arrow = ArrowType.Struct.INSTANCE;
       for (StructField child : ((StructType) type).fields()) {
-        children.add(field(child.name(), child.dataType(), child.nullable(), timeZoneId,
-            path + "." + child.name()));
+        children.add(
+            field(
+                child.name(),
+                child.dataType(),
+                child.nullable(),
+                timeZoneId,
+                path + "." + child.name()));
       }
     } else if (type instanceof ArrayType) {
       ArrayType array = (ArrayType) type;
       arrow = ArrowType.List.INSTANCE;
-      children.add(field("element", array.elementType(), array.containsNull(), timeZoneId,
-          path + ".element"));
+      children.add(
+          field(
+              "element", array.elementType(), array.containsNull(), timeZoneId, path + ".element"));
     } else if (type instanceof MapType) {
       MapType map = (MapType) type;
       arrow = new ArrowType.Map(false);
       List<Field> entries = new ArrayList<>(2);
       entries.add(field("key", map.keyType(), false, timeZoneId, path + ".key"));
-      entries.add(field("value", map.valueType(), map.valueContainsNull(), timeZoneId,
-          path + ".value"));
-      children.add(new Field("entries", new FieldType(false, ArrowType.Struct.INSTANCE, null),
-          entries));
+      entries.add(
+          field("value", map.valueType(), map.valueContainsNull(), timeZoneId, path + ".value"));
+      children.add(
+          new Field("entries", new FieldType(false, ArrowType.Struct.INSTANCE, null), entries));
     } else {
       arrow = leaf(type, timeZoneId, path);
     }
@@ -139,8 +145,10 @@ public final class ArrowSchemas {
       return new ArrowType.Date(DateUnit.DAY);
     } else if (type instanceof TimestampType) {
       if (timeZoneId == null) {
-        throw new RowbridgeException("rowbridge: field '" + path
-            + "' is a timestamp, which needs the session time zone (timeZoneId is null)");
+        throw new RowbridgeException(
+            "rowbridge: field '"
+                + path
+                + "' is a timestamp, which needs the session time zone (timeZoneId is null)");
       }
       return new ArrowType.Timestamp(TimeUnit.MICROSECOND, timeZoneId);
     } else if (type instanceof TimestampNTZType) {
@@ -154,7 +162,12 @@ public final class ArrowSchemas {
     } else if (SparkTypeShim.isTime(type)) {
       return new ArrowType.Time(TimeUnit.NANOSECOND, 64);
     }
-    throw new RowbridgeException("rowbridge: field '" + path + "': rows of "
-        + type.catalogString() + " do not decode to Arrow", RowbridgeException.ENOTSUP);
+    throw new RowbridgeException(
+        "rowbridge: field '"
+            + path
+            + "': rows of "
+            + type.catalogString()
+            + " do not decode to Arrow",
+        RowbridgeException.ENOTSUP);
   }
 }

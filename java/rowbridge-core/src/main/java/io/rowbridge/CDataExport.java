@@ -2,7 +2,6 @@ package io.rowbridge;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,8 +15,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * The Arrow C Data path: each batch exported with Arrow Java's own exporter into one ArrowArray
- * struct allocated once, and released when the batch is done. Only this class touches
- * arrow-c-data, so the default path runs without it.
+ * struct allocated once, and released when the batch is done. Only this class touches arrow-c-data,
+ * so the default path runs without it.
  */
 final class CDataExport implements AutoCloseable {
   private final BufferAllocator allocator = new RootAllocator();
@@ -25,8 +24,8 @@ final class CDataExport implements AutoCloseable {
   private boolean exported;
 
   /** Exports the vectors as one struct array of numRows rows; returns its address. */
-  long export(List<Field> fields, ValueVector[] vectors, int numRows,
-      DictionaryProvider dictionaries) {
+  long export(
+      List<Field> fields, ValueVector[] vectors, int numRows, DictionaryProvider dictionaries) {
     releaseBatch();
     List<FieldVector> columns = new ArrayList<>(vectors.length);
     List<Field> batchFields = new ArrayList<>(vectors.length);

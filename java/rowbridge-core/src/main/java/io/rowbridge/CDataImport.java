@@ -1,7 +1,6 @@
 package io.rowbridge;
 
 import java.util.function.LongConsumer;
-
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,9 +15,9 @@ final class CDataImport {
   private CDataImport() {}
 
   /**
-   * Calls {@code fill} with the address of an empty ArrowArray, which it fills with a struct
-   * array of {@code schema}, and moves that array into a new root allocated from {@code into};
-   * the caller owns and closes the root.
+   * Calls {@code fill} with the address of an empty ArrowArray, which it fills with a struct array
+   * of {@code schema}, and moves that array into a new root allocated from {@code into}; the caller
+   * owns and closes the root.
    */
   static VectorSchemaRoot decode(BufferAllocator into, Schema schema, LongConsumer fill) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, into);
@@ -27,7 +26,7 @@ final class CDataImport {
       try {
         Data.importIntoVectorSchemaRoot(into, array, root, null);
       } catch (RuntimeException | Error e) {
-        array.release();  // no-op when the importer took it
+        array.release(); // no-op when the importer took it
         throw e;
       }
       return root;

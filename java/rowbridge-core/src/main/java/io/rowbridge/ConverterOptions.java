@@ -1,7 +1,6 @@
 package io.rowbridge;
 
 import io.rowbridge.shim.SparkTypeShim;
-
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 
 /** How a {@link RowbridgeConverter} checks its input, chunks its output and hands out rows. */
@@ -17,14 +16,14 @@ public final class ConverterOptions {
   /** How a batch's buffers reach the native converter. */
   public enum Input {
     /**
-     * Java writes the buffer addresses into the converter's registered ArrowArray and makes one
-     * JNI call with primitive arguments; nothing is allocated per batch. The default.
+     * Java writes the buffer addresses into the converter's registered ArrowArray and makes one JNI
+     * call with primitive arguments; nothing is allocated per batch. The default.
      */
     REGISTERED,
     /**
      * Arrow Java's C Data export ({@code Data.exportVectorSchemaRoot}, needs arrow-c-data on the
-     * class path) into an ArrowArray allocated once, then released after the batch: for
-     * comparison, and for producers whose vectors only Arrow's exporter understands.
+     * class path) into an ArrowArray allocated once, then released after the batch: for comparison,
+     * and for producers whose vectors only Arrow's exporter understands.
      */
     C_DATA
   }
@@ -55,8 +54,8 @@ public final class ConverterOptions {
   }
 
   /**
-   * The most bytes of rows the native output buffer holds at once: a larger batch is converted
-   * in several chunks, and a single row larger than this is an error (E2BIG).
+   * The most bytes of rows the native output buffer holds at once: a larger batch is converted in
+   * several chunks, and a single row larger than this is an error (E2BIG).
    */
   public long maxChunkBytes() {
     return maxChunkBytes;
@@ -87,10 +86,10 @@ public final class ConverterOptions {
   }
 
   /**
-   * Copying mode. Off (the default): {@link RowbridgeConverter#row()} returns one reused
-   * UnsafeRow pointing into native memory, valid until the next row, batch or close (Spark's row
-   * reuse contract). On: every row is copied into its own on-heap UnsafeRow, for consumers that
-   * keep rows (collect, broadcast, caches).
+   * Copying mode. Off (the default): {@link RowbridgeConverter#row()} returns one reused UnsafeRow
+   * pointing into native memory, valid until the next row, batch or close (Spark's row reuse
+   * contract). On: every row is copied into its own on-heap UnsafeRow, for consumers that keep rows
+   * (collect, broadcast, caches).
    */
   public boolean copyRows() {
     return copyRows;
@@ -126,8 +125,7 @@ public final class ConverterOptions {
 
   /**
    * Whether the converter adds up the wall time of its conversions (the convert and next-chunk
-   * calls, two clock reads each) for {@link RowbridgeConverter#conversionNanos()}; off by
-   * default.
+   * calls, two clock reads each) for {@link RowbridgeConverter#conversionNanos()}; off by default.
    */
   public ConverterOptions timed(boolean value) {
     this.timed = value;

@@ -4,6 +4,7 @@ package io.rowbridge;
 public final class DecoderOptions {
   /** The default row cap of a batch (Spark's own Arrow batches hold at most 10 000 rows). */
   public static final int DEFAULT_MAX_ROWS = 8192;
+
   /** The default byte cap of a batch's staged rows: 64 MiB. */
   public static final long DEFAULT_MAX_BYTES = 64L << 20;
 
@@ -45,8 +46,8 @@ public final class DecoderOptions {
   }
 
   /**
-   * Told of the native memory the decoder holds: its staging buffer, and the Arrow buffers of
-   * its reused VectorSchemaRoot (which its allocator also counts). Null: nobody.
+   * Told of the native memory the decoder holds: its staging buffer, and the Arrow buffers of its
+   * reused VectorSchemaRoot (which its allocator also counts). Null: nobody.
    */
   public NativeMemoryListener memoryListener() {
     return memoryListener;

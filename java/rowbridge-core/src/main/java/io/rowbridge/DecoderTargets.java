@@ -2,7 +2,6 @@ package io.rowbridge;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
@@ -17,16 +16,17 @@ import org.apache.arrow.vector.complex.StructVector;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * The native decoder's table of DecodeTarget nodes (rowbridge/row_decoder.hpp) over the vectors
- * of one VectorSchemaRoot: the fields in preorder, a map's key and value but not its entries
- * struct, whose validity is the map node's "entries" buffer. Java writes each buffer's address
- * and capacity before a batch, grows the vectors whose buffers the native side found short, and
- * sets the vectors' counts after it. Nothing is allocated on the JVM per batch unless a vector
- * grows. The table's native memory belongs to the arena given at creation.
+ * The native decoder's table of DecodeTarget nodes (rowbridge/row_decoder.hpp) over the vectors of
+ * one VectorSchemaRoot: the fields in preorder, a map's key and value but not its entries struct,
+ * whose validity is the map node's "entries" buffer. Java writes each buffer's address and capacity
+ * before a batch, grows the vectors whose buffers the native side found short, and sets the
+ * vectors' counts after it. Nothing is allocated on the JVM per batch unless a vector grows. The
+ * table's native memory belongs to the arena given at creation.
  */
 final class DecoderTargets {
   /** Bytes of one DecodeTarget and the offsets of its slots. */
   static final int SIZE = 128;
+
   private static final int VALIDITY = 0;
   private static final int VALUES = 16;
   private static final int DATA = 32;
@@ -37,7 +37,16 @@ final class DecoderTargets {
   private static final int DATA_NEEDED = 104;
   private static final int ENTRIES_NEEDED = 112;
 
-  private enum Kind { NULL, FIXED, VARIABLE, LARGE_VARIABLE, STRUCT, LIST, LARGE_LIST, MAP }
+  private enum Kind {
+    NULL,
+    FIXED,
+    VARIABLE,
+    LARGE_VARIABLE,
+    STRUCT,
+    LIST,
+    LARGE_LIST,
+    MAP
+  }
 
   private final VectorSchemaRoot root;
   private final FieldVector[] vectors;
@@ -89,7 +98,7 @@ final class DecoderTargets {
           break;
         case MAP:
           put(node + ENTRIES, ((MapVector) vector).getDataVector().getValidityBuffer());
-          // fall through: a map is a list of entries
+        // fall through: a map is a list of entries
         case LIST:
         case LARGE_LIST:
           put(node + VALIDITY, vector.getValidityBuffer());
@@ -110,51 +119,57 @@ final class DecoderTargets {
       switch (kinds[i]) {
         case NULL:
           break;
-        case FIXED: {
-          BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
-          if (capacity(fixed.getValidityBuffer()) < validity
-              || capacity(fixed.getDataBuffer()) < values) {
-            int width = fixed.getTypeWidth();  // 0 for bits
-            long count = Math.max(8 * validity, width == 0 ? 8 * values : values / width) + 64;
-            fixed.allocateNew((int) Math.min(Integer.MAX_VALUE - 64, count + count / 4));
+        case FIXED:
+          {
+            BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
+            if (capacity(fixed.getValidityBuffer()) < validity
+                || capacity(fixed.getDataBuffer()) < values) {
+              int width = fixed.getTypeWidth(); // 0 for bits
+              long count = Math.max(8 * validity, width == 0 ? 8 * values : values / width) + 64;
+              fixed.allocateNew((int) Math.min(Integer.MAX_VALUE - 64, count + count / 4));
+            }
+            break;
           }
-          break;
-        }
-        case VARIABLE: {
-          BaseVariableWidthVector variable = (BaseVariableWidthVector) vector;
-          while (capacity(variable.getValidityBuffer()) < validity
-              || capacity(variable.getOffsetBuffer()) < values) {
-            variable.reallocValidityAndOffsetBuffers();
+        case VARIABLE:
+          {
+            BaseVariableWidthVector variable = (BaseVariableWidthVector) vector;
+            while (capacity(variable.getValidityBuffer()) < validity
+                || capacity(variable.getOffsetBuffer()) < values) {
+              variable.reallocValidityAndOffsetBuffers();
+            }
+            while (capacity(variable.getDataBuffer()) < data) {
+              variable.reallocDataBuffer();
+            }
+            break;
           }
-          while (capacity(variable.getDataBuffer()) < data) {
-            variable.reallocDataBuffer();
+        case LARGE_VARIABLE:
+          {
+            BaseLargeVariableWidthVector variable = (BaseLargeVariableWidthVector) vector;
+            while (capacity(variable.getValidityBuffer()) < validity
+                || capacity(variable.getOffsetBuffer()) < values) {
+              variable.reallocValidityAndOffsetBuffers();
+            }
+            while (capacity(variable.getDataBuffer()) < data) {
+              variable.reallocDataBuffer();
+            }
+            break;
           }
-          break;
-        }
-        case LARGE_VARIABLE: {
-          BaseLargeVariableWidthVector variable = (BaseLargeVariableWidthVector) vector;
-          while (capacity(variable.getValidityBuffer()) < validity
-              || capacity(variable.getOffsetBuffer()) < values) {
-            variable.reallocValidityAndOffsetBuffers();
-          }
-          while (capacity(variable.getDataBuffer()) < data) {
-            variable.reallocDataBuffer();
-          }
-          break;
-        }
         case STRUCT:
           while (capacity(vector.getValidityBuffer()) < validity) {
             vector.reAlloc();
           }
           break;
-        case MAP: {
-          long entries = Platform.getLong(null, node + ENTRIES_NEEDED);
-          StructVector entriesVector = ((MapVector) vector).getDataVector() instanceof StructVector
-              ? (StructVector) ((MapVector) vector).getDataVector() : null;
-          while (entriesVector != null && capacity(entriesVector.getValidityBuffer()) < entries) {
-            entriesVector.reAlloc();
+        case MAP:
+          {
+            long entries = Platform.getLong(null, node + ENTRIES_NEEDED);
+            StructVector entriesVector =
+                ((MapVector) vector).getDataVector() instanceof StructVector
+                    ? (StructVector) ((MapVector) vector).getDataVector()
+                    : null;
+            while (entriesVector != null && capacity(entriesVector.getValidityBuffer()) < entries) {
+              entriesVector.reAlloc();
+            }
           }
-        }
         // fall through: a map is a list of entries
         case LIST:
         case LARGE_LIST:
@@ -208,12 +223,14 @@ final class DecoderTargets {
           break;
         case VARIABLE:
         case LARGE_VARIABLE:
-          total += capacity(vector.getValidityBuffer()) + capacity(vector.getOffsetBuffer())
-              + capacity(vector.getDataBuffer());
+          total +=
+              capacity(vector.getValidityBuffer())
+                  + capacity(vector.getOffsetBuffer())
+                  + capacity(vector.getDataBuffer());
           break;
         case MAP:
           total += capacity(((MapVector) vector).getDataVector().getValidityBuffer());
-          // fall through
+        // fall through
         case LIST:
         case LARGE_LIST:
           total += capacity(vector.getValidityBuffer()) + capacity(vector.getOffsetBuffer());
@@ -255,8 +272,14 @@ final class DecoderTargets {
     } else if (vector instanceof StructVector) {
       return Kind.STRUCT;
     }
-    throw new RowbridgeException("rowbridge: field '" + vector.getName() + "': the decoder does "
-        + "not fill " + vector.getClass().getSimpleName() + "s", RowbridgeException.ENOTSUP);
+    throw new RowbridgeException(
+        "rowbridge: field '"
+            + vector.getName()
+            + "': the decoder does "
+            + "not fill "
+            + vector.getClass().getSimpleName()
+            + "s",
+        RowbridgeException.ENOTSUP);
   }
 
   private static void put(long slot, ArrowBuf buffer) {

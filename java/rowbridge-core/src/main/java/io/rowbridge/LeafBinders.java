@@ -7,11 +7,10 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.spark.unsafe.Platform;
 
 /**
- * The binders of leaf layouts: null, fixed-width (and bits), offsets + bytes; views are
- * {@link NewerLayouts}'.
+ * The binders of leaf layouts: null, fixed-width (and bits), offsets + bytes; views are {@link
+ * NewerLayouts}'.
  */
 final class LeafBinders {
   private LeafBinders() {}
@@ -113,8 +112,16 @@ final class LeafBinders {
         long first = offsetAt(offsets, offsetWidth, 0);
         long last = offsetAt(offsets, offsetWidth, count);
         if (first < 0 || last < first || last > data.capacity()) {
-          throw new RowbridgeException("rowbridge: " + label + ": offsets run from " + first
-              + " to " + last + " but the data buffer holds " + data.capacity() + " bytes");
+          throw new RowbridgeException(
+              "rowbridge: "
+                  + label
+                  + ": offsets run from "
+                  + first
+                  + " to "
+                  + last
+                  + " but the data buffer holds "
+                  + data.capacity()
+                  + " bytes");
         }
       }
       bindValidity(validity, count);

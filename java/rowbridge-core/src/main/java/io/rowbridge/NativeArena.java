@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.spark.unsafe.Platform;
 
 /** Zeroed native memory blocks freed together by {@link #close}. Not thread-safe. */
@@ -32,8 +31,8 @@ final class NativeArena implements AutoCloseable {
   }
 
   /**
-   * Encodes field metadata as the C Data Interface does (int32 count, then each key and value
-   * as an int32 length and bytes, native order); returns its address.
+   * Encodes field metadata as the C Data Interface does (int32 count, then each key and value as an
+   * int32 length and bytes, native order); returns its address.
    */
   long metadata(Map<String, String> pairs) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

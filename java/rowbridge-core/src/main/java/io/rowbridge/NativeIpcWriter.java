@@ -4,15 +4,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
-
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Writes batches of Spark UnsafeRows (in native memory) as Arrow IPC, encoded by native workers:
- * each submitted batch is decoded to Arrow and encoded as a record batch message in the
- * background, at most {@code maxAhead} batches ahead of the thread that writes the messages out,
- * whatever the core count. Messages come out in submission order; a batch's error (a damaged
- * row, naming the field and the row) is thrown by the call that would have written it.
+ * each submitted batch is decoded to Arrow and encoded as a record batch message in the background,
+ * at most {@code maxAhead} batches ahead of the thread that writes the messages out, whatever the
+ * core count. Messages come out in submission order; a batch's error (a damaged row, naming the
+ * field and the row) is thrown by the call that would have written it.
  *
  * <p>Ownership: the rows of a submitted batch are borrowed until its message was written (or
  * taken), or until {@link #close}; the caller keeps them unchanged until then. Used by one thread
@@ -43,8 +42,8 @@ public final class NativeIpcWriter implements AutoCloseable {
         case "zstd":
           return ZSTD;
         default:
-          throw new IllegalArgumentException("rowbridge: unknown compression '" + name
-              + "' (none, lz4 or zstd)");
+          throw new IllegalArgumentException(
+              "rowbridge: unknown compression '" + name + "' (none, lz4 or zstd)");
       }
     }
   }
@@ -57,15 +56,15 @@ public final class NativeIpcWriter implements AutoCloseable {
   private BooleanSupplier interrupted = () -> Thread.currentThread().isInterrupted();
   private boolean started;
 
-  private NativeIpcWriter(Schema schema, Codec codec, int zstdLevel, int maxAhead,
-      boolean streamFormat) {
+  private NativeIpcWriter(
+      Schema schema, Codec codec, int zstdLevel, int maxAhead, boolean streamFormat) {
     if (maxAhead < 1) {
       throw new IllegalArgumentException("rowbridge: maxAhead must be at least 1, not " + maxAhead);
     }
     try {
       long schemaAddress = SchemaExporter.export(schema.getFields(), null, arena);
-      handle = RowbridgeNative.writerCreate(schemaAddress, codec.id, zstdLevel, maxAhead,
-          streamFormat);
+      handle =
+          RowbridgeNative.writerCreate(schemaAddress, codec.id, zstdLevel, maxAhead, streamFormat);
     } catch (RuntimeException | Error e) {
       arena.close();
       throw e;
@@ -78,15 +77,15 @@ public final class NativeIpcWriter implements AutoCloseable {
   }
 
   /** A writer of an Arrow IPC stream (schema message, batches, end marker). */
-  public static NativeIpcWriter createStream(Schema schema, Codec codec, int zstdLevel,
-      int maxAhead) {
+  public static NativeIpcWriter createStream(
+      Schema schema, Codec codec, int zstdLevel, int maxAhead) {
     return new NativeIpcWriter(schema, codec, zstdLevel, maxAhead, true);
   }
 
   /**
    * Sets the check a waiting call polls about every 100 ms; when it returns true the writer is
-   * cancelled and the call throws a RowbridgeException (ECANCELED). Default: the thread's
-   * interrupt flag.
+   * cancelled and the call throws a RowbridgeException (ECANCELED). Default: the thread's interrupt
+   * flag.
    */
   public NativeIpcWriter withInterrupted(BooleanSupplier check) {
     this.interrupted = check;
@@ -95,8 +94,8 @@ public final class NativeIpcWriter implements AutoCloseable {
 
   /**
    * Hands over the next batch: {@code numRows} rows, row i spanning [data + offsets[i], data +
-   * offsets[i + 1]) with int64 offsets. Throws when {@code maxAhead} batches are pending: write
-   * one out first.
+   * offsets[i + 1]) with int64 offsets. Throws when {@code maxAhead} batches are pending: write one
+   * out first.
    */
   public void submit(long dataAddress, long offsetsAddress, long numRows) {
     RowbridgeNative.writerSubmit(open(), dataAddress, offsetsAddress, numRows);
@@ -108,15 +107,15 @@ public final class NativeIpcWriter implements AutoCloseable {
   }
 
   /**
-   * Writes the encoded batches to {@code out} in order: those ready now, and with {@code wait}
-   * at least one when any is pending. Writes the start of the output first on the first call.
-   * Returns the number of batches written.
+   * Writes the encoded batches to {@code out} in order: those ready now, and with {@code wait} at
+   * least one when any is pending. Writes the start of the output first on the first call. Returns
+   * the number of batches written.
    */
   public int drainTo(OutputStream out, boolean wait) throws IOException {
     long h = open();
     writeStart(out);
     int written = 0;
-    for (;;) {
+    for (; ; ) {
       long size = RowbridgeNative.writerNext(h, wait && written == 0);
       if (size < 0) {
         if (!wait || written > 0 || RowbridgeNative.writerPending(h) == 0) {
@@ -153,7 +152,7 @@ public final class NativeIpcWriter implements AutoCloseable {
    */
   public byte[] takeMessage(boolean wait) {
     long h = open();
-    for (;;) {
+    for (; ; ) {
       long size = RowbridgeNative.writerNext(h, wait);
       if (size >= 0) {
         return pieceBytes(h, size);
@@ -208,8 +207,8 @@ public final class NativeIpcWriter implements AutoCloseable {
   }
 
   private void checkInterrupted() {
-    Interruption.check(interrupted, this::cancel,
-        "rowbridge writer: interrupted while waiting for a batch");
+    Interruption.check(
+        interrupted, this::cancel, "rowbridge writer: interrupted while waiting for a batch");
   }
 
   private void copyPiece(long h, long size, OutputStream out) throws IOException {
@@ -222,8 +221,9 @@ public final class NativeIpcWriter implements AutoCloseable {
 
   private static byte[] pieceBytes(long h, long size) {
     if (size > Integer.MAX_VALUE - 8) {
-      throw new RowbridgeException("rowbridge writer: a message of " + size
-          + " bytes does not fit a Java array", RowbridgeException.E2BIG);
+      throw new RowbridgeException(
+          "rowbridge writer: a message of " + size + " bytes does not fit a Java array",
+          RowbridgeException.E2BIG);
     }
     byte[] bytes = new byte[(int) size];
     RowbridgeNative.writerCopy(h, 0, bytes, bytes.length);

@@ -10,11 +10,11 @@ import java.util.Locale;
 /**
  * Loads librowbridge_jni.so once per class loader.
  *
- * <p>The library comes from the system property {@value #PATH_PROPERTY} when it is set (a
- * file path), otherwise from this jar's resource {@code
- * /io/rowbridge/native/<os>/<arch>/librowbridge_jni.so}, copied to a uniquely named temporary
- * file, loaded, and deleted at once (the loaded mapping stays valid). When neither exists the
- * error names the platform.
+ * <p>The library comes from the system property {@value #PATH_PROPERTY} when it is set (a file
+ * path), otherwise from this jar's resource {@code
+ * /io/rowbridge/native/<os>/<arch>/librowbridge_jni.so}, copied to a uniquely named temporary file,
+ * loaded, and deleted at once (the loaded mapping stays valid). When neither exists the error names
+ * the platform.
  */
 public final class NativeLibrary {
   /** System property: the path of librowbridge_jni.so to load instead of the jar's copy. */
@@ -26,7 +26,9 @@ public final class NativeLibrary {
 
   private NativeLibrary() {}
 
-  /** Loads the library if this class loader has not yet; throws UnsatisfiedLinkError if none fits. */
+  /**
+   * Loads the library if this class loader has not yet; throws UnsatisfiedLinkError if none fits.
+   */
   public static synchronized void load() {
     if (loaded) {
       return;
@@ -81,14 +83,26 @@ public final class NativeLibrary {
 
   static void loadResource(String resource) {
     ClassLoader loader = NativeLibrary.class.getClassLoader();
-    try (InputStream in = loader == null ? ClassLoader.getSystemResourceAsStream(resource)
-        : loader.getResourceAsStream(resource)) {
+    try (InputStream in =
+        loader == null
+            ? ClassLoader.getSystemResourceAsStream(resource)
+            : loader.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new UnsatisfiedLinkError("rowbridge: no native library for this platform, "
-            + os() + "/" + arch() + " (os.name=" + System.getProperty("os.name") + ", os.arch="
-            + System.getProperty("os.arch") + "): the jar has no " + resource
-            + "; build one for this platform and set -D" + PATH_PROPERTY + "=/path/to/"
-            + LIBRARY_FILE);
+        throw new UnsatisfiedLinkError(
+            "rowbridge: no native library for this platform, "
+                + os()
+                + "/"
+                + arch()
+                + " (os.name="
+                + System.getProperty("os.name")
+                + ", os.arch="
+                + System.getProperty("os.arch")
+                + "): the jar has no "
+                + resource
+                + "; build one for this platform and set -D"
+                + PATH_PROPERTY
+                + "=/path/to/"
+                + LIBRARY_FILE);
       }
       Path file = Files.createTempFile("rowbridge_jni-", ".so");
       try {
@@ -98,8 +112,9 @@ public final class NativeLibrary {
         Files.deleteIfExists(file);
       }
     } catch (IOException e) {
-      UnsatisfiedLinkError error = new UnsatisfiedLinkError(
-          "rowbridge: could not extract " + resource + " to a temporary file: " + e);
+      UnsatisfiedLinkError error =
+          new UnsatisfiedLinkError(
+              "rowbridge: could not extract " + resource + " to a temporary file: " + e);
       error.initCause(e);
       throw error;
     }

@@ -1,7 +1,6 @@
 package io.rowbridge;
 
 import java.util.List;
-
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
@@ -16,15 +15,15 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * The binders of nested and encoded layouts: struct, the lists, dictionary; list views and
- * run-end encoding are {@link NewerLayouts}'.
+ * The binders of nested and encoded layouts: struct, the lists, dictionary; list views and run-end
+ * encoding are {@link NewerLayouts}'.
  */
 final class NestedBinders {
   private NestedBinders() {}
 
   /**
-   * The element vector of a list, large list (a map is a list), list view or large list view;
-   * null for any other vector.
+   * The element vector of a list, large list (a map is a list), list view or large list view; null
+   * for any other vector.
    */
   static FieldVector elementOf(ValueVector vector) {
     if (vector instanceof ListVector) {
@@ -39,7 +38,8 @@ final class NestedBinders {
   /** A list or list view binder's matchesVector: its minor type, then its element's layout. */
   static boolean listMatches(NodeBinder list, ValueVector vector) {
     FieldVector element = elementOf(vector);
-    return vector.getMinorType() == list.minorType && element != null
+    return vector.getMinorType() == list.minorType
+        && element != null
         && list.children[0].matchesVector(element);
   }
 
@@ -49,8 +49,9 @@ final class NestedBinders {
       super(context, field, array, label, field.getChildren().size());
       List<Field> fields = field.getChildren();
       for (int i = 0; i < children.length; i++) {
-        children[i] = create(context, fields.get(i), context.child(array, i),
-            childLabel(label, fields.get(i)));
+        children[i] =
+            create(
+                context, fields.get(i), context.child(array, i), childLabel(label, fields.get(i)));
       }
     }
 
@@ -95,8 +96,13 @@ final class NestedBinders {
       for (int i = 0; i < children.length; i++) {
         ValueVector child = struct.getChildByOrdinal(i);
         if (child.getValueCount() < count) {
-          throw new RowbridgeException("rowbridge: " + children[i].label + " has "
-              + child.getValueCount() + " values but its struct has " + count);
+          throw new RowbridgeException(
+              "rowbridge: "
+                  + children[i].label
+                  + " has "
+                  + child.getValueCount()
+                  + " values but its struct has "
+                  + count);
         }
         if (!children[i].bind(child, dictionaries)) {
           return false;
@@ -145,8 +151,16 @@ final class NestedBinders {
         long first = offsetAt(offsets, offsetWidth, 0);
         long last = offsetAt(offsets, offsetWidth, count);
         if (first < 0 || last < first || last > element.getValueCount()) {
-          throw new RowbridgeException("rowbridge: " + label + ": offsets run from " + first
-              + " to " + last + " but the child has " + element.getValueCount() + " values");
+          throw new RowbridgeException(
+              "rowbridge: "
+                  + label
+                  + ": offsets run from "
+                  + first
+                  + " to "
+                  + last
+                  + " but the child has "
+                  + element.getValueCount()
+                  + " values");
         }
       }
       bindValidity(list.getValidityBuffer(), count);
@@ -172,7 +186,8 @@ final class NestedBinders {
 
     @Override
     boolean matchesVector(ValueVector vector) {
-      return vector.getMinorType() == minorType && vector instanceof FixedSizeListVector
+      return vector.getMinorType() == minorType
+          && vector instanceof FixedSizeListVector
           && ((FixedSizeListVector) vector).getListSize() == listSize
           && children[0].matchesVector(((FixedSizeListVector) vector).getDataVector());
     }
@@ -186,9 +201,17 @@ final class NestedBinders {
       int count = list.getValueCount();
       FieldVector element = list.getDataVector();
       if (element.getValueCount() < (long) count * listSize) {
-        throw new RowbridgeException("rowbridge: " + label + ": " + count + " lists of "
-            + listSize + " need " + (long) count * listSize + " child values but the child has "
-            + element.getValueCount());
+        throw new RowbridgeException(
+            "rowbridge: "
+                + label
+                + ": "
+                + count
+                + " lists of "
+                + listSize
+                + " need "
+                + (long) count * listSize
+                + " child values but the child has "
+                + element.getValueCount());
       }
       bindValidity(list.getValidityBuffer(), count);
       return children[0].bind(element, dictionaries);
@@ -203,12 +226,17 @@ final class NestedBinders {
 
     DictionaryBinder(Context context, Field field, long array, String label) {
       super(context, field, array, label, 0);
-      this.indices = new LeafBinders.FixedBinder(context, field, array, label,
-          field.getDictionary().getIndexType().getBitWidth() / 8);
+      this.indices =
+          new LeafBinders.FixedBinder(
+              context, field, array, label, field.getDictionary().getIndexType().getBitWidth() / 8);
       this.id = field.getDictionary().getId();
       Dictionary dictionary = SchemaExporter.dictionaryOf(field, context.dictionaries);
-      this.values = create(context, dictionary.getVector().getField(), context.dictionary(array),
-          label + " dictionary");
+      this.values =
+          create(
+              context,
+              dictionary.getVector().getField(),
+              context.dictionary(array),
+              label + " dictionary");
     }
 
     @Override
@@ -226,10 +254,15 @@ final class NestedBinders {
     boolean bind(ValueVector vector, DictionaryProvider dictionaries) {
       Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(id);
       if (dictionary == null) {
-        throw new RowbridgeException("rowbridge: " + label + " is dictionary-encoded (id " + id
-            + ") but no dictionary provider holds that id");
+        throw new RowbridgeException(
+            "rowbridge: "
+                + label
+                + " is dictionary-encoded (id "
+                + id
+                + ") but no dictionary provider holds that id");
       }
-      return indices.bind(vector, dictionaries) && values.bind(dictionary.getVector(), dictionaries);
+      return indices.bind(vector, dictionaries)
+          && values.bind(dictionary.getVector(), dictionaries);
     }
   }
 }

@@ -2,7 +2,6 @@ package io.rowbridge;
 
 import java.util.List;
 import java.util.Objects;
-
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -12,25 +11,31 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * Writes an Arrow Java vector's length, null count and buffer addresses into one ArrowArray node
- * of a tree (the converter's registered batch, or a tree Java allocated), once per batch, with
- * no allocation. A binder is built once from the node's Arrow field; {@link #bind} returns false
- * when a vector does not have that field's layout (the caller then takes the path that passes
- * the batch's own schema). Before any address is written, every buffer is checked to be large
- * enough for the vector's value count, so the native side never reads past an Arrow Java buffer.
+ * Writes an Arrow Java vector's length, null count and buffer addresses into one ArrowArray node of
+ * a tree (the converter's registered batch, or a tree Java allocated), once per batch, with no
+ * allocation. A binder is built once from the node's Arrow field; {@link #bind} returns false when
+ * a vector does not have that field's layout (the caller then takes the path that passes the
+ * batch's own schema). Before any address is written, every buffer is checked to be large enough
+ * for the vector's value count, so the native side never reads past an Arrow Java buffer.
  */
 abstract class NodeBinder {
   /** Where the node is, for error messages: "column 'a'", "column 'a' child 'x'". */
   final String label;
+
   /** The Arrow field this node was built for (Arrow Java's in-memory form). */
   final Field field;
+
   /** The ArrowArray node. */
   final long array;
+
   /** The node's array of buffer pointers. */
   final long buffers;
+
   final NodeBinder[] children;
+
   /** A zeroed block standing in for absent buffers of empty arrays. */
   final long zeroes;
+
   /** The Arrow Java minor type of the node's vectors (of the indices when dictionary-encoded). */
   final MinorType minorType;
 
@@ -39,8 +44,8 @@ abstract class NodeBinder {
     this.field = field;
     this.array = array;
     this.zeroes = context.zeroes;
-    ArrowType type = field.getDictionary() != null ? field.getDictionary().getIndexType()
-        : field.getType();
+    ArrowType type =
+        field.getDictionary() != null ? field.getDictionary().getIndexType() : field.getType();
     this.minorType = org.apache.arrow.vector.types.Types.getMinorTypeForArrowType(type);
     int bufferCount = bufferCount();
     if (context.allocating()) {
@@ -48,20 +53,29 @@ abstract class NodeBinder {
       Platform.putLong(null, array + CStructs.ARRAY_N_CHILDREN, childCount);
       Platform.putLong(null, array + CStructs.ARRAY_RELEASE, context.release);
       if (bufferCount > 0) {
-        Platform.putLong(null, array + CStructs.ARRAY_BUFFERS,
-            context.arena.allocate(8L * bufferCount));
+        Platform.putLong(
+            null, array + CStructs.ARRAY_BUFFERS, context.arena.allocate(8L * bufferCount));
       }
       if (childCount > 0) {
-        Platform.putLong(null, array + CStructs.ARRAY_CHILDREN,
-            context.arena.allocate(8L * childCount));
+        Platform.putLong(
+            null, array + CStructs.ARRAY_CHILDREN, context.arena.allocate(8L * childCount));
       }
     } else {
       long nativeBuffers = Platform.getLong(null, array + CStructs.ARRAY_N_BUFFERS);
       long nativeChildren = Platform.getLong(null, array + CStructs.ARRAY_N_CHILDREN);
       if (nativeBuffers != bufferCount || nativeChildren != childCount) {
-        throw new RowbridgeException("rowbridge: internal error: the registered node of " + label
-            + " has " + nativeBuffers + " buffers and " + nativeChildren + " children, expected "
-            + bufferCount + " and " + childCount, RowbridgeException.EIO);
+        throw new RowbridgeException(
+            "rowbridge: internal error: the registered node of "
+                + label
+                + " has "
+                + nativeBuffers
+                + " buffers and "
+                + nativeChildren
+                + " children, expected "
+                + bufferCount
+                + " and "
+                + childCount,
+            RowbridgeException.EIO);
       }
     }
     this.buffers = Platform.getLong(null, array + CStructs.ARRAY_BUFFERS);
@@ -119,8 +133,8 @@ abstract class NodeBinder {
   private Class<?> acceptedClass;
 
   /**
-   * True when the vector is of this node's minor type and of the Java class {@code base} the
-   * binder reads it through. A vector of the class last accepted costs one comparison.
+   * True when the vector is of this node's minor type and of the Java class {@code base} the binder
+   * reads it through. A vector of the class last accepted costs one comparison.
    */
   final boolean accepts(ValueVector vector, Class<?> base) {
     Class<?> type = vector.getClass();
@@ -152,8 +166,17 @@ abstract class NodeBinder {
 
   final void require(ArrowBuf buffer, long bytes, String what, int valueCount) {
     if (bytes > 0 && buffer.capacity() < bytes) {
-      throw new RowbridgeException("rowbridge: " + label + ": the " + what + " buffer holds "
-          + buffer.capacity() + " bytes but " + valueCount + " values need " + bytes);
+      throw new RowbridgeException(
+          "rowbridge: "
+              + label
+              + ": the "
+              + what
+              + " buffer holds "
+              + buffer.capacity()
+              + " bytes but "
+              + valueCount
+              + " values need "
+              + bytes);
     }
   }
 
@@ -191,7 +214,8 @@ abstract class NodeBinder {
 
   /** Reads entry {@code index} of an offsets buffer of 4- or 8-byte offsets. */
   final long offsetAt(long offsets, int width, long index) {
-    return width == 4 ? Platform.getInt(null, offsets + 4 * index)
+    return width == 4
+        ? Platform.getInt(null, offsets + 4 * index)
         : Platform.getLong(null, offsets + 8 * index);
   }
 
@@ -219,12 +243,12 @@ abstract class NodeBinder {
     long child(long parent, int index) {
       if (allocating()) {
         long node = arena.allocate(CStructs.ARRAY_SIZE);
-        Platform.putLong(null, Platform.getLong(null, parent + CStructs.ARRAY_CHILDREN) + 8L * index,
-            node);
+        Platform.putLong(
+            null, Platform.getLong(null, parent + CStructs.ARRAY_CHILDREN) + 8L * index, node);
         return node;
       }
-      return Platform.getLong(null, Platform.getLong(null, parent + CStructs.ARRAY_CHILDREN)
-          + 8L * index);
+      return Platform.getLong(
+          null, Platform.getLong(null, parent + CStructs.ARRAY_CHILDREN) + 8L * index);
     }
 
     long dictionary(long parent) {
@@ -278,8 +302,9 @@ abstract class NodeBinder {
         if (newer != null) {
           return newer;
         }
-        throw new RowbridgeException("rowbridge: " + label + " has Arrow type " + type
-            + ", which Spark rows cannot carry", RowbridgeException.ENOTSUP);
+        throw new RowbridgeException(
+            "rowbridge: " + label + " has Arrow type " + type + ", which Spark rows cannot carry",
+            RowbridgeException.ENOTSUP);
     }
   }
 
@@ -297,7 +322,8 @@ abstract class NodeBinder {
             return 8;
         }
       case Date:
-        return ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4
+        return ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY
+            ? 4
             : 8;
       case Time:
         return ((ArrowType.Time) type).getBitWidth() / 8;

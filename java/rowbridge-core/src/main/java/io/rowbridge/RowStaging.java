@@ -7,19 +7,19 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * A batch of Spark rows staged in native memory for the native decoder: the rows' bytes one
- * after another, and {@code numRows + 1} int64 offsets (row i spans {@code [offset[i],
- * offset[i + 1])} of the data), the layout {@code RowDecoder::Decode} reads.
+ * A batch of Spark rows staged in native memory for the native decoder: the rows' bytes one after
+ * another, and {@code numRows + 1} int64 offsets (row i spans {@code [offset[i], offset[i + 1])} of
+ * the data), the layout {@code RowDecoder::Decode} reads.
  *
  * <p>An UnsafeRow is copied in one bulk copy; any other InternalRow goes through an
- * UnsafeProjection of the schema first. A batch holds at most {@code maxRows} rows and, unless
- * its first row alone is larger, {@code maxBytes} bytes: {@link #add} refuses a row that would
- * pass either cap, and the caller decodes the batch, {@link #clear}s it and adds the row again.
+ * UnsafeProjection of the schema first. A batch holds at most {@code maxRows} rows and, unless its
+ * first row alone is larger, {@code maxBytes} bytes: {@link #add} refuses a row that would pass
+ * either cap, and the caller decodes the batch, {@link #clear}s it and adds the row again.
  *
- * <p>The staging owns its native memory and frees it at {@link #close}; the memory listener,
- * when given, is told of every growth (after it) and of the release at close. Nothing is
- * allocated on the JVM per row or per batch once the buffers have grown to the batches' size.
- * One thread at a time.
+ * <p>The staging owns its native memory and frees it at {@link #close}; the memory listener, when
+ * given, is told of every growth (after it) and of the release at close. Nothing is allocated on
+ * the JVM per row or per batch once the buffers have grown to the batches' size. One thread at a
+ * time.
  */
 public final class RowStaging implements AutoCloseable {
   private static final long INITIAL_DATA_BYTES = 64L << 10;
@@ -44,8 +44,12 @@ public final class RowStaging implements AutoCloseable {
    */
   public RowStaging(StructType schema, int maxRows, long maxBytes, NativeMemoryListener listener) {
     if (maxRows < 1 || maxBytes < 1) {
-      throw new IllegalArgumentException("rowbridge: a batch cap of " + maxRows + " rows and "
-          + maxBytes + " bytes; both must be positive");
+      throw new IllegalArgumentException(
+          "rowbridge: a batch cap of "
+              + maxRows
+              + " rows and "
+              + maxBytes
+              + " bytes; both must be positive");
     }
     this.schema = schema;
     this.numFields = schema.fields().length;
@@ -65,7 +69,7 @@ public final class RowStaging implements AutoCloseable {
     try {
       reserve(offsetsBytes + dataCapacity);
     } catch (RuntimeException | Error e) {
-      reservedBytes = 0;  // refused: nothing to release later
+      reservedBytes = 0; // refused: nothing to release later
       Platform.freeMemory(data);
       Platform.freeMemory(offsets);
       throw e;
@@ -73,9 +77,9 @@ public final class RowStaging implements AutoCloseable {
   }
 
   /**
-   * Stages {@code row} and returns true, or returns false (staging nothing) when the batch is
-   * full: it holds {@code maxRows} rows, or the row would take it past {@code maxBytes}. An
-   * UnsafeRow whose field count differs from the schema's is a RowbridgeException.
+   * Stages {@code row} and returns true, or returns false (staging nothing) when the batch is full:
+   * it holds {@code maxRows} rows, or the row would take it past {@code maxBytes}. An UnsafeRow
+   * whose field count differs from the schema's is a RowbridgeException.
    */
   public boolean add(InternalRow row) {
     if (data == 0) {
@@ -88,9 +92,15 @@ public final class RowStaging implements AutoCloseable {
     if (row instanceof UnsafeRow) {
       unsafe = (UnsafeRow) row;
       if (unsafe.numFields() != numFields) {
-        throw new RowbridgeException("rowbridge: row " + numRows + " of the batch has "
-            + unsafe.numFields() + " fields; the schema " + schema.catalogString() + " has "
-            + numFields);
+        throw new RowbridgeException(
+            "rowbridge: row "
+                + numRows
+                + " of the batch has "
+                + unsafe.numFields()
+                + " fields; the schema "
+                + schema.catalogString()
+                + " has "
+                + numFields);
       }
     } else {
       if (projection == null) {
@@ -105,8 +115,8 @@ public final class RowStaging implements AutoCloseable {
     if (dataBytes + size > dataCapacity) {
       grow(dataBytes + size);
     }
-    Platform.copyMemory(unsafe.getBaseObject(), unsafe.getBaseOffset(), null, data + dataBytes,
-        size);
+    Platform.copyMemory(
+        unsafe.getBaseObject(), unsafe.getBaseOffset(), null, data + dataBytes, size);
     dataBytes += size;
     numRows++;
     Platform.putLong(null, offsets + 8L * numRows, dataBytes);

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -20,23 +19,22 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * Converts Arrow Java record batches into Spark UnsafeRows with the native converter, byte for
- * byte what Spark's UnsafeProjection writes.
+ * Converts Arrow Java record batches into Spark UnsafeRows with the native converter, byte for byte
+ * what Spark's UnsafeProjection writes.
  *
  * <p>Created once per schema; then, per batch, {@link #convert} writes the vectors' buffer
- * addresses into the converter's registered native ArrowArray and makes one JNI call with
- * primitive arguments, and {@link #next}/{@link #row} walk the rows. Nothing is allocated on the
- * JVM per batch or per row. The row is one reused UnsafeRow that points into native memory: it is
- * valid until the next {@code next}, {@code convert} or {@code close} (Spark's row reuse
- * contract); {@link ConverterOptions#copyRows} hands out copies instead. After {@code close} the
- * reused row points at a zeroed on-heap buffer, so a stale reference reads zeros rather than
- * freed memory.
+ * addresses into the converter's registered native ArrowArray and makes one JNI call with primitive
+ * arguments, and {@link #next}/{@link #row} walk the rows. Nothing is allocated on the JVM per
+ * batch or per row. The row is one reused UnsafeRow that points into native memory: it is valid
+ * until the next {@code next}, {@code convert} or {@code close} (Spark's row reuse contract);
+ * {@link ConverterOptions#copyRows} hands out copies instead. After {@code close} the reused row
+ * points at a zeroed on-heap buffer, so a stale reference reads zeros rather than freed memory.
  *
- * <p>The vectors of a batch are borrowed: they must stay open and unchanged until its last row
- * has been read (a batch larger than {@link ConverterOptions#maxChunkBytes} is converted in
- * chunks, each read from the vectors). A column whose layout differs from the converter's schema
- * (a column that became dictionary-encoded, or run-end encoded) is converted through the path
- * that passes the batch's own schema, never misread. One thread at a time.
+ * <p>The vectors of a batch are borrowed: they must stay open and unchanged until its last row has
+ * been read (a batch larger than {@link ConverterOptions#maxChunkBytes} is converted in chunks,
+ * each read from the vectors). A column whose layout differs from the converter's schema (a column
+ * that became dictionary-encoded, or run-end encoded) is converted through the path that passes the
+ * batch's own schema, never misread. One thread at a time.
  */
 public final class RowbridgeConverter implements AutoCloseable {
   private final StructType sparkSchema;
@@ -54,14 +52,18 @@ public final class RowbridgeConverter implements AutoCloseable {
   private final long zeroes;
   private final NodeBinder[] columns;
   private final ValueVector[] checkedVectors;
+
   /** The field object of each column last found to have the registered layout. */
   private final ValueVector[] current;
+
   private final String nativeSparkSchema;
 
   private final long schema;
   private final long registeredRoot;
+
   /** True after a batch passed its own schema: the native plan then follows that batch. */
   private boolean nativePlanChanged;
+
   private FallbackTree fallback;
   private CDataInput cData;
   private long schemaPathBatches;
@@ -78,8 +80,10 @@ public final class RowbridgeConverter implements AutoCloseable {
   private long chunkFirstRow;
   private int chunkRows;
   private int index;
+
   /** The end of the current row in the chunk's data (rows are walked in order). */
   private long rowEnd;
+
   private long reservedBytes;
 
   private RowbridgeConverter(StructType sparkSchema, List<Field> fields, ConverterOptions options) {
@@ -93,19 +97,22 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.dictionaries = options.dictionaries();
     SparkTypes.check(sparkSchema, fields, dictionaries);
     this.row = new UnsafeRow(numColumns);
-    this.closedRow = new byte[Math.max(64, UnsafeRow.calculateBitSetWidthInBytes(numColumns)
-        + 8 * numColumns + 64)];
+    this.closedRow =
+        new byte
+            [Math.max(64, UnsafeRow.calculateBitSetWidthInBytes(numColumns) + 8 * numColumns + 64)];
     this.checkedVectors = new ValueVector[numColumns];
     this.current = new ValueVector[numColumns];
     this.columns = new NodeBinder[numColumns];
     this.zeroes = arena.allocate(64);
     // Kept: passed again to return the native plan to this layout after a batch of another.
     this.schema = SchemaExporter.export(fields, dictionaries, arena);
-    int validation = options.validation() == ConverterOptions.Validation.FULL
-        ? RowbridgeNative.VALIDATION_FULL : RowbridgeNative.VALIDATION_CHEAP;
+    int validation =
+        options.validation() == ConverterOptions.Validation.FULL
+            ? RowbridgeNative.VALIDATION_FULL
+            : RowbridgeNative.VALIDATION_CHEAP;
     try {
-      handle = RowbridgeNative.create(schema, validation, options.maxChunkBytes(),
-          options.variants());
+      handle =
+          RowbridgeNative.create(schema, validation, options.maxChunkBytes(), options.variants());
     } catch (RuntimeException | Error e) {
       arena.close();
       throw e;
@@ -115,14 +122,15 @@ public final class RowbridgeConverter implements AutoCloseable {
       long root = RowbridgeNative.registeredBatch(handle);
       this.registeredRoot = root;
       if (root == 0) {
-        throw new RowbridgeException("rowbridge: the converter has no registered batch",
-            RowbridgeException.ENOMEM);
+        throw new RowbridgeException(
+            "rowbridge: the converter has no registered batch", RowbridgeException.ENOMEM);
       }
       NodeBinder.Context context = new NodeBinder.Context(null, 0, zeroes, dictionaries);
       for (int i = 0; i < numColumns; i++) {
         Field field = fields.get(i);
-        columns[i] = NodeBinder.create(context, field, context.child(root, i),
-            "column '" + field.getName() + "'");
+        columns[i] =
+            NodeBinder.create(
+                context, field, context.child(root, i), "column '" + field.getName() + "'");
       }
     } catch (RuntimeException | Error e) {
       close();
@@ -132,20 +140,20 @@ public final class RowbridgeConverter implements AutoCloseable {
   }
 
   /**
-   * Creates a converter for batches of {@code arrowSchema} whose rows are {@code sparkSchema}.
-   * The Spark schema must give each column the Spark type of its Arrow type (SPEC section 2);
-   * a mismatch, or an Arrow type Spark rows cannot carry, is a RowbridgeException naming the
-   * column. Dictionary-encoded columns need {@link ConverterOptions#dictionaries}.
+   * Creates a converter for batches of {@code arrowSchema} whose rows are {@code sparkSchema}. The
+   * Spark schema must give each column the Spark type of its Arrow type (SPEC section 2); a
+   * mismatch, or an Arrow type Spark rows cannot carry, is a RowbridgeException naming the column.
+   * Dictionary-encoded columns need {@link ConverterOptions#dictionaries}.
    */
-  public static RowbridgeConverter create(StructType sparkSchema, Schema arrowSchema,
-      ConverterOptions options) {
+  public static RowbridgeConverter create(
+      StructType sparkSchema, Schema arrowSchema, ConverterOptions options) {
     return new RowbridgeConverter(sparkSchema, arrowSchema.getFields(), options);
   }
 
   /** The same, with the Spark schema derived from the Arrow schema. */
   public static RowbridgeConverter create(Schema arrowSchema, ConverterOptions options) {
-    return create(SparkTypes.of(arrowSchema.getFields(), options.dictionaries()), arrowSchema,
-        options);
+    return create(
+        SparkTypes.of(arrowSchema.getFields(), options.dictionaries()), arrowSchema, options);
   }
 
   /** The native library's version ("MAJOR.MINOR.PATCH"). */
@@ -209,8 +217,12 @@ public final class RowbridgeConverter implements AutoCloseable {
     for (int i = 0; i < numColumns; i++) {
       ColumnVector column = columnarBatch.column(i);
       if (!(column instanceof ArrowColumnVector)) {
-        throw new IllegalArgumentException("rowbridge: column " + i + " is a "
-            + column.getClass().getName() + ", not an ArrowColumnVector");
+        throw new IllegalArgumentException(
+            "rowbridge: column "
+                + i
+                + " is a "
+                + column.getClass().getName()
+                + ", not an ArrowColumnVector");
       }
       current[i] = ((ArrowColumnVector) column).getValueVector();
     }
@@ -232,8 +244,11 @@ public final class RowbridgeConverter implements AutoCloseable {
       throw new IllegalStateException("rowbridge: the converter is closed");
     }
     if (count != numColumns) {
-      throw new IllegalArgumentException("rowbridge: the batch has " + count
-          + " columns but the converter's schema has " + numColumns);
+      throw new IllegalArgumentException(
+          "rowbridge: the batch has "
+              + count
+              + " columns but the converter's schema has "
+              + numColumns);
     }
   }
 
@@ -247,8 +262,14 @@ public final class RowbridgeConverter implements AutoCloseable {
     for (int i = 0; i < numColumns; i++) {
       ValueVector vector = current[i];
       if (vector.getValueCount() < numRows) {
-        throw new RowbridgeException("rowbridge: " + columns[i].label + " has "
-            + vector.getValueCount() + " values but the batch has " + numRows + " rows");
+        throw new RowbridgeException(
+            "rowbridge: "
+                + columns[i].label
+                + " has "
+                + vector.getValueCount()
+                + " values but the batch has "
+                + numRows
+                + " rows");
       }
       if (vector != checkedVectors[i]) {
         // A new vector: its layout is compared node by node (a leaf's field by reference first),
@@ -303,9 +324,9 @@ public final class RowbridgeConverter implements AutoCloseable {
   }
 
   /**
-   * The fallback tree for the current vectors: the one held when it fits them, else a new one
-   * (the old one closed first, so that a failure to build leaves none held). Owned by this
-   * converter; closed by {@link #close}.
+   * The fallback tree for the current vectors: the one held when it fits them, else a new one (the
+   * old one closed first, so that a failure to build leaves none held). Owned by this converter;
+   * closed by {@link #close}.
    */
   private FallbackTree fallbackTree() {
     if (fallback != null && fallback.reusableFor(current)) {
@@ -380,8 +401,8 @@ public final class RowbridgeConverter implements AutoCloseable {
   // ---- rows ----
 
   /**
-   * Moves to the next row of the current batch (converting its next chunk when needed); false
-   * after the last one.
+   * Moves to the next row of the current batch (converting its next chunk when needed); false after
+   * the last one.
    */
   public boolean next() {
     if (++index < chunkRows) {
@@ -423,8 +444,8 @@ public final class RowbridgeConverter implements AutoCloseable {
   }
 
   /**
-   * The current row: the reused UnsafeRow pointing into native memory (valid until the next
-   * next, convert or close), or, in copying mode, a copy of it on the heap.
+   * The current row: the reused UnsafeRow pointing into native memory (valid until the next next,
+   * convert or close), or, in copying mode, a copy of it on the heap.
    */
   public UnsafeRow row() {
     return copyRows ? row.copy() : row;
@@ -469,7 +490,9 @@ public final class RowbridgeConverter implements AutoCloseable {
   // ---- close ----
 
   private void pointAtClosedRow() {
-    row.pointTo(closedRow, Platform.BYTE_ARRAY_OFFSET,
+    row.pointTo(
+        closedRow,
+        Platform.BYTE_ARRAY_OFFSET,
         UnsafeRow.calculateBitSetWidthInBytes(numColumns) + 8 * numColumns);
   }
 
@@ -514,11 +537,10 @@ public final class RowbridgeConverter implements AutoCloseable {
   // ---- the batch-schema path ----
 
   /**
-   * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors,
-   * for batches whose layout differs from the converter's schema; reused while the batches'
-   * vectors have its layout (compared as the registered one is, allocating nothing: a nested
-   * vector's Field is a new object at every call, so comparing Field objects rebuilt the tree for
-   * every batch).
+   * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors, for
+   * batches whose layout differs from the converter's schema; reused while the batches' vectors
+   * have its layout (compared as the registered one is, allocating nothing: a nested vector's Field
+   * is a new object at every call, so comparing Field objects rebuilt the tree for every batch).
    */
   private static final class FallbackTree implements AutoCloseable {
     final NativeArena arena = new NativeArena();
@@ -543,8 +565,9 @@ public final class RowbridgeConverter implements AutoCloseable {
       binders = new NodeBinder[current.length];
       for (int i = 0; i < current.length; i++) {
         Field field = batchFields.get(i);
-        binders[i] = NodeBinder.create(context, field, context.child(root, i),
-            "column '" + field.getName() + "'");
+        binders[i] =
+            NodeBinder.create(
+                context, field, context.child(root, i), "column '" + field.getName() + "'");
       }
     }
 
@@ -561,8 +584,11 @@ public final class RowbridgeConverter implements AutoCloseable {
       Platform.putLong(null, root + CStructs.ARRAY_LENGTH, numRows);
       for (int i = 0; i < current.length; i++) {
         if (!binders[i].bind(current[i], dictionaries)) {
-          throw new RowbridgeException("rowbridge: " + binders[i].label
-              + ": the vector does not have the layout of its own field " + current[i].getField());
+          throw new RowbridgeException(
+              "rowbridge: "
+                  + binders[i].label
+                  + ": the vector does not have the layout of its own field "
+                  + current[i].getField());
         }
       }
     }

@@ -1,7 +1,6 @@
 package io.rowbridge;
 
 import java.util.Iterator;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -11,19 +10,18 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Decodes Spark rows into Arrow Java vectors with the native row decoder.
  *
- * <p>Created once per schema. Rows are staged in native memory ({@link RowStaging}: one bulk
- * copy per UnsafeRow, an UnsafeProjection for any other InternalRow) up to the batch caps of
- * {@link DecoderOptions}, then decoded by one JNI call with primitive arguments into one
- * VectorSchemaRoot that is reused batch after batch: {@link #root}. Its vectors' buffers grow
- * when a batch needs more and are otherwise reused, so in steady state nothing is allocated on
- * the JVM per batch or per row. A batch's vectors are valid until the next decode or close;
- * {@link #decodeToNewRoot} instead hands out a root of the caller's, at the cost of a few objects
- * per batch.
+ * <p>Created once per schema. Rows are staged in native memory ({@link RowStaging}: one bulk copy
+ * per UnsafeRow, an UnsafeProjection for any other InternalRow) up to the batch caps of {@link
+ * DecoderOptions}, then decoded by one JNI call with primitive arguments into one VectorSchemaRoot
+ * that is reused batch after batch: {@link #root}. Its vectors' buffers grow when a batch needs
+ * more and are otherwise reused, so in steady state nothing is allocated on the JVM per batch or
+ * per row. A batch's vectors are valid until the next decode or close; {@link #decodeToNewRoot}
+ * instead hands out a root of the caller's, at the cost of a few objects per batch.
  *
  * <p>The Arrow schema is {@link ArrowSchemas#of}: Spark's own {@code ArrowUtils.toArrowSchema},
- * timestamps carrying the session time zone. Every row is checked before any value is copied;
- * a damaged row is a {@link RowbridgeException} naming the field and the row in the batch,
- * never a read outside the rows. One thread at a time.
+ * timestamps carrying the session time zone. Every row is checked before any value is copied; a
+ * damaged row is a {@link RowbridgeException} naming the field and the row in the batch, never a
+ * read outside the rows. One thread at a time.
  */
 public final class RowbridgeDecoder implements AutoCloseable {
   private final StructType sparkSchema;
@@ -38,7 +36,10 @@ public final class RowbridgeDecoder implements AutoCloseable {
   private long vectorBytes;
   private InternalRow pending;
 
-  private RowbridgeDecoder(StructType sparkSchema, String timeZoneId, BufferAllocator allocator,
+  private RowbridgeDecoder(
+      StructType sparkSchema,
+      String timeZoneId,
+      BufferAllocator allocator,
       DecoderOptions options) {
     this.sparkSchema = sparkSchema;
     this.arrowSchema = ArrowSchemas.of(sparkSchema, timeZoneId);
@@ -53,11 +54,15 @@ public final class RowbridgeDecoder implements AutoCloseable {
       targets = new DecoderTargets(created, arena);
       int expected = RowbridgeNative.decoderTargets(handle);
       if (expected != targets.size()) {
-        throw new RowbridgeException("rowbridge: the decoder of " + sparkSchema.catalogString()
-            + " has " + expected + " nodes, its vectors " + targets.size());
+        throw new RowbridgeException(
+            "rowbridge: the decoder of "
+                + sparkSchema.catalogString()
+                + " has "
+                + expected
+                + " nodes, its vectors "
+                + targets.size());
       }
-      stagingCreated = new RowStaging(sparkSchema, options.maxRows(), options.maxBytes(),
-          listener);
+      stagingCreated = new RowStaging(sparkSchema, options.maxRows(), options.maxBytes(), listener);
     } catch (RuntimeException | Error e) {
       if (created != null) {
         created.close();
@@ -72,12 +77,15 @@ public final class RowbridgeDecoder implements AutoCloseable {
   }
 
   /**
-   * A decoder of rows of {@code sparkSchema} into vectors allocated from {@code allocator}.
-   * {@code timeZoneId} is the session time zone ({@code spark.sql.session.timeZone}), which
-   * TimestampType columns carry.
+   * A decoder of rows of {@code sparkSchema} into vectors allocated from {@code allocator}. {@code
+   * timeZoneId} is the session time zone ({@code spark.sql.session.timeZone}), which TimestampType
+   * columns carry.
    */
-  public static RowbridgeDecoder create(StructType sparkSchema, String timeZoneId,
-      BufferAllocator allocator, DecoderOptions options) {
+  public static RowbridgeDecoder create(
+      StructType sparkSchema,
+      String timeZoneId,
+      BufferAllocator allocator,
+      DecoderOptions options) {
     return new RowbridgeDecoder(sparkSchema, timeZoneId, allocator, options);
   }
 
@@ -123,10 +131,10 @@ public final class RowbridgeDecoder implements AutoCloseable {
   }
 
   /**
-   * Decodes the next batch of {@code rows}: stages rows until a cap is reached or the rows end,
-   * and decodes them into {@link #root}, whose row count is 0 once the rows are exhausted. A row
-   * that did not fit is kept, unread, as the first of the next batch: pass the same iterator
-   * again, and do not advance it in between.
+   * Decodes the next batch of {@code rows}: stages rows until a cap is reached or the rows end, and
+   * decodes them into {@link #root}, whose row count is 0 once the rows are exhausted. A row that
+   * did not fit is kept, unread, as the first of the next batch: pass the same iterator again, and
+   * do not advance it in between.
    */
   public VectorSchemaRoot decodeNext(Iterator<? extends InternalRow> rows) {
     checkOpen();
@@ -134,7 +142,7 @@ public final class RowbridgeDecoder implements AutoCloseable {
     if (pending != null) {
       InternalRow first = pending;
       pending = null;
-      staging.add(first);  // an empty batch takes any one row
+      staging.add(first); // an empty batch takes any one row
     }
     while (rows.hasNext()) {
       InternalRow row = rows.next();
@@ -147,22 +155,22 @@ public final class RowbridgeDecoder implements AutoCloseable {
   }
 
   /**
-   * Decodes {@code numRows} rows already in native memory, row i spanning {@code [data +
-   * offset[i], data + offset[i + 1])} with int64 offsets at {@code offsetsAddress} (as the
-   * converter lays out its rows), into {@link #root}. Borrows the rows for the call.
+   * Decodes {@code numRows} rows already in native memory, row i spanning {@code [data + offset[i],
+   * data + offset[i + 1])} with int64 offsets at {@code offsetsAddress} (as the converter lays out
+   * its rows), into {@link #root}. Borrows the rows for the call.
    */
   public VectorSchemaRoot decode(long dataAddress, long offsetsAddress, int numRows) {
     checkOpen();
     targets.lend();
-    if (!RowbridgeNative.decodeInto(handle, dataAddress, offsetsAddress, numRows,
-        targets.address(), targets.size())) {
+    if (!RowbridgeNative.decodeInto(
+        handle, dataAddress, offsetsAddress, numRows, targets.address(), targets.size())) {
       targets.grow();
       account();
       targets.lend();
-      if (!RowbridgeNative.decodeInto(handle, dataAddress, offsetsAddress, numRows,
-          targets.address(), targets.size())) {
-        throw new RowbridgeException("rowbridge: the vectors did not grow to the batch's size",
-            RowbridgeException.ENOMEM);
+      if (!RowbridgeNative.decodeInto(
+          handle, dataAddress, offsetsAddress, numRows, targets.address(), targets.size())) {
+        throw new RowbridgeException(
+            "rowbridge: the vectors did not grow to the batch's size", RowbridgeException.ENOMEM);
       }
     }
     targets.publish(numRows);
@@ -170,16 +178,24 @@ public final class RowbridgeDecoder implements AutoCloseable {
   }
 
   /**
-   * Decodes the staged rows into a new root allocated from {@code into}, which the caller owns
-   * and closes (the native buffers are then released through Arrow Java's allocator), and
-   * empties the staging. Allocates the root, its vectors and the imported buffers' objects per
-   * batch; needs arrow-c-data on the class path.
+   * Decodes the staged rows into a new root allocated from {@code into}, which the caller owns and
+   * closes (the native buffers are then released through Arrow Java's allocator), and empties the
+   * staging. Allocates the root, its vectors and the imported buffers' objects per batch; needs
+   * arrow-c-data on the class path.
    */
   public VectorSchemaRoot decodeToNewRoot(BufferAllocator into) {
     checkOpen();
     try {
-      return CDataImport.decode(into, arrowSchema, array -> RowbridgeNative.decodeToArray(handle,
-          staging.dataAddress(), staging.offsetsAddress(), staging.numRows(), array));
+      return CDataImport.decode(
+          into,
+          arrowSchema,
+          array ->
+              RowbridgeNative.decodeToArray(
+                  handle,
+                  staging.dataAddress(),
+                  staging.offsetsAddress(),
+                  staging.numRows(),
+                  array));
     } finally {
       staging.clear();
     }

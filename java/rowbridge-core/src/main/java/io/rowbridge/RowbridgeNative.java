@@ -1,14 +1,15 @@
 package io.rowbridge;
 
 /**
- * The entry points of librowbridge_jni.so. The Maven build compiles this class with {@code
- * javac -h}; src/jni implements the generated header. Every method takes and returns primitives
- * only: addresses are longs, and results are read from native memory at the RESULT_* offsets.
- * Failures throw {@link RowbridgeException}.
+ * The entry points of librowbridge_jni.so. The Maven build compiles this class with {@code javac
+ * -h}; src/jni implements the generated header. Every method takes and returns primitives only:
+ * addresses are longs, and results are read from native memory at the RESULT_* offsets. Failures
+ * throw {@link RowbridgeException}.
  */
 final class RowbridgeNative {
   /** Offsets of the fields of the result struct that convert, convertArray and nextChunk return. */
   static final int RESULT_DATA = 0;
+
   static final int RESULT_ROW_OFFSETS = 8;
   static final int RESULT_NUM_ROWS = 16;
   static final int RESULT_FIRST_ROW = 24;
@@ -33,8 +34,8 @@ final class RowbridgeNative {
   static native long releaseArrayNothingAddress();
 
   /** Creates a converter for batches of the ArrowSchema at schemaAddress (borrowed). */
-  static native long create(long schemaAddress, int validation, long maxChunkBytes,
-      boolean variants);
+  static native long create(
+      long schemaAddress, int validation, long maxChunkBytes, boolean variants);
 
   /** Frees a converter; 0 is accepted. */
   static native void free(long handle);
@@ -49,8 +50,8 @@ final class RowbridgeNative {
   static native long convert(long handle, long numRows);
 
   /**
-   * Converts the first chunk of the ArrowArray at arrayAddress (borrowed), with its own schema
-   * at schemaAddress when not 0 (a column whose encoding differs from the converter's schema).
+   * Converts the first chunk of the ArrowArray at arrayAddress (borrowed), with its own schema at
+   * schemaAddress when not 0 (a column whose encoding differs from the converter's schema).
    */
   static native long convertArray(long handle, long arrayAddress, long schemaAddress);
 
@@ -68,15 +69,20 @@ final class RowbridgeNative {
 
   /**
    * Decodes numRows rows (int64 offsets at offsetsAddress) into the buffers of the DecodeTarget
-   * table at targetsAddress; false when a buffer is too small (the table says how large each
-   * must be), true once decoded.
+   * table at targetsAddress; false when a buffer is too small (the table says how large each must
+   * be), true once decoded.
    */
-  static native boolean decodeInto(long handle, long dataAddress, long offsetsAddress,
-      long numRows, long targetsAddress, int numTargets);
+  static native boolean decodeInto(
+      long handle,
+      long dataAddress,
+      long offsetsAddress,
+      long numRows,
+      long targetsAddress,
+      int numTargets);
 
   /** Decodes numRows rows into the empty ArrowArray at arrayAddress, which the caller owns. */
-  static native void decodeToArray(long handle, long dataAddress, long offsetsAddress,
-      long numRows, long arrayAddress);
+  static native void decodeToArray(
+      long handle, long dataAddress, long offsetsAddress, long numRows, long arrayAddress);
 
   // The writer (src/jni/write_jni.cpp): the output comes as pieces (the start bytes, each
   // batch's message, the end bytes); writerStart, writerNext and writerFinish return the size of
@@ -86,8 +92,8 @@ final class RowbridgeNative {
    * A writer of batches of rows decoding to the ArrowSchema at schemaAddress (borrowed): codec 0
    * none, 1 LZ4_FRAME, 2 ZSTD; at most maxAhead batches submitted and not taken.
    */
-  static native long writerCreate(long schemaAddress, int codec, int zstdLevel, int maxAhead,
-      boolean streamFormat);
+  static native long writerCreate(
+      long schemaAddress, int codec, int zstdLevel, int maxAhead, boolean streamFormat);
 
   /** Frees a writer after waiting for its workers to leave the rows; 0 is accepted. */
   static native void writerFree(long handle);

@@ -1,7 +1,6 @@
 package io.rowbridge;
 
 import java.util.List;
-
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -11,9 +10,9 @@ import org.apache.spark.unsafe.Platform;
 
 /**
  * Writes the Arrow C Data Interface ArrowSchema of a record batch (a struct of the columns) into
- * native memory owned by a {@link NativeArena}. Its release callback does nothing: the arena
- * frees the memory. Dictionary-encoded fields (Arrow Java's in-memory form: the field has the
- * index type and a DictionaryEncoding) take their value type from the dictionary provider.
+ * native memory owned by a {@link NativeArena}. Its release callback does nothing: the arena frees
+ * the memory. Dictionary-encoded fields (Arrow Java's in-memory form: the field has the index type
+ * and a DictionaryEncoding) take their value type from the dictionary provider.
  */
 final class SchemaExporter {
   private SchemaExporter() {}
@@ -34,15 +33,18 @@ final class SchemaExporter {
     DictionaryEncoding encoding = field.getDictionary();
     Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(encoding.getId());
     if (dictionary == null) {
-      throw new RowbridgeException("rowbridge: column '" + field.getName()
-          + "' is dictionary-encoded (dictionary id " + encoding.getId()
-          + ") but no dictionary provider holds that id");
+      throw new RowbridgeException(
+          "rowbridge: column '"
+              + field.getName()
+              + "' is dictionary-encoded (dictionary id "
+              + encoding.getId()
+              + ") but no dictionary provider holds that id");
     }
     return dictionary;
   }
 
-  private static void write(long node, Field field, DictionaryProvider dictionaries,
-      NativeArena arena, long release) {
+  private static void write(
+      long node, Field field, DictionaryProvider dictionaries, NativeArena arena, long release) {
     DictionaryEncoding encoding = field.getDictionary();
     ArrowType type = encoding == null ? field.getType() : encoding.getIndexType();
     long flags = field.isNullable() ? CStructs.FLAG_NULLABLE : 0;
@@ -69,8 +71,12 @@ final class SchemaExporter {
     Platform.putLong(null, node + CStructs.SCHEMA_RELEASE, release);
   }
 
-  private static void writeChildren(long node, List<Field> children,
-      DictionaryProvider dictionaries, NativeArena arena, long release) {
+  private static void writeChildren(
+      long node,
+      List<Field> children,
+      DictionaryProvider dictionaries,
+      NativeArena arena,
+      long release) {
     int count = children.size();
     Platform.putLong(null, node + CStructs.SCHEMA_N_CHILDREN, count);
     if (count == 0) {

@@ -1,9 +1,7 @@
 package io.rowbridge;
 
-import java.util.List;
-
 import io.rowbridge.shim.SparkTypeShim;
-
+import java.util.List;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -22,8 +20,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 
 /**
- * The Spark type of an Arrow field by the project's type mapping (SPEC section 2), and the check
- * of a user's StructType against an Arrow schema.
+ * The Spark type of an Arrow field by the project's type mapping (SPEC section 2), and the check of
+ * a user's StructType against an Arrow schema.
  */
 public final class SparkTypes {
   private SparkTypes() {}
@@ -33,8 +31,9 @@ public final class SparkTypes {
     StructField[] out = new StructField[fields.size()];
     for (int i = 0; i < out.length; i++) {
       Field field = fields.get(i);
-      out[i] = new StructField(field.getName(), of(field, dictionaries), field.isNullable(),
-          Metadata.empty());
+      out[i] =
+          new StructField(
+              field.getName(), of(field, dictionaries), field.isNullable(), Metadata.empty());
     }
     return new StructType(out);
   }
@@ -42,8 +41,8 @@ public final class SparkTypes {
   /** The Spark type of one Arrow field; throws RowbridgeException (ENOTSUP) if SPEC 2 maps none. */
   public static DataType of(Field field, DictionaryProvider dictionaries) {
     if (field.getDictionary() != null) {
-      return of(SchemaExporter.dictionaryOf(field, dictionaries).getVector().getField(),
-          dictionaries);
+      return of(
+          SchemaExporter.dictionaryOf(field, dictionaries).getVector().getField(), dictionaries);
     }
     ArrowType type = field.getType();
     switch (type.getTypeID()) {
@@ -51,19 +50,20 @@ public final class SparkTypes {
         return DataTypes.NullType;
       case Bool:
         return DataTypes.BooleanType;
-      case Int: {
-        ArrowType.Int t = (ArrowType.Int) type;
-        switch (t.getBitWidth()) {
-          case 8:
-            return t.getIsSigned() ? DataTypes.ByteType : DataTypes.ShortType;
-          case 16:
-            return t.getIsSigned() ? DataTypes.ShortType : DataTypes.IntegerType;
-          case 32:
-            return t.getIsSigned() ? DataTypes.IntegerType : DataTypes.LongType;
-          default:
-            return t.getIsSigned() ? DataTypes.LongType : DataTypes.createDecimalType(20, 0);
+      case Int:
+        {
+          ArrowType.Int t = (ArrowType.Int) type;
+          switch (t.getBitWidth()) {
+            case 8:
+              return t.getIsSigned() ? DataTypes.ByteType : DataTypes.ShortType;
+            case 16:
+              return t.getIsSigned() ? DataTypes.ShortType : DataTypes.IntegerType;
+            case 32:
+              return t.getIsSigned() ? DataTypes.IntegerType : DataTypes.LongType;
+            default:
+              return t.getIsSigned() ? DataTypes.LongType : DataTypes.createDecimalType(20, 0);
+          }
         }
-      }
       case FloatingPoint:
         switch (((ArrowType.FloatingPoint) type).getPrecision()) {
           case SINGLE:
@@ -77,16 +77,20 @@ public final class SparkTypes {
       case Date:
         return DataTypes.DateType;
       case Timestamp:
-        return ((ArrowType.Timestamp) type).getTimezone() == null ? DataTypes.TimestampNTZType
+        return ((ArrowType.Timestamp) type).getTimezone() == null
+            ? DataTypes.TimestampNTZType
             : DataTypes.TimestampType;
-      case Decimal: {
-        ArrowType.Decimal t = (ArrowType.Decimal) type;
-        if (t.getPrecision() >= 1 && t.getPrecision() <= 38 && t.getScale() >= 0
-            && t.getScale() <= t.getPrecision()) {
-          return DataTypes.createDecimalType(t.getPrecision(), t.getScale());
+      case Decimal:
+        {
+          ArrowType.Decimal t = (ArrowType.Decimal) type;
+          if (t.getPrecision() >= 1
+              && t.getPrecision() <= 38
+              && t.getScale() >= 0
+              && t.getScale() <= t.getPrecision()) {
+            return DataTypes.createDecimalType(t.getPrecision(), t.getScale());
+          }
+          break;
         }
-        break;
-      }
       case Interval:
         switch (((ArrowType.Interval) type).getUnit()) {
           case YEAR_MONTH:
@@ -101,8 +105,12 @@ public final class SparkTypes {
         return DataTypes.createDayTimeIntervalType();
       case Time:
         if (!SparkTypeShim.hasTime()) {
-          throw new RowbridgeException("rowbridge: column '" + field.getName() + "' has Arrow type "
-              + type + ", but this Spark line has no TIME type (Spark 4.1 has)",
+          throw new RowbridgeException(
+              "rowbridge: column '"
+                  + field.getName()
+                  + "' has Arrow type "
+                  + type
+                  + ", but this Spark line has no TIME type (Spark 4.1 has)",
               RowbridgeException.ENOTSUP);
         }
         return SparkTypeShim.timeType();
@@ -121,66 +129,97 @@ public final class SparkTypes {
         return of(field.getChildren(), dictionaries);
       case List:
       case LargeList:
-      case FixedSizeList: {
-        Field element = field.getChildren().get(0);
-        return new ArrayType(of(element, dictionaries), element.isNullable());
-      }
-      case Map: {
-        Field entries = field.getChildren().get(0);
-        Field key = entries.getChildren().get(0);
-        Field value = entries.getChildren().get(1);
-        return new MapType(of(key, dictionaries), of(value, dictionaries), value.isNullable());
-      }
-      default: {
-        DataType newer = NewerLayouts.sparkType(field, dictionaries); // views, run-end
-        if (newer != null) {
-          return newer;
+      case FixedSizeList:
+        {
+          Field element = field.getChildren().get(0);
+          return new ArrayType(of(element, dictionaries), element.isNullable());
         }
-        break;
-      }
+      case Map:
+        {
+          Field entries = field.getChildren().get(0);
+          Field key = entries.getChildren().get(0);
+          Field value = entries.getChildren().get(1);
+          return new MapType(of(key, dictionaries), of(value, dictionaries), value.isNullable());
+        }
+      default:
+        {
+          DataType newer = NewerLayouts.sparkType(field, dictionaries); // views, run-end
+          if (newer != null) {
+            return newer;
+          }
+          break;
+        }
     }
-    throw new RowbridgeException("rowbridge: column '" + field.getName() + "' has Arrow type "
-        + type + ", which Spark rows cannot carry", RowbridgeException.ENOTSUP);
+    throw new RowbridgeException(
+        "rowbridge: column '"
+            + field.getName()
+            + "' has Arrow type "
+            + type
+            + ", which Spark rows cannot carry",
+        RowbridgeException.ENOTSUP);
   }
 
   /** The children of a variant struct: value then metadata, each binary (SPEC section 2). */
   private static void checkVariant(Field field) {
     List<Field> children = field.getChildren();
-    boolean form = children.size() == 2 && children.get(0).getName().equals("value")
-        && children.get(1).getName().equals("metadata");
+    boolean form =
+        children.size() == 2
+            && children.get(0).getName().equals("value")
+            && children.get(1).getName().equals("metadata");
     for (Field child : children) {
       ArrowType.ArrowTypeID id = child.getType().getTypeID();
-      form &= child.getDictionary() == null && (id == ArrowType.ArrowTypeID.Binary
-          || id == ArrowType.ArrowTypeID.LargeBinary || NewerLayouts.isBinaryView(child.getType()));
+      form &=
+          child.getDictionary() == null
+              && (id == ArrowType.ArrowTypeID.Binary
+                  || id == ArrowType.ArrowTypeID.LargeBinary
+                  || NewerLayouts.isBinaryView(child.getType()));
     }
     if (!form) {
-      throw new RowbridgeException("rowbridge: column '" + field.getName() + "' is a variant "
-          + "struct whose children are not value then metadata, each binary, large_binary or "
-          + "binary_view, as Spark's ArrowUtils writes them", RowbridgeException.ENOTSUP);
+      throw new RowbridgeException(
+          "rowbridge: column '"
+              + field.getName()
+              + "' is a variant "
+              + "struct whose children are not value then metadata, each binary, large_binary or "
+              + "binary_view, as Spark's ArrowUtils writes them",
+          RowbridgeException.ENOTSUP);
     }
   }
 
   /**
    * Checks that {@code spark} describes the rows of the Arrow columns: as many fields, and each of
-   * the same Spark type (nullability and names are not compared; the string collations of Spark
-   * and the field ranges of interval types are physically the same and accepted).
+   * the same Spark type (nullability and names are not compared; the string collations of Spark and
+   * the field ranges of interval types are physically the same and accepted).
    */
   public static void check(StructType spark, List<Field> fields, DictionaryProvider dictionaries) {
     if (spark.fields().length != fields.size()) {
-      throw new RowbridgeException("rowbridge: the Spark schema has " + spark.fields().length
-          + " fields but the Arrow schema has " + fields.size() + " columns (Spark: "
-          + spark.catalogString() + ")");
+      throw new RowbridgeException(
+          "rowbridge: the Spark schema has "
+              + spark.fields().length
+              + " fields but the Arrow schema has "
+              + fields.size()
+              + " columns (Spark: "
+              + spark.catalogString()
+              + ")");
     }
     for (int i = 0; i < fields.size(); i++) {
       Field field = fields.get(i);
       DataType expected = of(field, dictionaries);
       DataType actual = spark.fields()[i].dataType();
       if (!sameType(actual, expected)) {
-        throw new RowbridgeException("rowbridge: column " + i + " ('" + spark.fields()[i].name()
-            + "'): the Spark schema says " + actual.catalogString() + " but the Arrow column '"
-            + field.getName() + "' of type " + field.getType()
-            + (field.getDictionary() != null ? " (dictionary-encoded)" : "") + " maps to "
-            + expected.catalogString());
+        throw new RowbridgeException(
+            "rowbridge: column "
+                + i
+                + " ('"
+                + spark.fields()[i].name()
+                + "'): the Spark schema says "
+                + actual.catalogString()
+                + " but the Arrow column '"
+                + field.getName()
+                + "' of type "
+                + field.getType()
+                + (field.getDictionary() != null ? " (dictionary-encoded)" : "")
+                + " maps to "
+                + expected.catalogString());
       }
     }
   }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class NativeLibraryTest {
@@ -14,8 +13,10 @@ class NativeLibraryTest {
   void theJarCarriesTheLibraryForThisPlatform() {
     assertEquals("linux", NativeLibrary.os());
     assertTrue(List.of("x86_64", "aarch64").contains(NativeLibrary.arch()), NativeLibrary.arch());
-    assertNotNull(NativeLibrary.class.getClassLoader()
-        .getResource(NativeLibrary.resourcePath(NativeLibrary.os(), NativeLibrary.arch())));
+    assertNotNull(
+        NativeLibrary.class
+            .getClassLoader()
+            .getResource(NativeLibrary.resourcePath(NativeLibrary.os(), NativeLibrary.arch())));
     NativeLibrary.load();
     NativeLibrary.load();
   }
@@ -23,8 +24,11 @@ class NativeLibraryTest {
   @Test
   void theJarCarriesBothLinuxArchitectures() {
     for (String arch : List.of("x86_64", "aarch64")) {
-      assertNotNull(NativeLibrary.class.getClassLoader()
-          .getResource(NativeLibrary.resourcePath("linux", arch)), arch);
+      assertNotNull(
+          NativeLibrary.class
+              .getClassLoader()
+              .getResource(NativeLibrary.resourcePath("linux", arch)),
+          arch);
     }
   }
 
@@ -36,7 +40,8 @@ class NativeLibraryTest {
     assertEquals("aarch64", NativeLibrary.arch("aarch64"));
     assertEquals("aarch64", NativeLibrary.arch("arm64"));
     assertEquals("ppc64le", NativeLibrary.arch("ppc64le"));
-    assertEquals("io/rowbridge/native/linux/aarch64/librowbridge_jni.so",
+    assertEquals(
+        "io/rowbridge/native/linux/aarch64/librowbridge_jni.so",
         NativeLibrary.resourcePath("linux", NativeLibrary.arch("arm64")));
   }
 
@@ -44,8 +49,8 @@ class NativeLibraryTest {
   void aMissingLibraryIsAnErrorNamingThePlatform() {
     String path = NativeLibrary.resourcePath("plan9", "mips");
     assertEquals("io/rowbridge/native/plan9/mips/librowbridge_jni.so", path);
-    UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class,
-        () -> NativeLibrary.loadResource(path));
+    UnsatisfiedLinkError e =
+        assertThrows(UnsatisfiedLinkError.class, () -> NativeLibrary.loadResource(path));
     assertTrue(e.getMessage().contains("linux/" + NativeLibrary.arch()), e.getMessage());
     assertTrue(e.getMessage().contains(path), e.getMessage());
     assertTrue(e.getMessage().contains(NativeLibrary.PATH_PROPERTY), e.getMessage());

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -36,17 +35,23 @@ class RowbridgeConverterTest {
   private BufferAllocator allocator;
 
   static Schema recordSchema() {
-    return new Schema(List.of(
-        new Field("a", FieldType.nullable(new ArrowType.Int(64, true)), null),
-        new Field("b", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("c", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-            null),
-        new Field("d", FieldType.nullable(new ArrowType.Utf8()), null)));
+    return new Schema(
+        List.of(
+            new Field("a", FieldType.nullable(new ArrowType.Int(64, true)), null),
+            new Field("b", FieldType.nullable(new ArrowType.Int(32, true)), null),
+            new Field(
+                "c",
+                FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                null),
+            new Field("d", FieldType.nullable(new ArrowType.Utf8()), null)));
   }
 
   static StructType recordSparkSchema() {
-    return new StructType().add("a", DataTypes.LongType).add("b", DataTypes.IntegerType)
-        .add("c", DataTypes.DoubleType).add("d", DataTypes.StringType);
+    return new StructType()
+        .add("a", DataTypes.LongType)
+        .add("b", DataTypes.IntegerType)
+        .add("c", DataTypes.DoubleType)
+        .add("d", DataTypes.StringType);
   }
 
   static void fillRecord(VectorSchemaRoot root, int rows, int base) {
@@ -82,8 +87,9 @@ class RowbridgeConverterTest {
   @Test
   void convertsRecordBatchesAndReusesTheRow() {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(recordSchema(), allocator);
-        RowbridgeConverter converter = RowbridgeConverter.create(recordSparkSchema(),
-            recordSchema(), ConverterOptions.defaults())) {
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                recordSparkSchema(), recordSchema(), ConverterOptions.defaults())) {
       assertEquals("struct<a:bigint,b:int,c:double,d:string>", converter.nativeSparkSchema());
       for (int batch = 0; batch < 3; batch++) {
         int rows = 100 + batch * 50;
@@ -118,8 +124,9 @@ class RowbridgeConverterTest {
   @Test
   void copyingModeHandsOutDistinctRows() {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(recordSchema(), allocator);
-        RowbridgeConverter converter = RowbridgeConverter.create(recordSparkSchema(),
-            recordSchema(), ConverterOptions.defaults().copyRows(true))) {
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                recordSparkSchema(), recordSchema(), ConverterOptions.defaults().copyRows(true))) {
       fillRecord(root, 10, 0);
       converter.convert(root);
       List<UnsafeRow> kept = new ArrayList<>();
@@ -136,8 +143,11 @@ class RowbridgeConverterTest {
   @Test
   void smallChunksSplitTheBatch() {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(recordSchema(), allocator);
-        RowbridgeConverter converter = RowbridgeConverter.create(recordSparkSchema(),
-            recordSchema(), ConverterOptions.defaults().maxChunkBytes(1024))) {
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                recordSparkSchema(),
+                recordSchema(),
+                ConverterOptions.defaults().maxChunkBytes(1024))) {
       fillRecord(root, 1000, 0);
       converter.convert(root);
       int count = 0;
@@ -153,8 +163,11 @@ class RowbridgeConverterTest {
   @Test
   void aRowOverTheCapIsAClearError() {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(recordSchema(), allocator);
-        RowbridgeConverter converter = RowbridgeConverter.create(recordSparkSchema(),
-            recordSchema(), ConverterOptions.defaults().maxChunkBytes(16))) {
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                recordSparkSchema(),
+                recordSchema(),
+                ConverterOptions.defaults().maxChunkBytes(16))) {
       fillRecord(root, 4, 0);
       RowbridgeException e = assertThrows(RowbridgeException.class, () -> converter.convert(root));
       assertEquals(RowbridgeException.E2BIG, e.code(), e.getMessage());
@@ -163,22 +176,35 @@ class RowbridgeConverterTest {
 
   @Test
   void schemaMismatchNamesTheColumn() {
-    StructType wrong = new StructType().add("a", DataTypes.LongType)
-        .add("b", DataTypes.LongType).add("c", DataTypes.DoubleType)
-        .add("d", DataTypes.StringType);
-    RowbridgeException e = assertThrows(RowbridgeException.class,
-        () -> RowbridgeConverter.create(wrong, recordSchema(), ConverterOptions.defaults()));
+    StructType wrong =
+        new StructType()
+            .add("a", DataTypes.LongType)
+            .add("b", DataTypes.LongType)
+            .add("c", DataTypes.DoubleType)
+            .add("d", DataTypes.StringType);
+    RowbridgeException e =
+        assertThrows(
+            RowbridgeException.class,
+            () -> RowbridgeConverter.create(wrong, recordSchema(), ConverterOptions.defaults()));
     assertTrue(e.getMessage().contains("column 1 ('b')"), e.getMessage());
     assertTrue(e.getMessage().contains("maps to int"), e.getMessage());
   }
 
   @Test
   void unsupportedTypeIsRejectedByTheNativeConverter() {
-    Schema schema = new Schema(List.of(new Field("t",
-        FieldType.nullable(new ArrowType.Interval(
-            org.apache.arrow.vector.types.IntervalUnit.DAY_TIME)), null)));
-    RowbridgeException e = assertThrows(RowbridgeException.class,
-        () -> RowbridgeConverter.create(schema, ConverterOptions.defaults()));
+    Schema schema =
+        new Schema(
+            List.of(
+                new Field(
+                    "t",
+                    FieldType.nullable(
+                        new ArrowType.Interval(
+                            org.apache.arrow.vector.types.IntervalUnit.DAY_TIME)),
+                    null)));
+    RowbridgeException e =
+        assertThrows(
+            RowbridgeException.class,
+            () -> RowbridgeConverter.create(schema, ConverterOptions.defaults()));
     assertEquals(RowbridgeException.ENOTSUP, e.code());
   }
 
@@ -186,8 +212,9 @@ class RowbridgeConverterTest {
   void theReusedRowReadsZerosAfterClose() {
     UnsafeRow row;
     try (VectorSchemaRoot root = VectorSchemaRoot.create(recordSchema(), allocator)) {
-      RowbridgeConverter converter = RowbridgeConverter.create(recordSparkSchema(),
-          recordSchema(), ConverterOptions.defaults());
+      RowbridgeConverter converter =
+          RowbridgeConverter.create(
+              recordSparkSchema(), recordSchema(), ConverterOptions.defaults());
       fillRecord(root, 10, 5);
       converter.convert(root);
       assertTrue(converter.next());
@@ -205,8 +232,9 @@ class RowbridgeConverterTest {
   @Test
   void aBufferTooSmallForTheValueCountIsAnError() {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(recordSchema(), allocator);
-        RowbridgeConverter converter = RowbridgeConverter.create(recordSparkSchema(),
-            recordSchema(), ConverterOptions.defaults());
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                recordSparkSchema(), recordSchema(), ConverterOptions.defaults());
         BigIntVector a = new BigIntVector("a", allocator);
         ArrowBuf validity = allocator.buffer(1 << 10);
         ArrowBuf data = allocator.buffer(64)) {
@@ -214,8 +242,12 @@ class RowbridgeConverterTest {
       validity.setOne(0, 1 << 10);
       // 1000 values claimed, 8 held
       a.loadFieldBuffers(new ArrowFieldNode(1000, 0), List.of(validity, data));
-      RowbridgeException e = assertThrows(RowbridgeException.class, () -> converter.convert(
-          List.of(a, root.getVector(1), root.getVector(2), root.getVector(3)), 1000));
+      RowbridgeException e =
+          assertThrows(
+              RowbridgeException.class,
+              () ->
+                  converter.convert(
+                      List.of(a, root.getVector(1), root.getVector(2), root.getVector(3)), 1000));
       assertTrue(e.getMessage().contains("column 'a'"), e.getMessage());
       assertTrue(e.getMessage().contains("data buffer"), e.getMessage());
     }

@@ -12,13 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -42,21 +40,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * RowbridgeDecoder on hand-made rows: values of each kind read back from the reused root, the
- * root growing and being reused across batches of different sizes, the batch caps, rows that are
- * not UnsafeRows, the new-root path, memory accounting and damaged rows.
+ * RowbridgeDecoder on hand-made rows: values of each kind read back from the reused root, the root
+ * growing and being reused across batches of different sizes, the batch caps, rows that are not
+ * UnsafeRows, the new-root path, memory accounting and damaged rows.
  */
 class RowbridgeDecoderTest {
-  static final StructType SCHEMA = new StructType()
-      .add("id", DataTypes.LongType, false)
-      .add("flag", DataTypes.BooleanType)
-      .add("name", DataTypes.StringType)
-      .add("price", DataTypes.createDecimalType(20, 2))
-      .add("at", DataTypes.TimestampType)
-      .add("tags", DataTypes.createArrayType(DataTypes.IntegerType))
-      .add("attrs", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType))
-      .add("point", new StructType().add("x", DataTypes.DoubleType).add("label",
-          DataTypes.StringType));
+  static final StructType SCHEMA =
+      new StructType()
+          .add("id", DataTypes.LongType, false)
+          .add("flag", DataTypes.BooleanType)
+          .add("name", DataTypes.StringType)
+          .add("price", DataTypes.createDecimalType(20, 2))
+          .add("at", DataTypes.TimestampType)
+          .add("tags", DataTypes.createArrayType(DataTypes.IntegerType))
+          .add("attrs", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType))
+          .add(
+              "point",
+              new StructType().add("x", DataTypes.DoubleType).add("label", DataTypes.StringType));
 
   private BufferAllocator allocator;
 
@@ -79,11 +79,14 @@ class RowbridgeDecoderTest {
     values[3] = Decimal.apply(new BigDecimal(i + ".25"), 20, 2);
     values[4] = (long) i * 1_000_000L;
     values[5] = i % 7 == 0 ? null : new GenericArrayData(new Object[] {i, null, -i});
-    values[6] = new ArrayBasedMapData(
-        new GenericArrayData(new Object[] {UTF8String.fromString("k" + i)}),
-        new GenericArrayData(new Object[] {i % 2 == 0 ? null : (Object) (long) i}));
-    values[7] = i % 4 == 0 ? null : new GenericInternalRow(new Object[] {i * 0.5,
-        UTF8String.fromString("p" + i)});
+    values[6] =
+        new ArrayBasedMapData(
+            new GenericArrayData(new Object[] {UTF8String.fromString("k" + i)}),
+            new GenericArrayData(new Object[] {i % 2 == 0 ? null : (Object) (long) i}));
+    values[7] =
+        i % 4 == 0
+            ? null
+            : new GenericInternalRow(new Object[] {i * 0.5, UTF8String.fromString("p" + i)});
     return new GenericInternalRow(values);
   }
 
@@ -105,8 +108,8 @@ class RowbridgeDecoderTest {
     if (i % 5 == 0) {
       assertTrue(name.isNull(r));
     } else {
-      assertEquals("name-" + i + "-é".repeat(i % 4),
-          new String(name.get(r), StandardCharsets.UTF_8));
+      assertEquals(
+          "name-" + i + "-é".repeat(i % 4), new String(name.get(r), StandardCharsets.UTF_8));
     }
     assertEquals(new BigDecimal(i + ".25"), ((DecimalVector) root.getVector("price")).getObject(r));
     assertEquals((long) i * 1_000_000L, ((TimeStampMicroTZVector) root.getVector("at")).get(r));
@@ -140,10 +143,13 @@ class RowbridgeDecoderTest {
 
   @Test
   void decodesEveryKindIntoOneReusedRoot() {
-    try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "America/Los_Angeles",
-        allocator, DecoderOptions.defaults())) {
-      assertEquals(new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND,
-          "America/Los_Angeles"), decoder.arrowSchema().findField("at").getType());
+    try (RowbridgeDecoder decoder =
+        RowbridgeDecoder.create(
+            SCHEMA, "America/Los_Angeles", allocator, DecoderOptions.defaults())) {
+      assertEquals(
+          new ArrowType.Timestamp(
+              org.apache.arrow.vector.types.TimeUnit.MICROSECOND, "America/Los_Angeles"),
+          decoder.arrowSchema().findField("at").getType());
       VectorSchemaRoot root = decoder.root();
       // Batches of growing and shrinking sizes: the root grows, then is reused.
       int base = 0;
@@ -164,8 +170,8 @@ class RowbridgeDecoderTest {
 
   @Test
   void rowsThatAreNotUnsafeRowsAreProjected() {
-    try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator,
-        DecoderOptions.defaults())) {
+    try (RowbridgeDecoder decoder =
+        RowbridgeDecoder.create(SCHEMA, "UTC", allocator, DecoderOptions.defaults())) {
       for (int r = 0; r < 50; r++) {
         assertTrue(decoder.add(row(r)));
       }
@@ -183,12 +189,13 @@ class RowbridgeDecoderTest {
       rows.add(unsafe(r));
     }
     long rowBytes = ((UnsafeRow) rows.get(999)).getSizeInBytes();
-    for (DecoderOptions options : new DecoderOptions[] {
-        DecoderOptions.defaults().maxRows(64),
-        DecoderOptions.defaults().maxBytes(rowBytes * 10),
-        DecoderOptions.defaults().maxBytes(1)}) {  // one row per batch
-      try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator,
-          options)) {
+    for (DecoderOptions options :
+        new DecoderOptions[] {
+          DecoderOptions.defaults().maxRows(64),
+          DecoderOptions.defaults().maxBytes(rowBytes * 10),
+          DecoderOptions.defaults().maxBytes(1)
+        }) { // one row per batch
+      try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator, options)) {
         Iterator<InternalRow> it = rows.iterator();
         int seen = 0;
         while (true) {
@@ -197,8 +204,9 @@ class RowbridgeDecoderTest {
             break;
           }
           assertTrue(root.getRowCount() <= options.maxRows());
-          assertTrue(root.getRowCount() == 1 || root.getRowCount() * rowBytes
-              <= options.maxBytes() + rowBytes);
+          assertTrue(
+              root.getRowCount() == 1
+                  || root.getRowCount() * rowBytes <= options.maxBytes() + rowBytes);
           for (int r = 0; r < root.getRowCount(); r++) {
             checkRow(root, r, seen + r);
           }
@@ -211,8 +219,8 @@ class RowbridgeDecoderTest {
 
   @Test
   void decodeToNewRootHandsOutARootTheCallerCloses() {
-    try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator,
-        DecoderOptions.defaults())) {
+    try (RowbridgeDecoder decoder =
+        RowbridgeDecoder.create(SCHEMA, "UTC", allocator, DecoderOptions.defaults())) {
       for (int r = 0; r < 300; r++) {
         decoder.add(unsafe(r));
       }
@@ -229,19 +237,21 @@ class RowbridgeDecoderTest {
   @Test
   void memoryIsReportedAndReleased() {
     long[] held = new long[1];
-    NativeMemoryListener listener = new NativeMemoryListener() {
-      @Override
-      public void acquire(long bytes) {
-        held[0] += bytes;
-      }
+    NativeMemoryListener listener =
+        new NativeMemoryListener() {
+          @Override
+          public void acquire(long bytes) {
+            held[0] += bytes;
+          }
 
-      @Override
-      public void release(long bytes) {
-        held[0] -= bytes;
-      }
-    };
-    try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator,
-        DecoderOptions.defaults().memoryListener(listener))) {
+          @Override
+          public void release(long bytes) {
+            held[0] -= bytes;
+          }
+        };
+    try (RowbridgeDecoder decoder =
+        RowbridgeDecoder.create(
+            SCHEMA, "UTC", allocator, DecoderOptions.defaults().memoryListener(listener))) {
       for (int r = 0; r < 3000; r++) {
         decoder.add(unsafe(r));
       }
@@ -254,8 +264,8 @@ class RowbridgeDecoderTest {
 
   @Test
   void damagedRowsAreErrorsNamingTheFieldAndRow() {
-    try (RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator,
-        DecoderOptions.defaults())) {
+    try (RowbridgeDecoder decoder =
+        RowbridgeDecoder.create(SCHEMA, "UTC", allocator, DecoderOptions.defaults())) {
       for (int r = 0; r < 5; r++) {
         decoder.add(unsafe(r + 1));
       }
@@ -265,8 +275,8 @@ class RowbridgeDecoderTest {
       long slot = row3 + 8 + 2 * 8;
       Platform.putLong(null, slot, (1L << 40) | 16);
       RowbridgeException e = assertThrows(RowbridgeException.class, decoder::decode);
-      assertTrue(e.getMessage().contains("name") && e.getMessage().contains("row 3"),
-          e.getMessage());
+      assertTrue(
+          e.getMessage().contains("name") && e.getMessage().contains("row 3"), e.getMessage());
       // The decoder stays usable.
       decoder.add(unsafe(9));
       assertEquals(1, decoder.decode().getRowCount());
@@ -282,8 +292,8 @@ class RowbridgeDecoderTest {
 
   @Test
   void aClosedDecoderRefusesWork() {
-    RowbridgeDecoder decoder = RowbridgeDecoder.create(SCHEMA, "UTC", allocator,
-        DecoderOptions.defaults());
+    RowbridgeDecoder decoder =
+        RowbridgeDecoder.create(SCHEMA, "UTC", allocator, DecoderOptions.defaults());
     decoder.close();
     decoder.close();
     assertThrows(IllegalStateException.class, () -> decoder.add(unsafe(1)));
@@ -292,8 +302,10 @@ class RowbridgeDecoderTest {
 
   @Test
   void timestampsNeedTheSessionTimeZone() {
-    RowbridgeException e = assertThrows(RowbridgeException.class,
-        () -> RowbridgeDecoder.create(SCHEMA, null, allocator, DecoderOptions.defaults()));
+    RowbridgeException e =
+        assertThrows(
+            RowbridgeException.class,
+            () -> RowbridgeDecoder.create(SCHEMA, null, allocator, DecoderOptions.defaults()));
     assertTrue(e.getMessage().contains("'at'"), e.getMessage());
   }
 }

@@ -9,11 +9,10 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A scan of an Arrow IPC file as Arrow Java record batches, for one consumer thread. Each batch
- * is decoded by a native worker and imported through the Arrow C Data Interface (arrow-c-data)
- * into one reused {@link VectorSchemaRoot}, whose buffers point at the native batch: no copy.
- * Dictionary-encoded columns hold their indices; their dictionaries are in {@link
- * #dictionaries()}.
+ * A scan of an Arrow IPC file as Arrow Java record batches, for one consumer thread. Each batch is
+ * decoded by a native worker and imported through the Arrow C Data Interface (arrow-c-data) into
+ * one reused {@link VectorSchemaRoot}, whose buffers point at the native batch: no copy.
+ * Dictionary-encoded columns hold their indices; their dictionaries are in {@link #dictionaries()}.
  *
  * <p>A native failure (a corrupt batch, an unreadable file) is a {@link
  * io.rowbridge.RowbridgeException} with the native message, after the good batches before it.
@@ -30,7 +29,10 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
     this(input, options, checked(allocator), new CDataDictionaryProvider());
   }
 
-  private ArrowScan(ScanInput input, ScanOptions options, BufferAllocator allocator,
+  private ArrowScan(
+      ScanInput input,
+      ScanOptions options,
+      BufferAllocator allocator,
       CDataDictionaryProvider dictionaries) {
     super(NativeStream.openImported(input, options, false, allocator, dictionaries, null));
     this.allocator = allocator;
@@ -58,9 +60,9 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
   }
 
   /**
-   * Loads the next batch into {@link #getVectorSchemaRoot}; false at the end (the root then has
-   * no rows). Waits when the next batch is not decoded yet, polling the interruption check of
-   * {@link ScanOptions#withInterrupted} at every wake-up.
+   * Loads the next batch into {@link #getVectorSchemaRoot}; false at the end (the root then has no
+   * rows). Waits when the next batch is not decoded yet, polling the interruption check of {@link
+   * ScanOptions#withInterrupted} at every wake-up.
    */
   public boolean loadNextBatch() {
     return advance();
@@ -96,8 +98,8 @@ public final class ArrowScan extends ScanBase implements AutoCloseable {
   }
 
   /**
-   * Closes the scan: waits for batches being decoded to reach their end, frees every native
-   * batch, the file, the root and the dictionaries. Idempotent.
+   * Closes the scan: waits for batches being decoded to reach their end, frees every native batch,
+   * the file, the root and the dictionaries. Idempotent.
    */
   @Override
   public void close() {

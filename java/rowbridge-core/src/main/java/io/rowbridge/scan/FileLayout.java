@@ -1,7 +1,6 @@
 package io.rowbridge.scan;
 
 import java.util.Arrays;
-
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -20,8 +19,15 @@ public final class FileLayout {
   private final long[] bodyBytes;
   private final Schema schema;
 
-  private FileLayout(boolean fileFormat, long size, long footerOffset, long[] dictionaryOffsets,
-      long[] dictionaryBytes, long[] batchOffsets, long[] metadataBytes, long[] bodyBytes,
+  private FileLayout(
+      boolean fileFormat,
+      long size,
+      long footerOffset,
+      long[] dictionaryOffsets,
+      long[] dictionaryBytes,
+      long[] batchOffsets,
+      long[] metadataBytes,
+      long[] bodyBytes,
       Schema schema) {
     this.fileFormat = fileFormat;
     this.size = size;
@@ -59,8 +65,8 @@ public final class FileLayout {
       metadata[i] = values[at++];
       body[i] = values[at++];
     }
-    return new FileLayout(true, size, footer, dictionaryOffsets, dictionaryBytes, offsets,
-        metadata, body, schema);
+    return new FileLayout(
+        true, size, footer, dictionaryOffsets, dictionaryBytes, offsets, metadata, body, schema);
   }
 
   public boolean fileFormat() {
@@ -112,13 +118,20 @@ public final class FileLayout {
   }
 
   /**
-   * As an {@link IpcFileInfo} (rows and uncompressed sizes unknown: -1); a stream-format file
-   * shows as one batch spanning the file.
+   * As an {@link IpcFileInfo} (rows and uncompressed sizes unknown: -1); a stream-format file shows
+   * as one batch spanning the file.
    */
   public IpcFileInfo toInfo() {
     if (!fileFormat) {
-      return new IpcFileInfo(schema, false, size, new long[] {-1}, new long[] {size},
-          new long[] {-1}, new long[] {0}, new long[] {size});
+      return new IpcFileInfo(
+          schema,
+          false,
+          size,
+          new long[] {-1},
+          new long[] {size},
+          new long[] {-1},
+          new long[] {0},
+          new long[] {size});
     }
     int count = batchOffsets.length;
     long[] unknown = new long[count];
@@ -127,7 +140,14 @@ public final class FileLayout {
     for (int i = 0; i < count; i++) {
       messageBytes[i] = metadataBytes[i] + bodyBytes[i];
     }
-    return new IpcFileInfo(schema, fileFormat, size, unknown, bodyBytes.clone(), unknown.clone(),
-        batchOffsets.clone(), messageBytes);
+    return new IpcFileInfo(
+        schema,
+        fileFormat,
+        size,
+        unknown,
+        bodyBytes.clone(),
+        unknown.clone(),
+        batchOffsets.clone(),
+        messageBytes);
   }
 }

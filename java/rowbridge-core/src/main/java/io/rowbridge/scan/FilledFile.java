@@ -1,10 +1,8 @@
 package io.rowbridge.scan;
 
 import io.rowbridge.RowbridgeException;
-
 import java.nio.ByteBuffer;
 import java.util.List;
-
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
 import org.apache.arrow.c.Data;
@@ -20,18 +18,21 @@ import org.apache.spark.unsafe.Platform;
  * only the selected columns' buffers) and tells the scan ({@link ScanBase#batchesReady}); the scan
  * gives a batch's pages back once the batch is released.
  *
- * <p>Thread-safe: one thread may write while another consumes the scan. {@link #write} copies
- * under this object's lock; a read straight into the image ({@link #beginWrite}) holds the image
- * until {@link #endWrite}, even across {@link #close}. The image itself lives until its scan and
- * every batch imported from it are closed.
+ * <p>Thread-safe: one thread may write while another consumes the scan. {@link #write} copies under
+ * this object's lock; a read straight into the image ({@link #beginWrite}) holds the image until
+ * {@link #endWrite}, even across {@link #close}. The image itself lives until its scan and every
+ * batch imported from it are closed.
  */
 public final class FilledFile implements AutoCloseable {
   private final String name;
   private final long size;
+
   /** Guarded by this; 0 once freed. */
   private long handle;
+
   /** Guarded by this: writes in progress through beginWrite, and a close waiting for them. */
   private int writers;
+
   private boolean closing;
   private int[] columns;
 
@@ -44,8 +45,9 @@ public final class FilledFile implements AutoCloseable {
   /** Reserves the image of the file {@code name} (for errors) of {@code size} bytes. */
   public static FilledFile create(String name, long size) {
     if (size <= 0) {
-      throw new RowbridgeException("rowbridge: " + name + " is empty (" + size
-          + " bytes), not an Arrow IPC file", RowbridgeException.EINVAL);
+      throw new RowbridgeException(
+          "rowbridge: " + name + " is empty (" + size + " bytes), not an Arrow IPC file",
+          RowbridgeException.EINVAL);
     }
     return new FilledFile(name, size, ScanNative.imageCreate(size));
   }
@@ -72,9 +74,9 @@ public final class FilledFile implements AutoCloseable {
   }
 
   /**
-   * A direct buffer over {@code [offset, offset + length)} of the image, for a read straight
-   * into it (no copy); null once the file is closed. The image stays mapped until {@link
-   * #endWrite}, which the caller must call after, also when the read fails.
+   * A direct buffer over {@code [offset, offset + length)} of the image, for a read straight into
+   * it (no copy); null once the file is closed. The image stays mapped until {@link #endWrite},
+   * which the caller must call after, also when the read fails.
    */
   public synchronized ByteBuffer beginWrite(long offset, int length) {
     if (handle == 0 || closing) {
@@ -92,7 +94,9 @@ public final class FilledFile implements AutoCloseable {
     }
   }
 
-  /** Counts {@code bytes} written for record batch {@code batch} (-1: head, footer, dictionaries). */
+  /**
+   * Counts {@code bytes} written for record batch {@code batch} (-1: head, footer, dictionaries).
+   */
   public synchronized void filled(long batch, long bytes) {
     ScanNative.imageFilled(checked(), batch, bytes);
   }
@@ -103,8 +107,8 @@ public final class FilledFile implements AutoCloseable {
   }
 
   /**
-   * Opens the written head and footer (a stream-format file: the whole file) as an IPC input
-   * whose scans read {@code columns} (null: all). Returns the layout and the whole file's schema.
+   * Opens the written head and footer (a stream-format file: the whole file) as an IPC input whose
+   * scans read {@code columns} (null: all). Returns the layout and the whole file's schema.
    */
   public synchronized FileLayout open(int[] columns, boolean validateValues) {
     long address = 0;
@@ -114,11 +118,16 @@ public final class FilledFile implements AutoCloseable {
     try {
       if (columns != null && columns.length > 0) {
         address = Platform.allocateMemory(4L * columns.length);
-        Platform.copyMemory(columns, Platform.INT_ARRAY_OFFSET, null, address,
-            4L * columns.length);
+        Platform.copyMemory(columns, Platform.INT_ARRAY_OFFSET, null, address, 4L * columns.length);
       }
-      long[] layout = ScanNative.imageOpen(checked(), pathAddress, address,
-          columns == null ? -1 : columns.length, validateValues, schema.memoryAddress());
+      long[] layout =
+          ScanNative.imageOpen(
+              checked(),
+              pathAddress,
+              address,
+              columns == null ? -1 : columns.length,
+              validateValues,
+              schema.memoryAddress());
       Schema arrowSchema;
       List<String[]> fields = SchemaImportError.fieldFormats(schema.memoryAddress());
       try (CDataDictionaryProvider dictionaries = new CDataDictionaryProvider()) {
@@ -138,8 +147,8 @@ public final class FilledFile implements AutoCloseable {
   }
 
   /**
-   * The byte ranges record batch {@code batch} needs, as {offset, length} pairs in file order:
-   * its metadata, which must be written already, and the selected columns' buffers.
+   * The byte ranges record batch {@code batch} needs, as {offset, length} pairs in file order: its
+   * metadata, which must be written already, and the selected columns' buffers.
    */
   public synchronized long[] batchRanges(int batch) {
     return ScanNative.imageBatchRanges(checked(), batch);
@@ -162,8 +171,8 @@ public final class FilledFile implements AutoCloseable {
   }
 
   /**
-   * Frees the handle (after the reads still writing into the image end); a scan of the file
-   * keeps the image until it closes. Idempotent.
+   * Frees the handle (after the reads still writing into the image end); a scan of the file keeps
+   * the image until it closes. Idempotent.
    */
   @Override
   public synchronized void close() {

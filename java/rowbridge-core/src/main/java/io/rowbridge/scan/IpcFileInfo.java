@@ -3,9 +3,9 @@ package io.rowbridge.scan;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * What an Arrow IPC file's footer (and its batches' metadata, never their bodies) says: the
- * schema, the record batches, each batch's place, body size and row count. A data source splits
- * a file into batch ranges of about equal bytes with it.
+ * What an Arrow IPC file's footer (and its batches' metadata, never their bodies) says: the schema,
+ * the record batches, each batch's place, body size and row count. A data source splits a file into
+ * batch ranges of about equal bytes with it.
  */
 public final class IpcFileInfo {
   private final Schema schema;
@@ -17,8 +17,15 @@ public final class IpcFileInfo {
   private final long[] offsets;
   private final long[] messageBytes;
 
-  IpcFileInfo(Schema schema, boolean fileFormat, long inputBytes, long[] rows, long[] bodyBytes,
-      long[] uncompressedBytes, long[] offsets, long[] messageBytes) {
+  IpcFileInfo(
+      Schema schema,
+      boolean fileFormat,
+      long inputBytes,
+      long[] rows,
+      long[] bodyBytes,
+      long[] uncompressedBytes,
+      long[] offsets,
+      long[] messageBytes) {
     this.schema = schema;
     this.fileFormat = fileFormat;
     this.inputBytes = inputBytes;
@@ -69,8 +76,8 @@ public final class IpcFileInfo {
   }
 
   /**
-   * The batches whose message starts in the byte range {@code [start, start + length)}, as
-   * {@code {first, count}}: a file cut into byte ranges gives each batch to exactly one range.
+   * The batches whose message starts in the byte range {@code [start, start + length)}, as {@code
+   * {first, count}}: a file cut into byte ranges gives each batch to exactly one range.
    */
   public int[] batchesStartingIn(long start, long length) {
     int first = 0;

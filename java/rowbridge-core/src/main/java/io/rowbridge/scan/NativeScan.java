@@ -1,7 +1,6 @@
 package io.rowbridge.scan;
 
 import java.util.List;
-
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
 import org.apache.arrow.c.Data;
@@ -12,18 +11,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * Scans of Arrow IPC files (file or stream format; uncompressed, LZ4_FRAME or ZSTD bodies)
- * decoded in parallel by the native library's worker pool, behind a bounded prefetch stream: at
- * most K decoded batches wait ahead of the consumer and at most W are decoded at once, whatever
- * the number of cores. Needs arrow-c-data on the class path (it imports the schema, and the
- * batches of an {@link ArrowScan}).
+ * Scans of Arrow IPC files (file or stream format; uncompressed, LZ4_FRAME or ZSTD bodies) decoded
+ * in parallel by the native library's worker pool, behind a bounded prefetch stream: at most K
+ * decoded batches wait ahead of the consumer and at most W are decoded at once, whatever the number
+ * of cores. Needs arrow-c-data on the class path (it imports the schema, and the batches of an
+ * {@link ArrowScan}).
  */
 public final class NativeScan {
   private NativeScan() {}
 
   /**
-   * Sizes the process-wide worker pool. The pool is sized once: by this call, or by the first
-   * scan (one thread per core). The same size again is a no-op; another size throws {@link
+   * Sizes the process-wide worker pool. The pool is sized once: by this call, or by the first scan
+   * (one thread per core). The same size again is a no-op; another size throws {@link
    * io.rowbridge.RowbridgeException}.
    */
   public static void initPool(int threads) {
@@ -31,16 +30,16 @@ public final class NativeScan {
   }
 
   /**
-   * The number of threads of the process-wide worker pool; starts it with one thread per core
-   * when neither {@link #initPool} nor a scan has yet.
+   * The number of threads of the process-wide worker pool; starts it with one thread per core when
+   * neither {@link #initPool} nor a scan has yet.
    */
   public static int poolSize() {
     return ScanNative.poolSize();
   }
 
   /**
-   * The process-wide worker pool's threads decoding or converting a batch now (0 when no
-   * stream has work in flight); starts the pool if it was not running.
+   * The process-wide worker pool's threads decoding or converting a batch now (0 when no stream has
+   * work in flight); starts the pool if it was not running.
    */
   public static int busyWorkers() {
     return ScanNative.poolBusy();
@@ -80,8 +79,8 @@ public final class NativeScan {
         offsets[i] = Platform.getLong(null, at + 24);
         messageBytes[i] = Platform.getLong(null, at + 32);
       }
-      return new IpcFileInfo(arrowSchema, fileFormat, inputBytes, rows, body, uncompressed,
-          offsets, messageBytes);
+      return new IpcFileInfo(
+          arrowSchema, fileFormat, inputBytes, rows, body, uncompressed, offsets, messageBytes);
     } finally {
       schema.close();
       Platform.freeMemory(pathAddress);
@@ -96,8 +95,8 @@ public final class NativeScan {
    * allocated from {@code allocator} (which also accounts for them).
    */
   public static ArrowScan openArrow(String path, ScanOptions options, BufferAllocator allocator) {
-    return new ArrowScan(ScanInput.local(path), options == null ? ScanOptions.defaults() : options,
-        allocator);
+    return new ArrowScan(
+        ScanInput.local(path), options == null ? ScanOptions.defaults() : options, allocator);
   }
 
   /**
@@ -105,17 +104,19 @@ public final class NativeScan {
    * BufferAllocator)}. {@code options} must select the columns {@link FilledFile#open} did; a
    * file-format file's batches are decoded only as {@link ScanBase#batchesReady} allows.
    */
-  public static ArrowScan openArrow(FilledFile file, ScanOptions options,
-      BufferAllocator allocator) {
-    return new ArrowScan(ScanInput.of(file), options == null ? ScanOptions.defaults() : options,
-        allocator);
+  public static ArrowScan openArrow(
+      FilledFile file, ScanOptions options, BufferAllocator allocator) {
+    return new ArrowScan(
+        ScanInput.of(file), options == null ? ScanOptions.defaults() : options, allocator);
   }
 
-  /** Opens a row scan of a file the caller fills; see {@link #openArrow(FilledFile, ScanOptions, BufferAllocator)}. */
-  public static RowScan openRows(FilledFile file, ScanOptions options,
-      VectorSchemaRoot constants) {
-    return new RowScan(ScanInput.of(file), options == null ? ScanOptions.defaults() : options,
-        constants);
+  /**
+   * Opens a row scan of a file the caller fills; see {@link #openArrow(FilledFile, ScanOptions,
+   * BufferAllocator)}.
+   */
+  public static RowScan openRows(FilledFile file, ScanOptions options, VectorSchemaRoot constants) {
+    return new RowScan(
+        ScanInput.of(file), options == null ? ScanOptions.defaults() : options, constants);
   }
 
   /** Opens a scan of {@code path} whose batches the stream's workers convert to UnsafeRows. */
@@ -124,14 +125,14 @@ public final class NativeScan {
   }
 
   /**
-   * Opens a scan of {@code path} as UnsafeRows whose last columns are those of
-   * {@code constants}: one row of values (a partition's), written into every row by the
-   * native conversion. The scan exports them through the C Data Interface and holds their
-   * buffers until it closes; the caller keeps (and closes) the root.
+   * Opens a scan of {@code path} as UnsafeRows whose last columns are those of {@code constants}:
+   * one row of values (a partition's), written into every row by the native conversion. The scan
+   * exports them through the C Data Interface and holds their buffers until it closes; the caller
+   * keeps (and closes) the root.
    */
   public static RowScan openRows(String path, ScanOptions options, VectorSchemaRoot constants) {
-    return new RowScan(ScanInput.local(path), options == null ? ScanOptions.defaults() : options,
-        constants);
+    return new RowScan(
+        ScanInput.local(path), options == null ? ScanOptions.defaults() : options, constants);
   }
 
   /** The allocator of the schemas that inspect and row scans import (a few bytes, briefly). */

@@ -1,13 +1,11 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.Interruption;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-
-import io.rowbridge.ConverterOptions;
-import io.rowbridge.Interruption;
-import io.rowbridge.RowbridgeException;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
@@ -25,13 +23,18 @@ final class NativeStream {
   private final Object lock = new Object();
   private final String path;
   private final BooleanSupplier interrupted;
+
   /** Guarded by lock; 0 once closed. */
   private long handle;
+
   /** Guarded by lock: consumer calls inside native code, and a close waiting for them. */
   private int active;
+
   private boolean closing;
+
   /** The statistics at close. */
   private final long[] closedStats = new long[ScanNative.STAT_COUNT];
+
   /** The schema of the scan, imported with arrow-c-data. */
   private Schema schema;
 
@@ -42,12 +45,16 @@ final class NativeStream {
   }
 
   /**
-   * Opens a scan of {@code path} and imports its schema (dictionaries into {@code
-   * dictionaries}, with ids Arrow Java assigns: the C Data Interface carries none). On failure
-   * nothing stays open and {@code dictionaries} is closed.
+   * Opens a scan of {@code path} and imports its schema (dictionaries into {@code dictionaries},
+   * with ids Arrow Java assigns: the C Data Interface carries none). On failure nothing stays open
+   * and {@code dictionaries} is closed.
    */
-  static NativeStream openImported(ScanInput input, ScanOptions options, boolean rows,
-      BufferAllocator allocator, CDataDictionaryProvider dictionaries,
+  static NativeStream openImported(
+      ScanInput input,
+      ScanOptions options,
+      boolean rows,
+      BufferAllocator allocator,
+      CDataDictionaryProvider dictionaries,
       VectorSchemaRoot constants) {
     ArrowSchema cSchema = ArrowSchema.allocateNew(allocator);
     NativeStream opened = null;
@@ -76,25 +83,32 @@ final class NativeStream {
   }
 
   /**
-   * Opens a scan of {@code input}; its schema goes to the ArrowSchema at schemaAddress. A row
-   * scan appends the columns of {@code constants} (one row; may be null) to every row; they are
-   * exported through the C Data Interface with their vectors' allocator, and the stream holds
-   * their buffers until it closes.
+   * Opens a scan of {@code input}; its schema goes to the ArrowSchema at schemaAddress. A row scan
+   * appends the columns of {@code constants} (one row; may be null) to every row; they are exported
+   * through the C Data Interface with their vectors' allocator, and the stream holds their buffers
+   * until it closes.
    */
-  static NativeStream open(ScanInput input, ScanOptions options, boolean rows,
-      long schemaAddress, VectorSchemaRoot constants, BufferAllocator allocator) {
+  static NativeStream open(
+      ScanInput input,
+      ScanOptions options,
+      boolean rows,
+      long schemaAddress,
+      VectorSchemaRoot constants,
+      BufferAllocator allocator) {
     String path = input.path();
     if (path == null) {
       throw new IllegalArgumentException("rowbridge scan: no path (null)");
     }
     FilledFile filled = input.filled();
     if (filled != null && !Arrays.equals(filled.columns(), options.columnsUnsafe())) {
-      throw new IllegalArgumentException("rowbridge scan of " + path
-          + ": the scan's columns differ from those the filled file was opened with");
+      throw new IllegalArgumentException(
+          "rowbridge scan of "
+              + path
+              + ": the scan's columns differ from those the filled file was opened with");
     }
     if (constants != null && constants.getRowCount() != 1) {
-      throw new IllegalArgumentException("rowbridge scan: constant columns are one row, not "
-          + constants.getRowCount());
+      throw new IllegalArgumentException(
+          "rowbridge scan: constant columns are one row, not " + constants.getRowCount());
     }
     long pathAddress = cString(path);
     int[] columns = options.columnsUnsafe();
@@ -104,31 +118,56 @@ final class NativeStream {
     try {
       if (constants != null) {
         // Exported from the vectors' own allocator: Arrow Java moves buffers within one root.
-        BufferAllocator owner = constants.getFieldVectors().isEmpty() ? allocator
-            : constants.getVector(0).getAllocator();
+        BufferAllocator owner =
+            constants.getFieldVectors().isEmpty()
+                ? allocator
+                : constants.getVector(0).getAllocator();
         constantsSchema = ArrowSchema.allocateNew(owner);
         constantsArray = ArrowArray.allocateNew(owner);
         Data.exportVectorSchemaRoot(owner, constants, null, constantsArray, constantsSchema);
       }
       if (columns != null && columns.length > 0) {
         columnsAddress = Platform.allocateMemory(4L * columns.length);
-        Platform.copyMemory(columns, Platform.INT_ARRAY_OFFSET, null, columnsAddress,
-            4L * columns.length);
+        Platform.copyMemory(
+            columns, Platform.INT_ARRAY_OFFSET, null, columnsAddress, 4L * columns.length);
       }
       ConverterOptions converter = options.converterOptions();
       int validation = converter.validation() == ConverterOptions.Validation.FULL ? 1 : 0;
       long constantsSchemaAddress = constantsSchema == null ? 0 : constantsSchema.memoryAddress();
       long constantsArrayAddress = constantsArray == null ? 0 : constantsArray.memoryAddress();
-      long handle = filled != null
-          ? ScanNative.openImage(filled.handle(), options.firstBatch(), options.batchCount(),
-              options.prefetch(), options.inFlight(), options.wakePeriodMillis(), rows, validation,
-              converter.maxChunkBytes(), converter.variants(), schemaAddress,
-              constantsSchemaAddress, constantsArrayAddress)
-          : ScanNative.open(pathAddress, columnsAddress, columns == null ? -1 : columns.length,
-              options.firstBatch(), options.batchCount(), options.validateValues(),
-              options.prefetch(), options.inFlight(), options.wakePeriodMillis(), rows,
-              validation, converter.maxChunkBytes(), converter.variants(), schemaAddress,
-              constantsSchemaAddress, constantsArrayAddress);
+      long handle =
+          filled != null
+              ? ScanNative.openImage(
+                  filled.handle(),
+                  options.firstBatch(),
+                  options.batchCount(),
+                  options.prefetch(),
+                  options.inFlight(),
+                  options.wakePeriodMillis(),
+                  rows,
+                  validation,
+                  converter.maxChunkBytes(),
+                  converter.variants(),
+                  schemaAddress,
+                  constantsSchemaAddress,
+                  constantsArrayAddress)
+              : ScanNative.open(
+                  pathAddress,
+                  columnsAddress,
+                  columns == null ? -1 : columns.length,
+                  options.firstBatch(),
+                  options.batchCount(),
+                  options.validateValues(),
+                  options.prefetch(),
+                  options.inFlight(),
+                  options.wakePeriodMillis(),
+                  rows,
+                  validation,
+                  converter.maxChunkBytes(),
+                  converter.variants(),
+                  schemaAddress,
+                  constantsSchemaAddress,
+                  constantsArrayAddress);
       return new NativeStream(path, options.interrupted(), handle);
     } finally {
       if (constantsArray != null) {
@@ -182,12 +221,14 @@ final class NativeStream {
   }
 
   /**
-   * Called when a wait for a batch reached a wake-up without one: polls the interruption check,
-   * and cancels (then throws) when it says so.
+   * Called when a wait for a batch reached a wake-up without one: polls the interruption check, and
+   * cancels (then throws) when it says so.
    */
   void checkInterrupted() {
-    Interruption.check(interrupted, this::cancel, "rowbridge scan of " + path
-        + ": interrupted while waiting for a batch");
+    Interruption.check(
+        interrupted,
+        this::cancel,
+        "rowbridge scan of " + path + ": interrupted while waiting for a batch");
   }
 
   /** Opens the gate of an image scan to its first {@code count} batches; thread-safe. */
@@ -215,10 +256,10 @@ final class NativeStream {
   }
 
   /**
-   * Closes the native scan, waiting for batches being decoded; idempotent. From another thread
-   * than the consumer's, it cancels the scan and waits for a consumer call inside native code to
-   * return first (the consumer then gets a cancellation or IllegalStateException); rows or
-   * vectors the consumer still reads are not protected: close on the consumer's thread.
+   * Closes the native scan, waiting for batches being decoded; idempotent. From another thread than
+   * the consumer's, it cancels the scan and waits for a consumer call inside native code to return
+   * first (the consumer then gets a cancellation or IllegalStateException); rows or vectors the
+   * consumer still reads are not protected: close on the consumer's thread.
    */
   void close() {
     long closed;

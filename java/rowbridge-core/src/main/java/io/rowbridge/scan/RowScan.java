@@ -13,13 +13,13 @@ import org.apache.spark.unsafe.Platform;
  * A scan of an Arrow IPC file as Spark UnsafeRows, for one consumer thread. The stream's native
  * workers decode each batch and convert it to rows (byte for byte what Spark's UnsafeProjection
  * writes), so a batch's rows are ready when the consumer asks. A batch whose rows exceed the
- * converter's maxChunkBytes comes in several chunks: the first converted by the worker, the
- * others by the consumer's thread when it asks for them.
+ * converter's maxChunkBytes comes in several chunks: the first converted by the worker, the others
+ * by the consumer's thread when it asks for them.
  *
- * <p>{@link #nextBatch} moves to the next chunk, {@link #next}/{@link #row} walk its rows. The
- * row is one reused UnsafeRow pointing into native memory, valid until the next row, chunk or
- * close (Spark's contract; {@code ConverterOptions.copyRows(true)} hands out copies); after close
- * it points at zeroed heap memory. Errors, cancellation and close behave as {@link ArrowScan}'s.
+ * <p>{@link #nextBatch} moves to the next chunk, {@link #next}/{@link #row} walk its rows. The row
+ * is one reused UnsafeRow pointing into native memory, valid until the next row, chunk or close
+ * (Spark's contract; {@code ConverterOptions.copyRows(true)} hands out copies); after close it
+ * points at zeroed heap memory. Errors, cancellation and close behave as {@link ArrowScan}'s.
  */
 public final class RowScan extends ScanBase implements AutoCloseable {
   private final StructType sparkSchema;
@@ -39,10 +39,14 @@ public final class RowScan extends ScanBase implements AutoCloseable {
     this(input, options, new CDataDictionaryProvider(), constants);
   }
 
-  private RowScan(ScanInput input, ScanOptions options, CDataDictionaryProvider dictionaries,
+  private RowScan(
+      ScanInput input,
+      ScanOptions options,
+      CDataDictionaryProvider dictionaries,
       VectorSchemaRoot constants) {
-    super(NativeStream.openImported(input, options, true, NativeScan.SchemaAllocator.get(),
-        dictionaries, constants));
+    super(
+        NativeStream.openImported(
+            input, options, true, NativeScan.SchemaAllocator.get(), dictionaries, constants));
     StructType spark;
     try {
       spark = SparkTypes.of(stream.schema().getFields(), dictionaries);
@@ -83,9 +87,9 @@ public final class RowScan extends ScanBase implements AutoCloseable {
   }
 
   /**
-   * Moves to the next chunk of rows: the next chunk of the current batch when it has more, else
-   * the first chunk of the next batch (waiting for it if needed, polling the interruption check
-   * at every wake-up). False at the end.
+   * Moves to the next chunk of rows: the next chunk of the current batch when it has more, else the
+   * first chunk of the next batch (waiting for it if needed, polling the interruption check at
+   * every wake-up). False at the end.
    */
   public boolean nextBatch() {
     return advance();
@@ -129,8 +133,8 @@ public final class RowScan extends ScanBase implements AutoCloseable {
 
   /**
    * Native bytes the converter of the current batch holds (its row buffers and scratch, kept for
-   * reuse), also after a chunk made it grow: part of {@link #bytesHeld()}; 0 before the first
-   * batch and after close. On the consumer's thread.
+   * reuse), also after a chunk made it grow: part of {@link #bytesHeld()}; 0 before the first batch
+   * and after close. On the consumer's thread.
    */
   public long converterBytes() {
     return stream.stat(ScanNative.STAT_CONVERTER_BYTES);

@@ -6,8 +6,10 @@ package io.rowbridge.scan;
  */
 public abstract class ScanBase implements StreamCounters {
   final NativeStream stream;
+
   /** Set by close; an advance after it is an error. */
   boolean closed;
+
   /** Set when the stream reported its end. */
   private boolean finished;
 
@@ -22,7 +24,8 @@ public abstract class ScanBase implements StreamCounters {
    */
   final boolean advance() {
     if (closed) {
-      throw new IllegalStateException("rowbridge scan of " + stream.path() + ": the scan is closed");
+      throw new IllegalStateException(
+          "rowbridge scan of " + stream.path() + ": the scan is closed");
     }
     if (finished) {
       return false;
@@ -32,7 +35,7 @@ public abstract class ScanBase implements StreamCounters {
       if (nextInBatch(handle)) {
         return true;
       }
-      for (;;) {
+      for (; ; ) {
         int status = pollNext(handle);
         if (status == ScanNative.BATCH) {
           return true;
@@ -68,8 +71,8 @@ public abstract class ScanBase implements StreamCounters {
 
   /**
    * Cancels the scan: a consumer blocked waiting for a batch gets a {@link
-   * io.rowbridge.RowbridgeException} with code ECANCELED promptly, every later call too, and no
-   * new batch is decoded. Thread-safe (also during close); does not wait.
+   * io.rowbridge.RowbridgeException} with code ECANCELED promptly, every later call too, and no new
+   * batch is decoded. Thread-safe (also during close); does not wait.
    */
   public void cancel() {
     stream.cancel();

@@ -1,8 +1,8 @@
 package io.rowbridge.scan;
 
 /**
- * What a scan reads: a local file, memory-mapped by the native library, or a {@link FilledFile}
- * the caller writes (then {@code path} only names it in errors).
+ * What a scan reads: a local file, memory-mapped by the native library, or a {@link FilledFile} the
+ * caller writes (then {@code path} only names it in errors).
  */
 record ScanInput(String path, FilledFile filled) {
   static ScanInput local(String path) {

@@ -4,32 +4,38 @@ import io.rowbridge.NativeLibrary;
 
 /**
  * The scan entry points of librowbridge_jni.so (src/jni/scan_jni.cpp). The Maven build compiles
- * this class with {@code javac -h}, so the C signatures cannot drift. Primitives only: a path or
- * an index list is written into native memory by Java and passed as an address; results are read
- * from native memory at the RESULT_* offsets. Failures throw {@link io.rowbridge.RowbridgeException}
+ * this class with {@code javac -h}, so the C signatures cannot drift. Primitives only: a path or an
+ * index list is written into native memory by Java and passed as an address; results are read from
+ * native memory at the RESULT_* offsets. Failures throw {@link io.rowbridge.RowbridgeException}
  * with the native message.
  */
 final class ScanNative {
   /** What nextArray and nextRows return. */
   static final int END = 0;
+
   static final int BATCH = 1;
   static final int NOT_YET = 2;
 
   /** Offsets of the fields of the rows result (result(handle)). */
   static final int RESULT_DATA = 0;
+
   static final int RESULT_ROW_OFFSETS = 8;
   static final int RESULT_NUM_ROWS = 16;
 
   /** The statistics of stat(handle, which). */
   static final int STAT_BATCHES = 0;
+
   static final int STAT_INPUT_BYTES = 1;
   static final int STAT_WAIT_NANOS = 2;
   static final int STAT_PRODUCE_NANOS = 3;
   static final int STAT_MAX_BATCHES_HELD = 4;
+
   /** Native bytes the stream holds now (an atomic read, no lock); 0 once closed. */
   static final int STAT_BYTES_HELD = 5;
+
   /** What the converter of the batch in hand holds (row scans; the consumer's thread). */
   static final int STAT_CONVERTER_BYTES = 6;
+
   static final int STAT_COUNT = 7;
 
   static {
@@ -48,10 +54,10 @@ final class ScanNative {
   static native int poolBusy();
 
   /**
-   * Reads the footer of the IPC input at the NUL-terminated UTF-8 path at pathAddress; exports
-   * its schema into the ArrowSchema at schemaAddress (0: not wanted). Returns the address of
-   * longs [format, input bytes, batches, then per batch: rows, body bytes, uncompressed bytes,
-   * message offset, message bytes], freed by freeInspect.
+   * Reads the footer of the IPC input at the NUL-terminated UTF-8 path at pathAddress; exports its
+   * schema into the ArrowSchema at schemaAddress (0: not wanted). Returns the address of longs
+   * [format, input bytes, batches, then per batch: rows, body bytes, uncompressed bytes, message
+   * offset, message bytes], freed by freeInspect.
    */
   static native long inspect(long pathAddress, long schemaAddress);
 
@@ -60,27 +66,42 @@ final class ScanNative {
   /**
    * Opens a scan: numColumns -1 for every column, else the int32 indices at columnsAddress; the
    * batches [firstBatch, firstBatch + batchCount) (batchCount -1: to the end). rows: convert to
-   * UnsafeRows in the workers (validation, maxChunkBytes and variants as the converter's). Exports the
-   * schema of the scan (after projection) into the ArrowSchema at schemaAddress. A row scan
+   * UnsafeRows in the workers (validation, maxChunkBytes and variants as the converter's). Exports
+   * the schema of the scan (after projection) into the ArrowSchema at schemaAddress. A row scan
    * given the ArrowSchema and ArrowArray of a struct of one row (constantsSchemaAddress and
    * constantsArrayAddress, else 0) appends its columns to every row; it moves both (leaving them
    * released), also when it fails. Returns the handle, freed by close.
    */
-  static native long open(long pathAddress, long columnsAddress, int numColumns, long firstBatch,
-      long batchCount, boolean validateValues, int prefetch, int inFlight, int wakeMillis,
-      boolean rows, int validation, long maxChunkBytes, boolean variants, long schemaAddress,
-      long constantsSchemaAddress, long constantsArrayAddress);
+  static native long open(
+      long pathAddress,
+      long columnsAddress,
+      int numColumns,
+      long firstBatch,
+      long batchCount,
+      boolean validateValues,
+      int prefetch,
+      int inFlight,
+      int wakeMillis,
+      boolean rows,
+      int validation,
+      long maxChunkBytes,
+      boolean variants,
+      long schemaAddress,
+      long constantsSchemaAddress,
+      long constantsArrayAddress);
 
   /**
-   * Reserves the image of a file of {@code size} bytes that Java fills with what it reads
-   * (through Hadoop); unwritten bytes read as zeros. Returns its handle, freed by imageFree.
+   * Reserves the image of a file of {@code size} bytes that Java fills with what it reads (through
+   * Hadoop); unwritten bytes read as zeros. Returns its handle, freed by imageFree.
    */
   static native long imageCreate(long size);
 
   /** A direct buffer over {@code [offset, offset + length)} of the image, to write into. */
   static native java.nio.ByteBuffer imageBuffer(long image, long offset, int length);
 
-  /** Counts {@code bytes} written for record batch {@code batch} (-1: head, footer, dictionaries). */
+  /**
+   * Counts {@code bytes} written for record batch {@code batch} (-1: head, footer, dictionaries).
+   */
   static native void imageFilled(long image, long batch, long bytes);
 
   /** The bytes written into the image and not yet given back (batches released). */
@@ -89,12 +110,17 @@ final class ScanNative {
   /**
    * Opens the image, whose first 8 bytes and footer (a stream: all of it) are written, as an IPC
    * input named by the path at pathAddress, reading the columns at columnsAddress (numColumns -1:
-   * all). Exports the whole file's schema into schemaAddress (0: not wanted). Returns {format
-   * (1 file, 2 stream)} and, for a file: {footer offset, dictionaries, (offset, bytes) of each,
+   * all). Exports the whole file's schema into schemaAddress (0: not wanted). Returns {format (1
+   * file, 2 stream)} and, for a file: {footer offset, dictionaries, (offset, bytes) of each,
    * batches, (offset, metadata bytes, body bytes) of each}.
    */
-  static native long[] imageOpen(long image, long pathAddress, long columnsAddress,
-      int numColumns, boolean validateValues, long schemaAddress);
+  static native long[] imageOpen(
+      long image,
+      long pathAddress,
+      long columnsAddress,
+      int numColumns,
+      boolean validateValues,
+      long schemaAddress);
 
   /**
    * The byte ranges record batch {@code batch} needs, as {offset, length} pairs, sorted: its
@@ -109,9 +135,19 @@ final class ScanNative {
    * As open, over an image imageOpen opened (its column selection applies). A file's batches are
    * produced only as ready() allows; a stream must be written whole.
    */
-  static native long openImage(long image, long firstBatch, long batchCount, int prefetch,
-      int inFlight, int wakeMillis, boolean rows, int validation, long maxChunkBytes,
-      boolean variants, long schemaAddress, long constantsSchemaAddress,
+  static native long openImage(
+      long image,
+      long firstBatch,
+      long batchCount,
+      int prefetch,
+      int inFlight,
+      int wakeMillis,
+      boolean rows,
+      int validation,
+      long maxChunkBytes,
+      boolean variants,
+      long schemaAddress,
+      long constantsSchemaAddress,
       long constantsArrayAddress);
 
   /** The first {@code count} batches of an image scan (from its first batch) are written. */

@@ -1,12 +1,11 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.ConverterOptions;
 import java.util.function.BooleanSupplier;
 
-import io.rowbridge.ConverterOptions;
-
 /**
- * What a {@link NativeScan} reads and how far its stream runs ahead. Immutable: every {@code
- * with*} method returns a copy.
+ * What a {@link NativeScan} reads and how far its stream runs ahead. Immutable: every {@code with*}
+ * method returns a copy.
  *
  * <p>Defaults: K = 1 batch waiting ahead of the consumer, W = 2 batches being decoded at once, a
  * blocked consumer wakes every 100 ms, every column, every batch, batch values checked by the
@@ -23,9 +22,16 @@ public final class ScanOptions {
   private final ConverterOptions converterOptions;
   private final boolean validateValues;
 
-  private ScanOptions(int prefetch, int inFlight, int wakePeriodMillis, int[] columns,
-      int firstBatch, int batchCount, BooleanSupplier interrupted,
-      ConverterOptions converterOptions, boolean validateValues) {
+  private ScanOptions(
+      int prefetch,
+      int inFlight,
+      int wakePeriodMillis,
+      int[] columns,
+      int firstBatch,
+      int batchCount,
+      BooleanSupplier interrupted,
+      ConverterOptions converterOptions,
+      boolean validateValues) {
     this.prefetch = prefetch;
     this.inFlight = inFlight;
     this.wakePeriodMillis = wakePeriodMillis;
@@ -46,8 +52,16 @@ public final class ScanOptions {
     if (k < 0) {
       throw new IllegalArgumentException("prefetch must be 0 or more: " + k);
     }
-    return new ScanOptions(k, inFlight, wakePeriodMillis, columns, firstBatch, batchCount,
-        interrupted, converterOptions, validateValues);
+    return new ScanOptions(
+        k,
+        inFlight,
+        wakePeriodMillis,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validateValues);
   }
 
   /** W: the most batches being decoded at once (1 or more). */
@@ -55,8 +69,16 @@ public final class ScanOptions {
     if (w < 1) {
       throw new IllegalArgumentException("in-flight must be 1 or more: " + w);
     }
-    return new ScanOptions(prefetch, w, wakePeriodMillis, columns, firstBatch, batchCount,
-        interrupted, converterOptions, validateValues);
+    return new ScanOptions(
+        prefetch,
+        w,
+        wakePeriodMillis,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validateValues);
   }
 
   /** How often a consumer blocked for a batch polls {@link #withInterrupted}. */
@@ -64,19 +86,35 @@ public final class ScanOptions {
     if (ms <= 0) {
       throw new IllegalArgumentException("the wake period must be positive: " + ms);
     }
-    return new ScanOptions(prefetch, inFlight, ms, columns, firstBatch, batchCount, interrupted,
-        converterOptions, validateValues);
+    return new ScanOptions(
+        prefetch,
+        inFlight,
+        ms,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validateValues);
   }
 
   /**
    * The columns to read, as top-level column indices of the file's schema, in the order wanted,
-   * each at most once; the others are neither decompressed nor decoded. {@code null}: every
-   * column; an empty array: none (batches keep their row counts).
+   * each at most once; the others are neither decompressed nor decoded. {@code null}: every column;
+   * an empty array: none (batches keep their row counts).
    */
   public ScanOptions withColumns(int[] topLevelColumnIndices) {
     int[] copy = topLevelColumnIndices == null ? null : topLevelColumnIndices.clone();
-    return new ScanOptions(prefetch, inFlight, wakePeriodMillis, copy, firstBatch, batchCount,
-        interrupted, converterOptions, validateValues);
+    return new ScanOptions(
+        prefetch,
+        inFlight,
+        wakePeriodMillis,
+        copy,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validateValues);
   }
 
   /**
@@ -88,18 +126,34 @@ public final class ScanOptions {
       throw new IllegalArgumentException(
           "invalid batch range: first " + firstBatch + ", count " + batchCount);
     }
-    return new ScanOptions(prefetch, inFlight, wakePeriodMillis, columns, firstBatch, batchCount,
-        interrupted, converterOptions, validateValues);
+    return new ScanOptions(
+        prefetch,
+        inFlight,
+        wakePeriodMillis,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validateValues);
   }
 
   /**
-   * Polled by a consumer blocked for a batch, on its own thread, at every wake-up; true cancels
-   * the scan and the blocked call throws a {@link io.rowbridge.RowbridgeException} with code
-   * ECANCELED. In Spark: {@code () -> taskContext.isInterrupted()}. {@code null}: never.
+   * Polled by a consumer blocked for a batch, on its own thread, at every wake-up; true cancels the
+   * scan and the blocked call throws a {@link io.rowbridge.RowbridgeException} with code ECANCELED.
+   * In Spark: {@code () -> taskContext.isInterrupted()}. {@code null}: never.
    */
   public ScanOptions withInterrupted(BooleanSupplier interrupted) {
-    return new ScanOptions(prefetch, inFlight, wakePeriodMillis, columns, firstBatch, batchCount,
-        interrupted, converterOptions, validateValues);
+    return new ScanOptions(
+        prefetch,
+        inFlight,
+        wakePeriodMillis,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validateValues);
   }
 
   /**
@@ -108,8 +162,16 @@ public final class ScanOptions {
    * defaults.
    */
   public ScanOptions withConverterOptions(ConverterOptions options) {
-    return new ScanOptions(prefetch, inFlight, wakePeriodMillis, columns, firstBatch, batchCount,
-        interrupted, options, validateValues);
+    return new ScanOptions(
+        prefetch,
+        inFlight,
+        wakePeriodMillis,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        options,
+        validateValues);
   }
 
   /**
@@ -118,8 +180,16 @@ public final class ScanOptions {
    * could then make a consumer read outside a buffer.
    */
   public ScanOptions withValidateValues(boolean validate) {
-    return new ScanOptions(prefetch, inFlight, wakePeriodMillis, columns, firstBatch, batchCount,
-        interrupted, converterOptions, validate);
+    return new ScanOptions(
+        prefetch,
+        inFlight,
+        wakePeriodMillis,
+        columns,
+        firstBatch,
+        batchCount,
+        interrupted,
+        converterOptions,
+        validate);
   }
 
   public int prefetch() {

@@ -1,18 +1,16 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.RowbridgeException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.rowbridge.RowbridgeException;
-
 import org.apache.spark.unsafe.Platform;
 
 /**
  * Turns Arrow Java's refusal of a C Data schema ({@code Format X is not supported}: a type its
  * version cannot import, such as Arrow Java 12's views, list views, run-end encoding and
- * month_day_nano intervals, or 18.1.0's run-end encoding) into a {@link RowbridgeException} that names the input, the column
- * and the layout.
+ * month_day_nano intervals, or 18.1.0's run-end encoding) into a {@link RowbridgeException} that
+ * names the input, the column and the layout.
  */
 final class SchemaImportError {
   private SchemaImportError() {}
@@ -25,8 +23,8 @@ final class SchemaImportError {
   private static final int MAX_DEPTH = 64;
 
   /**
-   * The dotted path and format of every field of the C Data schema at {@code schemaAddress},
-   * depth first, read before Arrow Java imports (and releases) it.
+   * The dotted path and format of every field of the C Data schema at {@code schemaAddress}, depth
+   * first, read before Arrow Java imports (and releases) it.
    */
   static List<String[]> fieldFormats(long schemaAddress) {
     List<String[]> fields = new ArrayList<>();
@@ -35,15 +33,15 @@ final class SchemaImportError {
   }
 
   /**
-   * The error for {@code refusal}, raised while importing the schema of {@code path} whose
-   * fields {@link #fieldFormats} listed.
+   * The error for {@code refusal}, raised while importing the schema of {@code path} whose fields
+   * {@link #fieldFormats} listed.
    */
-  static RowbridgeException of(String path, List<String[]> fields,
-      UnsupportedOperationException refusal) {
+  static RowbridgeException of(
+      String path, List<String[]> fields, UnsupportedOperationException refusal) {
     String format = refusedFormat(refusal.getMessage());
     if (format == null) {
-      return new RowbridgeException("rowbridge: " + path + ": " + refusal.getMessage(),
-          RowbridgeException.ENOTSUP);
+      return new RowbridgeException(
+          "rowbridge: " + path + ": " + refusal.getMessage(), RowbridgeException.ENOTSUP);
     }
     String column = "?";
     for (String[] field : fields) {
@@ -52,10 +50,21 @@ final class SchemaImportError {
         break;
       }
     }
-    return new RowbridgeException("rowbridge: " + path + ": column " + column
-        + " has Arrow format '" + format + "' (" + layoutName(format) + "), which the C Data"
-        + " module of Arrow Java" + arrowJavaVersion() + " cannot import (java/README.md,"
-        + " \"Spark versions\")", RowbridgeException.ENOTSUP);
+    return new RowbridgeException(
+        "rowbridge: "
+            + path
+            + ": column "
+            + column
+            + " has Arrow format '"
+            + format
+            + "' ("
+            + layoutName(format)
+            + "), which the C Data"
+            + " module of Arrow Java"
+            + arrowJavaVersion()
+            + " cannot import (java/README.md,"
+            + " \"Spark versions\")",
+        RowbridgeException.ENOTSUP);
   }
 
   private static String arrowJavaVersion() {

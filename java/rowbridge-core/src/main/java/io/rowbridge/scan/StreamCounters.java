@@ -18,11 +18,11 @@ public interface StreamCounters {
   long decodeNanos();
 
   /**
-   * Bytes of native memory the stream holds now: decoded batches it has not handed over or
-   * released yet (buffers allocated for them, such as decompressed bodies; not the mapped file)
-   * and, for a row scan, the row buffers of its converters (up to K + W + 1, kept for reuse until
-   * close). The workers change it while they run ahead of the consumer; 0 after close. For a
-   * host's memory accounting: compare it at each batch and acquire or release the difference.
+   * Bytes of native memory the stream holds now: decoded batches it has not handed over or released
+   * yet (buffers allocated for them, such as decompressed bodies; not the mapped file) and, for a
+   * row scan, the row buffers of its converters (up to K + W + 1, kept for reuse until close). The
+   * workers change it while they run ahead of the consumer; 0 after close. For a host's memory
+   * accounting: compare it at each batch and acquire or release the difference.
    */
   long bytesHeld();
 }

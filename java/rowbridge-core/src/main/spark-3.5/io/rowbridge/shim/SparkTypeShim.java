@@ -1,14 +1,13 @@
 package io.rowbridge.shim;
 
+import io.rowbridge.RowbridgeException;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.types.DataType;
 
-import io.rowbridge.RowbridgeException;
-
 /**
- * The Spark types that only some version lines have, for Spark 3.5: neither VariantType
- * (Spark 4.0) nor TimeType (Spark 4.1), so a struct in the variant form stays a struct. Every
- * line has a class of this name with the same methods.
+ * The Spark types that only some version lines have, for Spark 3.5: neither VariantType (Spark 4.0)
+ * nor TimeType (Spark 4.1), so a struct in the variant form stays a struct. Every line has a class
+ * of this name with the same methods.
  */
 public final class SparkTypeShim {
   private SparkTypeShim() {}
@@ -25,8 +24,8 @@ public final class SparkTypeShim {
 
   /** Spark 3.5 has no TimeType: always throws (check {@link #hasTime} first). */
   public static DataType timeType() {
-    throw new RowbridgeException("rowbridge: Spark 3.5 has no TIME type (Spark 4.1 has)",
-        RowbridgeException.ENOTSUP);
+    throw new RowbridgeException(
+        "rowbridge: Spark 3.5 has no TIME type (Spark 4.1 has)", RowbridgeException.ENOTSUP);
   }
 
   public static boolean isTime(DataType type) {
@@ -35,8 +34,8 @@ public final class SparkTypeShim {
 
   /** Spark 3.5 has no VariantType: always throws (check {@link #hasVariant} first). */
   public static DataType variantType() {
-    throw new RowbridgeException("rowbridge: Spark 3.5 has no VARIANT type (Spark 4.0 has)",
-        RowbridgeException.ENOTSUP);
+    throw new RowbridgeException(
+        "rowbridge: Spark 3.5 has no VARIANT type (Spark 4.0 has)", RowbridgeException.ENOTSUP);
   }
 
   public static boolean isVariant(DataType type) {

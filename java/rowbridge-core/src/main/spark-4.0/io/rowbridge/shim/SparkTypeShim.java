@@ -1,5 +1,6 @@
 package io.rowbridge.shim;
 
+import io.rowbridge.RowbridgeException;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.types.DataType;
@@ -7,11 +8,9 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.VariantType;
 import org.apache.spark.sql.util.ArrowUtils;
 
-import io.rowbridge.RowbridgeException;
-
 /**
- * The Spark types that only some version lines have, for Spark 4.0: VariantType, and no
- * TimeType (Spark 4.1). Every line has a class of this name with the same methods.
+ * The Spark types that only some version lines have, for Spark 4.0: VariantType, and no TimeType
+ * (Spark 4.1). Every line has a class of this name with the same methods.
  */
 public final class SparkTypeShim {
   private SparkTypeShim() {}
@@ -28,8 +27,8 @@ public final class SparkTypeShim {
 
   /** Spark 4.0 has no TimeType: always throws (check {@link #hasTime} first). */
   public static DataType timeType() {
-    throw new RowbridgeException("rowbridge: Spark 4.0 has no TIME type (Spark 4.1 has)",
-        RowbridgeException.ENOTSUP);
+    throw new RowbridgeException(
+        "rowbridge: Spark 4.0 has no TIME type (Spark 4.1 has)", RowbridgeException.ENOTSUP);
   }
 
   public static boolean isTime(DataType type) {

@@ -11,8 +11,8 @@ import org.apache.spark.sql.types.VariantType;
 import org.apache.spark.sql.util.ArrowUtils;
 
 /**
- * The Spark types that only some version lines have, for Spark 4.1: TimeType (4.1) and
- * VariantType (4.0). Every line has a class of this name with the same methods.
+ * The Spark types that only some version lines have, for Spark 4.1: TimeType (4.1) and VariantType
+ * (4.0). Every line has a class of this name with the same methods.
  */
 public final class SparkTypeShim {
   private SparkTypeShim() {}

@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.RowbridgeException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.rowbridge.RowbridgeException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -22,15 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Scans of files the caller fills (as the Spark source does through Hadoop), against scans of the
- * same file mapped: only the ranges a batch's selected columns need are written, by another
- * thread, batch by batch, and the batches must be the same.
+ * same file mapped: only the ranges a batch's selected columns need are written, by another thread,
+ * batch by batch, and the batches must be the same.
  */
 class FilledFileTest {
   static final int[] BATCH_ROWS = {300, 1, 0, 257, 64, 1000};
   static final long SEED = 20261202L;
 
-  @TempDir
-  Path directory;
+  @TempDir Path directory;
   private BufferAllocator allocator;
   private ScanFiles.Written written;
   private byte[] bytes;
@@ -56,8 +54,10 @@ class FilledFileTest {
 
   /** Writes the head, the footer and the dictionaries; opens the file for {@code columns}. */
   private FileLayout openFilled(FilledFile file, int[] columns) {
-    int footer = ByteBuffer.wrap(bytes, bytes.length - 10, 4)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    int footer =
+        ByteBuffer.wrap(bytes, bytes.length - 10, 4)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .getInt();
     long head = write(file, 0, 8) + write(file, bytes.length - footer - 10, footer + 10);
     FileLayout layout = file.open(columns, true);
     for (int i = 0; i < layout.numDictionaries(); i++) {
@@ -69,8 +69,9 @@ class FilledFileTest {
 
   private List<String> mapped(int[] columns) {
     List<String> batches = new ArrayList<>();
-    try (ArrowScan scan = NativeScan.openArrow(written.path.toString(),
-        ScanOptions.defaults().withColumns(columns), allocator)) {
+    try (ArrowScan scan =
+        NativeScan.openArrow(
+            written.path.toString(), ScanOptions.defaults().withColumns(columns), allocator)) {
       while (scan.loadNextBatch()) {
         batches.add(scan.getVectorSchemaRoot().contentToTSVString());
       }
@@ -86,21 +87,23 @@ class FilledFileTest {
         assertEquals(BATCH_ROWS.length, layout.numBatches());
         long[] written = {0};
         List<String> batches = new ArrayList<>();
-        try (ArrowScan scan = NativeScan.openArrow(file,
-            ScanOptions.defaults().withColumns(columns), allocator)) {
-          Thread fetcher = new Thread(() -> {
-            for (int b = 0; b < layout.numBatches(); b++) {
-              write(file, layout.batchOffset(b), layout.batchMetadataBytes(b));
-              long[] ranges = file.batchRanges(b);
-              long batchBytes = 0;
-              for (int i = 0; i < ranges.length; i += 2) {
-                batchBytes += write(file, ranges[i], ranges[i + 1]);
-              }
-              file.filled(b, batchBytes);
-              written[0] += batchBytes;
-              scan.batchesReady(b + 1);
-            }
-          });
+        try (ArrowScan scan =
+            NativeScan.openArrow(file, ScanOptions.defaults().withColumns(columns), allocator)) {
+          Thread fetcher =
+              new Thread(
+                  () -> {
+                    for (int b = 0; b < layout.numBatches(); b++) {
+                      write(file, layout.batchOffset(b), layout.batchMetadataBytes(b));
+                      long[] ranges = file.batchRanges(b);
+                      long batchBytes = 0;
+                      for (int i = 0; i < ranges.length; i += 2) {
+                        batchBytes += write(file, ranges[i], ranges[i + 1]);
+                      }
+                      file.filled(b, batchBytes);
+                      written[0] += batchBytes;
+                      scan.batchesReady(b + 1);
+                    }
+                  });
           fetcher.start();
           while (scan.loadNextBatch()) {
             batches.add(scan.getVectorSchemaRoot().contentToTSVString());
@@ -120,18 +123,27 @@ class FilledFileTest {
   void aScanWaitsForItsBatchesAndMustSelectTheOpenedColumns() {
     try (FilledFile file = FilledFile.create("waits.arrow", bytes.length)) {
       openFilled(file, new int[] {0});
-      assertThrows(IllegalArgumentException.class, () -> NativeScan.openArrow(file,
-          ScanOptions.defaults().withColumns(new int[] {1}), allocator));
-      try (ArrowScan scan = NativeScan.openArrow(file, ScanOptions.defaults()
-          .withColumns(new int[] {0}).withWakePeriodMillis(10).withInterrupted(
-              new java.util.function.BooleanSupplier() {
-                private int wakes;
+      assertThrows(
+          IllegalArgumentException.class,
+          () ->
+              NativeScan.openArrow(
+                  file, ScanOptions.defaults().withColumns(new int[] {1}), allocator));
+      try (ArrowScan scan =
+          NativeScan.openArrow(
+              file,
+              ScanOptions.defaults()
+                  .withColumns(new int[] {0})
+                  .withWakePeriodMillis(10)
+                  .withInterrupted(
+                      new java.util.function.BooleanSupplier() {
+                        private int wakes;
 
-                @Override
-                public boolean getAsBoolean() {
-                  return ++wakes > 5; // no batch is ever written: give up after 5 wake-ups
-                }
-              }), allocator)) {
+                        @Override
+                        public boolean getAsBoolean() {
+                          return ++wakes > 5; // no batch is ever written: give up after 5 wake-ups
+                        }
+                      }),
+              allocator)) {
         RowbridgeException stopped = assertThrows(RowbridgeException.class, scan::loadNextBatch);
         assertEquals(RowbridgeException.ECANCELED, stopped.code());
         assertFalse(scan.batchesRead() > 0);

@@ -6,16 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.RowbridgeConverter;
+import io.rowbridge.RowbridgeException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.rowbridge.ConverterOptions;
-import io.rowbridge.RowbridgeConverter;
-import io.rowbridge.RowbridgeException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -36,8 +35,7 @@ class NativeScanTest {
   static final int[] BATCH_ROWS = {100, 1, 0, 257, 64};
   static final long SEED = 20261130L;
 
-  @TempDir
-  Path directory;
+  @TempDir Path directory;
   private BufferAllocator allocator;
   private ScanFiles.Written written;
 
@@ -55,8 +53,8 @@ class NativeScanTest {
   }
 
   /**
-   * The schema as text, dictionary ids left out: the C Data Interface carries none, so Arrow
-   * Java numbers the imported dictionaries itself.
+   * The schema as text, dictionary ids left out: the C Data Interface carries none, so Arrow Java
+   * numbers the imported dictionaries itself.
    */
   static String withoutDictionaryIds(org.apache.arrow.vector.types.pojo.Schema schema) {
     return schema.toString().replaceAll("dictionary: [0-9]+", "dictionary");
@@ -104,11 +102,12 @@ class NativeScanTest {
   @Test
   void projectionReadsTheSelectedColumnsInOrder() {
     int[] columns = {4, 0, 3};
-    try (ArrowScan scan = NativeScan.openArrow(path(), ScanOptions.defaults().withColumns(columns),
-        allocator); ArrowScan full = NativeScan.openArrow(path(), ScanOptions.defaults(),
-            allocator)) {
+    try (ArrowScan scan =
+            NativeScan.openArrow(path(), ScanOptions.defaults().withColumns(columns), allocator);
+        ArrowScan full = NativeScan.openArrow(path(), ScanOptions.defaults(), allocator)) {
       List<Field> fields = scan.schema().getFields();
-      assertEquals(List.of("point", "id", "word"),
+      assertEquals(
+          List.of("point", "id", "word"),
           List.of(fields.get(0).getName(), fields.get(1).getName(), fields.get(2).getName()));
       while (full.loadNextBatch()) {
         assertTrue(scan.loadNextBatch());
@@ -127,8 +126,8 @@ class NativeScanTest {
       assertTrue(scan.bytesRead() > 0);
     }
     // No column: batches keep their row counts.
-    try (ArrowScan scan = NativeScan.openArrow(path(),
-        ScanOptions.defaults().withColumns(new int[0]), allocator)) {
+    try (ArrowScan scan =
+        NativeScan.openArrow(path(), ScanOptions.defaults().withColumns(new int[0]), allocator)) {
       assertEquals(0, scan.schema().getFields().size());
       for (int rows : BATCH_ROWS) {
         assertTrue(scan.loadNextBatch());
@@ -136,30 +135,41 @@ class NativeScanTest {
       }
       assertFalse(scan.loadNextBatch());
     }
-    RowbridgeException bad = assertThrows(RowbridgeException.class,
-        () -> NativeScan.openArrow(path(), ScanOptions.defaults().withColumns(new int[] {5}),
-            allocator));
+    RowbridgeException bad =
+        assertThrows(
+            RowbridgeException.class,
+            () ->
+                NativeScan.openArrow(
+                    path(), ScanOptions.defaults().withColumns(new int[] {5}), allocator));
     assertTrue(bad.getMessage().contains("column 5"), bad.getMessage());
-    assertThrows(RowbridgeException.class, () -> NativeScan.openArrow(path(),
-        ScanOptions.defaults().withColumns(new int[] {1, 1}), allocator));
+    assertThrows(
+        RowbridgeException.class,
+        () ->
+            NativeScan.openArrow(
+                path(), ScanOptions.defaults().withColumns(new int[] {1, 1}), allocator));
   }
 
   @Test
   void batchRangesSplitTheFile() {
-    assertEquals(written.batches.subList(1, 3),
-        readAll(ScanOptions.defaults().withBatchRange(1, 2)));
-    assertEquals(written.batches.subList(3, 5),
-        readAll(ScanOptions.defaults().withBatchRange(3, -1)));
+    assertEquals(
+        written.batches.subList(1, 3), readAll(ScanOptions.defaults().withBatchRange(1, 2)));
+    assertEquals(
+        written.batches.subList(3, 5), readAll(ScanOptions.defaults().withBatchRange(3, -1)));
     assertEquals(List.of(), readAll(ScanOptions.defaults().withBatchRange(5, 0)));
     List<String> joined = new ArrayList<>();
     for (int first = 0; first < BATCH_ROWS.length; first += 2) {
-      joined.addAll(readAll(ScanOptions.defaults().withBatchRange(first,
-          Math.min(2, BATCH_ROWS.length - first))));
+      joined.addAll(
+          readAll(
+              ScanOptions.defaults()
+                  .withBatchRange(first, Math.min(2, BATCH_ROWS.length - first))));
     }
     assertEquals(written.batches, joined);
-    RowbridgeException past = assertThrows(RowbridgeException.class,
-        () -> NativeScan.openArrow(path(), ScanOptions.defaults().withBatchRange(4, 2),
-            allocator));
+    RowbridgeException past =
+        assertThrows(
+            RowbridgeException.class,
+            () ->
+                NativeScan.openArrow(
+                    path(), ScanOptions.defaults().withBatchRange(4, 2), allocator));
     assertTrue(past.getMessage().contains(path()), past.getMessage());
   }
 
@@ -176,8 +186,10 @@ class NativeScanTest {
       assertTrue(info.batchUncompressedBytes(i) <= info.batchBodyBytes(i));
     }
     assertEquals(Files.size(written.path), info.inputBytes());
-    RowbridgeException missing = assertThrows(RowbridgeException.class,
-        () -> NativeScan.inspect(directory.resolve("missing.arrow").toString()));
+    RowbridgeException missing =
+        assertThrows(
+            RowbridgeException.class,
+            () -> NativeScan.inspect(directory.resolve("missing.arrow").toString()));
     assertTrue(missing.getMessage().contains("missing.arrow"), missing.getMessage());
   }
 
@@ -187,8 +199,9 @@ class NativeScanTest {
       ScanOptions options = ScanOptions.defaults().withColumns(columns);
       List<byte[]> expected = new ArrayList<>();
       try (ArrowScan scan = NativeScan.openArrow(path(), options, allocator)) {
-        try (RowbridgeConverter converter = RowbridgeConverter.create(scan.schema(),
-            ConverterOptions.defaults().dictionaries(scan.dictionaries()))) {
+        try (RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                scan.schema(), ConverterOptions.defaults().dictionaries(scan.dictionaries()))) {
           while (scan.loadNextBatch()) {
             converter.convert(scan.getVectorSchemaRoot());
             while (converter.next()) {
@@ -198,8 +211,10 @@ class NativeScanTest {
         }
       }
       List<byte[]> actual = new ArrayList<>();
-      try (RowScan scan = NativeScan.openRows(path(), options.withConverterOptions(
-          ConverterOptions.defaults().maxChunkBytes(4096)))) {
+      try (RowScan scan =
+          NativeScan.openRows(
+              path(),
+              options.withConverterOptions(ConverterOptions.defaults().maxChunkBytes(4096)))) {
         assertEquals(columns == null ? 5 : 2, scan.sparkSchema().size());
         while (scan.nextBatch()) {
           int rows = 0;
@@ -226,15 +241,17 @@ class NativeScanTest {
     try (RowScan scan = NativeScan.openRows(path(), options)) {
       while (scan.nextBatch()) {
         while (scan.next()) {
-          expected.add(new Object[] {
-              String.valueOf(scan.row().get(0, scan.sparkSchema().fields()[0].dataType())),
-              String.valueOf(scan.row().get(1, scan.sparkSchema().fields()[1].dataType()))});
+          expected.add(
+              new Object[] {
+                String.valueOf(scan.row().get(0, scan.sparkSchema().fields()[0].dataType())),
+                String.valueOf(scan.row().get(1, scan.sparkSchema().fields()[1].dataType()))
+              });
         }
       }
     }
     try (BigIntVector k = new BigIntVector("k", allocator);
-         VarCharVector v = new VarCharVector("v", allocator);
-         IntVector n = new IntVector("n", allocator)) {
+        VarCharVector v = new VarCharVector("v", allocator);
+        IntVector n = new IntVector("n", allocator)) {
       k.setSafe(0, 7);
       v.setSafe(0, "day=2026-12-01".getBytes(StandardCharsets.UTF_8));
       n.setNull(0);
@@ -244,13 +261,22 @@ class NativeScanTest {
       List<Object[]> actual = new ArrayList<>();
       try (VectorSchemaRoot constants = new VectorSchemaRoot(List.of(k, v, n))) {
         constants.setRowCount(1);
-        try (RowScan scan = NativeScan.openRows(path(), options.withConverterOptions(
-            ConverterOptions.defaults().maxChunkBytes(4096)), constants)) {
-          assertEquals("struct<" + scan.sparkSchema().fields()[0].name() + ":"
-              + scan.sparkSchema().fields()[0].dataType().simpleString() + ","
-              + scan.sparkSchema().fields()[1].name() + ":"
-              + scan.sparkSchema().fields()[1].dataType().simpleString()
-              + ",k:bigint,v:string,n:int>", scan.sparkSchema().simpleString());
+        try (RowScan scan =
+            NativeScan.openRows(
+                path(),
+                options.withConverterOptions(ConverterOptions.defaults().maxChunkBytes(4096)),
+                constants)) {
+          assertEquals(
+              "struct<"
+                  + scan.sparkSchema().fields()[0].name()
+                  + ":"
+                  + scan.sparkSchema().fields()[0].dataType().simpleString()
+                  + ","
+                  + scan.sparkSchema().fields()[1].name()
+                  + ":"
+                  + scan.sparkSchema().fields()[1].dataType().simpleString()
+                  + ",k:bigint,v:string,n:int>",
+              scan.sparkSchema().simpleString());
           while (scan.nextBatch()) {
             while (scan.next()) {
               UnsafeRow row = scan.row();
@@ -258,9 +284,11 @@ class NativeScanTest {
               assertEquals(7L, row.getLong(2));
               assertEquals("day=2026-12-01", row.getUTF8String(3).toString());
               assertTrue(row.isNullAt(4));
-              actual.add(new Object[] {
-                  String.valueOf(row.get(0, scan.sparkSchema().fields()[0].dataType())),
-                  String.valueOf(row.get(1, scan.sparkSchema().fields()[1].dataType()))});
+              actual.add(
+                  new Object[] {
+                    String.valueOf(row.get(0, scan.sparkSchema().fields()[0].dataType())),
+                    String.valueOf(row.get(1, scan.sparkSchema().fields()[1].dataType()))
+                  });
             }
           }
         }
@@ -283,14 +311,22 @@ class NativeScanTest {
     Path python = root.resolve("build/venv/bin/python3");
     assertTrue(Files.isExecutable(python), python + " is missing: run make deps");
     Path out = directory.resolve("pyarrow");
-    Process process = new ProcessBuilder(python.toString(),
-        root.resolve("tests/stream/make_scan_files.py").toString(), out.toString(), "--batches",
-        "3", "--batch-rows", "700").inheritIO().start();
+    Process process =
+        new ProcessBuilder(
+                python.toString(),
+                root.resolve("tests/stream/make_scan_files.py").toString(),
+                out.toString(),
+                "--batches",
+                "3",
+                "--batch-rows",
+                "700")
+            .inheritIO()
+            .start();
     assertEquals(0, process.waitFor(), "make_scan_files.py failed");
     for (String kind : new String[] {"flat", "lists"}) {
       List<String> expected = new ArrayList<>();
-      try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
-          out.resolve(kind + ".none.arrow"));
+      try (java.nio.channels.FileChannel channel =
+              java.nio.channels.FileChannel.open(out.resolve(kind + ".none.arrow"));
           org.apache.arrow.vector.ipc.ArrowFileReader reader =
               new org.apache.arrow.vector.ipc.ArrowFileReader(channel, allocator)) {
         while (reader.loadNextBatch()) {
@@ -298,8 +334,8 @@ class NativeScanTest {
         }
       }
       assertEquals(3, expected.size());
-      for (String suffix : new String[] {".zstd.arrow", ".lz4.arrow", ".zstd.arrows",
-          ".none.arrows"}) {
+      for (String suffix :
+          new String[] {".zstd.arrow", ".lz4.arrow", ".zstd.arrows", ".none.arrows"}) {
         String file = out.resolve(kind + suffix).toString();
         List<String> actual = new ArrayList<>();
         try (ArrowScan scan = NativeScan.openArrow(file, ScanOptions.defaults(), allocator)) {
@@ -317,13 +353,13 @@ class NativeScanTest {
     ScanFiles.corruptBatch(written, 3);
     for (int w : new int[] {1, 3}) {
       int good = 0;
-      try (ArrowScan scan = NativeScan.openArrow(path(), ScanOptions.defaults().withInFlight(w),
-          allocator)) {
+      try (ArrowScan scan =
+          NativeScan.openArrow(path(), ScanOptions.defaults().withInFlight(w), allocator)) {
         RowbridgeException error = null;
         try {
           while (scan.loadNextBatch()) {
-            assertEquals(written.batches.get(good), scan.getVectorSchemaRoot()
-                .contentToTSVString());
+            assertEquals(
+                written.batches.get(good), scan.getVectorSchemaRoot().contentToTSVString());
             good++;
           }
         } catch (RowbridgeException e) {
@@ -339,11 +375,14 @@ class NativeScanTest {
       }
       try (RowScan rows = NativeScan.openRows(path(), ScanOptions.defaults().withInFlight(w))) {
         int batches = 0;
-        RowbridgeException error = assertThrows(RowbridgeException.class, () -> {
-          while (rows.nextBatch()) {
-            // drain
-          }
-        });
+        RowbridgeException error =
+            assertThrows(
+                RowbridgeException.class,
+                () -> {
+                  while (rows.nextBatch()) {
+                    // drain
+                  }
+                });
         assertTrue(error.getMessage().contains("record batch 3"), error.getMessage());
         assertEquals(3, rows.batchesRead());
       }
@@ -352,8 +391,8 @@ class NativeScanTest {
 
   @Test
   void closeMidStreamFreesEverything() {
-    ArrowScan scan = NativeScan.openArrow(path(), ScanOptions.defaults().withPrefetch(3),
-        allocator);
+    ArrowScan scan =
+        NativeScan.openArrow(path(), ScanOptions.defaults().withPrefetch(3), allocator);
     assertTrue(scan.loadNextBatch());
     scan.close();
     scan.close();
@@ -368,17 +407,16 @@ class NativeScanTest {
   }
 
   /**
-   * bytesHeld with K = 0 and W = 1 (at most two items, so two converters): while a batch is
-   * held, at least what its converter holds, itself at least the batch's rows plus offsets; once
-   * every batch is read, exactly what the one or two converters hold, each as it was after its
-   * last batch (converters never shrink; an uncompressed file's batches own no buffers); 0 after
-   * close.
+   * bytesHeld with K = 0 and W = 1 (at most two items, so two converters): while a batch is held,
+   * at least what its converter holds, itself at least the batch's rows plus offsets; once every
+   * batch is read, exactly what the one or two converters hold, each as it was after its last batch
+   * (converters never shrink; an uncompressed file's batches own no buffers); 0 after close.
    */
   @Test
   void rowScanReportsTheNativeBytesItHolds() {
     List<Long> converters = new ArrayList<>();
-    try (RowScan scan = NativeScan.openRows(path(),
-        ScanOptions.defaults().withPrefetch(0).withInFlight(1))) {
+    try (RowScan scan =
+        NativeScan.openRows(path(), ScanOptions.defaults().withPrefetch(0).withInFlight(1))) {
       assertEquals(0, scan.converterBytes());
       while (scan.nextBatch()) {
         long footprint = 8L * (scan.numRows() + 1);
@@ -399,7 +437,8 @@ class NativeScanTest {
           possible |= held == converters.get(i) + converters.get(j);
         }
       }
-      assertTrue(held >= java.util.Collections.max(converters) && possible,
+      assertTrue(
+          held >= java.util.Collections.max(converters) && possible,
           held + " from converter sizes " + converters);
       scan.close();
       assertEquals(0, scan.bytesHeld());

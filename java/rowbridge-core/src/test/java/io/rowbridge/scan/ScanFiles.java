@@ -9,7 +9,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
@@ -54,13 +53,26 @@ final class ScanFiles {
   static Schema schema() {
     Field id = new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null);
     Field name = new Field("name", FieldType.nullable(new ArrowType.Utf8()), null);
-    Field values = new Field("values", FieldType.nullable(ArrowType.List.INSTANCE),
-        List.of(new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null)));
-    Field word = new Field("word", new FieldType(true, new ArrowType.Int(32, true),
-        new DictionaryEncoding(DICTIONARY_ID, false, new ArrowType.Int(32, true))), null);
-    Field point = new Field("point", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
-        new Field("x", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("label", FieldType.nullable(new ArrowType.Utf8()), null)));
+    Field values =
+        new Field(
+            "values",
+            FieldType.nullable(ArrowType.List.INSTANCE),
+            List.of(new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null)));
+    Field word =
+        new Field(
+            "word",
+            new FieldType(
+                true,
+                new ArrowType.Int(32, true),
+                new DictionaryEncoding(DICTIONARY_ID, false, new ArrowType.Int(32, true))),
+            null);
+    Field point =
+        new Field(
+            "point",
+            FieldType.nullable(ArrowType.Struct.INSTANCE),
+            List.of(
+                new Field("x", FieldType.nullable(new ArrowType.Int(32, true)), null),
+                new Field("label", FieldType.nullable(new ArrowType.Utf8()), null)));
     return new Schema(List.of(id, name, values, word, point));
   }
 
@@ -69,19 +81,27 @@ final class ScanFiles {
       throws IOException {
     Random random = new Random(seed);
     Written written = new Written(path);
-    VarCharVector dictionaryValues = new VarCharVector(
-        new Field("dictionary", FieldType.nullable(new ArrowType.Utf8()), null), allocator);
+    VarCharVector dictionaryValues =
+        new VarCharVector(
+            new Field("dictionary", FieldType.nullable(new ArrowType.Utf8()), null), allocator);
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        FileChannel channel =
+            FileChannel.open(
+                path,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
       dictionaryValues.allocateNew();
       for (int i = 0; i < WORDS.length; i++) {
         dictionaryValues.setSafe(i, WORDS[i].getBytes(StandardCharsets.UTF_8));
       }
       dictionaryValues.setValueCount(WORDS.length);
-      DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
-      provider.put(new Dictionary(dictionaryValues,
-          new DictionaryEncoding(DICTIONARY_ID, false, new ArrowType.Int(32, true))));
+      DictionaryProvider.MapDictionaryProvider provider =
+          new DictionaryProvider.MapDictionaryProvider();
+      provider.put(
+          new Dictionary(
+              dictionaryValues,
+              new DictionaryEncoding(DICTIONARY_ID, false, new ArrowType.Int(32, true))));
       try (ArrowFileWriter writer = new ArrowFileWriter(root, provider, channel)) {
         writer.start();
         long nextId = 0;

@@ -3,6 +3,7 @@ package io.rowbridge.scan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.RowbridgeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.rowbridge.RowbridgeException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
@@ -28,8 +27,7 @@ class ScanThreadsTest {
   /** Large batches, so that converting one to rows keeps a worker busy for milliseconds. */
   static final int[] LARGE = {200_000, 200_000, 200_000, 200_000, 200_000, 200_000};
 
-  @TempDir
-  static Path directory;
+  @TempDir static Path directory;
   static BufferAllocator allocator;
   static String large;
   static String small;
@@ -38,8 +36,10 @@ class ScanThreadsTest {
   static void writeFiles() throws IOException {
     allocator = new RootAllocator();
     large = ScanFiles.write(allocator, directory.resolve("large.arrow"), LARGE, 1).path.toString();
-    small = ScanFiles.write(allocator, directory.resolve("small.arrow"), new int[] {10, 10, 10}, 2)
-        .path.toString();
+    small =
+        ScanFiles.write(allocator, directory.resolve("small.arrow"), new int[] {10, 10, 10}, 2)
+            .path
+            .toString();
   }
 
   @AfterAll
@@ -57,16 +57,18 @@ class ScanThreadsTest {
   void cancelFromAnotherThreadWhileTheConsumerWaits() throws Exception {
     try (RowScan scan = NativeScan.openRows(large, slow())) {
       AtomicLong batches = new AtomicLong();
-      CompletableFuture<RowbridgeException> consumer = CompletableFuture.supplyAsync(() -> {
-        try {
-          while (scan.nextBatch()) {
-            batches.incrementAndGet();
-          }
-          return null;
-        } catch (RowbridgeException e) {
-          return e;
-        }
-      });
+      CompletableFuture<RowbridgeException> consumer =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  while (scan.nextBatch()) {
+                    batches.incrementAndGet();
+                  }
+                  return null;
+                } catch (RowbridgeException e) {
+                  return e;
+                }
+              });
       while (batches.get() == 0 && !consumer.isDone()) {
         Thread.sleep(1);
       }
@@ -85,16 +87,18 @@ class ScanThreadsTest {
   void closeFromAnotherThreadWaitsForTheConsumerToLeaveNativeCode() throws Exception {
     RowScan scan = NativeScan.openRows(large, slow());
     AtomicLong batches = new AtomicLong();
-    CompletableFuture<RuntimeException> consumer = CompletableFuture.supplyAsync(() -> {
-      try {
-        while (scan.nextBatch()) {
-          batches.incrementAndGet();
-        }
-        return null;
-      } catch (RowbridgeException | IllegalStateException e) {
-        return e;
-      }
-    });
+    CompletableFuture<RuntimeException> consumer =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                while (scan.nextBatch()) {
+                  batches.incrementAndGet();
+                }
+                return null;
+              } catch (RowbridgeException | IllegalStateException e) {
+                return e;
+              }
+            });
     while (batches.get() == 0 && !consumer.isDone()) {
       Thread.sleep(1);
     }
@@ -102,8 +106,10 @@ class ScanThreadsTest {
     scan.close();
     RuntimeException error = consumer.get(30, TimeUnit.SECONDS);
     assertTrue(error != null, "the consumer read every batch: nothing to close under it");
-    assertTrue(error instanceof IllegalStateException
-        || ((RowbridgeException) error).code() == RowbridgeException.ECANCELED, error.toString());
+    assertTrue(
+        error instanceof IllegalStateException
+            || ((RowbridgeException) error).code() == RowbridgeException.ECANCELED,
+        error.toString());
     assertTrue(batches.get() < LARGE.length);
     scan.close();
   }
@@ -114,10 +120,15 @@ class ScanThreadsTest {
     AtomicLong polls = new AtomicLong();
     int batches = 0;
     RowbridgeException error = null;
-    try (RowScan rows = NativeScan.openRows(large, slow().withInterrupted(() -> {
-      polls.incrementAndGet();
-      return interrupted.get();
-    }))) {
+    try (RowScan rows =
+        NativeScan.openRows(
+            large,
+            slow()
+                .withInterrupted(
+                    () -> {
+                      polls.incrementAndGet();
+                      return interrupted.get();
+                    }))) {
       try {
         while (rows.nextBatch()) {
           batches++;
@@ -140,8 +151,9 @@ class ScanThreadsTest {
     int size = NativeScan.poolSize();
     assertTrue(size >= 1);
     NativeScan.initPool(size); // the same size again: nothing happens
-    RowbridgeException resized = org.junit.jupiter.api.Assertions.assertThrows(
-        RowbridgeException.class, () -> NativeScan.initPool(size + 1));
+    RowbridgeException resized =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            RowbridgeException.class, () -> NativeScan.initPool(size + 1));
     assertEquals(RowbridgeException.EINVAL, resized.code());
     assertEquals(size, NativeScan.poolSize());
   }
@@ -157,19 +169,21 @@ class ScanThreadsTest {
 
   static long mappingsOf(String path) throws IOException {
     return Files.readAllLines(Path.of("/proc/self/maps")).stream()
-        .filter(line -> line.endsWith(path)).count();
+        .filter(line -> line.endsWith(path))
+        .count();
   }
 
   @Test
   void thousandsOfOpenCloseCyclesLeaveNothingBehind() throws IOException {
-    Runnable cycle = () -> {
-      try (ArrowScan scan = NativeScan.openArrow(small, ScanOptions.defaults(), allocator)) {
-        assertTrue(scan.loadNextBatch());
-      }
-      try (RowScan rows = NativeScan.openRows(small, ScanOptions.defaults().withPrefetch(2))) {
-        assertTrue(rows.nextBatch());
-      }
-    };
+    Runnable cycle =
+        () -> {
+          try (ArrowScan scan = NativeScan.openArrow(small, ScanOptions.defaults(), allocator)) {
+            assertTrue(scan.loadNextBatch());
+          }
+          try (RowScan rows = NativeScan.openRows(small, ScanOptions.defaults().withPrefetch(2))) {
+            assertTrue(rows.nextBatch());
+          }
+        };
     for (int i = 0; i < 200; i++) {
       cycle.run();
     }
@@ -187,9 +201,13 @@ class ScanThreadsTest {
       System.gc();
       growthKb[window] = procStatus("RssAnon") - before;
     }
-    System.out.println("ScanThreadsTest: 2700 cycles, threads " + threads + " -> "
-        + procStatus("Threads") + ", RssAnon growth per 500 cycles (kB) "
-        + java.util.Arrays.toString(growthKb));
+    System.out.println(
+        "ScanThreadsTest: 2700 cycles, threads "
+            + threads
+            + " -> "
+            + procStatus("Threads")
+            + ", RssAnon growth per 500 cycles (kB) "
+            + java.util.Arrays.toString(growthKb));
     assertEquals(threads, procStatus("Threads"));
     assertEquals(0, mappingsOf(small), "a closed scan left its file mapped");
     assertEquals(0, allocator.getAllocatedMemory());

@@ -9,7 +9,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.SplittableRandom;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
@@ -29,14 +28,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * The built-in datasets, written as Arrow IPC files with Arrow Java (uncompressed), from fixed
  * seeds:
+ *
  * <ul>
- * <li>{@code record}: the workload of record (SPEC section 6): {@code a int64} (the row number,
- * unique over the dataset), {@code b int32} (uniform in [0, 1 000 000)), {@code c float64}
- * (uniform in [0, 1000)), {@code d utf8} = {@code "value_" + a}; no nulls; 8192-row batches.
- * <li>{@code nested}: SPEC section 6's nested schema plus a key: {@code id int64} (joins
- * {@code record.a}), {@code s struct<a int64, b utf8>}, {@code ints list<int32>},
- * {@code tags map<utf8, int64>} (keys k0, k1, ...), {@code points list<struct<x float64, y
- * utf8>>}; 0-8 entries per list or map, strings of 5-30 bytes, 10 % nulls at every level.
+ *   <li>{@code record}: the workload of record (SPEC section 6): {@code a int64} (the row number,
+ *       unique over the dataset), {@code b int32} (uniform in [0, 1 000 000)), {@code c float64}
+ *       (uniform in [0, 1000)), {@code d utf8} = {@code "value_" + a}; no nulls; 8192-row batches.
+ *   <li>{@code nested}: SPEC section 6's nested schema plus a key: {@code id int64} (joins {@code
+ *       record.a}), {@code s struct<a int64, b utf8>}, {@code ints list<int32>}, {@code tags
+ *       map<utf8, int64>} (keys k0, k1, ...), {@code points list<struct<x float64, y utf8>>}; 0-8
+ *       entries per list or map, strings of 5-30 bytes, 10 % nulls at every level.
  * </ul>
  */
 final class Datasets {
@@ -46,28 +46,41 @@ final class Datasets {
   private Datasets() {}
 
   static Schema recordSchema() {
-    return new Schema(List.of(Field.notNullable("a", new ArrowType.Int(64, true)),
-        Field.notNullable("b", new ArrowType.Int(32, true)),
-        Field.notNullable("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-        Field.notNullable("d", new ArrowType.Utf8())));
+    return new Schema(
+        List.of(
+            Field.notNullable("a", new ArrowType.Int(64, true)),
+            Field.notNullable("b", new ArrowType.Int(32, true)),
+            Field.notNullable("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+            Field.notNullable("d", new ArrowType.Utf8())));
   }
 
   static Schema nestedSchema() {
     ArrowType utf8 = new ArrowType.Utf8();
     ArrowType int64 = new ArrowType.Int(64, true);
-    Field struct = new Field("s", FieldType.nullable(new ArrowType.Struct()),
-        List.of(Field.nullable("a", int64), Field.nullable("b", utf8)));
-    Field ints = new Field("ints", FieldType.nullable(new ArrowType.List()),
-        List.of(Field.nullable("element", new ArrowType.Int(32, true))));
-    Field entries = new Field("entries", FieldType.notNullable(new ArrowType.Struct()),
-        List.of(Field.notNullable("key", utf8), Field.nullable("value", int64)));
-    Field tags = new Field("tags", FieldType.nullable(new ArrowType.Map(false)),
-        List.of(entries));
-    Field point = new Field("element", FieldType.nullable(new ArrowType.Struct()),
-        List.of(Field.nullable("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-            Field.nullable("y", utf8)));
-    Field points = new Field("points", FieldType.nullable(new ArrowType.List()),
-        List.of(point));
+    Field struct =
+        new Field(
+            "s",
+            FieldType.nullable(new ArrowType.Struct()),
+            List.of(Field.nullable("a", int64), Field.nullable("b", utf8)));
+    Field ints =
+        new Field(
+            "ints",
+            FieldType.nullable(new ArrowType.List()),
+            List.of(Field.nullable("element", new ArrowType.Int(32, true))));
+    Field entries =
+        new Field(
+            "entries",
+            FieldType.notNullable(new ArrowType.Struct()),
+            List.of(Field.notNullable("key", utf8), Field.nullable("value", int64)));
+    Field tags = new Field("tags", FieldType.nullable(new ArrowType.Map(false)), List.of(entries));
+    Field point =
+        new Field(
+            "element",
+            FieldType.nullable(new ArrowType.Struct()),
+            List.of(
+                Field.nullable("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                Field.nullable("y", utf8)));
+    Field points = new Field("points", FieldType.nullable(new ArrowType.List()), List.of(point));
     return new Schema(List.of(Field.notNullable("id", int64), struct, ints, tags, points));
   }
 
@@ -78,8 +91,12 @@ final class Datasets {
     for (int f = 0; f < files; f++) {
       SplittableRandom random = new SplittableRandom(SEED + f);
       long first = f * rowsPerFile;
-      write(dir.resolve(String.format("part-%05d.arrow", f)), recordSchema(), rowsPerFile,
-          allocator, (root, start, rows) -> fillRecord(root, first + start, rows, random));
+      write(
+          dir.resolve(String.format("part-%05d.arrow", f)),
+          recordSchema(),
+          rowsPerFile,
+          allocator,
+          (root, start, rows) -> fillRecord(root, first + start, rows, random));
     }
   }
 
@@ -90,8 +107,12 @@ final class Datasets {
     for (int f = 0; f < files; f++) {
       SplittableRandom random = new SplittableRandom(~SEED + f);
       long first = f * rowsPerFile;
-      write(dir.resolve(String.format("part-%05d.arrow", f)), nestedSchema(), rowsPerFile,
-          allocator, (root, start, rows) -> fillNested(root, first + start, rows, random));
+      write(
+          dir.resolve(String.format("part-%05d.arrow", f)),
+          nestedSchema(),
+          rowsPerFile,
+          allocator,
+          (root, start, rows) -> fillNested(root, first + start, rows, random));
     }
   }
 
@@ -100,13 +121,18 @@ final class Datasets {
   }
 
   /** Writes the file under a temporary name, renamed into place when complete. */
-  private static void write(Path path, Schema schema, long rows, BufferAllocator allocator,
-      Filler filler) throws IOException {
+  private static void write(
+      Path path, Schema schema, long rows, BufferAllocator allocator, Filler filler)
+      throws IOException {
     Path partial = path.resolveSibling("." + path.getFileName() + ".partial");
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-         FileChannel channel = FileChannel.open(partial, StandardOpenOption.CREATE,
-             StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-         ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
+        FileChannel channel =
+            FileChannel.open(
+                partial,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+        ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
       writer.start();
       for (long start = 0; start < rows; start += BATCH_ROWS) {
         int count = (int) Math.min(BATCH_ROWS, rows - start);
@@ -120,8 +146,8 @@ final class Datasets {
     Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  private static void fillRecord(VectorSchemaRoot root, long first, int rows,
-      SplittableRandom random) {
+  private static void fillRecord(
+      VectorSchemaRoot root, long first, int rows, SplittableRandom random) {
     BigIntVector a = (BigIntVector) root.getVector(0);
     IntVector b = (IntVector) root.getVector(1);
     Float8Vector c = (Float8Vector) root.getVector(2);
@@ -150,8 +176,8 @@ final class Datasets {
     return random.nextInt(10) == 0;
   }
 
-  private static void fillNested(VectorSchemaRoot root, long first, int rows,
-      SplittableRandom random) {
+  private static void fillNested(
+      VectorSchemaRoot root, long first, int rows, SplittableRandom random) {
     BigIntVector id = (BigIntVector) root.getVector("id");
     StructVector s = (StructVector) root.getVector("s");
     BigIntVector sa = (BigIntVector) s.getChild("a");

@@ -2,7 +2,6 @@ package io.rowbridge.demo;
 
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.spark.sql.Dataset;
@@ -22,10 +20,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The end-to-end demonstration ({@code make run}) and the Spark benchmark
- * ({@code java/rowbridge-demo/bench.sh}): Arrow IPC datasets ({@link Datasets}) queried in Spark
- * local mode through {@code format("rowbridge")}, in each of the ways rowbridge reads them, and
- * through Spark's Parquet reader over a copy Spark wrote itself, in one JVM.
+ * The end-to-end demonstration ({@code make run}) and the Spark benchmark ({@code
+ * java/rowbridge-demo/bench.sh}): Arrow IPC datasets ({@link Datasets}) queried in Spark local mode
+ * through {@code format("rowbridge")}, in each of the ways rowbridge reads them, and through
+ * Spark's Parquet reader over a copy Spark wrote itself, in one JVM.
  *
  * <pre>
  * Demo [--data DIR] [--master local[2]] [--record-files N] [--record-rows ROWS_PER_FILE]
@@ -35,8 +33,8 @@ import org.apache.spark.sql.SparkSession;
  *
  * Variants: {@code rowbridge} (columnar batches, rows by rowbridge's columnar-to-row operator),
  * {@code spark-c2r} (columnar batches, rows by Spark's own ColumnarToRow), {@code rows} (the
- * source's row mode: UnsafeRows converted in the native stream's workers), {@code parquet}
- * (Spark's vectorized Parquet reader). Every variant must give the same answers.
+ * source's row mode: UnsafeRows converted in the native stream's workers), {@code parquet} (Spark's
+ * vectorized Parquet reader). Every variant must give the same answers.
  */
 public final class Demo {
   private final Map<String, String> options = new LinkedHashMap<>();
@@ -61,8 +59,15 @@ public final class Demo {
     for (int i = 0; i < args.length; i += 2) {
       String name = args[i].replaceFirst("^--", "");
       if (!options.containsKey(name) || i + 1 >= args.length) {
-        throw new IllegalArgumentException("usage: " + program + " [--NAME VALUE]... with NAME "
-            + "one of " + options.keySet() + " (got " + args[i] + ")");
+        throw new IllegalArgumentException(
+            "usage: "
+                + program
+                + " [--NAME VALUE]... with NAME "
+                + "one of "
+                + options.keySet()
+                + " (got "
+                + args[i]
+                + ")");
       }
       options.put(name, args[i + 1]);
     }
@@ -70,12 +75,15 @@ public final class Demo {
 
   /** A local-mode session with rowbridge's extensions, no UI, UTC, 8 shuffle partitions. */
   static SparkSession localSession(String master, String appName) {
-    SparkSession spark = SparkSession.builder().master(master).appName(appName)
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.shuffle.partitions", "8")
-        .getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .master(master)
+            .appName(appName)
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.shuffle.partitions", "8")
+            .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     return spark;
   }
@@ -102,14 +110,27 @@ public final class Demo {
       if (variants.contains("parquet")) {
         prepareParquet(spark, data, record, nested, bench);
       }
-      out.printf(Locale.ROOT, "== rowbridge %s: Spark %s, %s, %d cores; data in %s%n",
-          options.get("suite"), spark.version(), options.get("master"),
-          Runtime.getRuntime().availableProcessors(), data);
-      out.printf(Locale.ROOT, "   record: %d files, %,d rows, %s of Arrow IPC", integer(
-          "record-files"), recordRows, size(record));
+      out.printf(
+          Locale.ROOT,
+          "== rowbridge %s: Spark %s, %s, %d cores; data in %s%n",
+          options.get("suite"),
+          spark.version(),
+          options.get("master"),
+          Runtime.getRuntime().availableProcessors(),
+          data);
+      out.printf(
+          Locale.ROOT,
+          "   record: %d files, %,d rows, %s of Arrow IPC",
+          integer("record-files"),
+          recordRows,
+          size(record));
       if (!bench) {
-        out.printf(Locale.ROOT, "; nested: %d files, %,d rows, %s", integer("nested-files"),
-            (long) integer("nested-files") * integer("nested-rows"), size(nested));
+        out.printf(
+            Locale.ROOT,
+            "; nested: %d files, %,d rows, %s",
+            integer("nested-files"),
+            (long) integer("nested-files") * integer("nested-rows"),
+            size(nested));
       }
       out.println();
       List<Query> queries = bench ? Query.benchmark() : Query.demo();
@@ -128,9 +149,18 @@ public final class Demo {
 
   /** Writes the Arrow datasets unless a previous run left them with the same sizes. */
   private void prepareArrow(Path data, Path record, Path nested) throws IOException {
-    String manifest = "record " + options.get("record-files") + "x" + options.get("record-rows")
-        + ", nested " + options.get("nested-files") + "x" + options.get("nested-rows")
-        + ", seed " + Datasets.SEED + "\n";
+    String manifest =
+        "record "
+            + options.get("record-files")
+            + "x"
+            + options.get("record-rows")
+            + ", nested "
+            + options.get("nested-files")
+            + "x"
+            + options.get("nested-rows")
+            + ", seed "
+            + Datasets.SEED
+            + "\n";
     Path stamp = data.resolve("_arrow_datasets");
     if (Files.exists(stamp) && Files.readString(stamp).equals(manifest)) {
       return;
@@ -141,18 +171,20 @@ public final class Demo {
     try (BufferAllocator allocator = new RootAllocator()) {
       Datasets.writeRecord(record, integer("record-files"), integer("record-rows"), allocator);
       if (integer("nested-files") > 0) {
-        Datasets.writeNested(nested, integer("nested-files"), integer("nested-rows"),
-            allocator);
+        Datasets.writeNested(nested, integer("nested-files"), integer("nested-rows"), allocator);
       }
     }
     Files.writeString(stamp, manifest);
-    out.printf(Locale.ROOT, "-- wrote the Arrow IPC datasets (%s) in %.1f s%n", manifest.trim(),
+    out.printf(
+        Locale.ROOT,
+        "-- wrote the Arrow IPC datasets (%s) in %.1f s%n",
+        manifest.trim(),
         (System.nanoTime() - start) / 1e9);
   }
 
   /** Spark writes its own Parquet copy of each dataset, read from the Arrow files by rowbridge. */
-  private void prepareParquet(SparkSession spark, Path data, Path record, Path nested,
-      boolean bench) throws IOException {
+  private void prepareParquet(
+      SparkSession spark, Path data, Path record, Path nested, boolean bench) throws IOException {
     List<Path[]> copies = new ArrayList<>();
     copies.add(new Path[] {record, data.resolve("record-parquet")});
     if (!bench) {
@@ -163,10 +195,19 @@ public final class Demo {
         continue;
       }
       long start = System.nanoTime();
-      spark.read().format("rowbridge").load(copy[0].toString()).write().mode("overwrite")
+      spark
+          .read()
+          .format("rowbridge")
+          .load(copy[0].toString())
+          .write()
+          .mode("overwrite")
           .parquet(copy[1].toString());
-      out.printf(Locale.ROOT, "-- Spark wrote %s as Parquet (%s) in %.1f s%n",
-          data.relativize(copy[0]), size(copy[1]), (System.nanoTime() - start) / 1e9);
+      out.printf(
+          Locale.ROOT,
+          "-- Spark wrote %s as Parquet (%s) in %.1f s%n",
+          data.relativize(copy[0]),
+          size(copy[1]),
+          (System.nanoTime() - start) / 1e9);
     }
   }
 
@@ -174,11 +215,11 @@ public final class Demo {
   record Result(Query query, List<String> answer, Map<String, double[]> seconds) {}
 
   /**
-   * Runs the query {@code runs} times per variant, the variants taking turns (so that warm-up
-   * and the machine's noise fall on all of them alike); keeps every time, sorted.
+   * Runs the query {@code runs} times per variant, the variants taking turns (so that warm-up and
+   * the machine's noise fall on all of them alike); keeps every time, sorted.
    */
-  private Result runQuery(SparkSession spark, Query query, List<String> variants, Path data,
-      boolean print) {
+  private Result runQuery(
+      SparkSession spark, Query query, List<String> variants, Path data, boolean print) {
     Map<String, double[]> seconds = new LinkedHashMap<>();
     Map<String, List<String>> answers = new LinkedHashMap<>();
     int runs = integer("runs");
@@ -200,14 +241,26 @@ public final class Demo {
     for (String variant : variants) {
       Arrays.sort(seconds.get(variant));
       if (!answers.get(variant).equals(reference)) {
-        throw new IllegalStateException("answers differ for " + query.name() + ": "
-            + variants.get(0) + " " + reference + " vs " + variant + " " + answers.get(variant));
+        throw new IllegalStateException(
+            "answers differ for "
+                + query.name()
+                + ": "
+                + variants.get(0)
+                + " "
+                + reference
+                + " vs "
+                + variant
+                + " "
+                + answers.get(variant));
       }
     }
     if (print) {
       out.println();
-      out.println("-- " + query.name() + ": " + query.sql().replace("{record}", "record")
-          .replace("{nested}", "nested"));
+      out.println(
+          "-- "
+              + query.name()
+              + ": "
+              + query.sql().replace("{record}", "record").replace("{nested}", "nested"));
       for (String line : reference) {
         out.println("   " + line);
       }
@@ -220,17 +273,23 @@ public final class Demo {
       if (!query.sql().contains("{" + table + "}")) {
         continue;
       }
-      Dataset<Row> frame = variant.equals("parquet")
-          ? spark.read().parquet(data.resolve(table + "-parquet").toString())
-          : spark.read().format("rowbridge").option("mode",
-              variant.equals("rows") ? "rows" : "auto").load(data.resolve(table).toString());
+      Dataset<Row> frame =
+          variant.equals("parquet")
+              ? spark.read().parquet(data.resolve(table + "-parquet").toString())
+              : spark
+                  .read()
+                  .format("rowbridge")
+                  .option("mode", variant.equals("rows") ? "rows" : "auto")
+                  .load(data.resolve(table).toString());
       frame.createOrReplaceTempView(table + "_" + variant.replace('-', '_'));
     }
   }
 
   private void printTable(List<Result> results, List<String> variants) {
     out.println();
-    out.printf(Locale.ROOT, "-- timings: seconds, best of %s runs (ratio to Parquet)%n",
+    out.printf(
+        Locale.ROOT,
+        "-- timings: seconds, best of %s runs (ratio to Parquet)%n",
         options.get("runs"));
     StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "   %-22s", "query"));
     for (String variant : variants) {
@@ -238,14 +297,15 @@ public final class Demo {
     }
     out.println(header);
     for (Result result : results) {
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "   %-22s",
-          result.query().name()));
+      StringBuilder line =
+          new StringBuilder(String.format(Locale.ROOT, "   %-22s", result.query().name()));
       double[] parquet = result.seconds().get("parquet");
       for (String variant : variants) {
         double best = result.seconds().get(variant)[0];
-        String cell = parquet == null || variant.equals("parquet")
-            ? String.format(Locale.ROOT, "%.2f", best)
-            : String.format(Locale.ROOT, "%.2f (%.2fx)", best, best / parquet[0]);
+        String cell =
+            parquet == null || variant.equals("parquet")
+                ? String.format(Locale.ROOT, "%.2f", best)
+                : String.format(Locale.ROOT, "%.2f (%.2fx)", best, best / parquet[0]);
         line.append(String.format(Locale.ROOT, " %20s", cell));
       }
       out.println(line);
@@ -253,17 +313,28 @@ public final class Demo {
     out.println("   " + Variant.legend(variants));
   }
 
-  private void writeJson(Path file, List<Result> results, List<String> variants,
-      long recordRows) throws IOException {
-    StringBuilder json = new StringBuilder("{\"master\":\"" + options.get("master")
-        + "\",\"record_rows\":" + recordRows + ",\"peak_rss_bytes\":" + peakRss()
-        + ",\"queries\":[");
+  private void writeJson(Path file, List<Result> results, List<String> variants, long recordRows)
+      throws IOException {
+    StringBuilder json =
+        new StringBuilder(
+            "{\"master\":\""
+                + options.get("master")
+                + "\",\"record_rows\":"
+                + recordRows
+                + ",\"peak_rss_bytes\":"
+                + peakRss()
+                + ",\"queries\":[");
     for (int q = 0; q < results.size(); q++) {
       Result result = results.get(q);
-      json.append(q == 0 ? "" : ",").append("{\"name\":\"").append(result.query().name())
+      json.append(q == 0 ? "" : ",")
+          .append("{\"name\":\"")
+          .append(result.query().name())
           .append("\",\"seconds\":{");
       for (int v = 0; v < variants.size(); v++) {
-        json.append(v == 0 ? "" : ",").append('"').append(variants.get(v)).append("\":")
+        json.append(v == 0 ? "" : ",")
+            .append('"')
+            .append(variants.get(v))
+            .append("\":")
             .append(Arrays.toString(result.seconds().get(variants.get(v))));
       }
       json.append("}}");

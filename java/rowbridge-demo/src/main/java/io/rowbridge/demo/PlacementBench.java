@@ -1,7 +1,6 @@
 package io.rowbridge.demo;
 
 import io.rowbridge.spark.RowbridgeConf;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,21 +9,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * The measurements behind the transition's placement (java/README.md, "Placement"): plan shapes
- * that differ in what consumes the transition's rows (whole rows leaving the stage, an
- * aggregation reading a few columns, a filter before whole rows leave) over fixed-width, string
- * and nested columns, each with rowbridge's transition and with Spark's, in one JVM.
+ * that differ in what consumes the transition's rows (whole rows leaving the stage, an aggregation
+ * reading a few columns, a filter before whole rows leave) over fixed-width, string and nested
+ * columns, each with rowbridge's transition and with Spark's, in one JVM.
  *
  * <p>Method: one warm-up run per mode, then {@code rounds} rounds in which the modes take turns,
- * their order reversed every other round; seconds are the best of the rounds. The mode
- * {@code spark-aa} is Spark's transition timed a second time, as a separate mode: its ratio to
- * {@code spark} is the noise a difference must exceed.
+ * their order reversed every other round; seconds are the best of the rounds. The mode {@code
+ * spark-aa} is Spark's transition timed a second time, as a separate mode: its ratio to {@code
+ * spark} is the noise a difference must exceed.
  *
  * <pre>
  * PlacementBench [--data DIR] [--record-rows ROWS_PER_FILE] [--nested-rows ROWS] [--rounds R]
@@ -35,31 +33,36 @@ public final class PlacementBench {
   /** A plan shape: its SQL over {@code record} or {@code nested}, and whether rows go to a sink. */
   record Case(String name, String sql, boolean sink) {}
 
-  static final List<Case> CASES = List.of(
-      new Case("fixed: rows out", "SELECT a, b, c FROM record", true),
-      new Case("fixed: aggregate", "SELECT b % 100, sum(a), max(c) FROM record GROUP BY 1", false),
-      new Case("fixed: filter 1% out", "SELECT a, b, c FROM record WHERE b < 10000", true),
-      new Case("fixed: filter 50% out", "SELECT a, b, c FROM record WHERE b < 500000", true),
-      new Case("string: rows out", "SELECT * FROM record", true),
-      new Case("string: shuffle", "SELECT * FROM record DISTRIBUTE BY b", true),
-      new Case("string: aggregate", "SELECT b % 100, max(d), sum(a) FROM record GROUP BY 1",
-          false),
-      new Case("string: filter 1% out", "SELECT * FROM record WHERE b < 10000", true),
-      new Case("string: filter 50% out", "SELECT * FROM record WHERE b < 500000", true),
-      new Case("string: selective filter top 8",
-          "SELECT a, b, round(c, 3) AS c, d FROM record WHERE d LIKE '%77777' AND b < 500000 "
-              + "ORDER BY a LIMIT 8", false),
-      new Case("fixed: join 5% match out", joinSql("r.a, r.b, r.c", "record", "b", 20), true),
-      new Case("string: join 5% match out", joinSql("r.*", "record", "b", 20), true),
-      new Case("string: join all match out", joinSql("r.*", "record", "b", 1), true),
-      new Case("nested: rows out", "SELECT * FROM nested", true),
-      new Case("nested: aggregate",
-          "SELECT id % 10, sum(size(ints)), max(s.b), sum(tags['k1']) FROM nested GROUP BY 1",
-          false),
-      new Case("nested: filter 1% out", "SELECT * FROM nested WHERE id % 100 = 0", true),
-      new Case("nested: filter 10% out", "SELECT * FROM nested WHERE id % 10 = 0", true),
-      new Case("nested: filter 50% out", "SELECT * FROM nested WHERE id % 2 = 0", true),
-      new Case("nested: join 5% match out", joinSql("r.*", "nested", "id", 20), true));
+  static final List<Case> CASES =
+      List.of(
+          new Case("fixed: rows out", "SELECT a, b, c FROM record", true),
+          new Case(
+              "fixed: aggregate", "SELECT b % 100, sum(a), max(c) FROM record GROUP BY 1", false),
+          new Case("fixed: filter 1% out", "SELECT a, b, c FROM record WHERE b < 10000", true),
+          new Case("fixed: filter 50% out", "SELECT a, b, c FROM record WHERE b < 500000", true),
+          new Case("string: rows out", "SELECT * FROM record", true),
+          new Case("string: shuffle", "SELECT * FROM record DISTRIBUTE BY b", true),
+          new Case(
+              "string: aggregate", "SELECT b % 100, max(d), sum(a) FROM record GROUP BY 1", false),
+          new Case("string: filter 1% out", "SELECT * FROM record WHERE b < 10000", true),
+          new Case("string: filter 50% out", "SELECT * FROM record WHERE b < 500000", true),
+          new Case(
+              "string: selective filter top 8",
+              "SELECT a, b, round(c, 3) AS c, d FROM record WHERE d LIKE '%77777' AND b < 500000 "
+                  + "ORDER BY a LIMIT 8",
+              false),
+          new Case("fixed: join 5% match out", joinSql("r.a, r.b, r.c", "record", "b", 20), true),
+          new Case("string: join 5% match out", joinSql("r.*", "record", "b", 20), true),
+          new Case("string: join all match out", joinSql("r.*", "record", "b", 1), true),
+          new Case("nested: rows out", "SELECT * FROM nested", true),
+          new Case(
+              "nested: aggregate",
+              "SELECT id % 10, sum(size(ints)), max(s.b), sum(tags['k1']) FROM nested GROUP BY 1",
+              false),
+          new Case("nested: filter 1% out", "SELECT * FROM nested WHERE id % 100 = 0", true),
+          new Case("nested: filter 10% out", "SELECT * FROM nested WHERE id % 10 = 0", true),
+          new Case("nested: filter 50% out", "SELECT * FROM nested WHERE id % 2 = 0", true),
+          new Case("nested: join 5% match out", joinSql("r.*", "nested", "id", 20), true));
 
   /**
    * A broadcast hash join whose streamed side is the transition's rows and whose build side is
@@ -67,8 +70,16 @@ public final class PlacementBench {
    * ids below that bound); {@code columns} of the streamed side leave as the join's rows.
    */
   private static String joinSql(String columns, String table, String key, int step) {
-    return "SELECT /*+ BROADCAST(k) */ " + columns + " FROM " + table + " r JOIN (SELECT id FROM "
-        + "range(0, 1000000, " + step + ")) k ON r." + key + " = k.id";
+    return "SELECT /*+ BROADCAST(k) */ "
+        + columns
+        + " FROM "
+        + table
+        + " r JOIN (SELECT id FROM "
+        + "range(0, 1000000, "
+        + step
+        + ")) k ON r."
+        + key
+        + " = k.id";
   }
 
   static final List<String> MODES = List.of("rowbridge", "spark", "spark-aa");
@@ -105,20 +116,39 @@ public final class PlacementBench {
     SparkSession spark = Demo.localSession("local[2]", "rowbridge placement");
     try {
       for (String table : List.of("record", "nested")) {
-        spark.read().format("rowbridge").load(data.resolve(table).toString())
+        spark
+            .read()
+            .format("rowbridge")
+            .load(data.resolve(table).toString())
             .createOrReplaceTempView(table);
       }
-      List<String> selected = options.get("cases").isEmpty() ? List.of()
-          : Arrays.asList(options.get("cases").split(","));
-      System.out.printf(Locale.ROOT, "%-24s %10s %10s %10s %16s %8s%n", "case", "rowbridge",
-          "spark", "spark-aa", "spark/rowbridge", "A/A");
+      List<String> selected =
+          options.get("cases").isEmpty()
+              ? List.of()
+              : Arrays.asList(options.get("cases").split(","));
+      System.out.printf(
+          Locale.ROOT,
+          "%-24s %10s %10s %10s %16s %8s%n",
+          "case",
+          "rowbridge",
+          "spark",
+          "spark-aa",
+          "spark/rowbridge",
+          "A/A");
       for (Case c : CASES) {
         if (!selected.isEmpty() && !selected.contains(c.name())) {
           continue;
         }
         double[] best = time(spark, c, rounds);
-        System.out.printf(Locale.ROOT, "%-24s %10.3f %10.3f %10.3f %16.2f %8.2f%n", c.name(),
-            best[0], best[1], best[2], best[1] / best[0], best[2] / best[1]);
+        System.out.printf(
+            Locale.ROOT,
+            "%-24s %10.3f %10.3f %10.3f %16.2f %8.2f%n",
+            c.name(),
+            best[0],
+            best[1],
+            best[2],
+            best[1] / best[0],
+            best[2] / best[1]);
       }
     } finally {
       spark.stop();
@@ -136,8 +166,7 @@ public final class PlacementBench {
         java.util.Collections.reverse(order);
       }
       for (String mode : order) {
-        spark.conf().set(RowbridgeConf.PLACEMENT, mode.equals("rowbridge") ? "rowbridge"
-            : "spark");
+        spark.conf().set(RowbridgeConf.PLACEMENT, mode.equals("rowbridge") ? "rowbridge" : "spark");
         long start = System.nanoTime();
         List<String> answer = run(spark, c);
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -1,7 +1,6 @@
 package io.rowbridge.demo;
 
 import io.rowbridge.spark.RowbridgeConf;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -41,22 +39,24 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * TPC-H end to end (make bench-spark, java/rowbridge-demo/tpch.sh): the 22 TPC-H queries and
- * queries that materialise whole rows ({@link TpchQueries}) over the data tpch_data.py wrote,
- * in Spark local mode, each mode in a SparkSession of its own, all in one JVM:
+ * queries that materialise whole rows ({@link TpchQueries}) over the data tpch_data.py wrote, in
+ * Spark local mode, each mode in a SparkSession of its own, all in one JVM:
+ *
  * <ul>
- * <li>{@code rowbridge}: format("rowbridge") columnar batches, rows by rowbridge's transition;
- * <li>{@code spark-c2r}: the same batches, rows by Spark's own ColumnarToRow
- * ({@code spark.rowbridge.columnarToRow.enabled=false});
- * <li>{@code spark-c2r-aa}: exactly spark-c2r's configuration, timed as a mode of its own (an
- * A/A twin: its ratio to spark-c2r is the noise);
- * <li>{@code rows}: the source's row mode;
- * <li>{@code parquet}: Spark's Parquet reader on a copy Spark wrote itself.
+ *   <li>{@code rowbridge}: format("rowbridge") columnar batches, rows by rowbridge's transition;
+ *   <li>{@code spark-c2r}: the same batches, rows by Spark's own ColumnarToRow ({@code
+ *       spark.rowbridge.columnarToRow.enabled=false});
+ *   <li>{@code spark-c2r-aa}: exactly spark-c2r's configuration, timed as a mode of its own (an A/A
+ *       twin: its ratio to spark-c2r is the noise);
+ *   <li>{@code rows}: the source's row mode;
+ *   <li>{@code parquet}: Spark's Parquet reader on a copy Spark wrote itself.
  * </ul>
- * Per query: one warm-up run per mode, then {@code --rounds} rounds of one run per mode, the
- * modes in turn, their order reversed every other round; the seconds are kept. Every run's
- * answer (rows sorted; doubles to 9 significant digits; a whole-row query's row count and a
- * sum of xxhash64 of every row's bytes) must be the same in every mode, else the run fails.
- * The executed plan's transition nodes give the transition's metrics of each timed run.
+ *
+ * Per query: one warm-up run per mode, then {@code --rounds} rounds of one run per mode, the modes
+ * in turn, their order reversed every other round; the seconds are kept. Every run's answer (rows
+ * sorted; doubles to 9 significant digits; a whole-row query's row count and a sum of xxhash64 of
+ * every row's bytes) must be the same in every mode, else the run fails. The executed plan's
+ * transition nodes give the transition's metrics of each timed run.
  *
  * <pre>
  * TpchBench --data DIR --scale SF [--rounds 5] [--modes m1,m2,...] [--queries q01,q02,...]
@@ -64,16 +64,31 @@ import scala.jdk.javaapi.CollectionConverters;
  * </pre>
  */
 public final class TpchBench {
-  static final List<String> TABLES = List.of("region", "nation", "supplier", "customer", "part",
-      "partsupp", "orders", "lineitem");
+  static final List<String> TABLES =
+      List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
 
   private final Map<String, String> options = new LinkedHashMap<>();
   private final PrintStream out = System.out;
 
   /** The options and their defaults, in pairs. */
-  private static final String[] DEFAULTS = {"data", "build/tpch/sf1", "scale", "1", "rounds",
-      "5", "modes", "rowbridge,spark-c2r,spark-c2r-aa,rows,parquet", "queries", "all", "master",
-      "local[2]", "nested-rows", "100000", "json", ""};
+  private static final String[] DEFAULTS = {
+    "data",
+    "build/tpch/sf1",
+    "scale",
+    "1",
+    "rounds",
+    "5",
+    "modes",
+    "rowbridge,spark-c2r,spark-c2r-aa,rows,parquet",
+    "queries",
+    "all",
+    "master",
+    "local[2]",
+    "nested-rows",
+    "100000",
+    "json",
+    ""
+  };
 
   private TpchBench(String[] args) {
     for (int i = 0; i < DEFAULTS.length; i += 2) {
@@ -87,15 +102,19 @@ public final class TpchBench {
   }
 
   /** A query's answer digest, its seconds per mode, and each timed run's transition metrics. */
-  record Result(TpchQueries query, String answer, int answerLines,
-      Map<String, List<Double>> seconds, Map<String, List<Transition>> transitions) {}
+  record Result(
+      TpchQueries query,
+      String answer,
+      int answerLines,
+      Map<String, List<Double>> seconds,
+      Map<String, List<Transition>> transitions) {}
 
   /**
-   * The transition nodes of an executed plan: rowbridge's (with its convertTime, nanoseconds)
-   * and Spark's ColumnarToRowExec (no time metric), their rows and batches.
+   * The transition nodes of an executed plan: rowbridge's (with its convertTime, nanoseconds) and
+   * Spark's ColumnarToRowExec (no time metric), their rows and batches.
    */
-  record Transition(int rowbridgeNodes, int sparkNodes, long convertNanos, long rows,
-      long batches) {}
+  record Transition(
+      int rowbridgeNodes, int sparkNodes, long convertNanos, long rows, long batches) {}
 
   private void run() throws Exception {
     Path data = Path.of(options.get("data")).toAbsolutePath();
@@ -124,10 +143,17 @@ public final class TpchBench {
           queries.add(query);
         }
       }
-      out.printf(Locale.ROOT, "== TPC-H SF %s: Spark %s, %s, %d cores, JVM options %s; "
-          + "modes %s; warm-up + %d interleaved rounds per query%n", options.get("scale"),
-          base.version(), options.get("master"), Runtime.getRuntime().availableProcessors(),
-          jvmOptions(), modes, rounds);
+      out.printf(
+          Locale.ROOT,
+          "== TPC-H SF %s: Spark %s, %s, %d cores, JVM options %s; "
+              + "modes %s; warm-up + %d interleaved rounds per query%n",
+          options.get("scale"),
+          base.version(),
+          options.get("master"),
+          Runtime.getRuntime().availableProcessors(),
+          jvmOptions(),
+          modes,
+          rounds);
       List<Result> results = new ArrayList<>();
       for (TpchQueries query : queries) {
         results.add(runQuery(query, modes, sessions, rounds));
@@ -155,24 +181,36 @@ public final class TpchBench {
   }
 
   /**
-   * Spark's own Parquet copies: each generated table read with Spark's Parquet reader and
-   * written again by Spark; the nested dataset read through rowbridge and written by Spark.
+   * Spark's own Parquet copies: each generated table read with Spark's Parquet reader and written
+   * again by Spark; the nested dataset read through rowbridge and written by Spark.
    */
   private void prepareParquet(SparkSession spark, Path data) throws IOException {
     for (String table : TABLES) {
       Path copy = data.resolve("spark-parquet").resolve(table);
       if (!Files.exists(copy.resolve("_SUCCESS"))) {
         long start = System.nanoTime();
-        spark.read().parquet(data.resolve("generated").resolve(table + ".parquet").toString())
-            .write().mode("overwrite").parquet(copy.toString());
-        out.printf(Locale.ROOT, "-- Spark wrote %s as Parquet in %.1f s%n", table,
+        spark
+            .read()
+            .parquet(data.resolve("generated").resolve(table + ".parquet").toString())
+            .write()
+            .mode("overwrite")
+            .parquet(copy.toString());
+        out.printf(
+            Locale.ROOT,
+            "-- Spark wrote %s as Parquet in %.1f s%n",
+            table,
             (System.nanoTime() - start) / 1e9);
       }
     }
     Path nested = data.resolve("nested-parquet");
     if (!Files.exists(nested.resolve("_SUCCESS"))) {
-      spark.read().format("rowbridge").load(data.resolve("nested").toString()).write()
-          .mode("overwrite").parquet(nested.toString());
+      spark
+          .read()
+          .format("rowbridge")
+          .load(data.resolve("nested").toString())
+          .write()
+          .mode("overwrite")
+          .parquet(nested.toString());
     }
   }
 
@@ -185,24 +223,36 @@ public final class TpchBench {
     for (String table : tables) {
       Dataset<Row> frame;
       if (mode.equals("parquet")) {
-        frame = session.read().parquet((table.equals("nested") ? data.resolve("nested-parquet")
-            : data.resolve("spark-parquet").resolve(table)).toString());
+        frame =
+            session
+                .read()
+                .parquet(
+                    (table.equals("nested")
+                            ? data.resolve("nested-parquet")
+                            : data.resolve("spark-parquet").resolve(table))
+                        .toString());
       } else {
-        frame = session.read().format("rowbridge")
-            .option("mode", mode.equals("rows") ? "rows" : "auto")
-            .load((table.equals("nested") ? data.resolve("nested")
-                : data.resolve("arrow").resolve(table)).toString());
+        frame =
+            session
+                .read()
+                .format("rowbridge")
+                .option("mode", mode.equals("rows") ? "rows" : "auto")
+                .load(
+                    (table.equals("nested")
+                            ? data.resolve("nested")
+                            : data.resolve("arrow").resolve(table))
+                        .toString());
       }
       frame.createOrReplaceTempView(table);
     }
     return session;
   }
 
-  private Result runQuery(TpchQueries query, List<String> modes,
-      Map<String, SparkSession> sessions, int rounds) {
+  private Result runQuery(
+      TpchQueries query, List<String> modes, Map<String, SparkSession> sessions, int rounds) {
     Map<String, List<Double>> seconds = new LinkedHashMap<>();
     Map<String, List<Transition>> transitions = new LinkedHashMap<>();
-    String[] reference = new String[2];  // the first answer's digest and mode
+    String[] reference = new String[2]; // the first answer's digest and mode
     int[] lines = new int[1];
     for (String mode : modes) {
       seconds.put(mode, new ArrayList<>());
@@ -210,7 +260,7 @@ public final class TpchBench {
     }
     for (int round = -1; round < rounds; round++) {
       List<String> order = new ArrayList<>(modes);
-      if (round % 2 != 0) {  // the warm-up (-1) and odd rounds run the modes in reverse
+      if (round % 2 != 0) { // the warm-up (-1) and odd rounds run the modes in reverse
         Collections.reverse(order);
       }
       for (String mode : order) {
@@ -223,9 +273,18 @@ public final class TpchBench {
           reference[1] = mode;
           lines[0] = run.answer().size();
         } else if (!reference[0].equals(digest)) {
-          throw new IllegalStateException("answers differ for " + query.name() + ": "
-              + reference[1] + " and " + mode + " (" + mode + ": " + preview(run.answer())
-              + ")");
+          throw new IllegalStateException(
+              "answers differ for "
+                  + query.name()
+                  + ": "
+                  + reference[1]
+                  + " and "
+                  + mode
+                  + " ("
+                  + mode
+                  + ": "
+                  + preview(run.answer())
+                  + ")");
         }
         if (round >= 0) {
           seconds.get(mode).add(elapsed);
@@ -235,8 +294,7 @@ public final class TpchBench {
     }
     StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "   %-22s", query.name()));
     for (String mode : modes) {
-      line.append(String.format(Locale.ROOT, " %s %.3f", mode,
-          Collections.min(seconds.get(mode))));
+      line.append(String.format(Locale.ROOT, " %s %.3f", mode, Collections.min(seconds.get(mode))));
     }
     out.println(line);
     return new Result(query, reference[0], lines[0], seconds, transitions);
@@ -247,14 +305,12 @@ public final class TpchBench {
   /** Runs the query once: its answer (sorted lines) and the executed plan's transitions. */
   private static Run execute(SparkSession session, TpchQueries query) {
     Dataset<Row> frame = session.sql(query.sql());
-    QueryExecution execution = ((org.apache.spark.sql.classic.Dataset<Row>) frame)
-        .queryExecution();
+    QueryExecution execution = ((org.apache.spark.sql.classic.Dataset<Row>) frame).queryExecution();
     List<String> answer = new ArrayList<>();
     if (query.digest()) {
       long rows = 0;
       long hash = 0;
-      for (long[] part : execution.toRdd().toJavaRDD().mapPartitions(new RowDigest())
-          .collect()) {
+      for (long[] part : execution.toRdd().toJavaRDD().mapPartitions(new RowDigest()).collect()) {
         rows += part[0];
         hash += part[1];
       }
@@ -285,8 +341,9 @@ public final class TpchBench {
           throw new IllegalStateException("not an UnsafeRow: " + row.getClass().getName());
         }
         count++;
-        hash += XXH64.hashUnsafeBytes(unsafe.getBaseObject(), unsafe.getBaseOffset(),
-            unsafe.getSizeInBytes(), 42L);
+        hash +=
+            XXH64.hashUnsafeBytes(
+                unsafe.getBaseObject(), unsafe.getBaseOffset(), unsafe.getSizeInBytes(), 42L);
       }
       return List.of(new long[] {count, hash}).iterator();
     }
@@ -376,22 +433,37 @@ public final class TpchBench {
   private void writeJson(Path file, List<Result> results, List<String> modes, int rounds)
       throws IOException {
     StringBuilder json = new StringBuilder();
-    json.append("{\"scale_factor\":").append(options.get("scale"))
-        .append(",\"master\":\"").append(options.get("master"))
-        .append("\",\"cores\":").append(Runtime.getRuntime().availableProcessors())
-        .append(",\"jvm_options\":\"").append(jvmOptions())
-        .append("\",\"rounds\":").append(rounds)
-        .append(",\"modes\":[").append(quoted(modes)).append("],\"queries\":[");
+    json.append("{\"scale_factor\":")
+        .append(options.get("scale"))
+        .append(",\"master\":\"")
+        .append(options.get("master"))
+        .append("\",\"cores\":")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(",\"jvm_options\":\"")
+        .append(jvmOptions())
+        .append("\",\"rounds\":")
+        .append(rounds)
+        .append(",\"modes\":[")
+        .append(quoted(modes))
+        .append("],\"queries\":[");
     for (int q = 0; q < results.size(); q++) {
       Result result = results.get(q);
-      json.append(q == 0 ? "\n" : ",\n").append("{\"name\":\"").append(result.query().name())
-          .append("\",\"whole_row\":").append(result.query().wholeRow())
-          .append(",\"answer_sha256\":\"").append(result.answer())
-          .append("\",\"answer_lines\":").append(result.answerLines())
+      json.append(q == 0 ? "\n" : ",\n")
+          .append("{\"name\":\"")
+          .append(result.query().name())
+          .append("\",\"whole_row\":")
+          .append(result.query().wholeRow())
+          .append(",\"answer_sha256\":\"")
+          .append(result.answer())
+          .append("\",\"answer_lines\":")
+          .append(result.answerLines())
           .append(",\"seconds\":{");
       String separator = "";
       for (String mode : modes) {
-        json.append(separator).append('"').append(mode).append("\":")
+        json.append(separator)
+            .append('"')
+            .append(mode)
+            .append("\":")
             .append(result.seconds().get(mode));
         separator = ",";
       }
@@ -401,10 +473,17 @@ public final class TpchBench {
         json.append(separator).append('"').append(mode).append("\":[");
         String inner = "";
         for (Transition t : result.transitions().get(mode)) {
-          json.append(inner).append(String.format(Locale.ROOT,
-              "{\"rowbridge_nodes\":%d,\"spark_nodes\":%d,\"convert_time_ns\":%d,"
-                  + "\"rows\":%d,\"batches\":%d}", t.rowbridgeNodes(), t.sparkNodes(),
-              t.convertNanos(), t.rows(), t.batches()));
+          json.append(inner)
+              .append(
+                  String.format(
+                      Locale.ROOT,
+                      "{\"rowbridge_nodes\":%d,\"spark_nodes\":%d,\"convert_time_ns\":%d,"
+                          + "\"rows\":%d,\"batches\":%d}",
+                      t.rowbridgeNodes(),
+                      t.sparkNodes(),
+                      t.convertNanos(),
+                      t.rows(),
+                      t.batches()));
           inner = ",";
         }
         json.append(']');

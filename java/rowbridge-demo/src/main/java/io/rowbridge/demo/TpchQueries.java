@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The queries of the TPC-H benchmark ({@link TpchBench}): the 22 queries of the TPC-H
- * specification (revision 3, section 2.4), written in Spark SQL from the specification's text
- * with its validation substitution parameters (Q11's fraction is 0.0001 / SF), and queries that
- * materialise whole rows. Tables are the TPC-H names; each mode's SparkSession binds them to its
- * own views. {@code wholeRow}: a query of whole rows (every column of every row materialised), not
- * one of the 22; {@code digest}: its rows are consumed without a collect (a count and a checksum
- * of every row's bytes, see TpchBench).
+ * The queries of the TPC-H benchmark ({@link TpchBench}): the 22 queries of the TPC-H specification
+ * (revision 3, section 2.4), written in Spark SQL from the specification's text with its validation
+ * substitution parameters (Q11's fraction is 0.0001 / SF), and queries that materialise whole rows.
+ * Tables are the TPC-H names; each mode's SparkSession binds them to its own views. {@code
+ * wholeRow}: a query of whole rows (every column of every row materialised), not one of the 22;
+ * {@code digest}: its rows are consumed without a collect (a count and a checksum of every row's
+ * bytes, see TpchBench).
  */
 record TpchQueries(String name, String sql, boolean wholeRow, boolean digest) {
   static List<TpchQueries> all(double scaleFactor, long nestedRows) {
@@ -21,20 +21,34 @@ record TpchQueries(String name, String sql, boolean wholeRow, boolean digest) {
       String name = String.format(Locale.ROOT, "q%02d", q + 1);
       queries.add(new TpchQueries(name, tpch[q], false, false));
     }
-    queries.add(new TpchQueries("sort-lineitem",
-        "SELECT * FROM lineitem ORDER BY l_orderkey, l_linenumber", true, true));
-    queries.add(new TpchQueries("repartition-lineitem",
-        "SELECT * FROM lineitem DISTRIBUTE BY l_partkey", true, true));
-    queries.add(new TpchQueries("window-orders",
-        "SELECT *, row_number() OVER (PARTITION BY o_custkey ORDER BY o_orderdate, o_orderkey) "
-            + "AS rank_in_customer, sum(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY "
-            + "o_orderdate, o_orderkey) AS running_total FROM orders", true, true));
-    queries.add(new TpchQueries("broadcast-join-wide",
-        "SELECT /*+ BROADCAST(o) */ * FROM lineitem l JOIN orders o ON l.l_orderkey = "
-            + "o.o_orderkey WHERE o.o_orderdate >= date '1995-01-01' "
-            + "AND o.o_orderdate < date '1995-04-01'", true, true));
-    queries.add(new TpchQueries("collect-nested",
-        "SELECT * FROM nested WHERE id < " + nestedRows, true, false));
+    queries.add(
+        new TpchQueries(
+            "sort-lineitem",
+            "SELECT * FROM lineitem ORDER BY l_orderkey, l_linenumber",
+            true,
+            true));
+    queries.add(
+        new TpchQueries(
+            "repartition-lineitem", "SELECT * FROM lineitem DISTRIBUTE BY l_partkey", true, true));
+    queries.add(
+        new TpchQueries(
+            "window-orders",
+            "SELECT *, row_number() OVER (PARTITION BY o_custkey ORDER BY o_orderdate, o_orderkey) "
+                + "AS rank_in_customer, sum(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY "
+                + "o_orderdate, o_orderkey) AS running_total FROM orders",
+            true,
+            true));
+    queries.add(
+        new TpchQueries(
+            "broadcast-join-wide",
+            "SELECT /*+ BROADCAST(o) */ * FROM lineitem l JOIN orders o ON l.l_orderkey = "
+                + "o.o_orderkey WHERE o.o_orderdate >= date '1995-01-01' "
+                + "AND o.o_orderdate < date '1995-04-01'",
+            true,
+            true));
+    queries.add(
+        new TpchQueries(
+            "collect-nested", "SELECT * FROM nested WHERE id < " + nestedRows, true, false));
     return queries;
   }
 
@@ -174,7 +188,8 @@ record TpchQueries(String name, String sql, boolean wholeRow, boolean digest) {
         SELECT sum(ps_supplycost * ps_availqty) * %s
         FROM partsupp, supplier, nation
         WHERE ps_suppkey = s_suppkey AND s_nationkey = n_nationkey AND n_name = 'GERMANY')
-      ORDER BY value DESC""".formatted(q11Fraction),
+      ORDER BY value DESC"""
+          .formatted(q11Fraction),
       // Q12: shipping modes and order priority; SHIPMODE1 MAIL, SHIPMODE2 SHIP,
       // DATE 1994-01-01.
       """

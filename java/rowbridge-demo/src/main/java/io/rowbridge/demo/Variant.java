@@ -17,8 +17,8 @@ final class Variant {
       case "parquet":
         return "Parquet";
       default:
-        throw new IllegalArgumentException("unknown variant " + variant
-            + " (rowbridge, spark-c2r, rows, parquet)");
+        throw new IllegalArgumentException(
+            "unknown variant " + variant + " (rowbridge, spark-c2r, rows, parquet)");
     }
   }
 

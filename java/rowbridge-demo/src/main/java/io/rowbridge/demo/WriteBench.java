@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -32,18 +31,18 @@ import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * The write benchmark of {@code make bench-spark} (docs/BENCHMARKS.md, "Writes"): TPC-H's
- * lineitem, cached in memory first so that every mode writes the same rows from the same place,
- * written with ZSTD in each mode:
+ * The write benchmark of {@code make bench-spark} (docs/BENCHMARKS.md, "Writes"): TPC-H's lineitem,
+ * cached in memory first so that every mode writes the same rows from the same place, written with
+ * ZSTD in each mode:
  *
  * <ul>
- * <li>{@code rowbridge}: {@code df.write.format("rowbridge")} (rows decoded and encoded
- *     natively, at most two batches ahead of each task);
- * <li>{@code rowbridge-aa}: the same again, timed as a mode of its own (the A/A twin);
- * <li>{@code parquet}: Spark's Parquet writer;
- * <li>{@code arrowwriter}: Spark's {@code ArrowWriter} (value by value into Arrow Java vectors)
- *     and Arrow Java's {@code ArrowFileWriter}, one file per task, in batches of the size
- *     rowbridge writes.
+ *   <li>{@code rowbridge}: {@code df.write.format("rowbridge")} (rows decoded and encoded natively,
+ *       at most two batches ahead of each task);
+ *   <li>{@code rowbridge-aa}: the same again, timed as a mode of its own (the A/A twin);
+ *   <li>{@code parquet}: Spark's Parquet writer;
+ *   <li>{@code arrowwriter}: Spark's {@code ArrowWriter} (value by value into Arrow Java vectors)
+ *       and Arrow Java's {@code ArrowFileWriter}, one file per task, in batches of the size
+ *       rowbridge writes.
  * </ul>
  *
  * <p>A warm-up write per mode, then ROUNDS rounds with the modes interleaved, the order reversed
@@ -57,8 +56,9 @@ public final class WriteBench {
   private static final List<String> MODES =
       List.of("rowbridge", "parquet", "arrowwriter", "rowbridge-aa");
   private static final int BATCH_ROWS = 65536;
-  private static final String[] DEFAULTS = {"data", "build/tpch/sf1", "out", "", "rounds", "3",
-      "master", "local[2]", "json", ""};
+  private static final String[] DEFAULTS = {
+    "data", "build/tpch/sf1", "out", "", "rounds", "3", "master", "local[2]", "json", ""
+  };
 
   private final Map<String, String> options = new LinkedHashMap<>();
   private final PrintStream out = System.out;
@@ -76,28 +76,39 @@ public final class WriteBench {
 
   private void run() throws Exception {
     Path data = Path.of(options.get("data")).toAbsolutePath();
-    Path target = options.get("out").isEmpty() ? data.resolve("writes")
-        : Path.of(options.get("out")).toAbsolutePath();
+    Path target =
+        options.get("out").isEmpty()
+            ? data.resolve("writes")
+            : Path.of(options.get("out")).toAbsolutePath();
     int rounds = Integer.parseInt(options.get("rounds"));
     SparkSession spark = Demo.localSession(options.get("master"), "rowbridge writes");
     try {
-      Dataset<Row> lineitem = spark.read()
-          .parquet(data.resolve("generated").resolve("lineitem.parquet").toString())
-          .persist(StorageLevel.MEMORY_ONLY());
+      Dataset<Row> lineitem =
+          spark
+              .read()
+              .parquet(data.resolve("generated").resolve("lineitem.parquet").toString())
+              .persist(StorageLevel.MEMORY_ONLY());
       long rows = lineitem.count();
-      out.printf(Locale.ROOT, "== writes: lineitem, %d rows, %d partitions, cached; Spark %s, %s,"
-          + " %d cores; warm-up + %d interleaved rounds%n", rows,
-          lineitem.rdd().getNumPartitions(), spark.version(), options.get("master"),
-          Runtime.getRuntime().availableProcessors(), rounds);
+      out.printf(
+          Locale.ROOT,
+          "== writes: lineitem, %d rows, %d partitions, cached; Spark %s, %s,"
+              + " %d cores; warm-up + %d interleaved rounds%n",
+          rows,
+          lineitem.rdd().getNumPartitions(),
+          spark.version(),
+          options.get("master"),
+          Runtime.getRuntime().availableProcessors(),
+          rounds);
       Map<String, List<Double>> seconds = new LinkedHashMap<>();
       Map<String, Long> bytes = new LinkedHashMap<>();
       for (String mode : MODES) {
         seconds.put(mode, new ArrayList<>());
-        write(lineitem, mode, target.resolve(mode));  // warm-up
+        write(lineitem, mode, target.resolve(mode)); // warm-up
         bytes.put(mode, sizeOf(target.resolve(mode)));
-        long back = mode.equals("parquet") ? spark.read().parquet(target.resolve(mode).toString())
-            .count() : spark.read().format("rowbridge").load(target.resolve(mode).toString())
-            .count();
+        long back =
+            mode.equals("parquet")
+                ? spark.read().parquet(target.resolve(mode).toString()).count()
+                : spark.read().format("rowbridge").load(target.resolve(mode).toString()).count();
         if (back != rows) {
           throw new IllegalStateException(mode + " wrote " + back + " rows of " + rows);
         }
@@ -121,11 +132,16 @@ public final class WriteBench {
 
   private static void write(Dataset<Row> frame, String mode, Path to) throws IOException {
     switch (mode) {
-      case "rowbridge", "rowbridge-aa" -> frame.write().mode("overwrite").format("rowbridge")
-          .option("compression", "zstd").option("maxRowsPerBatch", BATCH_ROWS)
-          .save(to.toString());
-      case "parquet" -> frame.write().mode("overwrite").option("compression", "zstd")
-          .parquet(to.toString());
+      case "rowbridge", "rowbridge-aa" ->
+          frame
+              .write()
+              .mode("overwrite")
+              .format("rowbridge")
+              .option("compression", "zstd")
+              .option("maxRowsPerBatch", BATCH_ROWS)
+              .save(to.toString());
+      case "parquet" ->
+          frame.write().mode("overwrite").option("compression", "zstd").parquet(to.toString());
       case "arrowwriter" -> writeWithArrowWriter(frame, to);
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     }
@@ -138,36 +154,52 @@ public final class WriteBench {
     StructType schema = frame.schema();
     String timeZone = frame.sparkSession().sessionState().conf().sessionLocalTimeZone();
     String dir = to.toString();
-    frame.queryExecution().toRdd().toJavaRDD().foreachPartition((Iterator<InternalRow> rows) -> {
-      Path file = Path.of(dir, "part-" + TaskContext.getPartitionId() + ".zstd.arrow");
-      try (BufferAllocator allocator = ArrowUtils.rootAllocator().newChildAllocator("write",
-              0, Long.MAX_VALUE);
-          VectorSchemaRoot root = VectorSchemaRoot.create(
-              ArrowUtils.toArrowSchema(schema, timeZone, true, false), allocator);
-          FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-          ArrowFileWriter writer = new ArrowFileWriter(root, null, channel, null,
-              IpcOption.DEFAULT, CommonsCompressionFactory.INSTANCE,
-              CompressionUtil.CodecType.ZSTD)) {
-        ArrowWriter arrow = ArrowWriter.create(root);
-        writer.start();
-        int count = 0;
-        while (rows.hasNext()) {
-          arrow.write(rows.next());
-          if (++count == BATCH_ROWS) {
-            arrow.finish();
-            writer.writeBatch();
-            arrow.reset();
-            count = 0;
-          }
-        }
-        if (count > 0) {
-          arrow.finish();
-          writer.writeBatch();
-        }
-        writer.end();
-      }
-    });
+    frame
+        .queryExecution()
+        .toRdd()
+        .toJavaRDD()
+        .foreachPartition(
+            (Iterator<InternalRow> rows) -> {
+              Path file = Path.of(dir, "part-" + TaskContext.getPartitionId() + ".zstd.arrow");
+              try (BufferAllocator allocator =
+                      ArrowUtils.rootAllocator().newChildAllocator("write", 0, Long.MAX_VALUE);
+                  VectorSchemaRoot root =
+                      VectorSchemaRoot.create(
+                          ArrowUtils.toArrowSchema(schema, timeZone, true, false), allocator);
+                  FileChannel channel =
+                      FileChannel.open(
+                          file,
+                          StandardOpenOption.CREATE,
+                          StandardOpenOption.WRITE,
+                          StandardOpenOption.TRUNCATE_EXISTING);
+                  ArrowFileWriter writer =
+                      new ArrowFileWriter(
+                          root,
+                          null,
+                          channel,
+                          null,
+                          IpcOption.DEFAULT,
+                          CommonsCompressionFactory.INSTANCE,
+                          CompressionUtil.CodecType.ZSTD)) {
+                ArrowWriter arrow = ArrowWriter.create(root);
+                writer.start();
+                int count = 0;
+                while (rows.hasNext()) {
+                  arrow.write(rows.next());
+                  if (++count == BATCH_ROWS) {
+                    arrow.finish();
+                    writer.writeBatch();
+                    arrow.reset();
+                    count = 0;
+                  }
+                }
+                if (count > 0) {
+                  arrow.finish();
+                  writer.writeBatch();
+                }
+                writer.end();
+              }
+            });
   }
 
   private void report(long rows, Map<String, List<Double>> seconds, Map<String, Long> bytes)
@@ -180,11 +212,24 @@ public final class WriteBench {
     for (Map.Entry<String, List<Double>> entry : seconds.entrySet()) {
       double median = median(entry.getValue());
       double mb = bytes.get(entry.getKey()) / 1e6;
-      out.printf(Locale.ROOT, "| %s | %.2f | %s | %.0f | %.2f | %.2f× |%n", entry.getKey(),
-          median, format(entry.getValue()), mb, rows / median / 1e6, parquet / median);
-      json.append(separator).append(String.format(Locale.ROOT,
-          "\"%s\": {\"median_s\": %.4f, \"runs_s\": %s, \"bytes\": %d}", entry.getKey(), median,
-          entry.getValue(), bytes.get(entry.getKey())));
+      out.printf(
+          Locale.ROOT,
+          "| %s | %.2f | %s | %.0f | %.2f | %.2f× |%n",
+          entry.getKey(),
+          median,
+          format(entry.getValue()),
+          mb,
+          rows / median / 1e6,
+          parquet / median);
+      json.append(separator)
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "\"%s\": {\"median_s\": %.4f, \"runs_s\": %s, \"bytes\": %d}",
+                  entry.getKey(),
+                  median,
+                  entry.getValue(),
+                  bytes.get(entry.getKey())));
       separator = ", ";
     }
     json.append("}}\n");
@@ -203,16 +248,21 @@ public final class WriteBench {
 
   private static double median(List<Double> values) {
     double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+    return sorted.length % 2 == 1
+        ? sorted[sorted.length / 2]
         : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }
 
   private static long sizeOf(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile)
-          .filter(f -> !f.getFileName().toString().startsWith("_")
-              && !f.getFileName().toString().startsWith("."))
-          .mapToLong(f -> f.toFile().length()).sum();
+      return files
+          .filter(Files::isRegularFile)
+          .filter(
+              f ->
+                  !f.getFileName().toString().startsWith("_")
+                      && !f.getFileName().toString().startsWith("."))
+          .mapToLong(f -> f.toFile().length())
+          .sum();
     }
   }
 

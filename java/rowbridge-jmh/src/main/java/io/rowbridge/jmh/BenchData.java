@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.IntConsumer;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -27,21 +26,24 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * The benchmark datasets of SPEC section 6, built once with Arrow Java, batch after batch:
- * "record" (a int64 = i, b int32 = i, c float64 = i, d utf8 = "value_" + i, no nulls; the
- * seed's schema, as in Comet's CometC2RIsolatedBench) and "wide_strings" (8 int64, 8 utf8 of 5-60
- * printable ASCII bytes, 4 float64, each value null with probability 0.1; fixed seed) and
- * "nested" (struct&lt;a int64, b utf8&gt;, array&lt;int32&gt;, map&lt;utf8, int64&gt;,
- * array&lt;struct&lt;x float64, y utf8&gt;&gt;; 0-8 entries, strings of 5-30 bytes, each value null
- * with probability 0.1 at every level but map keys; fixed seed).
+ * The benchmark datasets of SPEC section 6, built once with Arrow Java, batch after batch: "record"
+ * (a int64 = i, b int32 = i, c float64 = i, d utf8 = "value_" + i, no nulls; the seed's schema, as
+ * in Comet's CometC2RIsolatedBench) and "wide_strings" (8 int64, 8 utf8 of 5-60 printable ASCII
+ * bytes, 4 float64, each value null with probability 0.1; fixed seed) and "nested" (struct&lt;a
+ * int64, b utf8&gt;, array&lt;int32&gt;, map&lt;utf8, int64&gt;, array&lt;struct&lt;x float64, y
+ * utf8&gt;&gt;; 0-8 entries, strings of 5-30 bytes, each value null with probability 0.1 at every
+ * level but map keys; fixed seed).
  */
 final class BenchData implements AutoCloseable {
   /** Rows of "record": 1 M (SPEC 6); -Drowbridge.bench.rows overrides it, for attribution. */
   static final int RECORD_ROWS = Integer.getInteger("rowbridge.bench.rows", 1 << 20);
+
   static final int WIDE_ROWS = 1 << 18;
   static final long WIDE_SEED = 20250611L;
+
   /** Rows of "nested": 128 K, as rowbridge bench (-Drowbridge.bench.nested.rows overrides it). */
   static final int NESTED_ROWS = Integer.getInteger("rowbridge.bench.nested.rows", 1 << 17);
+
   private static final int MAX_ENTRIES = 8;
 
   final String schemaName;
@@ -50,21 +52,29 @@ final class BenchData implements AutoCloseable {
   final List<VectorSchemaRoot> roots = new ArrayList<>();
   final List<ColumnarBatch> batches = new ArrayList<>();
   final int totalRows;
+
   /**
-   * The column the consumers read as a string: its size is the slot's low 32 bits (-1 on
-   * "nested", whose consumers read every column instead).
+   * The column the consumers read as a string: its size is the slot's low 32 bits (-1 on "nested",
+   * whose consumers read every column instead).
    */
   final int stringColumn;
 
   BenchData(String schemaName, int batchRows, BufferAllocator allocator) {
     this.schemaName = schemaName;
     if (schemaName.equals("record")) {
-      schema = new Schema(List.of(Field.nullable("a", new ArrowType.Int(64, true)),
-          Field.nullable("b", new ArrowType.Int(32, true)),
-          Field.nullable("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-          Field.nullable("d", new ArrowType.Utf8())));
-      sparkSchema = new StructType().add("a", DataTypes.LongType).add("b", DataTypes.IntegerType)
-          .add("c", DataTypes.DoubleType).add("d", DataTypes.StringType);
+      schema =
+          new Schema(
+              List.of(
+                  Field.nullable("a", new ArrowType.Int(64, true)),
+                  Field.nullable("b", new ArrowType.Int(32, true)),
+                  Field.nullable("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                  Field.nullable("d", new ArrowType.Utf8())));
+      sparkSchema =
+          new StructType()
+              .add("a", DataTypes.LongType)
+              .add("b", DataTypes.IntegerType)
+              .add("c", DataTypes.DoubleType)
+              .add("d", DataTypes.StringType);
       totalRows = RECORD_ROWS;
       stringColumn = 3;
     } else if (schemaName.equals("wide_strings")) {
@@ -79,8 +89,8 @@ final class BenchData implements AutoCloseable {
         spark = spark.add("s" + i, DataTypes.StringType);
       }
       for (int i = 0; i < 4; i++) {
-        fields.add(Field.nullable("d" + i, new ArrowType.FloatingPoint(
-            FloatingPointPrecision.DOUBLE)));
+        fields.add(
+            Field.nullable("d" + i, new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)));
         spark = spark.add("d" + i, DataTypes.DoubleType);
       }
       schema = new Schema(fields);
@@ -185,8 +195,8 @@ final class BenchData implements AutoCloseable {
   }
 
   /** A struct of (8-byte number, string) at {@code index}: null, or each field null or not. */
-  private static void setPair(StructVector struct, int index, Random random, byte[] text,
-      boolean floating) {
+  private static void setPair(
+      StructVector struct, int index, Random random, byte[] text, boolean floating) {
     FieldVector number = (FieldVector) struct.getChildByOrdinal(0);
     VarCharVector string = (VarCharVector) struct.getChildByOrdinal(1);
     if (isNull(random)) {
@@ -241,22 +251,30 @@ final class BenchData implements AutoCloseable {
     byte[] text = new byte[32];
     for (int r = 0; r < rows; r++) {
       setPair(pair, r, random, text, false);
-      appendList(ints, r, random, k -> {
-        if (isNull(random)) {
-          intValues.setNull(k);
-        } else {
-          intValues.setSafe(k, random.nextInt());
-        }
-      });
-      appendList(map, r, random, k -> {
-        entries.setIndexDefined(k);
-        setText(keys, k, random, text);
-        if (isNull(random)) {
-          values.setNull(k);
-        } else {
-          values.setSafe(k, random.nextLong());
-        }
-      });
+      appendList(
+          ints,
+          r,
+          random,
+          k -> {
+            if (isNull(random)) {
+              intValues.setNull(k);
+            } else {
+              intValues.setSafe(k, random.nextInt());
+            }
+          });
+      appendList(
+          map,
+          r,
+          random,
+          k -> {
+            entries.setIndexDefined(k);
+            setText(keys, k, random, text);
+            if (isNull(random)) {
+              values.setNull(k);
+            } else {
+              values.setSafe(k, random.nextLong());
+            }
+          });
       appendList(structs, r, random, k -> setPair(elements, k, random, text, true));
     }
     root.setRowCount(rows);

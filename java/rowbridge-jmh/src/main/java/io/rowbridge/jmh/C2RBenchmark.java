@@ -2,11 +2,9 @@ package io.rowbridge.jmh;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
-
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -39,31 +37,38 @@ import org.openjdk.jmh.annotations.Warmup;
  *       UnsafeProjection} over ArrowColumnVectors;
  *   <li>{@code rowbridge}: {@link RowbridgeConverter} from the same ColumnarBatch (registered
  *       batch, one JNI call, the reused row);
- *   <li>{@code comet}: Comet's NativeColumnarToRowConverter (comet-spark-spark4.1_2.13), driven
- *       in an isolated class loader ({@link CometCase});
+ *   <li>{@code comet}: Comet's NativeColumnarToRowConverter (comet-spark-spark4.1_2.13), driven in
+ *       an isolated class loader ({@link CometCase});
  *   <li>{@code rowbridge_convert}: rowbridge's convert call alone, rows not read (attribution);
  *   <li>{@code ffi_export}: an Arrow C Data export of the batch and its release, alone (what the
  *       seed's native path pays per batch before converting anything).
  * </ul>
  *
  * Consumers: {@code seed} reads {@code getLong(0) + getUTF8String(s).numBytes()} per row, as the
- * seed's benchmark does; {@code noalloc} reads {@code getLong(0) + (int) getLong(s)} (the
- * string's size from its slot), which allocates nothing itself, so that the GC profiler's bytes
- * per operation are the converter's own. On "nested", whose columns are a struct, two arrays and a
- * map, {@code noalloc} reads each column's slot ({@code (int) getLong(c)}: the value's size) and
- * {@code seed} reads into every value ({@code getStruct(0, 2).getLong(0)} and the element counts
- * of the arrays and the map). Comet's converter is driven on the flat schemas only.
+ * seed's benchmark does; {@code noalloc} reads {@code getLong(0) + (int) getLong(s)} (the string's
+ * size from its slot), which allocates nothing itself, so that the GC profiler's bytes per
+ * operation are the converter's own. On "nested", whose columns are a struct, two arrays and a map,
+ * {@code noalloc} reads each column's slot ({@code (int) getLong(c)}: the value's size) and {@code
+ * seed} reads into every value ({@code getStruct(0, 2).getLong(0)} and the element counts of the
+ * arrays and the map). Comet's converter is driven on the flat schemas only.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-    "--add-opens=java.base/java.util=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true",
-    "-Darrow.enable_unsafe_memory_access=true"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xmx4g",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "-Dio.netty.tryReflectionSetAccessible=true",
+      "-Darrow.enable_unsafe_memory_access=true"
+    })
 public class C2RBenchmark {
   @Param({"record"})
   public String schema;
@@ -106,8 +111,8 @@ public class C2RBenchmark {
         break;
       case "rowbridge":
       case "rowbridge_convert":
-        converter = RowbridgeConverter.create(data.sparkSchema, data.schema,
-            ConverterOptions.defaults());
+        converter =
+            RowbridgeConverter.create(data.sparkSchema, data.schema, ConverterOptions.defaults());
         checkFirstBatchAgainstSpark();
         break;
       case "ffi_export":
@@ -131,8 +136,12 @@ public class C2RBenchmark {
       byte[] want = spark.apply(expected.next()).getBytes();
       byte[] got = converter.row().getBytes();
       if (!java.util.Arrays.equals(want, got)) {
-        throw new IllegalStateException(schema + ": row " + row + " of the first batch differs"
-            + " from Spark's UnsafeProjection");
+        throw new IllegalStateException(
+            schema
+                + ": row "
+                + row
+                + " of the first batch differs"
+                + " from Spark's UnsafeProjection");
       }
       row++;
     }
@@ -161,15 +170,17 @@ public class C2RBenchmark {
       return consumeNested(row);
     }
     if (seedConsumer) {
-      return row.getLong(0) + (row.isNullAt(stringColumn) ? 0
-          : row.getUTF8String(stringColumn).numBytes());
+      return row.getLong(0)
+          + (row.isNullAt(stringColumn) ? 0 : row.getUTF8String(stringColumn).numBytes());
     }
     return row.getLong(0) + (int) row.getLong(stringColumn);
   }
 
   private long consumeNested(InternalRow row) {
     if (!seedConsumer) {
-      return (int) row.getLong(0) + (int) row.getLong(1) + (int) row.getLong(2)
+      return (int) row.getLong(0)
+          + (int) row.getLong(1)
+          + (int) row.getLong(2)
           + (int) row.getLong(3);
     }
     long sum = 0;
@@ -190,22 +201,24 @@ public class C2RBenchmark {
     next = index + 1 == batches.size() ? 0 : index + 1;
     long sum = 0;
     switch (impl) {
-      case "spark": {
-        Iterator<InternalRow> rows = batches.get(index).rowIterator();
-        while (rows.hasNext()) {
-          UnsafeRow row = projection.apply(rows.next());
-          sum += consume(row);
+      case "spark":
+        {
+          Iterator<InternalRow> rows = batches.get(index).rowIterator();
+          while (rows.hasNext()) {
+            UnsafeRow row = projection.apply(rows.next());
+            sum += consume(row);
+          }
+          return sum;
         }
-        return sum;
-      }
-      case "rowbridge": {
-        RowbridgeConverter c = converter;
-        c.convert(batches.get(index));
-        while (c.next()) {
-          sum += consume(c.row());
+      case "rowbridge":
+        {
+          RowbridgeConverter c = converter;
+          c.convert(batches.get(index));
+          while (c.next()) {
+            sum += consume(c.row());
+          }
+          return sum;
         }
-        return sum;
-      }
       case "rowbridge_convert":
         // attribution: the conversion alone, rows not read
         return converter.convert(batches.get(index));

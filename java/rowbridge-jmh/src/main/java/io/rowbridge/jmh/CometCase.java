@@ -12,10 +12,10 @@ import java.util.zip.ZipFile;
 /**
  * Comet's native columnar-to-row converter, driven outside a Comet session. The comet-spark jar
  * bundles its own build of arrow-c-data's {@code org.apache.arrow.c} classes compiled against its
- * shaded Arrow Java, which clash with the plain arrow-c-data the ffi_export case uses; so Comet
- * and the driver ({@code io.rowbridge.jmh.comet.CometDriver}) are loaded child-first by their own
- * class loader, sharing Spark and Scala with this one. The jar's path comes from the system
- * property {@value #JAR_PROPERTY} (java/rowbridge-jmh/bench.sh sets it).
+ * shaded Arrow Java, which clash with the plain arrow-c-data the ffi_export case uses; so Comet and
+ * the driver ({@code io.rowbridge.jmh.comet.CometDriver}) are loaded child-first by their own class
+ * loader, sharing Spark and Scala with this one. The jar's path comes from the system property
+ * {@value #JAR_PROPERTY} (java/rowbridge-jmh/bench.sh sets it).
  */
 public interface CometCase extends AutoCloseable {
   String JAR_PROPERTY = "rowbridge.comet.jar";
@@ -29,15 +29,24 @@ public interface CometCase extends AutoCloseable {
   static CometCase load(String schema, int batchRows, boolean seedConsumer) throws Exception {
     String jar = System.getProperty(JAR_PROPERTY, "");
     if (jar.isEmpty() || !Files.isRegularFile(Path.of(jar))) {
-      throw new IllegalStateException("the comet case needs -D" + JAR_PROPERTY
-          + "=/path/to/comet-spark-spark4.1_2.13-1.2.0.jar (not found: '" + jar + "')");
+      throw new IllegalStateException(
+          "the comet case needs -D"
+              + JAR_PROPERTY
+              + "=/path/to/comet-spark-spark4.1_2.13-1.2.0.jar (not found: '"
+              + jar
+              + "')");
     }
     URL driverClasses = CometCase.class.getProtectionDomain().getCodeSource().getLocation();
-    ClassLoader loader = new ChildFirstLoader(new URL[] {Path.of(jar).toUri().toURL(),
-        driverClasses}, CometCase.class.getClassLoader(), Path.of(jar));
+    ClassLoader loader =
+        new ChildFirstLoader(
+            new URL[] {Path.of(jar).toUri().toURL(), driverClasses},
+            CometCase.class.getClassLoader(),
+            Path.of(jar));
     Class<?> driver = Class.forName("io.rowbridge.jmh.comet.CometDriver", true, loader);
-    return (CometCase) driver.getConstructor(String.class, int.class, boolean.class)
-        .newInstance(schema, batchRows, seedConsumer);
+    return (CometCase)
+        driver
+            .getConstructor(String.class, int.class, boolean.class)
+            .newInstance(schema, batchRows, seedConsumer);
   }
 
   /** Loads the comet jar's classes and resources, and the driver's package, before the parent. */

@@ -1,7 +1,6 @@
 package io.rowbridge.jmh;
 
 import java.util.List;
-
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -37,20 +36,24 @@ final class NestedSchema {
   }
 
   static Schema arrow() {
-    Field entries = new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE),
-        List.of(utf8("key", false), Field.nullable("value", new ArrowType.Int(64, true))));
+    Field entries =
+        new Field(
+            "entries",
+            FieldType.notNullable(ArrowType.Struct.INSTANCE),
+            List.of(utf8("key", false), Field.nullable("value", new ArrowType.Int(64, true))));
     Field map = new Field("m", FieldType.nullable(new ArrowType.Map(false)), List.of(entries));
-    return new Schema(List.of(
-        struct("s", Field.nullable("a", new ArrowType.Int(64, true)), utf8("b", true)),
-        list("l", Field.nullable("element", new ArrowType.Int(32, true))),
-        map,
-        list("ls", struct("element", float64("x"), utf8("y", true)))));
+    return new Schema(
+        List.of(
+            struct("s", Field.nullable("a", new ArrowType.Int(64, true)), utf8("b", true)),
+            list("l", Field.nullable("element", new ArrowType.Int(32, true))),
+            map,
+            list("ls", struct("element", float64("x"), utf8("y", true)))));
   }
 
   static StructType spark() {
     StructType pair = new StructType().add("a", DataTypes.LongType).add("b", DataTypes.StringType);
-    StructType point = new StructType().add("x", DataTypes.DoubleType)
-        .add("y", DataTypes.StringType);
+    StructType point =
+        new StructType().add("x", DataTypes.DoubleType).add("y", DataTypes.StringType);
     return new StructType()
         .add("s", pair)
         .add("l", new ArrayType(DataTypes.IntegerType, true))

@@ -3,11 +3,9 @@ package io.rowbridge.jmh;
 import io.rowbridge.DecoderOptions;
 import io.rowbridge.RowStaging;
 import io.rowbridge.RowbridgeDecoder;
-
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -41,41 +39,48 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Row to columnar (Spark rows to Arrow), side by side: one operation turns one batch of
- * {@code batchRows} Spark UnsafeRows into columns, cycling through the dataset's batches in
- * order. The rows are made once, before the trial, from {@link BenchData}'s datasets by Spark's
+ * Row to columnar (Spark rows to Arrow), side by side: one operation turns one batch of {@code
+ * batchRows} Spark UnsafeRows into columns, cycling through the dataset's batches in order. The
+ * rows are made once, before the trial, from {@link BenchData}'s datasets by Spark's
  * UnsafeProjection (one copied UnsafeRow per row, on the heap); every variant takes the same rows.
  *
  * <ul>
  *   <li>{@code rowbridge}: {@link RowbridgeDecoder#add} per row (a bulk copy into its native
  *       staging) and {@link RowbridgeDecoder#decode} (one JNI call) into its reused
  *       VectorSchemaRoot;
- *   <li>{@code rowbridge_aa}: the same again, timed as a variant of its own (A/A twin: its ratio
- *       to {@code rowbridge} is the noise);
+ *   <li>{@code rowbridge_aa}: the same again, timed as a variant of its own (A/A twin: its ratio to
+ *       {@code rowbridge} is the noise);
  *   <li>{@code rowbridge_decode}: the decode call alone, the rows staged in native memory once
  *       before the trial ({@link RowbridgeDecoder#decode(long, long, int)}; attribution, and the
  *       fixed cost of a batch through JNI);
  *   <li>{@code arrow_writer}: Spark's {@code ArrowWriter} ({@code write} per row, {@code finish},
- *       {@code reset}) into a reused root of {@code ArrowUtils.toArrowSchema}, what Spark's
- *       toArrow and Python UDFs run;
- *   <li>{@code spark_r2c}: Spark's RowToColumnarExec path, {@code RowToColumnConverter} into
- *       {@code OffHeapColumnVector.allocateColumns(batchRows, schema)}, reset per batch.
+ *       {@code reset}) into a reused root of {@code ArrowUtils.toArrowSchema}, what Spark's toArrow
+ *       and Python UDFs run;
+ *   <li>{@code spark_r2c}: Spark's RowToColumnarExec path, {@code RowToColumnConverter} into {@code
+ *       OffHeapColumnVector.allocateColumns(batchRows, schema)}, reset per batch.
  * </ul>
  *
- * Before the trial each variant's first two batches are read back through ArrowColumnVector (or
- * the OffHeapColumnVectors) and Spark's UnsafeProjection, and must give the input rows byte for
- * byte; rowbridge's root must also equal ArrowWriter's, vector by vector.
+ * Before the trial each variant's first two batches are read back through ArrowColumnVector (or the
+ * OffHeapColumnVectors) and Spark's UnsafeProjection, and must give the input rows byte for byte;
+ * rowbridge's root must also equal ArrowWriter's, vector by vector.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-    "--add-opens=java.base/java.util=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true",
-    "-Darrow.enable_unsafe_memory_access=true"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xmx4g",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "-Dio.netty.tryReflectionSetAccessible=true",
+      "-Darrow.enable_unsafe_memory_access=true"
+    })
 public class R2CBenchmark {
   /** The session time zone the Arrow schemas carry (no timestamp column uses it). */
   static final String TIME_ZONE = "UTC";
@@ -115,18 +120,20 @@ public class R2CBenchmark {
     }
     numBatches = rows.length / batchRows;
     if (numBatches == 0) {
-      throw new IllegalArgumentException(schema + " has " + rows.length + " rows, fewer than "
-          + batchRows);
+      throw new IllegalArgumentException(
+          schema + " has " + rows.length + " rows, fewer than " + batchRows);
     }
     switch (impl) {
       case "rowbridge":
       case "rowbridge_aa":
-        decoder = RowbridgeDecoder.create(sparkSchema, TIME_ZONE, allocator,
-            DecoderOptions.defaults().maxRows(batchRows));
+        decoder =
+            RowbridgeDecoder.create(
+                sparkSchema, TIME_ZONE, allocator, DecoderOptions.defaults().maxRows(batchRows));
         break;
       case "rowbridge_decode":
-        decoder = RowbridgeDecoder.create(sparkSchema, TIME_ZONE, allocator,
-            DecoderOptions.defaults().maxRows(batchRows));
+        decoder =
+            RowbridgeDecoder.create(
+                sparkSchema, TIME_ZONE, allocator, DecoderOptions.defaults().maxRows(batchRows));
         stageAll(sparkSchema);
         break;
       case "arrow_writer":
@@ -142,15 +149,15 @@ public class R2CBenchmark {
     if (decoder != null || impl.equals("arrow_writer")) {
       Schema arrow = ArrowUtils.toArrowSchema(sparkSchema, TIME_ZONE, true, false);
       if (decoder != null && !arrow.equals(decoder.arrowSchema())) {
-        throw new IllegalStateException(schema + ": the decoder's Arrow schema is not "
-            + "ArrowUtils.toArrowSchema's");
+        throw new IllegalStateException(
+            schema + ": the decoder's Arrow schema is not " + "ArrowUtils.toArrowSchema's");
       }
       writerRoot = VectorSchemaRoot.create(arrow, allocator);
       writer = ArrowWriter.create(writerRoot);
     }
     check(sparkSchema);
     if (decoder != null) {
-      writerRoot.close();  // ArrowWriter's root: only the check's reference
+      writerRoot.close(); // ArrowWriter's root: only the check's reference
       writerRoot = null;
       writer = null;
     }
@@ -172,10 +179,10 @@ public class R2CBenchmark {
   }
 
   /**
-   * Stages every row once, one after another in native memory, and writes each batch's
-   * {@code batchRows + 1} offsets (from 0, relative to the batch's first row) into one table:
-   * batch k decodes from {@code data + offset of its first row} with its offsets at {@code
-   * stagedOffsets + 8 (batchRows + 1) k}.
+   * Stages every row once, one after another in native memory, and writes each batch's {@code
+   * batchRows + 1} offsets (from 0, relative to the batch's first row) into one table: batch k
+   * decodes from {@code data + offset of its first row} with its offsets at {@code stagedOffsets +
+   * 8 (batchRows + 1) k}.
    */
   private void stageAll(StructType sparkSchema) {
     staged = new RowStaging(sparkSchema, rows.length, Long.MAX_VALUE, null);
@@ -190,15 +197,15 @@ public class R2CBenchmark {
       long base = Platform.getLong(null, all + 8L * k * batchRows);
       long table = stagedOffsets + 8L * (batchRows + 1) * k;
       for (int r = 0; r <= batchRows; r++) {
-        Platform.putLong(null, table + 8L * r,
-            Platform.getLong(null, all + 8L * (k * batchRows + r)) - base);
+        Platform.putLong(
+            null, table + 8L * r, Platform.getLong(null, all + 8L * (k * batchRows + r)) - base);
       }
     }
   }
 
   /**
-   * Fails the trial unless the variant's first two batches read back as their input rows, byte
-   * for byte (and, for rowbridge, unless its vectors equal ArrowWriter's).
+   * Fails the trial unless the variant's first two batches read back as their input rows, byte for
+   * byte (and, for rowbridge, unless its vectors equal ArrowWriter's).
    */
   private void check(StructType sparkSchema) {
     UnsafeProjection projection = UnsafeProjection.create(sparkSchema);
@@ -218,8 +225,15 @@ public class R2CBenchmark {
           writer.finish();
           for (int c = 0; c < root.getFieldVectors().size(); c++) {
             if (!VectorEqualsVisitor.vectorEquals(root.getVector(c), writerRoot.getVector(c))) {
-              throw new IllegalStateException(schema + " " + impl + ": column " + c
-                  + " of batch " + k + " differs from Spark's ArrowWriter");
+              throw new IllegalStateException(
+                  schema
+                      + " "
+                      + impl
+                      + ": column "
+                      + c
+                      + " of batch "
+                      + k
+                      + " differs from Spark's ArrowWriter");
             }
           }
         }
@@ -230,14 +244,29 @@ public class R2CBenchmark {
         out = new ColumnarBatch(vectors, root.getRowCount());
       }
       if (out.numRows() != batchRows) {
-        throw new IllegalStateException(schema + " " + impl + ": batch " + k + " has "
-            + out.numRows() + " rows, not " + batchRows);
+        throw new IllegalStateException(
+            schema
+                + " "
+                + impl
+                + ": batch "
+                + k
+                + " has "
+                + out.numRows()
+                + " rows, not "
+                + batchRows);
       }
       Iterator<InternalRow> it = out.rowIterator();
       for (int r = k * batchRows; r < (k + 1) * batchRows; r++) {
         if (!Arrays.equals(projection.apply(it.next()).getBytes(), rows[r].getBytes())) {
-          throw new IllegalStateException(schema + " " + impl + ": row " + (r - k * batchRows)
-              + " of batch " + k + " does not read back as its input row");
+          throw new IllegalStateException(
+              schema
+                  + " "
+                  + impl
+                  + ": row "
+                  + (r - k * batchRows)
+                  + " of batch "
+                  + k
+                  + " does not read back as its input row");
         }
       }
     }
@@ -272,38 +301,44 @@ public class R2CBenchmark {
     UnsafeRow[] input = rows;
     switch (impl) {
       case "rowbridge":
-      case "rowbridge_aa": {
-        RowbridgeDecoder d = decoder;
-        for (int r = first; r < end; r++) {
-          d.add(input[r]);
+      case "rowbridge_aa":
+        {
+          RowbridgeDecoder d = decoder;
+          for (int r = first; r < end; r++) {
+            d.add(input[r]);
+          }
+          return d.decode().getRowCount();
         }
-        return d.decode().getRowCount();
-      }
       case "rowbridge_decode":
-        return decoder.decode(staged.dataAddress()
-            + Platform.getLong(null, staged.offsetsAddress() + 8L * first),
-            stagedOffsets + 8L * (batchRows + 1) * index, batchRows).getRowCount();
-      case "arrow_writer": {
-        ArrowWriter w = writer;
-        w.reset();
-        for (int r = first; r < end; r++) {
-          w.write(input[r]);
+        return decoder
+            .decode(
+                staged.dataAddress() + Platform.getLong(null, staged.offsetsAddress() + 8L * first),
+                stagedOffsets + 8L * (batchRows + 1) * index,
+                batchRows)
+            .getRowCount();
+      case "arrow_writer":
+        {
+          ArrowWriter w = writer;
+          w.reset();
+          for (int r = first; r < end; r++) {
+            w.write(input[r]);
+          }
+          w.finish();
+          return writerRoot.getRowCount();
         }
-        w.finish();
-        return writerRoot.getRowCount();
-      }
-      default: {
-        WritableColumnVector[] vectors = columns;
-        for (WritableColumnVector vector : vectors) {
-          vector.reset();
+      default:
+        {
+          WritableColumnVector[] vectors = columns;
+          for (WritableColumnVector vector : vectors) {
+            vector.reset();
+          }
+          RowToColumnConverter c = converter;
+          for (int r = first; r < end; r++) {
+            c.convert(input[r], vectors);
+          }
+          columnar.setNumRows(batchRows);
+          return batchRows;
         }
-        RowToColumnConverter c = converter;
-        for (int r = first; r < end; r++) {
-          c.convert(input[r], vectors);
-        }
-        columnar.setNumRows(batchRows);
-        return batchRows;
-      }
     }
   }
 }

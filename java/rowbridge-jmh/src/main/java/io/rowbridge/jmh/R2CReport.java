@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,14 +16,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Turns JMH's JSON results of R2CBenchmark into build/bench/jvm-r2c.json and prints the table.
- * Each JMH file is one run of one schema in one round (bench.sh runs the rounds interleaved:
- * every variant once per round). Per schema, variant and rows per batch: the median over the
- * rounds of ns per batch and of bytes allocated per batch (gc.alloc.rate.norm), and the median
- * over the rounds of each round's ArrowWriter time / the variant's (the speed-up); "±" is half
- * the spread over the rounds, or JMH's 99.9% error when there is one round. Per schema and
- * variant measured at three or more batch sizes, the least-squares line time = a + b * rows (a:
- * the fixed cost of a batch in ns, b: ns per row), plain and weighted by relative error.
+ * Turns JMH's JSON results of R2CBenchmark into build/bench/jvm-r2c.json and prints the table. Each
+ * JMH file is one run of one schema in one round (bench.sh runs the rounds interleaved: every
+ * variant once per round). Per schema, variant and rows per batch: the median over the rounds of ns
+ * per batch and of bytes allocated per batch (gc.alloc.rate.norm), and the median over the rounds
+ * of each round's ArrowWriter time / the variant's (the speed-up); "±" is half the spread over the
+ * rounds, or JMH's 99.9% error when there is one round. Per schema and variant measured at three or
+ * more batch sizes, the least-squares line time = a + b * rows (a: the fixed cost of a batch in ns,
+ * b: ns per row), plain and weighted by relative error.
  *
  * <p>Usage: R2CReport OUT_JSON COMMAND JMH_JSON...
  */
@@ -32,12 +31,25 @@ public final class R2CReport {
   private R2CReport() {}
 
   /** One JMH result: a variant at one batch size in one round (file). */
-  record Run(String round, String schema, String impl, int batchRows, double ns, double error,
+  record Run(
+      String round,
+      String schema,
+      String impl,
+      int batchRows,
+      double ns,
+      double error,
       double bytes) {}
 
   /** The rounds of one variant at one batch size, summarized. */
-  record Case(String schema, String impl, int batchRows, int rounds, double ns, double spread,
-      double bytes, double speedUp) {}
+  record Case(
+      String schema,
+      String impl,
+      int batchRows,
+      int rounds,
+      double ns,
+      double spread,
+      double bytes,
+      double speedUp) {}
 
   public static void main(String[] args) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
@@ -47,10 +59,15 @@ public final class R2CReport {
         JsonNode params = result.get("params");
         JsonNode primary = result.get("primaryMetric");
         JsonNode norm = result.path("secondaryMetrics").path("gc.alloc.rate.norm");
-        runs.add(new Run(args[i], params.get("schema").asText(), params.get("impl").asText(),
-            params.get("batchRows").asInt(), primary.get("score").asDouble(),
-            primary.get("scoreError").asDouble(),
-            norm.isMissingNode() ? Double.NaN : norm.get("score").asDouble()));
+        runs.add(
+            new Run(
+                args[i],
+                params.get("schema").asText(),
+                params.get("impl").asText(),
+                params.get("batchRows").asInt(),
+                primary.get("score").asDouble(),
+                primary.get("scoreError").asDouble(),
+                norm.isMissingNode() ? Double.NaN : norm.get("score").asDouble()));
       }
     }
     List<Case> cases = summarize(runs);
@@ -93,12 +110,20 @@ public final class R2CReport {
       node.put("r_squared", Math.round(line[2] * 1e6) / 1e6);
       node.put("relative_a_ns_per_batch", round(relative[0]));
       node.put("relative_b_ns_per_row", round(relative[1]));
-      fitLines.add(String.format(Locale.ROOT,
-          "%s %s: time = a + b * rows over %s rows per batch: a = %.0f ns per batch, "
-          + "b = %.2f ns per row (least squares, R^2 %.5f); weighted by 1/time^2: a = %.0f ns, "
-          + "b = %.2f ns", points.get(0).schema(), points.get(0).impl(),
-          points.stream().map(c -> Integer.toString(c.batchRows())).toList(), line[0], line[1],
-          line[2], relative[0], relative[1]));
+      fitLines.add(
+          String.format(
+              Locale.ROOT,
+              "%s %s: time = a + b * rows over %s rows per batch: a = %.0f ns per batch, "
+                  + "b = %.2f ns per row (least squares, R^2 %.5f); weighted by 1/time^2: a = %.0f ns, "
+                  + "b = %.2f ns",
+              points.get(0).schema(),
+              points.get(0).impl(),
+              points.stream().map(c -> Integer.toString(c.batchRows())).toList(),
+              line[0],
+              line[1],
+              line[2],
+              relative[0],
+              relative[1]));
     }
     out.put("command", args[1]);
     out.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -127,8 +152,10 @@ public final class R2CReport {
   private static List<Case> summarize(List<Run> runs) {
     Map<String, List<Run>> groups = new LinkedHashMap<>();
     for (Run run : runs) {
-      groups.computeIfAbsent(run.schema() + "/" + run.impl() + "/" + run.batchRows(),
-          k -> new ArrayList<>()).add(run);
+      groups
+          .computeIfAbsent(
+              run.schema() + "/" + run.impl() + "/" + run.batchRows(), k -> new ArrayList<>())
+          .add(run);
     }
     List<Case> cases = new ArrayList<>();
     for (List<Run> group : groups.values()) {
@@ -142,18 +169,28 @@ public final class R2CReport {
           bytes.add(run.bytes());
         }
         for (Run other : runs) {
-          if (other.round().equals(run.round()) && other.impl().equals("arrow_writer")
-              && other.schema().equals(run.schema()) && other.batchRows() == run.batchRows()) {
+          if (other.round().equals(run.round())
+              && other.impl().equals("arrow_writer")
+              && other.schema().equals(run.schema())
+              && other.batchRows() == run.batchRows()) {
             speedUps.add(other.ns() / run.ns());
           }
         }
       }
-      double spread = group.size() == 1
-          ? (Double.isNaN(first.error()) ? 0 : first.error())
-          : (Collections.max(ns) - Collections.min(ns)) / 2;
-      cases.add(new Case(first.schema(), first.impl(), first.batchRows(), group.size(),
-          median(ns), spread, bytes.isEmpty() ? Double.NaN : median(bytes),
-          speedUps.isEmpty() ? Double.NaN : median(speedUps)));
+      double spread =
+          group.size() == 1
+              ? (Double.isNaN(first.error()) ? 0 : first.error())
+              : (Collections.max(ns) - Collections.min(ns)) / 2;
+      cases.add(
+          new Case(
+              first.schema(),
+              first.impl(),
+              first.batchRows(),
+              group.size(),
+              median(ns),
+              spread,
+              bytes.isEmpty() ? Double.NaN : median(bytes),
+              speedUps.isEmpty() ? Double.NaN : median(speedUps)));
     }
     return cases;
   }
@@ -162,7 +199,8 @@ public final class R2CReport {
   private static Map<String, List<Case>> bySeries(List<Case> cases) {
     Map<String, TreeMap<Integer, Case>> series = new LinkedHashMap<>();
     for (Case c : cases) {
-      series.computeIfAbsent(c.schema() + "/" + c.impl(), k -> new TreeMap<>())
+      series
+          .computeIfAbsent(c.schema() + "/" + c.impl(), k -> new TreeMap<>())
           .put(c.batchRows(), c);
     }
     Map<String, List<Case>> out = new LinkedHashMap<>();
@@ -210,14 +248,33 @@ public final class R2CReport {
   }
 
   private static void printTable(List<Case> cases) {
-    System.out.println(String.format(Locale.ROOT, "%-13s %-17s %6s %13s %10s %9s %12s %11s",
-        "schema", "impl", "rows", "ns/batch", "±", "ns/row", "B/batch", "vs ArrowW."));
+    System.out.println(
+        String.format(
+            Locale.ROOT,
+            "%-13s %-17s %6s %13s %10s %9s %12s %11s",
+            "schema",
+            "impl",
+            "rows",
+            "ns/batch",
+            "±",
+            "ns/row",
+            "B/batch",
+            "vs ArrowW."));
     for (Case c : cases) {
-      String speedUp = Double.isNaN(c.speedUp()) ? ""
-          : String.format(Locale.ROOT, "%.2fx", c.speedUp());
-      System.out.println(String.format(Locale.ROOT,
-          "%-13s %-17s %6d %13.0f %10.0f %9.2f %12.1f %10s", c.schema(), c.impl(),
-          c.batchRows(), c.ns(), c.spread(), c.ns() / c.batchRows(), c.bytes(), speedUp));
+      String speedUp =
+          Double.isNaN(c.speedUp()) ? "" : String.format(Locale.ROOT, "%.2fx", c.speedUp());
+      System.out.println(
+          String.format(
+              Locale.ROOT,
+              "%-13s %-17s %6d %13.0f %10.0f %9.2f %12.1f %10s",
+              c.schema(),
+              c.impl(),
+              c.batchRows(),
+              c.ns(),
+              c.spread(),
+              c.ns() / c.batchRows(),
+              c.bytes(),
+              speedUp));
     }
     System.out.println();
     for (Case c : cases) {
@@ -225,11 +282,16 @@ public final class R2CReport {
         continue;
       }
       for (Case twin : cases) {
-        if (twin.impl().equals("rowbridge") && twin.schema().equals(c.schema())
+        if (twin.impl().equals("rowbridge")
+            && twin.schema().equals(c.schema())
             && twin.batchRows() == c.batchRows()) {
-          System.out.println(String.format(Locale.ROOT,
-              "%s @ %d: A/A rowbridge_aa / rowbridge = %.3f (the noise)", c.schema(),
-              c.batchRows(), c.ns() / twin.ns()));
+          System.out.println(
+              String.format(
+                  Locale.ROOT,
+                  "%s @ %d: A/A rowbridge_aa / rowbridge = %.3f (the noise)",
+                  c.schema(),
+                  c.batchRows(),
+                  c.ns() / twin.ns()));
         }
       }
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -19,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import javax.imageio.ImageIO;
 
 /**
@@ -33,8 +31,14 @@ import javax.imageio.ImageIO;
 public final class Report {
   private Report() {}
 
-  record Case(String impl, String consumer, String schema, int batchRows, double nsPerRow,
-      double nsPerRowError, double bytesPerBatch) {}
+  record Case(
+      String impl,
+      String consumer,
+      String schema,
+      int batchRows,
+      double nsPerRow,
+      double nsPerRowError,
+      double bytesPerBatch) {}
 
   public static void main(String[] args) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
@@ -49,10 +53,15 @@ public final class Report {
       JsonNode primary = result.get("primaryMetric");
       JsonNode norm = result.path("secondaryMetrics").path("gc.alloc.rate.norm");
       double error = primary.get("scoreError").asDouble();
-      cases.add(new Case(params.get("impl").asText(), params.get("consumer").asText(),
-          params.get("schema").asText(), batchRows, primary.get("score").asDouble() / batchRows,
-          Double.isNaN(error) ? 0 : error / batchRows,
-          norm.isMissingNode() ? Double.NaN : norm.get("score").asDouble()));
+      cases.add(
+          new Case(
+              params.get("impl").asText(),
+              params.get("consumer").asText(),
+              params.get("schema").asText(),
+              batchRows,
+              primary.get("score").asDouble() / batchRows,
+              Double.isNaN(error) ? 0 : error / batchRows,
+              norm.isMissingNode() ? Double.NaN : norm.get("score").asDouble()));
     }
 
     ObjectNode out = mapper.createObjectNode();
@@ -85,10 +94,12 @@ public final class Report {
     return Math.round(value * 1000.0) / 1000.0;
   }
 
-  private static Case find(List<Case> cases, String impl, String consumer, String schema,
-      int rows) {
+  private static Case find(
+      List<Case> cases, String impl, String consumer, String schema, int rows) {
     for (Case c : cases) {
-      if (c.impl().equals(impl) && c.consumer().equals(consumer) && c.schema().equals(schema)
+      if (c.impl().equals(impl)
+          && c.consumer().equals(consumer)
+          && c.schema().equals(schema)
           && c.batchRows() == rows) {
         return c;
       }
@@ -97,12 +108,28 @@ public final class Report {
   }
 
   private static void printTable(List<Case> cases) {
-    System.out.println(String.format(Locale.ROOT, "%-13s %-8s %-10s %6s %12s %14s", "schema",
-        "consumer", "impl", "rows", "ns/row", "B/batch"));
+    System.out.println(
+        String.format(
+            Locale.ROOT,
+            "%-13s %-8s %-10s %6s %12s %14s",
+            "schema",
+            "consumer",
+            "impl",
+            "rows",
+            "ns/row",
+            "B/batch"));
     for (Case c : cases) {
-      System.out.println(String.format(Locale.ROOT, "%-13s %-8s %-10s %6d %8.2f±%-5.2f %12.1f",
-          c.schema(), c.consumer(), c.impl(), c.batchRows(), c.nsPerRow(), c.nsPerRowError(),
-          c.bytesPerBatch()));
+      System.out.println(
+          String.format(
+              Locale.ROOT,
+              "%-13s %-8s %-10s %6d %8.2f±%-5.2f %12.1f",
+              c.schema(),
+              c.consumer(),
+              c.impl(),
+              c.batchRows(),
+              c.nsPerRow(),
+              c.nsPerRowError(),
+              c.bytesPerBatch()));
     }
     System.out.println();
     for (Case c : cases) {
@@ -111,33 +138,43 @@ public final class Report {
       }
       Case spark = find(cases, "spark", c.consumer(), c.schema(), c.batchRows());
       Case comet = find(cases, "comet", c.consumer(), c.schema(), c.batchRows());
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-          "%s %s @ %d: rowbridge %.2f ns/row", c.schema(), c.consumer(), c.batchRows(),
-          c.nsPerRow()));
+      StringBuilder line =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "%s %s @ %d: rowbridge %.2f ns/row",
+                  c.schema(),
+                  c.consumer(),
+                  c.batchRows(),
+                  c.nsPerRow()));
       if (spark != null) {
-        line.append(String.format(Locale.ROOT, ", %.2f x Spark's", c.nsPerRow()
-            / spark.nsPerRow()));
+        line.append(
+            String.format(Locale.ROOT, ", %.2f x Spark's", c.nsPerRow() / spark.nsPerRow()));
       }
       if (comet != null) {
-        line.append(String.format(Locale.ROOT, ", %.1f x faster than Comet's",
-            comet.nsPerRow() / c.nsPerRow()));
+        line.append(
+            String.format(
+                Locale.ROOT, ", %.1f x faster than Comet's", comet.nsPerRow() / c.nsPerRow()));
       }
-      line.append(String.format(Locale.ROOT, ", %.1f B allocated per batch",
-          c.bytesPerBatch()));
+      line.append(String.format(Locale.ROOT, ", %.1f B allocated per batch", c.bytesPerBatch()));
       System.out.println(line);
     }
   }
 
-  private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728),
-      new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e)};
+  private static final Color[] COLORS = {
+    new Color(0x1f77b4),
+    new Color(0xd62728),
+    new Color(0x2ca02c),
+    new Color(0x9467bd),
+    new Color(0xff7f0e)
+  };
 
   /** ns/row against rows per batch (log-log), one line per implementation and consumer. */
   private static void plot(List<Case> cases, Path png) throws Exception {
     Map<String, List<Case>> series = new LinkedHashMap<>();
     for (Case c : cases) {
       if (c.schema().equals("record")) {
-        series.computeIfAbsent(c.impl() + " (" + c.consumer() + ")", k -> new ArrayList<>())
-            .add(c);
+        series.computeIfAbsent(c.impl() + " (" + c.consumer() + ")", k -> new ArrayList<>()).add(c);
       }
     }
     int width = 960;
@@ -149,8 +186,8 @@ public final class Report {
     BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-    g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
-        RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+    g.setRenderingHint(
+        RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     g.setColor(Color.WHITE);
     g.fillRect(0, 0, width, height);
     double minX = Math.log10(16);
@@ -174,10 +211,10 @@ public final class Report {
     final double x1 = maxX;
     final double y0 = minY;
     final double y1 = maxY;
-    java.util.function.DoubleUnaryOperator px = v -> left + (Math.log10(v) - x0) / (x1 - x0)
-        * plotWidth;
-    java.util.function.DoubleUnaryOperator py = v -> top + plotHeight - (Math.log10(v) - y0)
-        / (y1 - y0) * plotHeight;
+    java.util.function.DoubleUnaryOperator px =
+        v -> left + (Math.log10(v) - x0) / (x1 - x0) * plotWidth;
+    java.util.function.DoubleUnaryOperator py =
+        v -> top + plotHeight - (Math.log10(v) - y0) / (y1 - y0) * plotHeight;
 
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
     g.setColor(new Color(0xdddddd));
@@ -196,8 +233,10 @@ public final class Report {
     for (double decade = minY; decade <= maxY; decade++) {
       double value = Math.pow(10, decade);
       int y = (int) py.applyAsDouble(value);
-      String label = value >= 1 ? String.format(Locale.ROOT, "%.0f", value)
-          : String.format(Locale.ROOT, "%.1f", value);
+      String label =
+          value >= 1
+              ? String.format(Locale.ROOT, "%.0f", value)
+              : String.format(Locale.ROOT, "%.1f", value);
       g.drawString(label, left - 10 - g.getFontMetrics().stringWidth(label), y + 5);
     }
     for (int rows : new int[] {32, 512, 8192}) {
@@ -212,8 +251,8 @@ public final class Report {
     rotated.drawString("ns per row (log)", -(top + plotHeight / 2 + 50), 25);
     rotated.dispose();
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-    g.drawString("Columnar to row, record schema (JMH, one JVM): ns/row by rows per batch",
-        left, 35);
+    g.drawString(
+        "Columnar to row, record schema (JMH, one JVM): ns/row by rows per batch", left, 35);
 
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
     int index = 0;
@@ -227,10 +266,14 @@ public final class Report {
       Color color = COLORS[colorIndex % COLORS.length];
       boolean dashed = points.get(0).consumer().equals("noalloc");
       g.setColor(color);
-      g.setStroke(dashed ? new BasicStroke(2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-          new float[] {6f, 5f}, 0f) : new BasicStroke(2.5f));
+      g.setStroke(
+          dashed
+              ? new BasicStroke(
+                  2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 5f}, 0f)
+              : new BasicStroke(2.5f));
       for (int i = 0; i + 1 < points.size(); i++) {
-        g.drawLine((int) px.applyAsDouble(points.get(i).batchRows()),
+        g.drawLine(
+            (int) px.applyAsDouble(points.get(i).batchRows()),
             (int) py.applyAsDouble(points.get(i).nsPerRow()),
             (int) px.applyAsDouble(points.get(i + 1).batchRows()),
             (int) py.applyAsDouble(points.get(i + 1).nsPerRow()));
@@ -241,8 +284,11 @@ public final class Report {
         int y = (int) py.applyAsDouble(c.nsPerRow());
         g.fillOval(x - 4, y - 4, 8, 8);
       }
-      g.setStroke(dashed ? new BasicStroke(2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-          new float[] {6f, 5f}, 0f) : new BasicStroke(2.5f));
+      g.setStroke(
+          dashed
+              ? new BasicStroke(
+                  2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 5f}, 0f)
+              : new BasicStroke(2.5f));
       int lx = left + plotWidth + 20;
       g.drawLine(lx, legendY + index * 22, lx + 30, legendY + index * 22);
       g.setColor(Color.BLACK);

@@ -3,22 +3,20 @@ package io.rowbridge.spark;
 import io.rowbridge.ArrowSchemas;
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * One partition's rows as Arrow IPC record batch messages (stream framing, uncompressed): rows
- * are staged in native memory, and each full batch is decoded and encoded by the native workers
- * while the task stages the next, at most {@code inFlight} batches ahead. Messages come out in row
- * order. Native memory is released when the iterator ends, and at the end of the task otherwise.
+ * One partition's rows as Arrow IPC record batch messages (stream framing, uncompressed): rows are
+ * staged in native memory, and each full batch is decoded and encoded by the native workers while
+ * the task stages the next, at most {@code inFlight} batches ahead. Messages come out in row order.
+ * Native memory is released when the iterator ends, and at the end of the task otherwise.
  */
 final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
   private final Iterator<InternalRow> rows;
@@ -29,14 +27,25 @@ final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
   private boolean inputDone;
   private boolean closed;
 
-  ArrowBatchIterator(Iterator<InternalRow> rows, StructType schema, String timeZoneId,
-      int maxRows, long maxBytes, int inFlight) {
+  ArrowBatchIterator(
+      Iterator<InternalRow> rows,
+      StructType schema,
+      String timeZoneId,
+      int maxRows,
+      long maxBytes,
+      int inFlight) {
     this.rows = rows;
-    batches = new StagedBatches(schema, maxRows, maxBytes, inFlight,
-        "rowbridge's Arrow batches' row staging",
-        "lower spark.sql.execution.arrow.maxRecordsPerBatch",
-        () -> NativeIpcWriter.createStream(ArrowSchemas.of(schema, timeZoneId),
-            NativeIpcWriter.Codec.NONE, 0, inFlight));
+    batches =
+        new StagedBatches(
+            schema,
+            maxRows,
+            maxBytes,
+            inFlight,
+            "rowbridge's Arrow batches' row staging",
+            "lower spark.sql.execution.arrow.maxRecordsPerBatch",
+            () ->
+                NativeIpcWriter.createStream(
+                    ArrowSchemas.of(schema, timeZoneId), NativeIpcWriter.Codec.NONE, 0, inFlight));
     writer = batches.writer();
     TaskContext task = TaskContext.get();
     if (task != null) {
@@ -74,13 +83,13 @@ final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
   private void stageAndSubmit() {
     RowStaging staging = batches.current();
     if (carried != null) {
-      staging.add(carried);  // an empty batch takes any one row
+      staging.add(carried); // an empty batch takes any one row
       carried = null;
     }
     while (!staging.isFull() && rows.hasNext()) {
       InternalRow row = rows.next();
       if (!staging.add(row)) {
-        carried = row;  // over the byte cap: the next batch's first row (read before next())
+        carried = row; // over the byte cap: the next batch's first row (read before next())
         break;
       }
     }
@@ -88,9 +97,10 @@ final class ArrowBatchIterator implements Iterator<byte[]>, AutoCloseable {
     try {
       batches.submit(() -> ready.add(writer.takeMessage(true)));
     } catch (IOException e) {
-      throw new UncheckedIOException(e);  // the taker does no I/O
+      throw new UncheckedIOException(e); // the taker does no I/O
     }
-    for (byte[] message = writer.takeMessage(false); message != null;
+    for (byte[] message = writer.takeMessage(false);
+        message != null;
         message = writer.takeMessage(false)) {
       ready.add(message);
     }

@@ -2,11 +2,9 @@ package io.rowbridge.spark;
 
 import io.rowbridge.DecoderOptions;
 import io.rowbridge.RowbridgeDecoder;
-
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.TaskContext;
@@ -19,10 +17,10 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
- * Turns a task's rows into Arrow-backed ColumnarBatches with the native row decoder: what
- * {@code RowToArrowExec} runs in each task. Serializable (the plan ships it to executors); each
- * {@link #open} makes one task's decoder, whose native memory is accounted to the task and freed
- * when the rows end or the task completes.
+ * Turns a task's rows into Arrow-backed ColumnarBatches with the native row decoder: what {@code
+ * RowToArrowExec} runs in each task. Serializable (the plan ships it to executors); each {@link
+ * #open} makes one task's decoder, whose native memory is accounted to the task and freed when the
+ * rows end or the task completes.
  */
 public final class ArrowBatchSource implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -35,8 +33,14 @@ public final class ArrowBatchSource implements Serializable {
   private final SQLMetric numOutputBatches;
   private final SQLMetric decodeTime;
 
-  public ArrowBatchSource(StructType schema, String timeZoneId, int maxRows, long maxBytes,
-      SQLMetric numInputRows, SQLMetric numOutputBatches, SQLMetric decodeTime) {
+  public ArrowBatchSource(
+      StructType schema,
+      String timeZoneId,
+      int maxRows,
+      long maxBytes,
+      SQLMetric numInputRows,
+      SQLMetric numOutputBatches,
+      SQLMetric decodeTime) {
     this.schema = schema;
     this.timeZoneId = timeZoneId;
     this.maxRows = maxRows;
@@ -48,8 +52,8 @@ public final class ArrowBatchSource implements Serializable {
 
   /**
    * The batches of {@code rows}: each holds up to maxRows rows (and maxBytes bytes of rows) in
-   * ArrowColumnVectors over the decoder's reused vectors, valid until the next batch is asked
-   * for, as Spark's RowToColumnarExec's batches are.
+   * ArrowColumnVectors over the decoder's reused vectors, valid until the next batch is asked for,
+   * as Spark's RowToColumnarExec's batches are.
    */
   public Iterator<ColumnarBatch> open(Iterator<InternalRow> rows) {
     return new Batches(rows);
@@ -65,14 +69,17 @@ public final class ArrowBatchSource implements Serializable {
     Batches(Iterator<InternalRow> rows) {
       this.rows = rows;
       TaskContext task = TaskContext.get();
-      allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge rows to Arrow", 0,
-          Long.MAX_VALUE);
+      allocator =
+          ArrowUtils.rootAllocator()
+              .newChildAllocator("rowbridge rows to Arrow", 0, Long.MAX_VALUE);
       try {
         DecoderOptions options = DecoderOptions.defaults().maxRows(maxRows).maxBytes(maxBytes);
         if (task != null) {
-          options.memoryListener(new TaskMemoryAccounting(task.taskMemoryManager(),
-              "the row decoder's staging and vectors", "lower spark.sql.inMemoryColumnarStorage"
-              + ".batchSize (" + maxRows + " rows)"));
+          options.memoryListener(
+              new TaskMemoryAccounting(
+                  task.taskMemoryManager(),
+                  "the row decoder's staging and vectors",
+                  "lower spark.sql.inMemoryColumnarStorage" + ".batchSize (" + maxRows + " rows)"));
         }
         decoder = RowbridgeDecoder.create(schema, timeZoneId, allocator, options);
         VectorSchemaRoot root = decoder.root();

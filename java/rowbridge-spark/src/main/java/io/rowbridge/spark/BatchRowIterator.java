@@ -3,12 +3,10 @@ package io.rowbridge.spark;
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeException;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -31,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * ConstantColumnVectors (partition columns, written as one run each: {@link ConstantRuns}) goes
  * through rowbridge (one converter per partition, created from the first such batch); any other
  * batch (on-heap vectors, dictionary-encoded vectors, which Spark reads as their indices, a type
- * rowbridge does not take) goes through Spark's own path,
- * UnsafeProjection over {@code ColumnarBatch.rowIterator()}. Rows are reused, as Spark's
- * ColumnarToRowExec reuses its own: valid until the next row.
+ * rowbridge does not take) goes through Spark's own path, UnsafeProjection over {@code
+ * ColumnarBatch.rowIterator()}. Rows are reused, as Spark's ColumnarToRowExec reuses its own: valid
+ * until the next row.
  */
 public final class BatchRowIterator implements Iterator<InternalRow>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BatchRowIterator.class);
@@ -47,8 +45,10 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   private Iterator<InternalRow> sparkRows;
   private boolean onRowbridge;
   private InternalRow ready;
+
   /** Per column, the run-end encoded stand-in of its constant vectors; null without any. */
   private ConstantRuns[] constants;
+
   private BufferAllocator allocator;
   private final List<ValueVector> vectors = new ArrayList<>();
 
@@ -125,8 +125,14 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         return;
       } catch (RowbridgeException e) {
         if (e.code() == RowbridgeException.E2BIG || e.code() == RowbridgeException.ENOMEM) {
-          throw new RowbridgeException(e.getMessage() + " (" + RowbridgeConf.MAX_CHUNK_BYTES
-              + " = " + source.maxChunkBytes + ")", e.code());
+          throw new RowbridgeException(
+              e.getMessage()
+                  + " ("
+                  + RowbridgeConf.MAX_CHUNK_BYTES
+                  + " = "
+                  + source.maxChunkBytes
+                  + ")",
+              e.code());
         }
         // A batch rowbridge cannot take as it is: Spark's path reads it (and reports any
         // value Spark itself cannot read).
@@ -147,16 +153,18 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     vectors.clear();
     for (int i = 0; i < batch.numCols(); i++) {
       ColumnVector column = batch.column(i);
-      vectors.add(column instanceof ArrowColumnVector arrow ? arrow.getValueVector()
-          : constants[i].of((ConstantColumnVector) column, batch.numRows()));
+      vectors.add(
+          column instanceof ArrowColumnVector arrow
+              ? arrow.getValueVector()
+              : constants[i].of((ConstantColumnVector) column, batch.numRows()));
     }
     return vectors;
   }
 
   /**
    * True when rowbridge converts this batch: every column an ArrowColumnVector, or a
-   * ConstantColumnVector of a type {@link ConstantRuns} takes, in the same places as in the
-   * batch the converter was created for (on first use, from this batch).
+   * ConstantColumnVector of a type {@link ConstantRuns} takes, in the same places as in the batch
+   * the converter was created for (on first use, from this batch).
    */
   private boolean eligible(ColumnarBatch batch) {
     if (converterUnusable || batch.numCols() != source.schema.fields().length) {
@@ -196,8 +204,9 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
       }
     }
     if (converter == null && anyConstant) {
-      allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge constant columns", 0,
-          Long.MAX_VALUE);
+      allocator =
+          ArrowUtils.rootAllocator()
+              .newChildAllocator("rowbridge constant columns", 0, Long.MAX_VALUE);
       constants = new ConstantRuns[batch.numCols()];
       for (int i = 0; i < batch.numCols(); i++) {
         if (batch.column(i) instanceof ConstantColumnVector) {
@@ -207,12 +216,15 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     }
     if (converter == null) {
       try {
-        ConverterOptions options = ConverterOptions.defaults()
-            .maxChunkBytes(source.maxChunkBytes).validation(source.validation).timed(true);
+        ConverterOptions options =
+            ConverterOptions.defaults()
+                .maxChunkBytes(source.maxChunkBytes)
+                .validation(source.validation)
+                .timed(true);
         TaskContext task = TaskContext.get();
         if (task != null) {
-          options.memoryListener(new TaskMemoryAccounting(task.taskMemoryManager(),
-              source.maxChunkBytes));
+          options.memoryListener(
+              new TaskMemoryAccounting(task.taskMemoryManager(), source.maxChunkBytes));
         }
         converter = RowbridgeConverter.create(source.schema, new Schema(fields), options);
       } catch (RowbridgeException e) {

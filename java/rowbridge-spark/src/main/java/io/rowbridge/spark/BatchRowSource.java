@@ -1,9 +1,7 @@
 package io.rowbridge.spark;
 
 import io.rowbridge.ConverterOptions;
-
 import java.io.Serializable;
-
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -24,9 +22,14 @@ public final class BatchRowSource implements Serializable {
   final SQLMetric numSparkBatches;
   final SQLMetric convertTime;
 
-  public BatchRowSource(StructType schema, long maxChunkBytes,
-      ConverterOptions.Validation validation, SQLMetric numOutputRows,
-      SQLMetric numInputBatches, SQLMetric numSparkBatches, SQLMetric convertTime) {
+  public BatchRowSource(
+      StructType schema,
+      long maxChunkBytes,
+      ConverterOptions.Validation validation,
+      SQLMetric numOutputRows,
+      SQLMetric numInputBatches,
+      SQLMetric numSparkBatches,
+      SQLMetric convertTime) {
     this.schema = schema;
     this.maxChunkBytes = maxChunkBytes;
     this.validation = validation;
@@ -42,20 +45,21 @@ public final class BatchRowSource implements Serializable {
   }
 
   /**
-   * The same, from the generated code's input: an iterator of ColumnarBatch that Spark types as
-   * an iterator of rows. (Wrapped by hand: Scala 2.12 and 2.13 have no converter in common.)
+   * The same, from the generated code's input: an iterator of ColumnarBatch that Spark types as an
+   * iterator of rows. (Wrapped by hand: Scala 2.12 and 2.13 have no converter in common.)
    */
   public BatchRowIterator openInput(scala.collection.Iterator<?> batches) {
-    return open(new java.util.Iterator<ColumnarBatch>() {
-      @Override
-      public boolean hasNext() {
-        return batches.hasNext();
-      }
+    return open(
+        new java.util.Iterator<ColumnarBatch>() {
+          @Override
+          public boolean hasNext() {
+            return batches.hasNext();
+          }
 
-      @Override
-      public ColumnarBatch next() {
-        return (ColumnarBatch) batches.next();
-      }
-    });
+          @Override
+          public ColumnarBatch next() {
+            return (ColumnarBatch) batches.next();
+          }
+        });
   }
 }

@@ -1,10 +1,8 @@
 package io.rowbridge.spark;
 
+import io.rowbridge.NewerLayouts;
 import java.math.BigDecimal;
 import java.util.List;
-
-import io.rowbridge.NewerLayouts;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -43,11 +41,11 @@ import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 
 /**
- * Spark's ConstantColumnVector (a partition column's one value, or a column of nulls) as an
- * Arrow run-end encoded vector of one run, which the native converter writes as that value in
- * every row: nothing is materialised per row. The vector owns its value's buffers, allocated
- * from the allocator given; {@link #close} frees them. Arrow Java 12 (Spark 3.5) has no run-end
- * encoding: there {@link #fieldFor} takes no type, and Spark's projection reads such batches.
+ * Spark's ConstantColumnVector (a partition column's one value, or a column of nulls) as an Arrow
+ * run-end encoded vector of one run, which the native converter writes as that value in every row:
+ * nothing is materialised per row. The vector owns its value's buffers, allocated from the
+ * allocator given; {@link #close} frees them. Arrow Java 12 (Spark 3.5) has no run-end encoding:
+ * there {@link #fieldFor} takes no type, and Spark's projection reads such batches.
  */
 public final class ConstantRuns implements AutoCloseable {
   private final FieldVector runs;
@@ -64,8 +62,8 @@ public final class ConstantRuns implements AutoCloseable {
 
   /**
    * The run-end encoded field standing for a constant column of Spark type {@code type}, or null
-   * when the type is not one a constant column of rowbridge's takes (nested, intervals), or
-   * when Arrow Java has no run-end encoding.
+   * when the type is not one a constant column of rowbridge's takes (nested, intervals), or when
+   * Arrow Java has no run-end encoding.
    */
   static Field fieldFor(String name, DataType type) {
     Field values = valueField("values", type);
@@ -75,8 +73,8 @@ public final class ConstantRuns implements AutoCloseable {
     Field runEnds = new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null);
     // Nullable: the run's value may be null (a run-end encoded array has no validity bitmap of
     // its own, its values carry the nulls).
-    return new Field(name, FieldType.nullable(NewerLayouts.runEndEncoded()),
-        List.of(runEnds, values));
+    return new Field(
+        name, FieldType.nullable(NewerLayouts.runEndEncoded()), List.of(runEnds, values));
   }
 
   /** A vector for the constant columns of {@code field} (from {@link #fieldFor}). */
@@ -84,7 +82,9 @@ public final class ConstantRuns implements AutoCloseable {
     return new ConstantRuns(field, type, allocator);
   }
 
-  /** The run-end encoded vector holding {@code constant}'s value in each of {@code numRows} rows. */
+  /**
+   * The run-end encoded vector holding {@code constant}'s value in each of {@code numRows} rows.
+   */
   FieldVector of(ConstantColumnVector constant, int numRows) {
     if (numRows == 0) {
       runEnds.setValueCount(0);
@@ -110,8 +110,8 @@ public final class ConstantRuns implements AutoCloseable {
   }
 
   /**
-   * Stores {@code constant}'s value (or null) at index 0 of {@code value}, a vector of
-   * {@link #valueField}'s type for {@code type}; the caller sets the value count.
+   * Stores {@code constant}'s value (or null) at index 0 of {@code value}, a vector of {@link
+   * #valueField}'s type for {@code type}; the caller sets the value count.
    */
   public static void setValue(FieldVector value, DataType type, ConstantColumnVector constant) {
     if (constant.isNullAt(0)) {
@@ -137,8 +137,8 @@ public final class ConstantRuns implements AutoCloseable {
     } else if (type instanceof DoubleType) {
       ((Float8Vector) value).setSafe(0, constant.getDouble(0));
     } else if (type instanceof DecimalType decimal) {
-      BigDecimal number = constant.getDecimal(0, decimal.precision(), decimal.scale())
-          .toJavaBigDecimal();
+      BigDecimal number =
+          constant.getDecimal(0, decimal.precision(), decimal.scale()).toJavaBigDecimal();
       ((DecimalVector) value).setSafe(0, number.setScale(decimal.scale()));
     } else if (type instanceof StringType) {
       ((VarCharVector) value).setSafe(0, constant.getUTF8String(0).getBytes());

@@ -2,11 +2,9 @@ package io.rowbridge.spark;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.DecoderOptions;
-
 import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.internal.SQLConf;
 
@@ -18,21 +16,23 @@ public final class RowbridgeConf {
   public static final String ENABLED = "spark.rowbridge.columnarToRow.enabled";
 
   /**
-   * Where the rule puts rowbridge's transition: "auto" (default) where the measured rules of
-   * {@link TransitionPlacement} say it is faster than Spark's, "rowbridge" above every
-   * allow-listed scan, "spark" nowhere (Spark's own transition everywhere).
+   * Where the rule puts rowbridge's transition: "auto" (default) where the measured rules of {@link
+   * TransitionPlacement} say it is faster than Spark's, "rowbridge" above every allow-listed scan,
+   * "spark" nowhere (Spark's own transition everywhere).
    */
   public static final String PLACEMENT = "spark.rowbridge.columnarToRow.placement";
 
   /** The values of {@link #PLACEMENT}. */
   public enum Placement {
-    AUTO, ROWBRIDGE, SPARK
+    AUTO,
+    ROWBRIDGE,
+    SPARK
   }
 
   /**
-   * Class names of the scan nodes whose ColumnarToRowExec is replaced (comma-separated; the
-   * default is DataSource V2's BatchScanExec). Batches that are not Arrow-backed still go
-   * through Spark's own conversion, batch by batch.
+   * Class names of the scan nodes whose ColumnarToRowExec is replaced (comma-separated; the default
+   * is DataSource V2's BatchScanExec). Batches that are not Arrow-backed still go through Spark's
+   * own conversion, batch by batch.
    */
   public static final String SCANS = "spark.rowbridge.columnarToRow.scans";
 
@@ -49,9 +49,8 @@ public final class RowbridgeConf {
   public static final String VALIDATION = "spark.rowbridge.validation";
 
   /**
-   * Whether the columnar rule replaces Spark's RowToColumnarExec with rowbridge's
-   * RowToArrowExec, whose batches are Arrow-backed (default false: opt in for columnar operators
-   * that read Arrow).
+   * Whether the columnar rule replaces Spark's RowToColumnarExec with rowbridge's RowToArrowExec,
+   * whose batches are Arrow-backed (default false: opt in for columnar operators that read Arrow).
    */
   public static final String ROW_TO_COLUMNAR_ENABLED = "spark.rowbridge.rowToColumnar.enabled";
 
@@ -69,18 +68,21 @@ public final class RowbridgeConf {
         return placement;
       }
     }
-    throw new IllegalArgumentException(PLACEMENT + " must be auto, rowbridge or spark, not '"
-        + value + "'");
+    throw new IllegalArgumentException(
+        PLACEMENT + " must be auto, rowbridge or spark, not '" + value + "'");
   }
 
   public static Set<String> scans(SQLConf conf) {
     return Arrays.stream(conf.getConfString(SCANS, DEFAULT_SCANS).split(","))
-        .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .collect(Collectors.toSet());
   }
 
   public static long maxChunkBytes(SQLConf conf) {
     String value = conf.getConfString(MAX_CHUNK_BYTES, "");
-    return value.isBlank() ? ConverterOptions.DEFAULT_MAX_CHUNK_BYTES
+    return value.isBlank()
+        ? ConverterOptions.DEFAULT_MAX_CHUNK_BYTES
         : JavaUtils.byteStringAsBytes(value.trim());
   }
 
@@ -90,12 +92,14 @@ public final class RowbridgeConf {
 
   public static long maxBatchBytes(SQLConf conf) {
     String value = conf.getConfString(MAX_BATCH_BYTES, "");
-    return value.isBlank() ? DecoderOptions.DEFAULT_MAX_BYTES
+    return value.isBlank()
+        ? DecoderOptions.DEFAULT_MAX_BYTES
         : JavaUtils.byteStringAsBytes(value.trim());
   }
 
   public static ConverterOptions.Validation validation(SQLConf conf) {
     return conf.getConfString(VALIDATION, "cheap").trim().equalsIgnoreCase("full")
-        ? ConverterOptions.Validation.FULL : ConverterOptions.Validation.CHEAP;
+        ? ConverterOptions.Validation.FULL
+        : ConverterOptions.Validation.CHEAP;
   }
 }

@@ -2,9 +2,7 @@ package io.rowbridge.spark;
 
 import io.rowbridge.NativeMemoryListener;
 import io.rowbridge.RowbridgeException;
-
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.apache.spark.memory.MemoryConsumer;
 import org.apache.spark.memory.TaskMemoryManager;
 
@@ -12,8 +10,8 @@ import org.apache.spark.memory.TaskMemoryManager;
  * Accounts native memory rowbridge holds for a task (a converter's row buffers, a row-mode scan's
  * batches and row buffers) to the task's memory manager, in the task's Tungsten memory mode
  * (off-heap when spark.memory.offHeap.enabled, execution memory otherwise). Used on the task's
- * thread. The memory cannot be spilled; when the manager grants less than asked, the caller
- * fails with a RowbridgeException (ENOMEM) that names the settings to lower.
+ * thread. The memory cannot be spilled; when the manager grants less than asked, the caller fails
+ * with a RowbridgeException (ENOMEM) that names the settings to lower.
  */
 public final class TaskMemoryAccounting extends MemoryConsumer implements NativeMemoryListener {
   /** Bytes accounted to tasks by every instance in this JVM now. */
@@ -24,8 +22,10 @@ public final class TaskMemoryAccounting extends MemoryConsumer implements Native
 
   /** For a converter's row buffers, whose size the cap {@code maxChunkBytes} bounds. */
   TaskMemoryAccounting(TaskMemoryManager manager, long maxChunkBytes) {
-    this(manager, "the native row buffer", "lower " + RowbridgeConf.MAX_CHUNK_BYTES + " (now "
-        + maxChunkBytes + ")");
+    this(
+        manager,
+        "the native row buffer",
+        "lower " + RowbridgeConf.MAX_CHUNK_BYTES + " (now " + maxChunkBytes + ")");
   }
 
   /**
@@ -50,9 +50,20 @@ public final class TaskMemoryAccounting extends MemoryConsumer implements Native
     if (granted < bytes) {
       freeMemory(granted);
       HELD.addAndGet(-granted);
-      throw new RowbridgeException("rowbridge: the task memory manager granted " + granted
-          + " of the " + bytes + " bytes " + holder + " needs (" + getMode() + " memory, "
-          + getUsed() + " bytes held); " + remedy + " or give executors more memory",
+      throw new RowbridgeException(
+          "rowbridge: the task memory manager granted "
+              + granted
+              + " of the "
+              + bytes
+              + " bytes "
+              + holder
+              + " needs ("
+              + getMode()
+              + " memory, "
+              + getUsed()
+              + " bytes held); "
+              + remedy
+              + " or give executors more memory",
           RowbridgeException.ENOMEM);
     }
   }
@@ -66,8 +77,8 @@ public final class TaskMemoryAccounting extends MemoryConsumer implements Native
 
   /**
    * Acquires or releases the difference so that the bytes held become {@code bytes}: the native
-   * side's current count, sampled at each batch. Throws as {@link #acquire} when refused (what
-   * was held before stays held: {@link #releaseAll} at close gives it back).
+   * side's current count, sampled at each batch. Throws as {@link #acquire} when refused (what was
+   * held before stays held: {@link #releaseAll} at close gives it back).
    */
   public void hold(long bytes) {
     long used = getUsed();

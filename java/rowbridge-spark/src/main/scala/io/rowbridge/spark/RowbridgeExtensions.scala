@@ -11,17 +11,23 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder, UnsafeRo
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{CodegenSupport, ColumnarRule, ColumnarToRowExec, ColumnarToRowTransition, ProjectExec, RowToColumnarExec, SparkPlan}
+import org.apache.spark.sql.execution.{
+  CodegenSupport,
+  ColumnarRule,
+  ColumnarToRowExec,
+  ColumnarToRowTransition,
+  ProjectExec,
+  RowToColumnarExec,
+  SparkPlan
+}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
-/**
- * The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
- * columnar rule replaces Spark's ColumnarToRowExec with [[RowbridgeColumnarToRowExec]] above the
- * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true, and, when
- * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is, Spark's RowToColumnarExec with
- * [[RowToArrowExec]].
- */
+/** The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
+  * columnar rule replaces Spark's ColumnarToRowExec with [[RowbridgeColumnarToRowExec]] above the
+  * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true, and, when
+  * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is, Spark's RowToColumnarExec with [[RowToArrowExec]].
+  */
 class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     extensions.injectColumnar(session => RowbridgeColumnarRule(session))
@@ -33,10 +39,9 @@ case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
     ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
 }
 
-/**
- * Replaces Spark's RowToColumnarExec with [[RowToArrowExec]] while
- * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is true.
- */
+/** Replaces Spark's RowToColumnarExec with [[RowToArrowExec]] while
+  * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is true.
+  */
 case class ReplaceRowToColumnar(session: SparkSession) extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan =
     if (!RowbridgeConf.rowToColumnarEnabled(session.sessionState.conf)) {
@@ -46,12 +51,11 @@ case class ReplaceRowToColumnar(session: SparkSession) extends Rule[SparkPlan] {
     }
 }
 
-/**
- * Replaces ColumnarToRowExec directly above an allow-listed scan where [[TransitionPlacement]]
- * places rowbridge's transition ([[RowbridgeConf.PLACEMENT]]), and drops the projection Spark
- * plans above a row-based DataSource V2 scan to make its rows UnsafeRows when the scan is
- * rowbridge's row mode (its rows already are) and the projection passes its columns through.
- */
+/** Replaces ColumnarToRowExec directly above an allow-listed scan where [[TransitionPlacement]]
+  * places rowbridge's transition ([[RowbridgeConf.PLACEMENT]]), and drops the projection Spark
+  * plans above a row-based DataSource V2 scan to make its rows UnsafeRows when the scan is
+  * rowbridge's row mode (its rows already are) and the projection passes its columns through.
+  */
 case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan = {
     val conf = session.sessionState.conf
@@ -65,25 +69,29 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
             if RowbridgeSource.readsUnsafeRows(scan.scan) && projectList == scan.output =>
           scan
       }
-      TransitionPlacement.place(rowMode, TransitionPlacement.WholeRows,
-        scan => scans.contains(scan.getClass.getName), placement)
+      TransitionPlacement.place(
+        rowMode,
+        TransitionPlacement.WholeRows,
+        scan => scans.contains(scan.getClass.getName),
+        placement
+      )
     }
   }
 }
 
-/**
- * Columnar to row with rowbridge: batches of ArrowColumnVectors become UnsafeRows through the
- * native converter (one JNI call per batch), any other batch through Spark's own projection
- * ([[BatchRowIterator]]). Rows are reused, as ColumnarToRowExec's are; consumers that keep
- * rows copy them (collect and broadcast serialize each row at once).
- *
- * Under whole-stage code generation the operator is the stage's input: its loop takes each
- * reused row from [[BatchRowIterator.nextRow]] and hands it to the parent's code as the stage's
- * input row, whose getters read only the columns the parent uses. Without code generation,
- * `doExecute` returns the same rows as an iterator.
- */
+/** Columnar to row with rowbridge: batches of ArrowColumnVectors become UnsafeRows through the
+  * native converter (one JNI call per batch), any other batch through Spark's own projection
+  * ([[BatchRowIterator]]). Rows are reused, as ColumnarToRowExec's are; consumers that keep rows
+  * copy them (collect and broadcast serialize each row at once).
+  *
+  * Under whole-stage code generation the operator is the stage's input: its loop takes each reused
+  * row from [[BatchRowIterator.nextRow]] and hands it to the parent's code as the stage's input
+  * row, whose getters read only the columns the parent uses. Without code generation, `doExecute`
+  * returns the same rows as an iterator.
+  */
 case class RowbridgeColumnarToRowExec(child: SparkPlan)
-    extends ColumnarToRowTransition with CodegenSupport {
+    extends ColumnarToRowTransition
+    with CodegenSupport {
   override def output: Seq[Attribute] = child.output
 
   override def outputPartitioning: Partitioning = child.outputPartitioning
@@ -93,16 +101,24 @@ case class RowbridgeColumnarToRowExec(child: SparkPlan)
   override lazy val metrics: Map[String, SQLMetric] = Map(
     "numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"),
     "numInputBatches" -> SQLMetrics.createMetric(sparkContext, "number of input batches"),
-    "numSparkBatches" -> SQLMetrics.createMetric(sparkContext,
-      "number of batches converted by Spark"),
-    "convertTime" -> SQLMetrics.createNanoTimingMetric(sparkContext,
-      "time converting batches to rows"))
+    "numSparkBatches" -> SQLMetrics
+      .createMetric(sparkContext, "number of batches converted by Spark"),
+    "convertTime" -> SQLMetrics.createNanoTimingMetric(
+      sparkContext,
+      "time converting batches to rows"
+    )
+  )
 
   /** The schema, settings and metrics each task opens its rows with. */
-  private def rowSource: BatchRowSource = new BatchRowSource(SparkShims.schemaOf(output),
-    RowbridgeConf.maxChunkBytes(conf), RowbridgeConf.validation(conf),
-    longMetric("numOutputRows"), longMetric("numInputBatches"), longMetric("numSparkBatches"),
-    longMetric("convertTime"))
+  private def rowSource: BatchRowSource = new BatchRowSource(
+    SparkShims.schemaOf(output),
+    RowbridgeConf.maxChunkBytes(conf),
+    RowbridgeConf.validation(conf),
+    longMetric("numOutputRows"),
+    longMetric("numInputBatches"),
+    longMetric("numSparkBatches"),
+    longMetric("convertTime")
+  )
 
   override protected def doExecute(): RDD[InternalRow] = {
     val source = rowSource
@@ -119,8 +135,12 @@ case class RowbridgeColumnarToRowExec(child: SparkPlan)
 
   override protected def doProduce(ctx: CodegenContext): String = {
     val source = ctx.addReferenceObj("rowbridgeSource", rowSource)
-    val rows = ctx.addMutableState(classOf[BatchRowIterator].getName, "rowbridgeRows",
-      v => s"$v = $source.openInput(inputs[0]);", forceInline = true)
+    val rows = ctx.addMutableState(
+      classOf[BatchRowIterator].getName,
+      "rowbridgeRows",
+      v => s"$v = $source.openInput(inputs[0]);",
+      forceInline = true
+    )
     val row = ctx.freshName("rowbridgeRow")
     s"""
        |${classOf[UnsafeRow].getName} $row;

@@ -13,8 +13,22 @@ private[spark] object SparkShims {
   def schemaOf(attributes: Seq[Attribute]): StructType = DataTypeUtils.fromAttributes(attributes)
 
   /** A byte range of a file, with its partition values and the hosts that hold it. */
-  def partitionedFile(partitionValues: InternalRow, path: Path, start: Long, length: Long,
-      hosts: Array[String], modificationTime: Long, fileSize: Long): PartitionedFile =
-    PartitionedFile(partitionValues, SparkPath.fromPath(path), start, length, hosts,
-      modificationTime, fileSize)
+  def partitionedFile(
+      partitionValues: InternalRow,
+      path: Path,
+      start: Long,
+      length: Long,
+      hosts: Array[String],
+      modificationTime: Long,
+      fileSize: Long
+  ): PartitionedFile =
+    PartitionedFile(
+      partitionValues,
+      SparkPath.fromPath(path),
+      start,
+      length,
+      hosts,
+      modificationTime,
+      fileSize
+    )
 }

@@ -1,20 +1,18 @@
 package io.rowbridge.spark;
 
-import java.util.List;
-import java.util.Random;
-
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
 import io.rowbridge.spark.RandomLeaves.Leaf;
-
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * The random columns of the layouts Arrow Java 12 (Spark 3.5) lacks: none are drawn here (no
- * views, no list views). Each Arrow line has a class of this name (src/test/arrow-LINE).
+ * The random columns of the layouts Arrow Java 12 (Spark 3.5) lacks: none are drawn here (no views,
+ * no list views). Each Arrow line has a class of this name (src/test/arrow-LINE).
  */
 final class NewerKinds {
   private NewerKinds() {}
@@ -38,8 +36,13 @@ final class NewerKinds {
     }
   }
 
-  static void fillListView(FieldVector vector, Kind element, List<Object> rows, List<Object> flat,
-      Random random, Dictionaries dictionaries) {
+  static void fillListView(
+      FieldVector vector,
+      Kind element,
+      List<Object> rows,
+      List<Object> flat,
+      Random random,
+      Dictionaries dictionaries) {
     throw new UnsupportedOperationException("Arrow Java 12 has no list view");
   }
 }

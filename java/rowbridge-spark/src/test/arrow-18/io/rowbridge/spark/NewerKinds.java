@@ -1,21 +1,19 @@
 package io.rowbridge.spark;
 
-import java.util.List;
-import java.util.Random;
-
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
 import io.rowbridge.spark.RandomLeaves.BytesLeaf;
 import io.rowbridge.spark.RandomLeaves.Leaf;
-
+import java.util.List;
+import java.util.Random;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.complex.ListViewVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * The random columns of the layouts Arrow Java 12 (Spark 3.5) lacks, for Arrow Java 18: string
- * and binary views, list views. Each Arrow line has a class of this name (src/test/arrow-LINE).
+ * The random columns of the layouts Arrow Java 12 (Spark 3.5) lacks, for Arrow Java 18: string and
+ * binary views, list views. Each Arrow line has a class of this name (src/test/arrow-LINE).
  */
 final class NewerKinds {
   private NewerKinds() {}
@@ -28,8 +26,9 @@ final class NewerKinds {
 
   /** The binary types of a variant's children. */
   static ArrowType[] variantChildTypes() {
-    return new ArrowType[] {ArrowType.Binary.INSTANCE, ArrowType.LargeBinary.INSTANCE,
-        ArrowType.BinaryView.INSTANCE};
+    return new ArrowType[] {
+      ArrowType.Binary.INSTANCE, ArrowType.LargeBinary.INSTANCE, ArrowType.BinaryView.INSTANCE
+    };
   }
 
   static ArrowType listView() {
@@ -43,8 +42,13 @@ final class NewerKinds {
 
   /** Fills a list view of {@code rows} (lists or null) whose elements are {@code flat}. */
   @SuppressWarnings("unchecked")
-  static void fillListView(FieldVector vector, Kind element, List<Object> rows, List<Object> flat,
-      Random random, Dictionaries dictionaries) {
+  static void fillListView(
+      FieldVector vector,
+      Kind element,
+      List<Object> rows,
+      List<Object> flat,
+      Random random,
+      Dictionaries dictionaries) {
     ListViewVector list = (ListViewVector) vector;
     element.fill(list.getDataVector(), flat, false, random, dictionaries);
     int offset = 0;

@@ -1,7 +1,6 @@
 package io.rowbridge.spark;
 
 import io.rowbridge.SparkTypes;
-
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -52,25 +50,35 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * A DataSource V2 test source whose scan yields batches of ArrowColumnVectors, as an Arrow-native
  * producer does. Columns: id bigint, k int (id % 7), s string (null every 11th), d double, dec
  * decimal(20,4), ts timestamp, arr array<int>, st struct<a:int,b:string>, m map<string,bigint>.
- * Options: rows (per partition), partitions, batchRows, constantEvery (every n-th batch has k
- * as a ConstantColumnVector of 42, which only Spark's own path reads), offset (added to id).
- * Supports column pruning.
+ * Options: rows (per partition), partitions, batchRows, constantEvery (every n-th batch has k as a
+ * ConstantColumnVector of 42, which only Spark's own path reads), offset (added to id). Supports
+ * column pruning.
  */
 public final class ArrowTestSource implements TableProvider {
   static List<Field> fields() {
-    Field entries = new Field("entries", FieldType.notNullable(new ArrowType.Struct()),
-        List.of(Field.notNullable("key", new ArrowType.Utf8()),
-            Field.nullable("value", new ArrowType.Int(64, true))));
-    return List.of(Field.notNullable("id", new ArrowType.Int(64, true)),
+    Field entries =
+        new Field(
+            "entries",
+            FieldType.notNullable(new ArrowType.Struct()),
+            List.of(
+                Field.notNullable("key", new ArrowType.Utf8()),
+                Field.nullable("value", new ArrowType.Int(64, true))));
+    return List.of(
+        Field.notNullable("id", new ArrowType.Int(64, true)),
         Field.notNullable("k", new ArrowType.Int(32, true)),
         Field.nullable("s", new ArrowType.Utf8()),
         Field.nullable("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
         Field.nullable("dec", new ArrowType.Decimal(20, 4, 128)),
         Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
-        new Field("arr", FieldType.nullable(new ArrowType.List()),
+        new Field(
+            "arr",
+            FieldType.nullable(new ArrowType.List()),
             List.of(Field.nullable("element", new ArrowType.Int(32, true)))),
-        new Field("st", FieldType.nullable(new ArrowType.Struct()),
-            List.of(Field.nullable("a", new ArrowType.Int(32, true)),
+        new Field(
+            "st",
+            FieldType.nullable(new ArrowType.Struct()),
+            List.of(
+                Field.nullable("a", new ArrowType.Int(32, true)),
                 Field.nullable("b", new ArrowType.Utf8()))),
         new Field("m", FieldType.nullable(new ArrowType.Map(false)), List.of(entries)));
   }
@@ -81,8 +89,8 @@ public final class ArrowTestSource implements TableProvider {
   }
 
   @Override
-  public Table getTable(StructType schema, Transform[] partitioning,
-      Map<String, String> properties) {
+  public Table getTable(
+      StructType schema, Transform[] partitioning, Map<String, String> properties) {
     return new TestTable(schema);
   }
 
@@ -123,16 +131,18 @@ public final class ArrowTestSource implements TableProvider {
   record Settings(int rows, int partitions, int batchRows, int constantEvery, long offset)
       implements Serializable {
     static Settings of(CaseInsensitiveStringMap options) {
-      return new Settings(options.getInt("rows", 1000), options.getInt("partitions", 2),
-          options.getInt("batchRows", 128), options.getInt("constantEvery", 0),
+      return new Settings(
+          options.getInt("rows", 1000),
+          options.getInt("partitions", 2),
+          options.getInt("batchRows", 128),
+          options.getInt("constantEvery", 0),
           options.getLong("offset", 0));
     }
   }
 
   record Partition(int index, Settings settings, String[] columns) implements InputPartition {}
 
-  static final class TestScan implements ScanBuilder, SupportsPushDownRequiredColumns, Scan,
-      Batch {
+  static final class TestScan implements ScanBuilder, SupportsPushDownRequiredColumns, Scan, Batch {
     private StructType schema;
     private final Settings settings;
 
@@ -215,14 +225,14 @@ public final class ArrowTestSource implements TableProvider {
       }
       int rows = Math.min(settings.batchRows(), settings.rows() - produced);
       long firstId = settings.offset() + (long) partition.index() * settings.rows() + produced;
-      boolean constant = settings.constantEvery() > 0
-          && batchIndex % settings.constantEvery() == settings.constantEvery() - 1;
+      boolean constant =
+          settings.constantEvery() > 0
+              && batchIndex % settings.constantEvery() == settings.constantEvery() - 1;
       List<Field> all = fields();
       ColumnVector[] columns = new ColumnVector[partition.columns().length];
       for (int c = 0; c < columns.length; c++) {
         String name = partition.columns()[c];
-        Field field = all.stream().filter(f -> f.getName().equals(name)).findFirst()
-            .orElseThrow();
+        Field field = all.stream().filter(f -> f.getName().equals(name)).findFirst().orElseThrow();
         if (constant && name.equals("k")) {
           ConstantColumnVector k = new ConstantColumnVector(rows, DataTypes.IntegerType);
           k.setInt(42);
@@ -278,8 +288,15 @@ public final class ArrowTestSource implements TableProvider {
           if (id % 11 == 0) {
             ((VarCharVector) vector).setNull(r);
           } else {
-            ((VarCharVector) vector).setSafe(r, utf8(id % 3 == 0 ? "" : "s" + (id % 13)
-                + (id % 2 == 0 ? " a string beyond the inline size, é" : "")));
+            ((VarCharVector) vector)
+                .setSafe(
+                    r,
+                    utf8(
+                        id % 3 == 0
+                            ? ""
+                            : "s"
+                                + (id % 13)
+                                + (id % 2 == 0 ? " a string beyond the inline size, é" : "")));
           }
           break;
         case "d":
@@ -295,55 +312,58 @@ public final class ArrowTestSource implements TableProvider {
         case "ts":
           ((TimeStampMicroTZVector) vector).set(r, 1_700_000_000_000_000L + id * 1_000_003L);
           break;
-        case "arr": {
-          ListVector list = (ListVector) vector;
-          if (id % 9 == 0) {
-            list.setNull(r);
+        case "arr":
+          {
+            ListVector list = (ListVector) vector;
+            if (id % 9 == 0) {
+              list.setNull(r);
+              break;
+            }
+            IntVector element = (IntVector) list.getDataVector();
+            int start = list.startNewValue(r);
+            int size = (int) (id % 4);
+            for (int i = 0; i < size; i++) {
+              if ((id + i) % 5 == 0) {
+                element.setNull(start + i);
+              } else {
+                element.setSafe(start + i, (int) (id * 10 + i));
+              }
+            }
+            list.endValue(r, size);
             break;
           }
-          IntVector element = (IntVector) list.getDataVector();
-          int start = list.startNewValue(r);
-          int size = (int) (id % 4);
-          for (int i = 0; i < size; i++) {
-            if ((id + i) % 5 == 0) {
-              element.setNull(start + i);
-            } else {
-              element.setSafe(start + i, (int) (id * 10 + i));
+        case "st":
+          {
+            StructVector struct = (StructVector) vector;
+            if (id % 10 == 0) {
+              struct.setNull(r);
+              break;
             }
-          }
-          list.endValue(r, size);
-          break;
-        }
-        case "st": {
-          StructVector struct = (StructVector) vector;
-          if (id % 10 == 0) {
-            struct.setNull(r);
+            ((IntVector) struct.getChild("a")).setSafe(r, (int) (id % 100));
+            ((VarCharVector) struct.getChild("b")).setSafe(r, utf8("b" + (id % 6)));
+            struct.setIndexDefined(r);
             break;
           }
-          ((IntVector) struct.getChild("a")).setSafe(r, (int) (id % 100));
-          ((VarCharVector) struct.getChild("b")).setSafe(r, utf8("b" + (id % 6)));
-          struct.setIndexDefined(r);
-          break;
-        }
-        case "m": {
-          MapVector map = (MapVector) vector;
-          StructVector entries = (StructVector) map.getDataVector();
-          VarCharVector keys = (VarCharVector) entries.getChild("key");
-          BigIntVector values = (BigIntVector) entries.getChild("value");
-          int start = map.startNewValue(r);
-          int size = (int) (id % 3);
-          for (int i = 0; i < size; i++) {
-            keys.setSafe(start + i, utf8("k" + i));
-            if (i == 1 && id % 2 == 0) {
-              values.setNull(start + i);
-            } else {
-              values.setSafe(start + i, id + i);
+        case "m":
+          {
+            MapVector map = (MapVector) vector;
+            StructVector entries = (StructVector) map.getDataVector();
+            VarCharVector keys = (VarCharVector) entries.getChild("key");
+            BigIntVector values = (BigIntVector) entries.getChild("value");
+            int start = map.startNewValue(r);
+            int size = (int) (id % 3);
+            for (int i = 0; i < size; i++) {
+              keys.setSafe(start + i, utf8("k" + i));
+              if (i == 1 && id % 2 == 0) {
+                values.setNull(start + i);
+              } else {
+                values.setSafe(start + i, id + i);
+              }
+              entries.setIndexDefined(start + i);
             }
-            entries.setIndexDefined(start + i);
+            map.endValue(r, size);
+            break;
           }
-          map.endValue(r, size);
-          break;
-        }
         default:
           throw new IllegalArgumentException(name);
       }
@@ -353,7 +373,8 @@ public final class ArrowTestSource implements TableProvider {
 
   /** The Spark schema of the source's columns, for tests. */
   static StructType schema() {
-    return new StructType(new ArrayList<>(List.of(SparkTypes.of(fields(), null).fields()))
-        .toArray(new StructField[0]));
+    return new StructType(
+        new ArrayList<>(List.of(SparkTypes.of(fields(), null).fields()))
+            .toArray(new StructField[0]));
   }
 }

@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.NewerLayouts;
-
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
@@ -33,34 +31,40 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 
 /**
- * Batches with ConstantColumnVectors (partition values) through rowbridge's transition: every
- * type a constant column takes, with a value and as null, beside an Arrow column, over batches
- * of changing sizes. Spark's own UnsafeProjection of the same batches is the oracle, byte for
- * byte, and no batch may go through Spark's path.
+ * Batches with ConstantColumnVectors (partition values) through rowbridge's transition: every type
+ * a constant column takes, with a value and as null, beside an Arrow column, over batches of
+ * changing sizes. Spark's own UnsafeProjection of the same batches is the oracle, byte for byte,
+ * and no batch may go through Spark's path.
  */
 class ConstantColumnsTest {
   private record Constant(DataType type, Consumer<ConstantColumnVector> set) {}
 
-  private static final List<Constant> CONSTANTS = List.of(
-      new Constant(DataTypes.BooleanType, c -> c.setBoolean(true)),
-      new Constant(DataTypes.ByteType, c -> c.setByte((byte) -5)),
-      new Constant(DataTypes.ShortType, c -> c.setShort((short) 300)),
-      new Constant(DataTypes.IntegerType, c -> c.setInt(123456)),
-      new Constant(DataTypes.LongType, c -> c.setLong(1L << 40)),
-      new Constant(DataTypes.FloatType, c -> c.setFloat(1.5f)),
-      new Constant(DataTypes.DoubleType, c -> c.setDouble(-2.25)),
-      new Constant(DataTypes.createDecimalType(10, 2),
-          c -> c.setDecimal(Decimal.apply(new BigDecimal("12345.67")), 10)),
-      new Constant(DataTypes.createDecimalType(38, 10),
-          c -> c.setDecimal(Decimal.apply(new BigDecimal("-1234567890123456789012.0123456789")),
-              38)),
-      new Constant(DataTypes.DateType, c -> c.setInt(20424)),
-      new Constant(DataTypes.TimestampType, c -> c.setLong(1_764_633_600_123_456L)),
-      new Constant(DataTypes.TimestampNTZType, c -> c.setLong(-86_400_000_001L)),
-      new Constant(DataTypes.StringType,
-          c -> c.setUtf8String(UTF8String.fromString("day=2026-12-01 é"))),
-      new Constant(DataTypes.BinaryType,
-          c -> c.setBinary("\u0000\u0001bytes".getBytes(StandardCharsets.ISO_8859_1))));
+  private static final List<Constant> CONSTANTS =
+      List.of(
+          new Constant(DataTypes.BooleanType, c -> c.setBoolean(true)),
+          new Constant(DataTypes.ByteType, c -> c.setByte((byte) -5)),
+          new Constant(DataTypes.ShortType, c -> c.setShort((short) 300)),
+          new Constant(DataTypes.IntegerType, c -> c.setInt(123456)),
+          new Constant(DataTypes.LongType, c -> c.setLong(1L << 40)),
+          new Constant(DataTypes.FloatType, c -> c.setFloat(1.5f)),
+          new Constant(DataTypes.DoubleType, c -> c.setDouble(-2.25)),
+          new Constant(
+              DataTypes.createDecimalType(10, 2),
+              c -> c.setDecimal(Decimal.apply(new BigDecimal("12345.67")), 10)),
+          new Constant(
+              DataTypes.createDecimalType(38, 10),
+              c ->
+                  c.setDecimal(
+                      Decimal.apply(new BigDecimal("-1234567890123456789012.0123456789")), 38)),
+          new Constant(DataTypes.DateType, c -> c.setInt(20424)),
+          new Constant(DataTypes.TimestampType, c -> c.setLong(1_764_633_600_123_456L)),
+          new Constant(DataTypes.TimestampNTZType, c -> c.setLong(-86_400_000_001L)),
+          new Constant(
+              DataTypes.StringType,
+              c -> c.setUtf8String(UTF8String.fromString("day=2026-12-01 é"))),
+          new Constant(
+              DataTypes.BinaryType,
+              c -> c.setBinary("\u0000\u0001bytes".getBytes(StandardCharsets.ISO_8859_1))));
 
   @Test
   void everyTypeAsAValueAndAsNullEqualsSparksProjection() {
@@ -102,19 +106,27 @@ class ConstantColumnsTest {
         }
       }
       SQLMetric sparkBatches = new SQLMetric("sum", 0);
-      BatchRowSource source = new BatchRowSource(schema, 64L << 20,
-          ConverterOptions.Validation.FULL, new SQLMetric("sum", 0), new SQLMetric("sum", 0),
-          sparkBatches, new SQLMetric("nsTiming", 0));
+      BatchRowSource source =
+          new BatchRowSource(
+              schema,
+              64L << 20,
+              ConverterOptions.Validation.FULL,
+              new SQLMetric("sum", 0),
+              new SQLMetric("sum", 0),
+              sparkBatches,
+              new SQLMetric("nsTiming", 0));
       List<byte[]> actual = new ArrayList<>();
       try (BatchRowIterator rows = source.open(batches.iterator())) {
         while (rows.hasNext()) {
-          actual.add(((org.apache.spark.sql.catalyst.expressions.UnsafeRow) rows.next())
-              .getBytes());
+          actual.add(
+              ((org.apache.spark.sql.catalyst.expressions.UnsafeRow) rows.next()).getBytes());
         }
       }
       // Arrow Java 12 (Spark 3.5) has no run-end encoding for the constants: Spark's projection
       // makes those batches' rows (java/README.md, "Spark versions").
-      assertEquals(NewerLayouts.available() ? 0L : batches.size(), sparkBatches.value(),
+      assertEquals(
+          NewerLayouts.available() ? 0L : batches.size(),
+          sparkBatches.value(),
           "every batch converted by rowbridge");
       assertEquals(expected.size(), actual.size());
       assertFalse(expected.isEmpty());

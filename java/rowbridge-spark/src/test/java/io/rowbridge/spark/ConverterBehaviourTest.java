@@ -7,16 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.ConverterOptions;
-import io.rowbridge.NewerLayouts;
 import io.rowbridge.NativeMemoryListener;
+import io.rowbridge.NewerLayouts;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeException;
-
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -28,7 +26,6 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -114,10 +111,13 @@ class ConverterBehaviourTest {
 
   @Test
   void aColumnThatBecomesDictionaryOrRunEndEncodedIsConvertedWithItsOwnSchema() {
-    StructType sparkSchema = new StructType().add("s", DataTypes.StringType)
-        .add("x", DataTypes.LongType);
-    Schema plainSchema = new Schema(List.of(Field.nullable("s", new ArrowType.Utf8()),
-        Field.nullable("x", new ArrowType.Int(64, true))));
+    StructType sparkSchema =
+        new StructType().add("s", DataTypes.StringType).add("x", DataTypes.LongType);
+    Schema plainSchema =
+        new Schema(
+            List.of(
+                Field.nullable("s", new ArrowType.Utf8()),
+                Field.nullable("x", new ArrowType.Int(64, true))));
     int rows = 40;
     VarCharVector plain = plainStrings(rows);
     List<byte[]> expected = sparkRows(sparkSchema, rows, plain, longs(rows, 0));
@@ -132,8 +132,8 @@ class ConverterBehaviourTest {
     DictionaryEncoding encoding = new DictionaryEncoding(7, false, new ArrowType.Int(32, true));
     DictionaryProvider.MapDictionaryProvider provider =
         new DictionaryProvider.MapDictionaryProvider(new Dictionary(dictionaryValues, encoding));
-    IntVector indices = keep(new IntVector("s", new FieldType(true, encoding.getIndexType(),
-        encoding), allocator));
+    IntVector indices =
+        keep(new IntVector("s", new FieldType(true, encoding.getIndexType(), encoding), allocator));
     indices.allocateNew(rows);
     for (int i = 0; i < rows; i++) {
       if (i % 5 == 4) {
@@ -146,15 +146,23 @@ class ConverterBehaviourTest {
 
     // the run-end encoded form, where Arrow Java has it (not Arrow Java 12, Spark 3.5)
     boolean runEnds = NewerLayouts.available();
-    Field reeField = new Field("s", new FieldType(true, runEnds ? NewerLayouts.runEndEncoded()
-        : new ArrowType.Utf8(), null), !runEnds ? null
-        : List.of(new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null),
-            Field.nullable("values", new ArrowType.Utf8())));
+    Field reeField =
+        new Field(
+            "s",
+            new FieldType(
+                true, runEnds ? NewerLayouts.runEndEncoded() : new ArrowType.Utf8(), null),
+            !runEnds
+                ? null
+                : List.of(
+                    new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null),
+                    Field.nullable("values", new ArrowType.Utf8())));
     FieldVector ree = keep(reeField.createVector(allocator));
-    IntVector ends = runEnds ? (IntVector) ree.getChildrenFromFields().get(0)
-        : keep(new IntVector("run_ends", allocator));
-    VarCharVector runValues = runEnds ? (VarCharVector) ree.getChildrenFromFields().get(1)
-        : (VarCharVector) ree;
+    IntVector ends =
+        runEnds
+            ? (IntVector) ree.getChildrenFromFields().get(0)
+            : keep(new IntVector("run_ends", allocator));
+    VarCharVector runValues =
+        runEnds ? (VarCharVector) ree.getChildrenFromFields().get(1) : (VarCharVector) ree;
     ends.allocateNew(rows);
     runValues.allocateNew();
     for (int i = 0; i < rows; i++) {
@@ -170,8 +178,11 @@ class ConverterBehaviourTest {
     ree.setValueCount(rows);
 
     for (ConverterOptions.Input input : ConverterOptions.Input.values()) {
-      try (RowbridgeConverter converter = RowbridgeConverter.create(sparkSchema, plainSchema,
-          ConverterOptions.defaults().dictionaries(provider).input(input))) {
+      try (RowbridgeConverter converter =
+          RowbridgeConverter.create(
+              sparkSchema,
+              plainSchema,
+              ConverterOptions.defaults().dictionaries(provider).input(input))) {
         converter.convert(List.of(plain, longs(rows, 0)), rows);
         assertRows(expected, converter);
         assertEquals(0, converter.schemaPathBatches());
@@ -184,12 +195,15 @@ class ConverterBehaviourTest {
         assertRows(expected, converter);
         assertEquals(1, converter.schemaPathBatches(), "back on the registered path");
 
-        if (runEnds && input == ConverterOptions.Input.C_DATA
+        if (runEnds
+            && input == ConverterOptions.Input.C_DATA
             && !ArrowJavaCData.exportsRunEndLength()) {
           // Arrow Java 18.1.0 exports a run-end encoded vector with a length of 0: refused,
           // naming the column (java/README.md, "Spark versions").
-          RowbridgeException refused = assertThrows(RowbridgeException.class,
-              () -> converter.convert(List.of(ree, longs(rows, 0)), rows));
+          RowbridgeException refused =
+              assertThrows(
+                  RowbridgeException.class,
+                  () -> converter.convert(List.of(ree, longs(rows, 0)), rows));
           assertTrue(refused.getMessage().contains("column 's'"), refused.getMessage());
           continue;
         }
@@ -204,17 +218,19 @@ class ConverterBehaviourTest {
   void aColumnarBatchWithAConstantVectorIsNotArrowBacked() {
     ConstantColumnVector constant = new ConstantColumnVector(10, DataTypes.LongType);
     constant.setLong(42);
-    ColumnarBatch batch = new ColumnarBatch(new ColumnVector[] {
-        new ArrowColumnVector(longs(10, 0)), constant}, 10);
+    ColumnarBatch batch =
+        new ColumnarBatch(new ColumnVector[] {new ArrowColumnVector(longs(10, 0)), constant}, 10);
     assertFalse(RowbridgeConverter.isArrowBacked(batch));
-    StructType schema = new StructType().add("x", DataTypes.LongType).add("y",
-        DataTypes.LongType);
-    Schema arrow = new Schema(List.of(Field.nullable("x", new ArrowType.Int(64, true)),
-        Field.nullable("y", new ArrowType.Int(64, true))));
-    try (RowbridgeConverter converter = RowbridgeConverter.create(schema, arrow,
-        ConverterOptions.defaults())) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> converter.convert(batch));
+    StructType schema = new StructType().add("x", DataTypes.LongType).add("y", DataTypes.LongType);
+    Schema arrow =
+        new Schema(
+            List.of(
+                Field.nullable("x", new ArrowType.Int(64, true)),
+                Field.nullable("y", new ArrowType.Int(64, true))));
+    try (RowbridgeConverter converter =
+        RowbridgeConverter.create(schema, arrow, ConverterOptions.defaults())) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> converter.convert(batch));
       assertTrue(e.getMessage().contains("ConstantColumnVector"), e.getMessage());
     }
     constant.close();
@@ -229,13 +245,13 @@ class ConverterBehaviourTest {
     seconds.set(2, Long.MAX_VALUE / 10); // beyond int64 microseconds
     seconds.setValueCount(3);
     Schema schema = new Schema(List.of(seconds.getField()));
-    try (RowbridgeConverter converter = RowbridgeConverter.create(schema,
-        ConverterOptions.defaults())) {
-      RowbridgeException e = assertThrows(RowbridgeException.class,
-          () -> converter.convert(List.of(seconds), 3));
+    try (RowbridgeConverter converter =
+        RowbridgeConverter.create(schema, ConverterOptions.defaults())) {
+      RowbridgeException e =
+          assertThrows(RowbridgeException.class, () -> converter.convert(List.of(seconds), 3));
       assertEquals(RowbridgeException.EOVERFLOW, e.code(), e.getMessage());
-      assertTrue(e.getMessage().contains("'t'") && e.getMessage().contains("row 2"),
-          e.getMessage());
+      assertTrue(
+          e.getMessage().contains("'t'") && e.getMessage().contains("row 2"), e.getMessage());
     }
 
     DecimalVector decimals = keep(new DecimalVector("d", allocator, 5, 2));
@@ -243,10 +259,11 @@ class ConverterBehaviourTest {
     decimals.set(0, new BigDecimal("999.99"));
     decimals.setBigEndian(1, new java.math.BigInteger("100000").toByteArray()); // 6 digits
     decimals.setValueCount(2);
-    try (RowbridgeConverter converter = RowbridgeConverter.create(
-        new Schema(List.of(decimals.getField())), ConverterOptions.defaults())) {
-      RowbridgeException e = assertThrows(RowbridgeException.class,
-          () -> converter.convert(List.of(decimals), 2));
+    try (RowbridgeConverter converter =
+        RowbridgeConverter.create(
+            new Schema(List.of(decimals.getField())), ConverterOptions.defaults())) {
+      RowbridgeException e =
+          assertThrows(RowbridgeException.class, () -> converter.convert(List.of(decimals), 2));
       assertEquals(RowbridgeException.EOVERFLOW, e.code(), e.getMessage());
       assertTrue(e.getMessage().contains("row 1"), e.getMessage());
     }
@@ -256,20 +273,21 @@ class ConverterBehaviourTest {
   void nativeBuffersAreReportedAndReleased() {
     long[] acquired = new long[1];
     long[] released = new long[1];
-    NativeMemoryListener listener = new NativeMemoryListener() {
-      @Override
-      public void acquire(long bytes) {
-        acquired[0] += bytes;
-      }
+    NativeMemoryListener listener =
+        new NativeMemoryListener() {
+          @Override
+          public void acquire(long bytes) {
+            acquired[0] += bytes;
+          }
 
-      @Override
-      public void release(long bytes) {
-        released[0] += bytes;
-      }
-    };
+          @Override
+          public void release(long bytes) {
+            released[0] += bytes;
+          }
+        };
     Schema schema = new Schema(List.of(Field.nullable("x", new ArrowType.Int(64, true))));
-    RowbridgeConverter converter = RowbridgeConverter.create(schema,
-        ConverterOptions.defaults().memoryListener(listener));
+    RowbridgeConverter converter =
+        RowbridgeConverter.create(schema, ConverterOptions.defaults().memoryListener(listener));
     converter.convert(List.of(longs(1000, 0)), 1000);
     long first = acquired[0];
     assertTrue(first >= 1000 * 16, "rows of 16 bytes: " + first);
@@ -283,18 +301,19 @@ class ConverterBehaviourTest {
 
   @Test
   void aRefusedReservationFailsTheBatch() {
-    NativeMemoryListener refusing = new NativeMemoryListener() {
-      @Override
-      public void acquire(long bytes) {
-        throw new IllegalStateException("no memory for " + bytes + " bytes");
-      }
+    NativeMemoryListener refusing =
+        new NativeMemoryListener() {
+          @Override
+          public void acquire(long bytes) {
+            throw new IllegalStateException("no memory for " + bytes + " bytes");
+          }
 
-      @Override
-      public void release(long bytes) {}
-    };
+          @Override
+          public void release(long bytes) {}
+        };
     Schema schema = new Schema(List.of(Field.nullable("x", new ArrowType.Int(64, true))));
-    try (RowbridgeConverter converter = RowbridgeConverter.create(schema,
-        ConverterOptions.defaults().memoryListener(refusing))) {
+    try (RowbridgeConverter converter =
+        RowbridgeConverter.create(schema, ConverterOptions.defaults().memoryListener(refusing))) {
       FieldVector x = longs(10, 0);
       assertThrows(IllegalStateException.class, () -> converter.convert(List.of(x), 10));
     }
@@ -304,13 +323,12 @@ class ConverterBehaviourTest {
   void theUnsafeProjectionOfARowbridgeRowIsTheSameRow() {
     StructType schema = new StructType().add("x", DataTypes.LongType);
     Schema arrow = new Schema(List.of(Field.nullable("x", new ArrowType.Int(64, true))));
-    try (RowbridgeConverter converter = RowbridgeConverter.create(schema, arrow,
-        ConverterOptions.defaults())) {
+    try (RowbridgeConverter converter =
+        RowbridgeConverter.create(schema, arrow, ConverterOptions.defaults())) {
       converter.convert(List.of(longs(5, 100)), 5);
       UnsafeProjection projection = UnsafeProjection.create(schema);
       while (converter.next()) {
-        assertArrayEquals(converter.row().getBytes(),
-            projection.apply(converter.row()).getBytes());
+        assertArrayEquals(converter.row().getBytes(), projection.apply(converter.row()).getBytes());
       }
     }
   }

@@ -9,12 +9,10 @@ import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeDecoder;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -38,9 +36,9 @@ import org.junit.jupiter.api.Test;
  * depth 3, with nulls, empties and extremes (the differential suite's generators); rows made by
  * Spark's UnsafeProjection are decoded by RowbridgeDecoder in batches of a random cap, and each
  * batch must equal, value by value, what Spark's own ArrowWriter writes for the same rows into
- * vectors of ArrowUtils.toArrowSchema (which must be the decoder's schema); and the decoded
- * batch converted back by RowbridgeConverter must give the same rows byte for byte. The base
- * seed is printed: rerun with -Drowbridge.test.seed=SEED, or one schema with
+ * vectors of ArrowUtils.toArrowSchema (which must be the decoder's schema); and the decoded batch
+ * converted back by RowbridgeConverter must give the same rows byte for byte. The base seed is
+ * printed: rerun with -Drowbridge.test.seed=SEED, or one schema with
  * -Drowbridge.test.schema.seed=SEED -Drowbridge.test.schemas=1.
  */
 class DecoderDifferentialTest {
@@ -50,10 +48,17 @@ class DecoderDifferentialTest {
   void randomSchemasDecodeAsSparkWritesArrow() {
     long base = SparkDifferentialTest.baseSeed();
     int schemas = SparkDifferentialTest.SCHEMAS;
-    System.out.println("DecoderDifferentialTest: " + schemas + " random schemas x up to "
-        + SparkDifferentialTest.ROWS + " rows, base seed " + base
-        + " (rerun with -Drowbridge.test.seed=" + base + ")");
-    long[] totals = new long[3];  // rows, batches, columns
+    System.out.println(
+        "DecoderDifferentialTest: "
+            + schemas
+            + " random schemas x up to "
+            + SparkDifferentialTest.ROWS
+            + " rows, base seed "
+            + base
+            + " (rerun with -Drowbridge.test.seed="
+            + base
+            + ")");
+    long[] totals = new long[3]; // rows, batches, columns
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int s = 0; s < schemas; s++) {
         long seed = Long.getLong("rowbridge.test.schema.seed", base + s * 0x9E3779B97F4A7C15L);
@@ -61,9 +66,16 @@ class DecoderDifferentialTest {
       }
       assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
     }
-    System.out.println("DecoderDifferentialTest: " + schemas + " schemas, " + totals[2]
-        + " columns, " + totals[0] + " rows in " + totals[1]
-        + " batches: equal to Spark's ArrowWriter and round-tripped byte for byte");
+    System.out.println(
+        "DecoderDifferentialTest: "
+            + schemas
+            + " schemas, "
+            + totals[2]
+            + " columns, "
+            + totals[0]
+            + " rows in "
+            + totals[1]
+            + " batches: equal to Spark's ArrowWriter and round-tripped byte for byte");
   }
 
   static void runSchema(BufferAllocator allocator, long seed, long[] totals) {
@@ -76,17 +88,32 @@ class DecoderDifferentialTest {
       Kind kind = RandomColumns.randomKind(random, random.nextInt(4), true, false);
       kinds.add(kind);
       nullable[c] = kind.isNullType() || random.nextInt(5) != 0;
-      description.append("\n  c").append(c).append(nullable[c] ? "" : " not null").append(": ")
+      description
+          .append("\n  c")
+          .append(c)
+          .append(nullable[c] ? "" : " not null")
+          .append(": ")
           .append(kind.describe());
     }
     int pick = random.nextInt(20);
-    int rows = pick == 0 ? random.nextInt(3) : pick == 1 ? 1 + random.nextInt(64)
-        : SparkDifferentialTest.ROWS;
+    int rows =
+        pick == 0
+            ? random.nextInt(3)
+            : pick == 1 ? 1 + random.nextInt(64) : SparkDifferentialTest.ROWS;
     double nullRate = new double[] {0, 0.1, 0.5}[random.nextInt(3)];
     String zone = ZONES[random.nextInt(ZONES.length)];
     int maxRows = random.nextInt(3) == 0 ? 1 + random.nextInt(Math.max(1, rows)) : 8192;
-    String context = "seed " + seed + ", " + rows + " rows, batches of <= " + maxRows
-        + ", time zone " + zone + ", schema:" + description;
+    String context =
+        "seed "
+            + seed
+            + ", "
+            + rows
+            + " rows, batches of <= "
+            + maxRows
+            + ", time zone "
+            + zone
+            + ", schema:"
+            + description;
     totals[2] += columns;
 
     Dictionaries dictionaries = new Dictionaries(allocator);
@@ -107,13 +134,12 @@ class DecoderDifferentialTest {
         readables.add(readable);
         kind.fill(readable, values, true, random, dictionaries);
         vectors[c] = new ArrowColumnVector(readable);
-        fields[c] = new StructField("c" + c, vectors[c].dataType(), nullable[c],
-            Metadata.empty());
+        fields[c] = new StructField("c" + c, vectors[c].dataType(), nullable[c], Metadata.empty());
       }
       sparkSchema = new StructType(fields);
       boolean calendar = kinds.stream().anyMatch(Kind::hasCalendarInterval);
-      expected = SparkDifferentialTest.project(new ColumnarBatch(vectors, rows), sparkSchema,
-          calendar);
+      expected =
+          SparkDifferentialTest.project(new ColumnarBatch(vectors, rows), sparkSchema, calendar);
     } finally {
       for (FieldVector vector : readables) {
         vector.close();
@@ -128,12 +154,16 @@ class DecoderDifferentialTest {
       row.pointTo(bytes, bytes.length);
       unsafeRows.add(row);
     }
-    try (RowbridgeDecoder decoder = RowbridgeDecoder.create(sparkSchema, zone, allocator,
-            DecoderOptions.defaults().maxRows(maxRows));
+    try (RowbridgeDecoder decoder =
+            RowbridgeDecoder.create(
+                sparkSchema, zone, allocator, DecoderOptions.defaults().maxRows(maxRows));
         VectorSchemaRoot theirs = VectorSchemaRoot.create(sparkArrow, allocator);
-        RowbridgeConverter converter = RowbridgeConverter.create(sparkSchema,
-            decoder.arrowSchema(), ConverterOptions.defaults())) {
-      assertEquals(sparkArrow, ArrowSchemas.of(sparkSchema, zone),
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(
+                sparkSchema, decoder.arrowSchema(), ConverterOptions.defaults())) {
+      assertEquals(
+          sparkArrow,
+          ArrowSchemas.of(sparkSchema, zone),
           "the decoder's schema is not ArrowUtils.toArrowSchema's: " + context);
       ArrowWriter writer = ArrowWriter.create(theirs);
       Iterator<InternalRow> input = unsafeRows.iterator();
@@ -159,15 +189,20 @@ class DecoderDifferentialTest {
           FieldVector mine = ours.getVector(c);
           FieldVector spark = theirs.getVector(c);
           if (!VectorEqualsVisitor.vectorEquals(mine, spark)) {
-            throw new AssertionError("column c" + c + " differs from Spark's ArrowWriter"
-                + firstDifference(mine, spark) + ": " + where);
+            throw new AssertionError(
+                "column c"
+                    + c
+                    + " differs from Spark's ArrowWriter"
+                    + firstDifference(mine, spark)
+                    + ": "
+                    + where);
           }
         }
         assertEquals(batchRows, converter.convert(ours), where);
         int r = 0;
         while (converter.next()) {
-          SparkDifferentialTest.compare(expected.get(first + r), converter.row(), first + r,
-              "round trip, " + where);
+          SparkDifferentialTest.compare(
+              expected.get(first + r), converter.row(), first + r, "round trip, " + where);
           r++;
         }
         assertEquals(batchRows, r, where);
@@ -192,9 +227,9 @@ class DecoderDifferentialTest {
   }
 
   /**
-   * Gives {@code target} and its children room for as many values as {@code model} and its
-   * children hold: Spark 3.5's ArrowWriter writes durations with {@code set}, not
-   * {@code setSafe}, so that a vector it does not grow must be large enough already.
+   * Gives {@code target} and its children room for as many values as {@code model} and its children
+   * hold: Spark 3.5's ArrowWriter writes durations with {@code set}, not {@code setSafe}, so that a
+   * vector it does not grow must be large enough already.
    */
   private static void reserveLike(FieldVector target, FieldVector model) {
     reserveCapacities(target, model);

@@ -14,12 +14,10 @@ import io.rowbridge.spark.RandomNestedKinds.ListKind;
 import io.rowbridge.spark.RandomNestedKinds.ListLayout;
 import io.rowbridge.spark.RandomNestedKinds.MapKind;
 import io.rowbridge.spark.RandomNestedKinds.StructKind;
-
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -37,11 +35,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every batch in new vectors of the converter's layout, as a reader that allocates its vectors
- * per batch hands them over: the layout check must keep such batches on the registered path,
- * send a batch whose nested child changed layout down the batch-schema path, and allocate
- * nothing on the JVM (Arrow Java builds a new Field tree whenever a struct vector is asked for
- * its field).
+ * Every batch in new vectors of the converter's layout, as a reader that allocates its vectors per
+ * batch hands them over: the layout check must keep such batches on the registered path, send a
+ * batch whose nested child changed layout down the batch-schema path, and allocate nothing on the
+ * JVM (Arrow Java builds a new Field tree whenever a struct vector is asked for its field).
  */
 class FreshVectorsTest {
   private BufferAllocator allocator;
@@ -96,12 +93,14 @@ class FreshVectorsTest {
         owned.add(readable);
         kind.fill(readable, column, true, random, dictionaries);
         readables[c] = new ArrowColumnVector(readable);
-        sparkFields[c] = new StructField("c" + c, readables[c].dataType(), true,
-            Metadata.empty());
+        sparkFields[c] = new StructField("c" + c, readables[c].dataType(), true, Metadata.empty());
       }
       sparkSchema = new StructType(sparkFields);
-      expected = SparkDifferentialTest.project(new ColumnarBatch(readables, rows), sparkSchema,
-          kinds.stream().anyMatch(Kind::hasCalendarInterval));
+      expected =
+          SparkDifferentialTest.project(
+              new ColumnarBatch(readables, rows),
+              sparkSchema,
+              kinds.stream().anyMatch(Kind::hasCalendarInterval));
     }
 
     /** A batch of new vectors made from the fields, holding the values. */
@@ -117,7 +116,9 @@ class FreshVectorsTest {
     }
 
     RowbridgeConverter converter() {
-      return RowbridgeConverter.create(sparkSchema, new Schema(fields),
+      return RowbridgeConverter.create(
+          sparkSchema,
+          new Schema(fields),
           ConverterOptions.defaults().dictionaries(dictionaries.provider));
     }
 
@@ -146,7 +147,8 @@ class FreshVectorsTest {
         Kind kind;
         do {
           kind = RandomColumns.randomKind(random, 1 + random.nextInt(3), true, false);
-        } while (!(kind instanceof StructKind || kind instanceof ListKind
+        } while (!(kind instanceof StructKind
+            || kind instanceof ListKind
             || kind instanceof MapKind));
         kinds.add(kind);
         description.append("\n  c").append(c).append(": ").append(kind.describe());
@@ -166,10 +168,12 @@ class FreshVectorsTest {
   /** struct<a int64, b utf8>, list<int32>, map<utf8, int64>, list<struct<x float64, y utf8>>. */
   private static List<Kind> benchmarkShape(ListLayout ints, int fixedSize) {
     BytesLeaf utf8 = new BytesLeaf("utf8", new ArrowType.Utf8(), true, 0);
-    Kind pair = new StructKind(List.of(new IntegerLeaf(64, true), utf8),
-        new boolean[] {true, true});
+    Kind pair =
+        new StructKind(List.of(new IntegerLeaf(64, true), utf8), new boolean[] {true, true});
     Kind point = new StructKind(List.of(new FloatLeaf(false), utf8), new boolean[] {true, true});
-    return List.of(pair, new ListKind(new IntegerLeaf(32, true), true, ints, fixedSize),
+    return List.of(
+        pair,
+        new ListKind(new IntegerLeaf(32, true), true, ints, fixedSize),
         new MapKind(utf8, new IntegerLeaf(64, true), true),
         new ListKind(point, true, ListLayout.LIST, 0));
   }
@@ -207,8 +211,8 @@ class FreshVectorsTest {
    * Converts each of `batches` (new vectors of `schema`) once and checks its rows, then converts
    * them in turn MEASURED_CONVERTS times; returns the bytes the JVM allocated per batch then.
    */
-  private static long allocatedPerBatch(RowbridgeConverter converter, Case schema,
-      List<List<FieldVector>> batches) {
+  private static long allocatedPerBatch(
+      RowbridgeConverter converter, Case schema, List<List<FieldVector>> batches) {
     for (List<FieldVector> batch : batches) {
       converter.convert(batch, schema.rows);
       schema.assertRows(converter, "before measuring");
@@ -251,8 +255,9 @@ class FreshVectorsTest {
       List<List<FieldVector>> batches = batches(other, random);
       long perBatch = allocatedPerBatch(converter, other, batches);
       assertEquals(batches.size() + MEASURED_CONVERTS, converter.schemaPathBatches());
-      assertTrue(perBatch < 8, "the JVM allocated " + perBatch + " bytes per batch of the"
-          + " batch-schema path");
+      assertTrue(
+          perBatch < 8,
+          "the JVM allocated " + perBatch + " bytes per batch of the" + " batch-schema path");
     }
   }
 }

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.scan.ArrowScan;
+import io.rowbridge.scan.NativeScan;
+import io.rowbridge.scan.RowScan;
+import io.rowbridge.scan.ScanOptions;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.channels.FileChannel;
@@ -13,12 +18,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import io.rowbridge.ConverterOptions;
-import io.rowbridge.scan.ArrowScan;
-import io.rowbridge.scan.NativeScan;
-import io.rowbridge.scan.RowScan;
-import io.rowbridge.scan.ScanOptions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -45,28 +44,35 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The native scan with Spark as the oracle: the rows a RowScan's workers write must equal, byte
- * for byte, what Spark's UnsafeProjection writes for the batches an ArrowScan of the same file
- * hands to ArrowColumnVectors; the row schema must be the one Spark derives from the file's.
+ * The native scan with Spark as the oracle: the rows a RowScan's workers write must equal, byte for
+ * byte, what Spark's UnsafeProjection writes for the batches an ArrowScan of the same file hands to
+ * ArrowColumnVectors; the row schema must be the one Spark derives from the file's.
  */
 class NativeScanSparkTest {
   static final int[] BATCH_ROWS = {500, 0, 33, 1024};
 
-  @TempDir
-  Path directory;
+  @TempDir Path directory;
 
   static Schema schema() {
-    return new Schema(List.of(
-        new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
-        new Field("name", FieldType.nullable(new ArrowType.Utf8()), null),
-        new Field("amount", FieldType.nullable(new ArrowType.Decimal(20, 3, 128)), null),
-        new Field("values", FieldType.nullable(ArrowType.List.INSTANCE),
-            List.of(new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null))),
-        new Field("point", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
-            new Field("x", FieldType.nullable(new ArrowType.Int(32, true)), null),
-            new Field("label", FieldType.nullable(new ArrowType.Utf8()), null))),
-        new Field("score", FieldType.nullable(
-            new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null)));
+    return new Schema(
+        List.of(
+            new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+            new Field("name", FieldType.nullable(new ArrowType.Utf8()), null),
+            new Field("amount", FieldType.nullable(new ArrowType.Decimal(20, 3, 128)), null),
+            new Field(
+                "values",
+                FieldType.nullable(ArrowType.List.INSTANCE),
+                List.of(new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null))),
+            new Field(
+                "point",
+                FieldType.nullable(ArrowType.Struct.INSTANCE),
+                List.of(
+                    new Field("x", FieldType.nullable(new ArrowType.Int(32, true)), null),
+                    new Field("label", FieldType.nullable(new ArrowType.Utf8()), null))),
+            new Field(
+                "score",
+                FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                null)));
   }
 
   static void fill(VectorSchemaRoot root, int rows, Random random) {
@@ -116,8 +122,12 @@ class NativeScanSparkTest {
   static Path write(BufferAllocator allocator, Path path, long seed) throws IOException {
     Random random = new Random(seed);
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        FileChannel channel =
+            FileChannel.open(
+                path,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
         ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
       writer.start();
       for (int rows : BATCH_ROWS) {
@@ -140,8 +150,9 @@ class NativeScanSparkTest {
         for (int c = 0; c < vectors.length; c++) {
           vectors[c] = new ArrowColumnVector(root.getVector(c));
         }
-        rows.addAll(SparkDifferentialTest.project(new ColumnarBatch(vectors, root.getRowCount()),
-            sparkSchema, false));
+        rows.addAll(
+            SparkDifferentialTest.project(
+                new ColumnarBatch(vectors, root.getRowCount()), sparkSchema, false));
       }
     }
     return rows;
@@ -158,15 +169,20 @@ class NativeScanSparkTest {
         List<byte[]> expected = sparkRows(path, options, allocator);
         int index = 0;
         // Small chunks: rows past a batch's first chunk come from the consumer's thread.
-        try (RowScan scan = NativeScan.openRows(path, options.withConverterOptions(
-            ConverterOptions.defaults().maxChunkBytes(8192)))) {
+        try (RowScan scan =
+            NativeScan.openRows(
+                path,
+                options.withConverterOptions(ConverterOptions.defaults().maxChunkBytes(8192)))) {
           try (ArrowScan arrow = NativeScan.openArrow(path, options, allocator)) {
             assertEquals(ArrowUtils.fromArrowSchema(arrow.schema()), scan.sparkSchema());
           }
           while (scan.nextBatch()) {
             while (scan.next()) {
               assertTrue(index < expected.size(), "more rows than Spark's");
-              SparkDifferentialTest.compare(expected.get(index), scan.row(), index,
+              SparkDifferentialTest.compare(
+                  expected.get(index),
+                  scan.row(),
+                  index,
                   "native scan, columns " + java.util.Arrays.toString(columns));
               index++;
             }

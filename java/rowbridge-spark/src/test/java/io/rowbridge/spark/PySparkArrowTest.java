@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,8 +29,9 @@ class PySparkArrowTest {
       }
     }
     assertTrue(classpath.size() >= 2, "rowbridge's classes on the class path: " + classpath);
-    ProcessBuilder builder = new ProcessBuilder(python,
-        root.resolve("python/tests/test_to_arrow.py").toString()).redirectErrorStream(true);
+    ProcessBuilder builder =
+        new ProcessBuilder(python, root.resolve("python/tests/test_to_arrow.py").toString())
+            .redirectErrorStream(true);
     builder.environment().put("ROWBRIDGE_CLASSPATH", String.join(File.pathSeparator, classpath));
     builder.environment().remove("SPARK_HOME");
     Process process = builder.start();

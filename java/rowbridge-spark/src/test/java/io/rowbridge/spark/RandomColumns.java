@@ -1,18 +1,16 @@
 package io.rowbridge.spark;
 
-import static io.rowbridge.spark.RandomLeaves.*;
 import static io.rowbridge.spark.RandomEncodings.*;
+import static io.rowbridge.spark.RandomLeaves.*;
 import static io.rowbridge.spark.RandomNestedKinds.*;
 
+import io.rowbridge.NewerLayouts;
+import io.rowbridge.shim.SparkTypeShim;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import io.rowbridge.NewerLayouts;
-import io.rowbridge.shim.SparkTypeShim;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -20,13 +18,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * The column types of the differential suite. Each kind gives the Arrow type rowbridge reads
- * (the input), the Arrow type Spark's ArrowColumnVector can read (the same when Spark reads the
- * input), random values (including extremes, empties and nulls), and writes a list of values
- * into either vector with Arrow Java. The Spark-readable vector is built from the same values by
- * the SPEC section 2 conversion (uint widened, date64 to days, units to microseconds with floor
- * division, dictionaries and run-end encodings decoded, large, view and fixed-size layouts to the
- * plain ones): normalised with Arrow Java, never with rowbridge.
+ * The column types of the differential suite. Each kind gives the Arrow type rowbridge reads (the
+ * input), the Arrow type Spark's ArrowColumnVector can read (the same when Spark reads the input),
+ * random values (including extremes, empties and nulls), and writes a list of values into either
+ * vector with Arrow Java. The Spark-readable vector is built from the same values by the SPEC
+ * section 2 conversion (uint widened, date64 to days, units to microseconds with floor division,
+ * dictionaries and run-end encodings decoded, large, view and fixed-size layouts to the plain
+ * ones): normalised with Arrow Java, never with rowbridge.
  */
 final class RandomColumns {
   private RandomColumns() {}
@@ -43,7 +41,11 @@ final class RandomColumns {
     abstract Object random(Random random);
 
     /** Fills {@code vector} (created from input() or readable()) with values; sets the count. */
-    abstract void fill(FieldVector vector, List<Object> values, boolean readable, Random random,
+    abstract void fill(
+        FieldVector vector,
+        List<Object> values,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries);
 
     abstract String describe();
@@ -111,8 +113,8 @@ final class RandomColumns {
         // LIST_VIEW, the last, only where Arrow Java has list views (not Arrow Java 12)
         int layouts = ListLayout.values().length - (NewerLayouts.available() ? 0 : 1);
         ListLayout layout = ListLayout.values()[random.nextInt(layouts)];
-        return new ListKind(element, element.isNullType() || random.nextInt(4) != 0, layout,
-            1 + random.nextInt(4));
+        return new ListKind(
+            element, element.isNullType() || random.nextInt(4) != 0, layout, 1 + random.nextInt(4));
       }
       Leaf key;
       do {
@@ -130,8 +132,7 @@ final class RandomColumns {
       if (pick < 94 || !NewerLayouts.available()) {
         int[] bits = {8, 16, 32, 64};
         int b = bits[random.nextInt(bits.length)];
-        return new DictionaryKind(new ArrowType.Int(b, b == 8 ? random.nextBoolean() : true),
-            leaf);
+        return new DictionaryKind(new ArrowType.Int(b, b == 8 ? random.nextBoolean() : true), leaf);
       }
       return new RunEndKind(new int[] {16, 32, 64}[random.nextInt(3)], leaf);
     }

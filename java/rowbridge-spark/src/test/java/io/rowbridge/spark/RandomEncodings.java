@@ -4,13 +4,11 @@ import static io.rowbridge.spark.RandomColumns.*;
 import static io.rowbridge.spark.RandomLeaves.*;
 
 import io.rowbridge.NewerLayouts;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -37,8 +35,12 @@ final class RandomEncodings {
 
     @Override
     String describe() {
-      return "dictionary<" + (indexType.getIsSigned() ? "int" : "uint") + indexType.getBitWidth()
-          + ", " + values.describe() + ">";
+      return "dictionary<"
+          + (indexType.getIsSigned() ? "int" : "uint")
+          + indexType.getBitWidth()
+          + ", "
+          + values.describe()
+          + ">";
     }
 
     @Override
@@ -51,8 +53,10 @@ final class RandomEncodings {
       if (id < 0) {
         id = dictionaries.nextId++;
       }
-      return new Field(name, new FieldType(nullable, indexType,
-          new DictionaryEncoding(id, false, indexType)), null);
+      return new Field(
+          name,
+          new FieldType(nullable, indexType, new DictionaryEncoding(id, false, indexType)),
+          null);
     }
 
     @Override
@@ -66,8 +70,10 @@ final class RandomEncodings {
     @Override
     Object random(Random random) {
       if (pool == null) {
-        long max = indexType.getIsSigned() ? (1L << (indexType.getBitWidth() - 1)) - 1
-            : (1L << indexType.getBitWidth()) - 1;
+        long max =
+            indexType.getIsSigned()
+                ? (1L << (indexType.getBitWidth() - 1)) - 1
+                : (1L << indexType.getBitWidth()) - 1;
         int size = 1 + random.nextInt((int) Math.min(max - 1, 300));
         pool = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
@@ -78,7 +84,11 @@ final class RandomEncodings {
     }
 
     @Override
-    void fill(FieldVector vector, List<Object> rows, boolean readable, Random random,
+    void fill(
+        FieldVector vector,
+        List<Object> rows,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries) {
       if (readable) {
         values.fill(vector, rows, true, random, dictionaries);
@@ -108,8 +118,8 @@ final class RandomEncodings {
       Field valueField = values.input("dictionary", true, dictionaries);
       FieldVector dictionaryVector = valueField.createVector(dictionaries.allocator);
       values.fill(dictionaryVector, entries, false, random, dictionaries);
-      dictionaries.provider.put(new Dictionary(dictionaryVector,
-          new DictionaryEncoding(id, false, indexType)));
+      dictionaries.provider.put(
+          new Dictionary(dictionaryVector, new DictionaryEncoding(id, false, indexType)));
       dictionaries.kinds.put(id, this);
       BaseFixedWidthVector indices = (BaseFixedWidthVector) vector;
       int width = indexType.getBitWidth() / 8;
@@ -120,8 +130,9 @@ final class RandomEncodings {
         if (at < 0 && !nullIndex) {
           at = nullEntry; // a valid index to a null dictionary value
         }
-        indices.getDataBuffer().setBytes((long) i * width, littleEndian(nullIndex
-            ? random.nextInt(1000) : at, width));
+        indices
+            .getDataBuffer()
+            .setBytes((long) i * width, littleEndian(nullIndex ? random.nextInt(1000) : at, width));
         if (!nullIndex) {
           BitVectorHelper.setBit(indices.getValidityBuffer(), i);
         }
@@ -162,9 +173,15 @@ final class RandomEncodings {
 
     @Override
     Field input(String name, boolean nullable, Dictionaries dictionaries) {
-      return new Field(name, new FieldType(nullable, NewerLayouts.runEndEncoded(), null),
-          List.of(new Field("run_ends", new FieldType(false, new ArrowType.Int(runEndBits, true),
-              null), null), values.input("values", true, dictionaries)));
+      return new Field(
+          name,
+          new FieldType(nullable, NewerLayouts.runEndEncoded(), null),
+          List.of(
+              new Field(
+                  "run_ends",
+                  new FieldType(false, new ArrowType.Int(runEndBits, true), null),
+                  null),
+              values.input("values", true, dictionaries)));
     }
 
     @Override
@@ -178,7 +195,11 @@ final class RandomEncodings {
     }
 
     @Override
-    void fill(FieldVector vector, List<Object> rows, boolean readable, Random random,
+    void fill(
+        FieldVector vector,
+        List<Object> rows,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries) {
       if (readable) {
         values.fill(vector, rows, true, random, dictionaries);
@@ -217,5 +238,4 @@ final class RandomEncodings {
       }
     }
   }
-
 }

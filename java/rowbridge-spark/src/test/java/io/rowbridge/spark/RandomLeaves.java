@@ -3,14 +3,12 @@ package io.rowbridge.spark;
 import static io.rowbridge.spark.RandomColumns.*;
 import static io.rowbridge.spark.RandomTimeLeaves.*;
 
+import io.rowbridge.shim.SparkTypeShim;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import io.rowbridge.shim.SparkTypeShim;
-
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -29,7 +27,12 @@ import org.apache.spark.sql.util.ArrowUtils;
 final class RandomLeaves {
   private RandomLeaves() {}
 
-  enum Layout { NULL, BIT, FIXED, VARIABLE }
+  enum Layout {
+    NULL,
+    BIT,
+    FIXED,
+    VARIABLE
+  }
 
   /** A leaf type: values are encoded to the bytes of one fixed-width slot or a byte string. */
   abstract static class Leaf extends Kind {
@@ -74,64 +77,74 @@ final class RandomLeaves {
     }
 
     @Override
-    void fill(FieldVector vector, List<Object> values, boolean readable, Random random,
+    void fill(
+        FieldVector vector,
+        List<Object> values,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries) {
       int n = values.size();
       switch (layout(readable)) {
         case NULL:
           ((NullVector) vector).setValueCount(n);
           return;
-        case BIT: {
-          BitVector bits = (BitVector) vector;
-          bits.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            Object value = values.get(i);
-            boolean bit = value == null ? random.nextBoolean() : (Boolean) encode(value, readable);
-            BitVectorHelper.setValidityBit(bits.getDataBuffer(), i, bit ? 1 : 0);
-            if (value != null) {
-              BitVectorHelper.setBit(bits.getValidityBuffer(), i);
+        case BIT:
+          {
+            BitVector bits = (BitVector) vector;
+            bits.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+              Object value = values.get(i);
+              boolean bit =
+                  value == null ? random.nextBoolean() : (Boolean) encode(value, readable);
+              BitVectorHelper.setValidityBit(bits.getDataBuffer(), i, bit ? 1 : 0);
+              if (value != null) {
+                BitVectorHelper.setBit(bits.getValidityBuffer(), i);
+              }
             }
+            bits.setValueCount(n);
+            return;
           }
-          bits.setValueCount(n);
-          return;
-        }
-        case FIXED: {
-          BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
-          int width = width(readable);
-          fixed.allocateNew(n);
-          byte[] garbage = new byte[width];
-          for (int i = 0; i < n; i++) {
-            Object value = values.get(i);
-            byte[] bytes;
-            if (value == null) {
-              random.nextBytes(garbage); // null slots hold garbage: must never be read
-              bytes = garbage;
-            } else {
-              bytes = (byte[]) encode(value, readable);
-              BitVectorHelper.setBit(fixed.getValidityBuffer(), i);
+        case FIXED:
+          {
+            BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
+            int width = width(readable);
+            fixed.allocateNew(n);
+            byte[] garbage = new byte[width];
+            for (int i = 0; i < n; i++) {
+              Object value = values.get(i);
+              byte[] bytes;
+              if (value == null) {
+                random.nextBytes(garbage); // null slots hold garbage: must never be read
+                bytes = garbage;
+              } else {
+                bytes = (byte[]) encode(value, readable);
+                BitVectorHelper.setBit(fixed.getValidityBuffer(), i);
+              }
+              fixed.getDataBuffer().setBytes((long) i * width, bytes);
             }
-            fixed.getDataBuffer().setBytes((long) i * width, bytes);
+            fixed.setValueCount(n);
+            return;
           }
-          fixed.setValueCount(n);
-          return;
-        }
-        default: {
-          vector.setInitialCapacity(n);
-          vector.allocateNew();
-          for (int i = 0; i < n; i++) {
-            Object value = values.get(i);
-            if (value == null) {
-              // a null that still covers bytes, now and then
-              byte[] garbage = random.nextInt(4) == 0 ? randomBytes(random, 1 + random.nextInt(20))
-                  : new byte[0];
-              NewerKinds.setBytes(vector, i, garbage);
-              BitVectorHelper.unsetBit(vector.getValidityBuffer(), i);
-            } else {
-              NewerKinds.setBytes(vector, i, (byte[]) encode(value, readable));
+        default:
+          {
+            vector.setInitialCapacity(n);
+            vector.allocateNew();
+            for (int i = 0; i < n; i++) {
+              Object value = values.get(i);
+              if (value == null) {
+                // a null that still covers bytes, now and then
+                byte[] garbage =
+                    random.nextInt(4) == 0
+                        ? randomBytes(random, 1 + random.nextInt(20))
+                        : new byte[0];
+                NewerKinds.setBytes(vector, i, garbage);
+                BitVectorHelper.unsetBit(vector.getValidityBuffer(), i);
+              } else {
+                NewerKinds.setBytes(vector, i, (byte[]) encode(value, readable));
+              }
             }
+            vector.setValueCount(n);
           }
-          vector.setValueCount(n);
-        }
       }
     }
   }
@@ -141,7 +154,8 @@ final class RandomLeaves {
       case Int:
         return ((ArrowType.Int) type).getBitWidth() / 8;
       case FloatingPoint:
-        return ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.SINGLE ? 4
+        return ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.SINGLE
+            ? 4
             : 8;
       case Date:
         return ((ArrowType.Date) type).getUnit() == DateUnit.DAY ? 4 : 8;
@@ -195,8 +209,11 @@ final class RandomLeaves {
     final boolean signed;
 
     IntegerLeaf(int bits, boolean signed) {
-      super((signed ? "int" : "uint") + bits, new ArrowType.Int(bits, signed),
-          signed ? new ArrowType.Int(bits, true)
+      super(
+          (signed ? "int" : "uint") + bits,
+          new ArrowType.Int(bits, signed),
+          signed
+              ? new ArrowType.Int(bits, true)
               : bits == 64 ? new ArrowType.Decimal(20, 0, 128) : new ArrowType.Int(bits * 2, true));
       this.bits = bits;
       this.signed = signed;
@@ -211,16 +228,18 @@ final class RandomLeaves {
     Object random(Random random) {
       if (!signed && bits == 64) {
         if (random.nextInt(5) == 0) {
-          BigInteger[] extremes = {BigInteger.ZERO, BigInteger.ONE.shiftLeft(64).subtract(
-              BigInteger.ONE), BigInteger.ONE.shiftLeft(63), BigInteger.ONE.shiftLeft(63)
-                  .subtract(BigInteger.ONE)};
+          BigInteger[] extremes = {
+            BigInteger.ZERO,
+            BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE),
+            BigInteger.ONE.shiftLeft(63),
+            BigInteger.ONE.shiftLeft(63).subtract(BigInteger.ONE)
+          };
           return extremes[random.nextInt(extremes.length)];
         }
         return new BigInteger(64, random);
       }
       long min = signed ? -(1L << (bits - 1)) : 0;
-      long max = signed ? (bits == 64 ? Long.MAX_VALUE : (1L << (bits - 1)) - 1)
-          : (1L << bits) - 1;
+      long max = signed ? (bits == 64 ? Long.MAX_VALUE : (1L << (bits - 1)) - 1) : (1L << bits) - 1;
       if (random.nextInt(5) == 0) {
         long[] extremes = {min, max, 0, 1, signed ? -1 : max - 1};
         return extremes[random.nextInt(extremes.length)];
@@ -247,8 +266,10 @@ final class RandomLeaves {
     final boolean single;
 
     FloatLeaf(boolean single) {
-      super(single ? "float32" : "float64", new ArrowType.FloatingPoint(
-          single ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE),
+      super(
+          single ? "float32" : "float64",
+          new ArrowType.FloatingPoint(
+              single ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE),
           new ArrowType.FloatingPoint(
               single ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE));
       this.single = single;
@@ -263,16 +284,37 @@ final class RandomLeaves {
     Object random(Random random) {
       if (single) {
         if (random.nextInt(4) == 0) {
-          int[] extremes = {0x7fc00000, 0x7fc00001, 0xffc00000, 0x7f800001, 0, 0x80000000,
-              0x7f800000, 0xff800000, 1, 0x7f7fffff, 0x00800000};
+          int[] extremes = {
+            0x7fc00000,
+            0x7fc00001,
+            0xffc00000,
+            0x7f800001,
+            0,
+            0x80000000,
+            0x7f800000,
+            0xff800000,
+            1,
+            0x7f7fffff,
+            0x00800000
+          };
           return (long) extremes[random.nextInt(extremes.length)];
         }
         return (long) Float.floatToRawIntBits((float) ((random.nextDouble() - 0.5) * 1e6));
       }
       if (random.nextInt(4) == 0) {
-        long[] extremes = {0x7ff8000000000000L, 0x7ff8000000000001L, 0xfff8000000000000L,
-            0x7ff0000000000001L, 0, 0x8000000000000000L, 0x7ff0000000000000L,
-            0xfff0000000000000L, 1, 0x7fefffffffffffffL, 0x0010000000000000L};
+        long[] extremes = {
+          0x7ff8000000000000L,
+          0x7ff8000000000001L,
+          0xfff8000000000000L,
+          0x7ff0000000000001L,
+          0,
+          0x8000000000000000L,
+          0x7ff0000000000000L,
+          0xfff0000000000000L,
+          1,
+          0x7fefffffffffffffL,
+          0x0010000000000000L
+        };
         return extremes[random.nextInt(extremes.length)];
       }
       return Double.doubleToRawLongBits((random.nextDouble() - 0.5) * 1e12);
@@ -290,7 +332,8 @@ final class RandomLeaves {
     final int bitWidth;
 
     DecimalLeaf(int precision, int scale, int bitWidth) {
-      super("decimal" + bitWidth + "(" + precision + "," + scale + ")",
+      super(
+          "decimal" + bitWidth + "(" + precision + "," + scale + ")",
           new ArrowType.Decimal(precision, scale, bitWidth),
           new ArrowType.Decimal(precision, scale, 128));
       this.precision = precision;
@@ -306,9 +349,17 @@ final class RandomLeaves {
     Object random(Random random) {
       BigInteger limit = BigInteger.TEN.pow(precision).subtract(BigInteger.ONE);
       if (random.nextInt(4) == 0) {
-        BigInteger[] extremes = {limit, limit.negate(), BigInteger.ZERO, BigInteger.ONE,
-            BigInteger.ONE.negate(), BigInteger.valueOf(127), BigInteger.valueOf(-128),
-            BigInteger.valueOf(128), BigInteger.valueOf(-129)};
+        BigInteger[] extremes = {
+          limit,
+          limit.negate(),
+          BigInteger.ZERO,
+          BigInteger.ONE,
+          BigInteger.ONE.negate(),
+          BigInteger.valueOf(127),
+          BigInteger.valueOf(-128),
+          BigInteger.valueOf(128),
+          BigInteger.valueOf(-129)
+        };
         BigInteger pick = extremes[random.nextInt(extremes.length)];
         return pick.abs().compareTo(limit) <= 0 ? pick : BigInteger.ZERO;
       }
@@ -339,8 +390,10 @@ final class RandomLeaves {
 
     @Override
     boolean sparkReadsInput() {
-      return inputType instanceof ArrowType.Utf8 || inputType instanceof ArrowType.LargeUtf8
-          || inputType instanceof ArrowType.Binary || inputType instanceof ArrowType.LargeBinary;
+      return inputType instanceof ArrowType.Utf8
+          || inputType instanceof ArrowType.LargeUtf8
+          || inputType instanceof ArrowType.Binary
+          || inputType instanceof ArrowType.LargeBinary;
     }
 
     @Override
@@ -359,16 +412,22 @@ final class RandomLeaves {
         return randomBytes(random, fixedSize);
       }
       int pick = random.nextInt(20);
-      int length = pick < 3 ? 0 : pick < 10 ? 1 + random.nextInt(12) : pick < 19
-          ? 13 + random.nextInt(60) : 100 + random.nextInt(900);
+      int length =
+          pick < 3
+              ? 0
+              : pick < 10
+                  ? 1 + random.nextInt(12)
+                  : pick < 19 ? 13 + random.nextInt(60) : 100 + random.nextInt(900);
       if (!text) {
         return randomBytes(random, length);
       }
       StringBuilder s = new StringBuilder();
       String[] pieces = {"a", "Z", "0", " ", "é", "中", "😀", "\u0000", "value_"};
       while (s.toString().getBytes(StandardCharsets.UTF_8).length < length) {
-        s.append(random.nextInt(3) == 0 ? pieces[random.nextInt(pieces.length)]
-            : String.valueOf((char) ('a' + random.nextInt(26))));
+        s.append(
+            random.nextInt(3) == 0
+                ? pieces[random.nextInt(pieces.length)]
+                : String.valueOf((char) ('a' + random.nextInt(26))));
       }
       return s.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -433,8 +492,8 @@ final class RandomLeaves {
    * Whether Spark's Arrow reader takes interval[month_day_nano] as CalendarIntervalType (4.0 and
    * later; Spark 3.5 has no oracle for it).
    */
-  static final boolean SPARK_READS_MONTH_DAY_NANO = sparkReads(
-      new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO));
+  static final boolean SPARK_READS_MONTH_DAY_NANO =
+      sparkReads(new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO));
 
   private static boolean sparkReads(ArrowType type) {
     try {
@@ -483,10 +542,13 @@ final class RandomLeaves {
     all.add(new BytesLeaf("binary", new ArrowType.Binary(), false, 0));
     all.add(new BytesLeaf("large_binary", new ArrowType.LargeBinary(), false, 0));
     int width = new int[] {1, 4, 16, 33}[random.nextInt(4)];
-    all.add(new BytesLeaf("fixed_size_binary(" + width + ")", new ArrowType.FixedSizeBinary(width),
-        false, width));
+    all.add(
+        new BytesLeaf(
+            "fixed_size_binary(" + width + ")",
+            new ArrowType.FixedSizeBinary(width),
+            false,
+            width));
     NewerKinds.addViewLeaves(all); // not on Arrow Java 12
     return all;
   }
-
 }

@@ -5,9 +5,7 @@ import static io.rowbridge.spark.RandomLeaves.*;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -37,8 +35,12 @@ final class RandomNestedKinds {
     String describe() {
       StringBuilder s = new StringBuilder("struct<");
       for (int i = 0; i < children.size(); i++) {
-        s.append(i == 0 ? "" : ", ").append("f").append(i).append(nullable[i] ? "" : " not null")
-            .append(": ").append(children.get(i).describe());
+        s.append(i == 0 ? "" : ", ")
+            .append("f")
+            .append(i)
+            .append(nullable[i] ? "" : " not null")
+            .append(": ")
+            .append(children.get(i).describe());
       }
       return s.append(">").toString();
     }
@@ -81,7 +83,11 @@ final class RandomNestedKinds {
     }
 
     @Override
-    void fill(FieldVector vector, List<Object> rows, boolean readable, Random random,
+    void fill(
+        FieldVector vector,
+        List<Object> rows,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries) {
       StructVector struct = (StructVector) vector;
       struct.setInitialCapacity(rows.size());
@@ -90,11 +96,15 @@ final class RandomNestedKinds {
         List<Object> column = new ArrayList<>(rows.size());
         for (Object row : rows) {
           // under a null struct, children hold anything their field allows
-          column.add(row == null ? RandomColumns.value(children.get(c), nullable[c], random)
-              : ((Object[]) row)[c]);
+          column.add(
+              row == null
+                  ? RandomColumns.value(children.get(c), nullable[c], random)
+                  : ((Object[]) row)[c]);
         }
-        children.get(c).fill((FieldVector) struct.getChildByOrdinal(c), column, readable, random,
-            dictionaries);
+        children
+            .get(c)
+            .fill(
+                (FieldVector) struct.getChildByOrdinal(c), column, readable, random, dictionaries);
       }
       setValidity(struct, rows);
     }
@@ -112,7 +122,12 @@ final class RandomNestedKinds {
     struct.setValueCount(rows.size());
   }
 
-  enum ListLayout { LIST, LARGE_LIST, FIXED_SIZE_LIST, LIST_VIEW }
+  enum ListLayout {
+    LIST,
+    LARGE_LIST,
+    FIXED_SIZE_LIST,
+    LIST_VIEW
+  }
 
   /** list<element> in four layouts (values: List<Object>); Spark reads a plain list. */
   static final class ListKind extends Kind {
@@ -130,8 +145,10 @@ final class RandomNestedKinds {
 
     @Override
     String describe() {
-      String name = layout == ListLayout.FIXED_SIZE_LIST ? "fixed_size_list[" + fixedSize + "]"
-          : layout.name().toLowerCase(java.util.Locale.ROOT);
+      String name =
+          layout == ListLayout.FIXED_SIZE_LIST
+              ? "fixed_size_list[" + fixedSize + "]"
+              : layout.name().toLowerCase(java.util.Locale.ROOT);
       return name + "<" + element.describe() + (elementNullable ? "" : " not null") + ">";
     }
 
@@ -163,13 +180,17 @@ final class RandomNestedKinds {
 
     @Override
     Field input(String name, boolean nullable, Dictionaries dictionaries) {
-      return new Field(name, new FieldType(nullable, type(false), null),
+      return new Field(
+          name,
+          new FieldType(nullable, type(false), null),
           List.of(element.input("element", elementNullable, dictionaries)));
     }
 
     @Override
     Field readable(String name, boolean nullable) {
-      return new Field(name, new FieldType(nullable, type(true), null),
+      return new Field(
+          name,
+          new FieldType(nullable, type(true), null),
           List.of(element.readable("element", elementNullable)));
     }
 
@@ -185,7 +206,11 @@ final class RandomNestedKinds {
 
     @Override
     @SuppressWarnings("unchecked")
-    void fill(FieldVector vector, List<Object> rows, boolean readable, Random random,
+    void fill(
+        FieldVector vector,
+        List<Object> rows,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries) {
       int n = rows.size();
       List<Object> flat = new ArrayList<>();
@@ -202,48 +227,51 @@ final class RandomNestedKinds {
       vector.setInitialCapacity(n);
       vector.allocateNew();
       switch (target) {
-        case LIST: {
-          ListVector list = (ListVector) vector;
-          element.fill(list.getDataVector(), flat, readable, random, dictionaries);
-          for (int i = 0; i < n; i++) {
-            if (rows.get(i) == null) {
-              list.setNull(i);
-            } else {
-              list.startNewValue(i);
-              list.endValue(i, ((List<Object>) rows.get(i)).size());
+        case LIST:
+          {
+            ListVector list = (ListVector) vector;
+            element.fill(list.getDataVector(), flat, readable, random, dictionaries);
+            for (int i = 0; i < n; i++) {
+              if (rows.get(i) == null) {
+                list.setNull(i);
+              } else {
+                list.startNewValue(i);
+                list.endValue(i, ((List<Object>) rows.get(i)).size());
+              }
             }
+            break;
           }
-          break;
-        }
-        case LARGE_LIST: {
-          LargeListVector list = (LargeListVector) vector;
-          element.fill(list.getDataVector(), flat, readable, random, dictionaries);
-          for (int i = 0; i < n; i++) {
-            if (rows.get(i) == null) {
-              // an empty list, then null: Arrow Java 12's LargeListVector.setNull writes its
-              // 8-byte offsets as 4-byte ones
-              list.startNewValue(i);
-              list.endValue(i, 0);
-              BitVectorHelper.unsetBit(list.getValidityBuffer(), i);
-            } else {
-              list.startNewValue(i);
-              list.endValue(i, ((List<Object>) rows.get(i)).size());
+        case LARGE_LIST:
+          {
+            LargeListVector list = (LargeListVector) vector;
+            element.fill(list.getDataVector(), flat, readable, random, dictionaries);
+            for (int i = 0; i < n; i++) {
+              if (rows.get(i) == null) {
+                // an empty list, then null: Arrow Java 12's LargeListVector.setNull writes its
+                // 8-byte offsets as 4-byte ones
+                list.startNewValue(i);
+                list.endValue(i, 0);
+                BitVectorHelper.unsetBit(list.getValidityBuffer(), i);
+              } else {
+                list.startNewValue(i);
+                list.endValue(i, ((List<Object>) rows.get(i)).size());
+              }
             }
+            break;
           }
-          break;
-        }
-        case FIXED_SIZE_LIST: {
-          FixedSizeListVector list = (FixedSizeListVector) vector;
-          element.fill(list.getDataVector(), flat, readable, random, dictionaries);
-          for (int i = 0; i < n; i++) {
-            if (rows.get(i) == null) {
-              list.setNull(i);
-            } else {
-              list.startNewValue(i);
+        case FIXED_SIZE_LIST:
+          {
+            FixedSizeListVector list = (FixedSizeListVector) vector;
+            element.fill(list.getDataVector(), flat, readable, random, dictionaries);
+            for (int i = 0; i < n; i++) {
+              if (rows.get(i) == null) {
+                list.setNull(i);
+              } else {
+                list.startNewValue(i);
+              }
             }
+            break;
           }
-          break;
-        }
         default:
           NewerKinds.fillListView(vector, element, rows, flat, random, dictionaries);
       }
@@ -265,7 +293,11 @@ final class RandomNestedKinds {
 
     @Override
     String describe() {
-      return "map<" + key.describe() + ", " + value.describe() + (valueNullable ? "" : " not null")
+      return "map<"
+          + key.describe()
+          + ", "
+          + value.describe()
+          + (valueNullable ? "" : " not null")
           + ">";
     }
 
@@ -280,21 +312,30 @@ final class RandomNestedKinds {
     }
 
     private Field map(String name, boolean nullable, Field keyField, Field valueField) {
-      Field entries = new Field(MapVector.DATA_VECTOR_NAME, new FieldType(false,
-          new ArrowType.Struct(), null), List.of(keyField, valueField));
-      return new Field(name, new FieldType(nullable, new ArrowType.Map(false), null),
-          List.of(entries));
+      Field entries =
+          new Field(
+              MapVector.DATA_VECTOR_NAME,
+              new FieldType(false, new ArrowType.Struct(), null),
+              List.of(keyField, valueField));
+      return new Field(
+          name, new FieldType(nullable, new ArrowType.Map(false), null), List.of(entries));
     }
 
     @Override
     Field input(String name, boolean nullable, Dictionaries dictionaries) {
-      return map(name, nullable, key.input(MapVector.KEY_NAME, false, dictionaries),
+      return map(
+          name,
+          nullable,
+          key.input(MapVector.KEY_NAME, false, dictionaries),
           value.input(MapVector.VALUE_NAME, valueNullable, dictionaries));
     }
 
     @Override
     Field readable(String name, boolean nullable) {
-      return map(name, nullable, key.readable(MapVector.KEY_NAME, false),
+      return map(
+          name,
+          nullable,
+          key.readable(MapVector.KEY_NAME, false),
           value.readable(MapVector.VALUE_NAME, valueNullable));
     }
 
@@ -303,15 +344,19 @@ final class RandomNestedKinds {
       int size = random.nextInt(9);
       List<Object[]> entries = new ArrayList<>(size);
       for (int i = 0; i < size; i++) {
-        entries.add(new Object[] {key.random(random),
-            RandomColumns.value(value, valueNullable, random)});
+        entries.add(
+            new Object[] {key.random(random), RandomColumns.value(value, valueNullable, random)});
       }
       return entries;
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    void fill(FieldVector vector, List<Object> rows, boolean readable, Random random,
+    void fill(
+        FieldVector vector,
+        List<Object> rows,
+        boolean readable,
+        Random random,
         Dictionaries dictionaries) {
       MapVector map = (MapVector) vector;
       map.setInitialCapacity(rows.size());
@@ -330,8 +375,8 @@ final class RandomNestedKinds {
       entries.setInitialCapacity(keys.size());
       entries.allocateNew();
       key.fill((FieldVector) entries.getChildByOrdinal(0), keys, readable, random, dictionaries);
-      value.fill((FieldVector) entries.getChildByOrdinal(1), values, readable, random,
-          dictionaries);
+      value.fill(
+          (FieldVector) entries.getChildByOrdinal(1), values, readable, random, dictionaries);
       for (int i = 0; i < keys.size(); i++) {
         entries.setIndexDefined(i);
       }
@@ -347,5 +392,4 @@ final class RandomNestedKinds {
       map.setValueCount(rows.size());
     }
   }
-
 }

@@ -4,7 +4,6 @@ import static io.rowbridge.spark.RandomColumns.*;
 import static io.rowbridge.spark.RandomLeaves.*;
 
 import java.util.Random;
-
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -19,8 +18,10 @@ final class RandomTimeLeaves {
     final boolean millis;
 
     DateLeaf(boolean millis) {
-      super(millis ? "date64" : "date32", new ArrowType.Date(millis ? DateUnit.MILLISECOND
-          : DateUnit.DAY), new ArrowType.Date(DateUnit.DAY));
+      super(
+          millis ? "date64" : "date32",
+          new ArrowType.Date(millis ? DateUnit.MILLISECOND : DateUnit.DAY),
+          new ArrowType.Date(DateUnit.DAY));
       this.millis = millis;
     }
 
@@ -31,9 +32,10 @@ final class RandomTimeLeaves {
 
     @Override
     Object random(Random random) {
-      long days = random.nextInt(5) == 0
-          ? new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1}[random.nextInt(5)]
-          : random.nextInt(2_000_000) - 1_000_000;
+      long days =
+          random.nextInt(5) == 0
+              ? new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1}[random.nextInt(5)]
+              : random.nextInt(2_000_000) - 1_000_000;
       if (!millis) {
         return days;
       }
@@ -79,8 +81,10 @@ final class RandomTimeLeaves {
       long[] extremes = {limit, -limit, 0, 1, -1, factor == 1_000 ? Long.MIN_VALUE : -limit};
       return extremes[random.nextInt(extremes.length)];
     }
-    return random.nextBoolean() ? random.nextLong() % limit
-        : (long) ((random.nextDouble() - 0.5) * 4e9) * (factor < 0 ? 1 : 1_000_000L / Math.max(1, factor));
+    return random.nextBoolean()
+        ? random.nextLong() % limit
+        : (long) ((random.nextDouble() - 0.5) * 4e9)
+            * (factor < 0 ? 1 : 1_000_000L / Math.max(1, factor));
   }
 
   /** timestamp[unit, tz] (values: Longs in the unit). */
@@ -88,7 +92,9 @@ final class RandomTimeLeaves {
     final TimeUnit unit;
 
     TimestampLeaf(TimeUnit unit, String zone) {
-      super("timestamp[" + unit + "," + zone + "]", new ArrowType.Timestamp(unit, zone),
+      super(
+          "timestamp[" + unit + "," + zone + "]",
+          new ArrowType.Timestamp(unit, zone),
           new ArrowType.Timestamp(TimeUnit.MICROSECOND, zone));
       this.unit = unit;
     }
@@ -115,7 +121,9 @@ final class RandomTimeLeaves {
     final TimeUnit unit;
 
     DurationLeaf(TimeUnit unit) {
-      super("duration[" + unit + "]", new ArrowType.Duration(unit),
+      super(
+          "duration[" + unit + "]",
+          new ArrowType.Duration(unit),
           new ArrowType.Duration(TimeUnit.MICROSECOND));
       this.unit = unit;
     }
@@ -140,7 +148,9 @@ final class RandomTimeLeaves {
   /** interval[year_month] (values: Long months). */
   static final class YearMonthLeaf extends Leaf {
     YearMonthLeaf() {
-      super("interval[year_month]", new ArrowType.Interval(IntervalUnit.YEAR_MONTH),
+      super(
+          "interval[year_month]",
+          new ArrowType.Interval(IntervalUnit.YEAR_MONTH),
           new ArrowType.Interval(IntervalUnit.YEAR_MONTH));
     }
 
@@ -151,8 +161,9 @@ final class RandomTimeLeaves {
 
     @Override
     Object random(Random random) {
-      return random.nextInt(5) == 0 ? (long) new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0,
-          -1}[random.nextInt(4)] : (long) (random.nextInt(20000) - 10000);
+      return random.nextInt(5) == 0
+          ? (long) new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1}[random.nextInt(4)]
+          : (long) (random.nextInt(20000) - 10000);
     }
 
     @Override
@@ -167,7 +178,9 @@ final class RandomTimeLeaves {
    */
   static final class MonthDayNanoLeaf extends Leaf {
     MonthDayNanoLeaf() {
-      super("interval[month_day_nano]", new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO),
+      super(
+          "interval[month_day_nano]",
+          new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO),
           new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO));
     }
 
@@ -192,8 +205,11 @@ final class RandomTimeLeaves {
         return new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE};
       }
       long nanos = random.nextBoolean() ? random.nextLong() : random.nextInt(4_000_000) - 2_000_000;
-      return new long[] {random.nextInt(2000) - 1000, random.nextInt(2000) - 1000,
-          Math.max(nanos, Long.MIN_VALUE + 1000)};
+      return new long[] {
+        random.nextInt(2000) - 1000,
+        random.nextInt(2000) - 1000,
+        Math.max(nanos, Long.MIN_VALUE + 1000)
+      };
     }
 
     @Override
@@ -208,17 +224,18 @@ final class RandomTimeLeaves {
     }
   }
 
-
   /**
-   * time32[s|ms] or time64[us|ns] (values: Longs in the unit); Spark reads time64[ns], so the
-   * other units are converted to nanoseconds on its side. Microseconds stay within int64
-   * nanoseconds; values need not be a time of day (neither side checks).
+   * time32[s|ms] or time64[us|ns] (values: Longs in the unit); Spark reads time64[ns], so the other
+   * units are converted to nanoseconds on its side. Microseconds stay within int64 nanoseconds;
+   * values need not be a time of day (neither side checks).
    */
   static final class TimeLeaf extends Leaf {
     final TimeUnit unit;
 
     TimeLeaf(TimeUnit unit) {
-      super("time[" + unit + "]", new ArrowType.Time(unit, bits(unit)),
+      super(
+          "time[" + unit + "]",
+          new ArrowType.Time(unit, bits(unit)),
           new ArrowType.Time(TimeUnit.NANOSECOND, 64));
       this.unit = unit;
     }
@@ -250,9 +267,11 @@ final class RandomTimeLeaves {
       long perDay = 86_400_000_000_000L / nanosPerUnit(unit);
       switch (random.nextInt(4)) {
         case 0:
-          return bits(unit) == 32 ? (long) random.nextInt()
-              : unit == TimeUnit.MICROSECOND ? random.nextLong() % (Long.MAX_VALUE / 1000)
-              : random.nextLong();
+          return bits(unit) == 32
+              ? (long) random.nextInt()
+              : unit == TimeUnit.MICROSECOND
+                  ? random.nextLong() % (Long.MAX_VALUE / 1000)
+                  : random.nextLong();
         case 1:
           return new long[] {0, perDay - 1, -1, 1}[random.nextInt(4)];
         default:

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -24,28 +23,31 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The operator in Spark local mode: every query runs with the extension on and off, over a
- * DataSource V2 source of Arrow-backed batches, and the results must be equal (joins,
- * aggregations with string and struct keys, broadcast joins, collect of nested types, batches
- * only Spark's path can read).
+ * DataSource V2 source of Arrow-backed batches, and the results must be equal (joins, aggregations
+ * with string and struct keys, broadcast joins, collect of nested types, batches only Spark's path
+ * can read).
  */
 class RowbridgeOperatorTest {
   private static SparkSession spark;
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("rowbridge-operator-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "3")
-        .config("spark.sql.adaptive.enabled", "false")
-        // every eligible transition is rowbridge's here (TransitionPlacementTest tests "auto")
-        .config(RowbridgeConf.PLACEMENT, "rowbridge")
-        // generated code that does not compile fails the query instead of running interpreted
-        .config("spark.sql.codegen.fallback", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        // the test source prunes top-level columns only
-        .config("spark.sql.optimizer.nestedSchemaPruning.enabled", "false")
-        .getOrCreate();
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("rowbridge-operator-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "3")
+            .config("spark.sql.adaptive.enabled", "false")
+            // every eligible transition is rowbridge's here (TransitionPlacementTest tests "auto")
+            .config(RowbridgeConf.PLACEMENT, "rowbridge")
+            // generated code that does not compile fails the query instead of running interpreted
+            .config("spark.sql.codegen.fallback", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            // the test source prunes top-level columns only
+            .config("spark.sql.optimizer.nestedSchemaPruning.enabled", "false")
+            .getOrCreate();
     view("t", "rows", "700", "partitions", "3", "batchRows", "64");
     view("u", "rows", "500", "partitions", "2", "batchRows", "100", "offset", "300");
     view("c", "rows", "600", "partitions", "2", "batchRows", "50", "constantEvery", "3");
@@ -79,19 +81,20 @@ class RowbridgeOperatorTest {
 
   private static RowbridgeColumnarToRowExec find(SparkPlan plan) {
     List<SparkPlan> found = new ArrayList<>();
-    plan.foreach(node -> {
-      if (node instanceof RowbridgeColumnarToRowExec) {
-        found.add(node);
-      }
-      return null;
-    });
+    plan.foreach(
+        node -> {
+          if (node instanceof RowbridgeColumnarToRowExec) {
+            found.add(node);
+          }
+          return null;
+        });
     return found.isEmpty() ? null : (RowbridgeColumnarToRowExec) found.get(0);
   }
 
   /**
-   * Runs the query with rowbridge on and off, each with whole-stage code generation on and off;
-   * the four answers must be equal. Returns the operator's node of the run with rowbridge and
-   * code generation on, after checking that the operator shares its parent's generated stage.
+   * Runs the query with rowbridge on and off, each with whole-stage code generation on and off; the
+   * four answers must be equal. Returns the operator's node of the run with rowbridge and code
+   * generation on, after checking that the operator shares its parent's generated stage.
    */
   private static RowbridgeColumnarToRowExec compare(String sql) {
     RowbridgeColumnarToRowExec node = null;
@@ -109,7 +112,8 @@ class RowbridgeOperatorTest {
           assertSharesItsParentsStage(plan, found, sql);
           node = found;
         } else {
-          assertTrue(plan.find(p -> p instanceof WholeStageCodegenExec).isEmpty(),
+          assertTrue(
+              plan.find(p -> p instanceof WholeStageCodegenExec).isEmpty(),
               "no generated stage with " + WHOLE_STAGE + "=false:\n" + plan);
         }
         spark.conf().set(RowbridgeConf.ENABLED, "false");
@@ -135,11 +139,11 @@ class RowbridgeOperatorTest {
   private static final String WHOLE_STAGE = "spark.sql.codegen.wholeStage";
 
   /**
-   * The operator is in a generated stage (explain marks it "*(n)"), and so is its parent when
-   * the parent generates code: the same n, with no stage boundary between them.
+   * The operator is in a generated stage (explain marks it "*(n)"), and so is its parent when the
+   * parent generates code: the same n, with no stage boundary between them.
    */
-  private static SparkPlan assertSharesItsParentsStage(SparkPlan plan,
-      RowbridgeColumnarToRowExec node, String sql) {
+  private static SparkPlan assertSharesItsParentsStage(
+      SparkPlan plan, RowbridgeColumnarToRowExec node, String sql) {
     Map<SparkPlan, Integer> stages = new IdentityHashMap<>();
     Map<SparkPlan, SparkPlan> parents = new IdentityHashMap<>();
     assignStages(plan, null, -1, stages, parents);
@@ -149,16 +153,26 @@ class RowbridgeOperatorTest {
     assertTrue(explain.contains("*(" + stage + ") RowbridgeColumnarToRow"), explain);
     SparkPlan parent = parents.get(node);
     if (parent instanceof CodegenSupport && ((CodegenSupport) parent).supportCodegen()) {
-      assertEquals(stage, stages.get(parent),
-          "the operator and its parent " + parent.nodeName() + " share one stage in " + sql
-              + ":\n" + explain);
+      assertEquals(
+          stage,
+          stages.get(parent),
+          "the operator and its parent "
+              + parent.nodeName()
+              + " share one stage in "
+              + sql
+              + ":\n"
+              + explain);
     }
     return parent;
   }
 
   /** Each node's generated stage (none under an InputAdapter), and its parent past the stage. */
-  private static void assignStages(SparkPlan node, SparkPlan parent, int stage,
-      Map<SparkPlan, Integer> stages, Map<SparkPlan, SparkPlan> parents) {
+  private static void assignStages(
+      SparkPlan node,
+      SparkPlan parent,
+      int stage,
+      Map<SparkPlan, Integer> stages,
+      Map<SparkPlan, SparkPlan> parents) {
     if (node instanceof WholeStageCodegenExec) {
       SparkPlan child = ((WholeStageCodegenExec) node).child();
       assignStages(child, parent, ((WholeStageCodegenExec) node).codegenStageId(), stages, parents);
@@ -207,7 +221,8 @@ class RowbridgeOperatorTest {
 
   @Test
   void projectionsFiltersAndNestedFields() {
-    compare("SELECT id, st.b, m['k1'], try_element_at(arr, 2), s FROM t WHERE id % 5 = 0 OR s IS NULL");
+    compare(
+        "SELECT id, st.b, m['k1'], try_element_at(arr, 2), s FROM t WHERE id % 5 = 0 OR s IS NULL");
   }
 
   @Test
@@ -267,8 +282,9 @@ class RowbridgeOperatorTest {
     spark.conf().set(RowbridgeConf.MAX_CHUNK_BYTES, "16");
     spark.conf().set(WHOLE_STAGE, codegen);
     try {
-      Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
-          () -> spark.sql("SELECT * FROM t").collectAsList());
+      Exception e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              Exception.class, () -> spark.sql("SELECT * FROM t").collectAsList());
       Throwable cause = e;
       while (cause.getCause() != null && !(cause instanceof io.rowbridge.RowbridgeException)) {
         cause = cause.getCause();

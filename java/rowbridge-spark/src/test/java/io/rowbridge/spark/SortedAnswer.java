@@ -3,10 +3,8 @@ package io.rowbridge.spark;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-
 import scala.collection.Iterable;
 
 /**
@@ -36,8 +34,8 @@ public final class SortedAnswer {
     }
     if (value instanceof scala.collection.Map<?, ?> map) {
       StringBuilder out = new StringBuilder("Map(");
-      map.foreach(entry -> out.append(text(entry._1())).append("->").append(text(entry._2()))
-          .append(','));
+      map.foreach(
+          entry -> out.append(text(entry._1())).append("->").append(text(entry._2())).append(','));
       return out.append(')').toString();
     }
     if (value instanceof Iterable<?> items) {

@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rowbridge.NewerLayouts;
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
-
 import io.rowbridge.spark.source.PyarrowFiles;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -23,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -49,13 +44,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every type of SPEC section 2 read back through format("rowbridge") equal, byte for byte, to
- * the rows Spark's own UnsafeProjection writes for the same values read through
- * ArrowColumnVectors (Spark is the oracle): files written by pyarrow (every flat type, nested
- * types, dictionary and run-end encodings, ZSTD and LZ4 bodies; normalised twins written by
- * pyarrow too) and by Arrow Java (random schemas of RandomColumns, normalised with Arrow Java).
- * Each file is read in the row mode, and columnar with rowbridge's row conversion on and off
- * (when Spark's ArrowColumnVector reads the columns).
+ * Every type of SPEC section 2 read back through format("rowbridge") equal, byte for byte, to the
+ * rows Spark's own UnsafeProjection writes for the same values read through ArrowColumnVectors
+ * (Spark is the oracle): files written by pyarrow (every flat type, nested types, dictionary and
+ * run-end encodings, ZSTD and LZ4 bodies; normalised twins written by pyarrow too) and by Arrow
+ * Java (random schemas of RandomColumns, normalised with Arrow Java). Each file is read in the row
+ * mode, and columnar with rowbridge's row conversion on and off (when Spark's ArrowColumnVector
+ * reads the columns).
  */
 class SourceTypesTest {
   /** Random Arrow Java schemas (make test); the base seed is printed. */
@@ -66,13 +61,16 @@ class SourceTypesTest {
 
   @BeforeAll
   static void start() throws IOException {
-    spark = SparkSession.builder().master("local[2]").appName("rowbridge-source-types-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        // random schemas hold time columns (TimeSourceTest covers the setting off)
-        .config("spark.sql.timeType.enabled", "true")
-        .getOrCreate();
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("rowbridge-source-types-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            // random schemas hold time columns (TimeSourceTest covers the setting off)
+            .config("spark.sql.timeType.enabled", "true")
+            .getOrCreate();
     dir = Files.createTempDirectory("rowbridge-source-types");
   }
 
@@ -90,27 +88,35 @@ class SourceTypesTest {
 
   /**
    * The rows of {@code frame}'s scan as bytes, straight from the node that makes them: the
-   * columnar-to-row transition above a columnar scan, or the scan itself in the row mode (not
-   * the ProjectExec Spark plans above a row scan, whose reused buffer keeps a previous row's
-   * bytes under a null CalendarInterval).
+   * columnar-to-row transition above a columnar scan, or the scan itself in the row mode (not the
+   * ProjectExec Spark plans above a row scan, whose reused buffer keeps a previous row's bytes
+   * under a null CalendarInterval).
    */
   static List<byte[]> rowsOf(Dataset<Row> frame) {
     List<SparkPlan> sources = new ArrayList<>();
-    frame.queryExecution().executedPlan().foreach(node -> {
-      if (node instanceof ColumnarToRowTransition
-          || (node instanceof BatchScanExec scan && !scan.supportsColumnar())) {
-        sources.add(node);
-      }
-      return null;
-    });
+    frame
+        .queryExecution()
+        .executedPlan()
+        .foreach(
+            node -> {
+              if (node instanceof ColumnarToRowTransition
+                  || (node instanceof BatchScanExec scan && !scan.supportsColumnar())) {
+                sources.add(node);
+              }
+              return null;
+            });
     assertEquals(1, sources.size(), frame.queryExecution().executedPlan().toString());
-    return sources.get(0).execute().toJavaRDD()
-        .map(row -> ((UnsafeRow) row).getBytes().clone()).collect();
+    return sources
+        .get(0)
+        .execute()
+        .toJavaRDD()
+        .map(row -> ((UnsafeRow) row).getBytes().clone())
+        .collect();
   }
 
   /** Reads {@code file} in every way that applies; each must give {@code expected}. */
-  static void check(Path file, List<String> columns, List<byte[]> expected, boolean columnar,
-      String context) {
+  static void check(
+      Path file, List<String> columns, List<byte[]> expected, boolean columnar, String context) {
     List<String> ways = new ArrayList<>(List.of("rows"));
     if (columnar) {
       ways.add("columnar+rowbridge");
@@ -119,8 +125,12 @@ class SourceTypesTest {
     for (String way : ways) {
       spark.conf().set(RowbridgeConf.ENABLED, String.valueOf(!way.equals("columnar+spark")));
       try {
-        Dataset<Row> frame = spark.read().format("rowbridge")
-            .option("mode", way.equals("rows") ? "rows" : "auto").load(file.toString());
+        Dataset<Row> frame =
+            spark
+                .read()
+                .format("rowbridge")
+                .option("mode", way.equals("rows") ? "rows" : "auto")
+                .load(file.toString());
         if (columns != null) {
           frame = frame.selectExpr(columns.stream().map(c -> "`" + c + "`").toArray(String[]::new));
         }
@@ -143,7 +153,7 @@ class SourceTypesTest {
   static List<byte[]> sparkRows(Path readable, List<String> columns) throws IOException {
     List<byte[]> rows = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-         ArrowFileReader reader = new ArrowFileReader(FileChannel.open(readable), allocator)) {
+        ArrowFileReader reader = new ArrowFileReader(FileChannel.open(readable), allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       while (reader.loadNextBatch()) {
         List<ColumnVector> vectors = new ArrayList<>();
@@ -152,14 +162,15 @@ class SourceTypesTest {
           if (columns == null || columns.contains(vector.getName())) {
             ArrowColumnVector column = new ArrowColumnVector(vector);
             vectors.add(column);
-            fields.add(new StructField(vector.getName(), column.dataType(), true,
-                Metadata.empty()));
+            fields.add(
+                new StructField(vector.getName(), column.dataType(), true, Metadata.empty()));
           }
         }
-        ColumnarBatch batch = new ColumnarBatch(vectors.toArray(new ColumnVector[0]),
-            root.getRowCount());
-        rows.addAll(SparkDifferentialTest.project(batch, new StructType(fields.toArray(
-            new StructField[0])), true));
+        ColumnarBatch batch =
+            new ColumnarBatch(vectors.toArray(new ColumnVector[0]), root.getRowCount());
+        rows.addAll(
+            SparkDifferentialTest.project(
+                batch, new StructType(fields.toArray(new StructField[0])), true));
       }
     }
     return rows;
@@ -177,16 +188,20 @@ class SourceTypesTest {
         if (name.endsWith(".readable.arrow")) {
           continue;
         }
-        Path readable = out.resolve(name.replaceFirst("(-[a-z0-9]+)?\\.arrow$", "")
-            + ".readable.arrow");
+        Path readable =
+            out.resolve(name.replaceFirst("(-[a-z0-9]+)?\\.arrow$", "") + ".readable.arrow");
         List<byte[]> all = sparkRows(readable, null);
         check(input, null, all, false, "pyarrow file " + name);
         // The columns Spark reads as they are: columnar, both conversions.
         List<String> plain = sameTypedColumns(input, readable);
         assertTrue(!plain.isEmpty() || name.startsWith("encoded"), name);
         if (!plain.isEmpty()) {
-          check(input, plain, sparkRows(readable, plain), true, "pyarrow file " + name
-              + ", columns " + plain);
+          check(
+              input,
+              plain,
+              sparkRows(readable, plain),
+              true,
+              "pyarrow file " + name + ", columns " + plain);
         }
         inputs++;
       }
@@ -207,26 +222,38 @@ class SourceTypesTest {
     // file, the kind of column that makes it unreadable where it is unimportable, its first
     // such column, the layout the error names
     String[][] cases = {
-        {"flat.arrow", "month_day_nano", "`month_day_nano`", "month_day_nano interval"},
-        {"nested-zstd.arrow", "list_views", "`list_view`", "list view"},
-        {"encoded.arrow", "run_end", "`ree_utf8`", "run-end encoded"}};
+      {"flat.arrow", "month_day_nano", "`month_day_nano`", "month_day_nano interval"},
+      {"nested-zstd.arrow", "list_views", "`list_view`", "list view"},
+      {"encoded.arrow", "run_end", "`ree_utf8`", "run-end encoded"}
+    };
     for (String[] c : cases) {
       Path file = out.resolve(c[0]);
       if (!unimportable.contains(c[1])) {
         long rows = spark.read().format("rowbridge").load(file.toString()).count();
-        assertEquals(sparkRows(out.resolve(c[0].replaceFirst("(-[a-z0-9]+)?\\.arrow$", "")
-            + ".readable.arrow"), null).size(), rows, c[0]);
+        assertEquals(
+            sparkRows(
+                    out.resolve(
+                        c[0].replaceFirst("(-[a-z0-9]+)?\\.arrow$", "") + ".readable.arrow"),
+                    null)
+                .size(),
+            rows,
+            c[0]);
         continue;
       }
-      Throwable thrown = assertThrows(Exception.class,
-          () -> spark.read().format("rowbridge").load(file.toString()).collect(), c[0]);
+      Throwable thrown =
+          assertThrows(
+              Exception.class,
+              () -> spark.read().format("rowbridge").load(file.toString()).collect(),
+              c[0]);
       while (!(thrown instanceof RowbridgeException) && thrown.getCause() != null) {
         thrown = thrown.getCause();
       }
       Throwable error = thrown;
       assertTrue(error instanceof RowbridgeException, c[0] + ": " + error);
-      assertTrue(error.getMessage().contains(file.toString())
-          && error.getMessage().contains(c[2]) && error.getMessage().contains(c[3]),
+      assertTrue(
+          error.getMessage().contains(file.toString())
+              && error.getMessage().contains(c[2])
+              && error.getMessage().contains(c[3]),
           error.getMessage());
     }
   }
@@ -234,8 +261,8 @@ class SourceTypesTest {
   /** Columns whose type in the input is the type in the readable twin (Spark reads them). */
   private static List<String> sameTypedColumns(Path input, Path readable) throws IOException {
     try (BufferAllocator allocator = new RootAllocator();
-         ArrowFileReader in = new ArrowFileReader(FileChannel.open(input), allocator);
-         ArrowFileReader twin = new ArrowFileReader(FileChannel.open(readable), allocator)) {
+        ArrowFileReader in = new ArrowFileReader(FileChannel.open(input), allocator);
+        ArrowFileReader twin = new ArrowFileReader(FileChannel.open(readable), allocator)) {
       List<Field> a = in.getVectorSchemaRoot().getSchema().getFields();
       List<Field> b = twin.getVectorSchemaRoot().getSchema().getFields();
       List<String> same = new ArrayList<>();
@@ -252,8 +279,14 @@ class SourceTypesTest {
   @Test
   void arrowJavaFilesOfRandomSchemas() throws IOException {
     long base = SparkDifferentialTest.baseSeed();
-    System.out.println("SourceTypesTest: " + SCHEMAS + " random schemas, base seed " + base
-        + " (-Drowbridge.test.seed=" + base + ")");
+    System.out.println(
+        "SourceTypesTest: "
+            + SCHEMAS
+            + " random schemas, base seed "
+            + base
+            + " (-Drowbridge.test.seed="
+            + base
+            + ")");
     Path out = Files.createDirectories(dir.resolve("arrow-java"));
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int s = 0; s < SCHEMAS; s++) {
@@ -320,14 +353,20 @@ class SourceTypesTest {
       // Spark's own transition leaves under a null CalendarInterval the bytes its reused buffer
       // held (tools/golden-spark/README.md), so such files are compared in the row mode only.
       columnar &= !calendar;
-      List<byte[]> once = SparkDifferentialTest.project(new ColumnarBatch(
-          readables.toArray(new ColumnVector[0]), rows), new StructType(sparkFields.toArray(
-              new StructField[0])), true);
+      List<byte[]> once =
+          SparkDifferentialTest.project(
+              new ColumnarBatch(readables.toArray(new ColumnVector[0]), rows),
+              new StructType(sparkFields.toArray(new StructField[0])),
+              true);
       // Two batches of the same vectors.
       try (VectorSchemaRoot root = new VectorSchemaRoot(fields, inputs, rows);
-           FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-               StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-           ArrowFileWriter writer = new ArrowFileWriter(root, dictionaries.provider, channel)) {
+          FileChannel channel =
+              FileChannel.open(
+                  file,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.TRUNCATE_EXISTING,
+                  StandardOpenOption.WRITE);
+          ArrowFileWriter writer = new ArrowFileWriter(root, dictionaries.provider, channel)) {
         writer.start();
         writer.writeBatch();
         writer.writeBatch();
@@ -340,11 +379,12 @@ class SourceTypesTest {
       expected.addAll(once);
       check(file, null, expected, columnar, description.toString());
     } finally {
-      owned.forEach((vector, open) -> {
-        if (open) {
-          vector.close();
-        }
-      });
+      owned.forEach(
+          (vector, open) -> {
+            if (open) {
+              vector.close();
+            }
+          });
       dictionaries.close();
     }
   }

@@ -8,7 +8,6 @@ import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
 import io.rowbridge.spark.RandomEncodings.RunEndKind;
-
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -38,10 +36,10 @@ import org.junit.jupiter.api.Test;
  * Spark is the oracle: random schemas of every type SPEC section 2 maps, flat and nested to depth
  * 3, with nulls, empty values and extremes; every row rowbridge writes must be byte for byte the
  * row Spark's UnsafeProjection writes for the same batch read through ArrowColumnVectors. Types
- * Spark cannot read are normalised with Arrow Java first (RandomColumns). The base seed is
- * printed; rerun them with -Drowbridge.test.seed=SEED, or one schema with
- * -Drowbridge.test.schema.seed=SEED -Drowbridge.test.schemas=1 (and -Drowbridge.test.path=
- * vectors|columnar_batch|c_data to force the input path).
+ * Spark cannot read are normalised with Arrow Java first (RandomColumns). The base seed is printed;
+ * rerun them with -Drowbridge.test.seed=SEED, or one schema with -Drowbridge.test.schema.seed=SEED
+ * -Drowbridge.test.schemas=1 (and -Drowbridge.test.path= vectors|columnar_batch|c_data to force the
+ * input path).
  */
 class SparkDifferentialTest {
   static final int SCHEMAS = Integer.getInteger("rowbridge.test.schemas", 200);
@@ -53,17 +51,16 @@ class SparkDifferentialTest {
   }
 
   /** The Arrow Java on the class path (Spark's). */
-  static final String ARROW_JAVA = String.valueOf(
-      FieldVector.class.getPackage().getImplementationVersion());
+  static final String ARROW_JAVA =
+      String.valueOf(FieldVector.class.getPackage().getImplementationVersion());
 
   /**
-   * Whether Arrow Java's Data.exportVectorSchemaRoot (the C_DATA input path) keeps the length of
-   * a column of this description: Arrow Java 12.0.1 (Spark 3.5) loses that of null-typed
-   * vectors, at any depth, and 18.1.0 (Spark 4.0) that of run-end encoded ones.
+   * Whether Arrow Java's Data.exportVectorSchemaRoot (the C_DATA input path) keeps the length of a
+   * column of this description: Arrow Java 12.0.1 (Spark 3.5) loses that of null-typed vectors, at
+   * any depth, and 18.1.0 (Spark 4.0) that of run-end encoded ones.
    */
   static boolean cDataExports(String description) {
-    if (ARROW_JAVA.startsWith("12.")
-        && description.matches("(?s)(.*[<: ])?null([>,].*)?")) {
+    if (ARROW_JAVA.startsWith("12.") && description.matches("(?s)(.*[<: ])?null([>,].*)?")) {
       return false;
     }
     return !(ARROW_JAVA.startsWith("18.1.") && description.contains("run_end_encoded"));
@@ -85,8 +82,16 @@ class SparkDifferentialTest {
   @Test
   void randomSchemasMatchSparkByteForByte() {
     long base = baseSeed();
-    System.out.println("SparkDifferentialTest: " + SCHEMAS + " random schemas x up to " + ROWS
-        + " rows, base seed " + base + " (rerun with -Drowbridge.test.seed=" + base + ")");
+    System.out.println(
+        "SparkDifferentialTest: "
+            + SCHEMAS
+            + " random schemas x up to "
+            + ROWS
+            + " rows, base seed "
+            + base
+            + " (rerun with -Drowbridge.test.seed="
+            + base
+            + ")");
     Tally tally = new Tally();
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int s = 0; s < SCHEMAS; s++) {
@@ -94,10 +99,19 @@ class SparkDifferentialTest {
         runSchema(allocator, seed, tally);
       }
     }
-    System.out.println("SparkDifferentialTest: " + SCHEMAS + " schemas, " + tally.columns
-        + " columns (" + tally.nestedColumns + " nested, " + tally.encodedColumns
-        + " dictionary or run-end), " + tally.rows + " rows, all byte-identical; inputs "
-        + tally.paths);
+    System.out.println(
+        "SparkDifferentialTest: "
+            + SCHEMAS
+            + " schemas, "
+            + tally.columns
+            + " columns ("
+            + tally.nestedColumns
+            + " nested, "
+            + tally.encodedColumns
+            + " dictionary or run-end), "
+            + tally.rows
+            + " rows, all byte-identical; inputs "
+            + tally.paths);
   }
 
   static void runSchema(BufferAllocator allocator, long seed, Tally tally) {
@@ -112,7 +126,8 @@ class SparkDifferentialTest {
       nullable[c] = kind.isNullType() || random.nextInt(5) != 0;
       nullRate[c] = new double[] {0, 0.1, 0.1, 0.5, 1.0}[random.nextInt(5)];
       tally.columns++;
-      if (kind instanceof RandomNestedKinds.StructKind || kind instanceof RandomNestedKinds.ListKind
+      if (kind instanceof RandomNestedKinds.StructKind
+          || kind instanceof RandomNestedKinds.ListKind
           || kind instanceof RandomNestedKinds.MapKind) {
         tally.nestedColumns++;
       }
@@ -128,8 +143,8 @@ class SparkDifferentialTest {
     for (int c = 0; c < columns; c++) {
       List<Object> column = new ArrayList<>(rows);
       for (int r = 0; r < rows; r++) {
-        boolean isNull = kinds.get(c).isNullType()
-            || (nullable[c] && random.nextDouble() < nullRate[c]);
+        boolean isNull =
+            kinds.get(c).isNullType() || (nullable[c] && random.nextDouble() < nullRate[c]);
         column.add(isNull ? null : kinds.get(c).random(random));
       }
       if (kinds.get(c) instanceof RunEndKind) {
@@ -148,8 +163,12 @@ class SparkDifferentialTest {
       for (int c = 0; c < columns; c++) {
         Kind kind = kinds.get(c);
         String name = "c" + c;
-        description.append("\n  ").append(name).append(nullable[c] ? "" : " not null")
-            .append(": ").append(kind.describe());
+        description
+            .append("\n  ")
+            .append(name)
+            .append(nullable[c] ? "" : " not null")
+            .append(": ")
+            .append(kind.describe());
         Field field = kind.input(name, nullable[c], dictionaries);
         inputFields.add(field);
         FieldVector input = field.createVector(allocator);
@@ -174,8 +193,8 @@ class SparkDifferentialTest {
         StructField[] fields = new StructField[columns];
         for (int c = 0; c < columns; c++) {
           vectors[c] = new ArrowColumnVector(readables.get(c));
-          fields[c] = new StructField("c" + c, vectors[c].dataType(), nullable[c],
-              Metadata.empty());
+          fields[c] =
+              new StructField("c" + c, vectors[c].dataType(), nullable[c], Metadata.empty());
         }
         sparkSchema = new StructType(fields);
         expected = project(new ColumnarBatch(vectors, rows), sparkSchema, calendar);
@@ -212,14 +231,16 @@ class SparkDifferentialTest {
       tally.path(path);
       context += "\n  input path: " + path;
 
-      try (RowbridgeConverter converter = RowbridgeConverter.create(sparkSchema,
-          new Schema(inputFields), options)) {
+      try (RowbridgeConverter converter =
+          RowbridgeConverter.create(sparkSchema, new Schema(inputFields), options)) {
         // Two batches on one converter: all rows, then a prefix of the same vectors.
         for (int pass = 0; pass < 2; pass++) {
           int batchRows = pass == 0 ? rows : random.nextInt(rows + 1);
           int converted;
-          List<FieldVector> reencoded = pass == 1 && random.nextInt(3) == 0
-              ? reencode(kinds, nullable, values, random, dictionaries, allocator, owned) : null;
+          List<FieldVector> reencoded =
+              pass == 1 && random.nextInt(3) == 0
+                  ? reencode(kinds, nullable, values, random, dictionaries, allocator, owned)
+                  : null;
           if (reencoded != null) {
             tally.path("reencoded second batch");
             converted = converter.convert(reencoded, batchRows);
@@ -239,12 +260,21 @@ class SparkDifferentialTest {
               throw new AssertionError("more rows than the batch's " + batchRows + ": " + context);
             }
             if (Boolean.getBoolean("rowbridge.test.debug") && row < 6) {
-              System.out.println("row " + row + "\n  spark:     "
-                  + HexFormat.of().formatHex(expected.get(row)) + "\n  rowbridge: "
-                  + HexFormat.of().formatHex(converter.row().getBytes()));
+              System.out.println(
+                  "row "
+                      + row
+                      + "\n  spark:     "
+                      + HexFormat.of().formatHex(expected.get(row))
+                      + "\n  rowbridge: "
+                      + HexFormat.of().formatHex(converter.row().getBytes()));
               for (int c = 0; c < columns; c++) {
-                System.out.println("  c" + c + " = " + inputs.get(c).getObject(row) + " / "
-                    + readables.get(c).getObject(row));
+                System.out.println(
+                    "  c"
+                        + c
+                        + " = "
+                        + inputs.get(c).getObject(row)
+                        + " / "
+                        + readables.get(c).getObject(row));
               }
             }
             compare(expected.get(row), converter.row(), row, context);
@@ -264,13 +294,18 @@ class SparkDifferentialTest {
   }
 
   /**
-   * The same values with the encodings of top-level columns changed (plain to dictionary or
-   * run-end encoded, and back), for a second batch on the converter of the first: a layout
-   * change between batches that must be converted with the batch's own schema.
+   * The same values with the encodings of top-level columns changed (plain to dictionary or run-end
+   * encoded, and back), for a second batch on the converter of the first: a layout change between
+   * batches that must be converted with the batch's own schema.
    */
-  static List<FieldVector> reencode(List<Kind> kinds, boolean[] nullable,
-      List<List<Object>> values, Random random, Dictionaries dictionaries,
-      BufferAllocator allocator, Map<FieldVector, Boolean> owned) {
+  static List<FieldVector> reencode(
+      List<Kind> kinds,
+      boolean[] nullable,
+      List<List<Object>> values,
+      Random random,
+      Dictionaries dictionaries,
+      BufferAllocator allocator,
+      Map<FieldVector, Boolean> owned) {
     List<FieldVector> vectors = new ArrayList<>();
     for (int c = 0; c < kinds.size(); c++) {
       Kind kind = kinds.get(c);
@@ -279,17 +314,15 @@ class SparkDifferentialTest {
         other = ((RandomEncodings.DictionaryKind) kind).values;
       } else if (kind instanceof RunEndKind) {
         other = ((RunEndKind) kind).values;
-      } else if (kind instanceof RandomLeaves.Leaf && !kind.isNullType()
-          && random.nextBoolean()) {
+      } else if (kind instanceof RandomLeaves.Leaf && !kind.isNullType() && random.nextBoolean()) {
         // run-end encoding only where Arrow Java has it (not 12) and exports it (not 18.1)
-        other = random.nextBoolean() || !NewerLayouts.available()
-            || !cDataExports("run_end_encoded")
-            ? new RandomEncodings.DictionaryKind(new ArrowType.Int(32, true),
-                (RandomLeaves.Leaf) kind)
-            : new RunEndKind(32, (RandomLeaves.Leaf) kind);
+        other =
+            random.nextBoolean() || !NewerLayouts.available() || !cDataExports("run_end_encoded")
+                ? new RandomEncodings.DictionaryKind(
+                    new ArrowType.Int(32, true), (RandomLeaves.Leaf) kind)
+                : new RunEndKind(32, (RandomLeaves.Leaf) kind);
       }
-      FieldVector vector = other.input("c" + c, nullable[c], dictionaries)
-          .createVector(allocator);
+      FieldVector vector = other.input("c" + c, nullable[c], dictionaries).createVector(allocator);
       owned.put(vector, true);
       other.fill(vector, values.get(c), false, random, dictionaries);
       vectors.add(vector);
@@ -324,8 +357,20 @@ class SparkDifferentialTest {
       at++;
     }
     HexFormat hex = HexFormat.of();
-    throw new AssertionError("row " + row + " differs from Spark at byte " + at + " (Spark "
-        + expected.length + " bytes, rowbridge " + bytes.length + ")\n  spark:     "
-        + hex.formatHex(expected) + "\n  rowbridge: " + hex.formatHex(bytes) + "\n" + context);
+    throw new AssertionError(
+        "row "
+            + row
+            + " differs from Spark at byte "
+            + at
+            + " (Spark "
+            + expected.length
+            + " bytes, rowbridge "
+            + bytes.length
+            + ")\n  spark:     "
+            + hex.formatHex(expected)
+            + "\n  rowbridge: "
+            + hex.formatHex(bytes)
+            + "\n"
+            + context);
   }
 }

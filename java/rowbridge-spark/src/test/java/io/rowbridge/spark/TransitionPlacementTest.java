@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
-import org.apache.spark.sql.execution.SparkPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,16 +22,25 @@ class TransitionPlacementTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("rowbridge-placement-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.optimizer.nestedSchemaPruning.enabled", "false")
-        .getOrCreate();
-    spark.read().format(ArrowTestSource.class.getName()).option("rows", "300")
-        .option("partitions", "2").option("batchRows", "64").load().createOrReplaceTempView("t");
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("rowbridge-placement-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.optimizer.nestedSchemaPruning.enabled", "false")
+            .getOrCreate();
+    spark
+        .read()
+        .format(ArrowTestSource.class.getName())
+        .option("rows", "300")
+        .option("partitions", "2")
+        .option("batchRows", "64")
+        .load()
+        .createOrReplaceTempView("t");
   }
 
   @AfterAll
@@ -91,8 +96,8 @@ class TransitionPlacementTest {
 
   @Test
   void theBuildSideOfAHashJoinTakesWholeRows() {
-    String build = transitions("SELECT /*+ BROADCAST(b) */ a.id, b.s FROM t a JOIN t b "
-        + "ON a.id = b.id");
+    String build =
+        transitions("SELECT /*+ BROADCAST(b) */ a.id, b.s FROM t a JOIN t b " + "ON a.id = b.id");
     String streamed = TransitionPlacement.arrowChecksOn() ? "R" : "S";
     assertEquals(streamed + "R", build, "streamed side first, then the broadcast build side");
   }
@@ -100,10 +105,15 @@ class TransitionPlacementTest {
   @Test
   void theStreamedSideOfAHashJoinKeepsSparksTransitionForStrings() {
     String fixedWidth = TransitionPlacement.arrowChecksOn() ? "R" : "S";
-    assertEquals(fixedWidth + "R", transitions("SELECT /*+ BROADCAST(b) */ a.id, a.d, b.s "
-        + "FROM t a JOIN t b ON a.id = b.id"));
-    assertEquals("SR", transitions("SELECT /*+ BROADCAST(b) */ a.id, a.s, b.d "
-        + "FROM t a JOIN t b ON a.id = b.id WHERE a.id % 3 = 0"));
+    assertEquals(
+        fixedWidth + "R",
+        transitions(
+            "SELECT /*+ BROADCAST(b) */ a.id, a.d, b.s " + "FROM t a JOIN t b ON a.id = b.id"));
+    assertEquals(
+        "SR",
+        transitions(
+            "SELECT /*+ BROADCAST(b) */ a.id, a.s, b.d "
+                + "FROM t a JOIN t b ON a.id = b.id WHERE a.id % 3 = 0"));
   }
 
   @Test
@@ -113,8 +123,7 @@ class TransitionPlacementTest {
     spark.conf().set(RowbridgeConf.PLACEMENT, "SPARK");
     assertEquals("S", transitionsOnly("SELECT * FROM t"));
     spark.conf().set(RowbridgeConf.PLACEMENT, "sometimes");
-    Throwable e = assertThrows(Exception.class,
-        () -> spark.sql("SELECT * FROM t").collectAsList());
+    Throwable e = assertThrows(Exception.class, () -> spark.sql("SELECT * FROM t").collectAsList());
     while (!(e instanceof IllegalArgumentException) && e.getCause() != null) {
       e = e.getCause();
     }
@@ -123,11 +132,18 @@ class TransitionPlacementTest {
 
   private static String transitionsOnly(String sql) {
     StringBuilder found = new StringBuilder();
-    spark.sql(sql).queryExecution().executedPlan().foreach(node -> {
-      found.append(node instanceof RowbridgeColumnarToRowExec ? "R"
-          : node instanceof ColumnarToRowExec ? "S" : "");
-      return null;
-    });
+    spark
+        .sql(sql)
+        .queryExecution()
+        .executedPlan()
+        .foreach(
+            node -> {
+              found.append(
+                  node instanceof RowbridgeColumnarToRowExec
+                      ? "R"
+                      : node instanceof ColumnarToRowExec ? "S" : "");
+              return null;
+            });
     return found.toString();
   }
 }

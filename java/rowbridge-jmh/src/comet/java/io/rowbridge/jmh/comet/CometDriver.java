@@ -1,12 +1,10 @@
 package io.rowbridge.jmh.comet;
 
 import io.rowbridge.jmh.CometCase;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.comet.NativeColumnarToRowConverter;
 import org.apache.comet.shaded.arrow.memory.BufferAllocator;
 import org.apache.comet.shaded.arrow.memory.RootAllocator;
@@ -23,9 +21,9 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Drives Comet's NativeColumnarToRowConverter over the same data as BenchData, built with
- * Comet's shaded Arrow Java and wrapped in CometPlainVectors (what Comet's operator receives).
- * Loaded by CometCase's class loader only.
+ * Drives Comet's NativeColumnarToRowConverter over the same data as BenchData, built with Comet's
+ * shaded Arrow Java and wrapped in CometPlainVectors (what Comet's operator receives). Loaded by
+ * CometCase's class loader only.
  */
 public final class CometDriver implements CometCase {
   private final BufferAllocator allocator = new RootAllocator();
@@ -40,8 +38,12 @@ public final class CometDriver implements CometCase {
     StructType sparkSchema;
     int totalRows;
     if (schema.equals("record")) {
-      sparkSchema = new StructType().add("a", DataTypes.LongType).add("b", DataTypes.IntegerType)
-          .add("c", DataTypes.DoubleType).add("d", DataTypes.StringType);
+      sparkSchema =
+          new StructType()
+              .add("a", DataTypes.LongType)
+              .add("b", DataTypes.IntegerType)
+              .add("c", DataTypes.DoubleType)
+              .add("d", DataTypes.StringType);
       totalRows = 1 << 20;
       stringColumn = 3;
     } else {
@@ -99,9 +101,12 @@ public final class CometDriver implements CometCase {
   private ValueVector[] wide(int rows, Random random) {
     ValueVector[] columns = new ValueVector[20];
     for (int c = 0; c < 20; c++) {
-      ValueVector vector = c < 8 ? new BigIntVector("l" + c, allocator)
-          : c < 16 ? new VarCharVector("s" + (c - 8), allocator)
-              : new Float8Vector("d" + (c - 16), allocator);
+      ValueVector vector =
+          c < 8
+              ? new BigIntVector("l" + c, allocator)
+              : c < 16
+                  ? new VarCharVector("s" + (c - 8), allocator)
+                  : new Float8Vector("d" + (c - 16), allocator);
       vector.setInitialCapacity(rows);
       vector.allocateNew();
       columns[c] = vector;
@@ -143,13 +148,15 @@ public final class CometDriver implements CometCase {
 
   @Override
   public long batch(int index) {
-    scala.collection.Iterator<InternalRow> rows = converter.convert(batches.get(index % batches.size()));
+    scala.collection.Iterator<InternalRow> rows =
+        converter.convert(batches.get(index % batches.size()));
     long sum = 0;
     while (rows.hasNext()) {
       InternalRow row = rows.next();
       if (seedConsumer) {
-        sum += row.getLong(0) + (row.isNullAt(stringColumn) ? 0
-            : row.getUTF8String(stringColumn).numBytes());
+        sum +=
+            row.getLong(0)
+                + (row.isNullAt(stringColumn) ? 0 : row.getUTF8String(stringColumn).numBytes());
       } else {
         sum += row.getLong(0) + (int) row.getLong(stringColumn);
       }

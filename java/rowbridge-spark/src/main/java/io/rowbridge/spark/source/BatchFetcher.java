@@ -2,18 +2,17 @@ package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.FileLayout;
 import io.rowbridge.scan.ScanBase;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fetches the record batches of a task's range from a {@link HadoopFile} in order, at most
- * {@code ahead} batches beyond those the task has taken (K + W + 1: what the stream may hold),
- * or further while those batches' bytes stay within {@link #UNIT_BYTES} (small batches),
- * and opens the scan's gate to each batch once its bytes are in the image. With a column
- * selection, a batch's metadata is read first (with the previous batch's buffers) and then only
- * its selected columns' buffers; otherwise the whole messages of consecutive batches, up to
- * {@link #UNIT_BYTES} at a time (so one request serves several small batches).
+ * Fetches the record batches of a task's range from a {@link HadoopFile} in order, at most {@code
+ * ahead} batches beyond those the task has taken (K + W + 1: what the stream may hold), or further
+ * while those batches' bytes stay within {@link #UNIT_BYTES} (small batches), and opens the scan's
+ * gate to each batch once its bytes are in the image. With a column selection, a batch's metadata
+ * is read first (with the previous batch's buffers) and then only its selected columns' buffers;
+ * otherwise the whole messages of consecutive batches, up to {@link #UNIT_BYTES} at a time (so one
+ * request serves several small batches).
  *
  * <p>It runs either as a Java thread of its own ({@link #run}, reading ahead while the task
  * consumes) or on the task's thread ({@link #fetchFor} before each batch). A failure is kept
@@ -21,8 +20,8 @@ import java.util.List;
  */
 final class BatchFetcher implements Runnable {
   /**
-   * The most bytes of whole batches read in one request (a larger batch is read alone), and how
-   * far small batches may be read ahead of the task beyond {@code ahead} batches.
+   * The most bytes of whole batches read in one request (a larger batch is read alone), and how far
+   * small batches may be read ahead of the task beyond {@code ahead} batches.
    */
   static final long UNIT_BYTES = 8L << 20;
 
@@ -33,13 +32,18 @@ final class BatchFetcher implements Runnable {
   private final int ahead;
   private final boolean pruned;
   private final ScanBase scan;
+
   /** Guarded by this. */
   private long taken;
+
   private boolean stopped;
+
   /** Batches fetched; written by the fetching thread only. */
   private int fetched;
+
   /** The next batch's metadata was read with the last batch's ranges. */
   private boolean nextMetadataRead;
+
   private volatile RuntimeException failure;
 
   BatchFetcher(HadoopFile file, FileLayout layout, FileRange range, int ahead, ScanBase scan) {

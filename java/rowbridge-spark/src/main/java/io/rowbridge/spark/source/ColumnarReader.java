@@ -4,9 +4,7 @@ import io.rowbridge.scan.ArrowScan;
 import io.rowbridge.scan.NativeScan;
 import io.rowbridge.spark.ReusedArrowColumnVector;
 import io.rowbridge.spark.TaskMemoryAccounting;
-
 import java.util.List;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -22,22 +20,24 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * A task's columnar reader: one native ArrowScan over its range, each batch handed to Spark as a
- * ColumnarBatch of ArrowColumnVectors over the scan's reused VectorSchemaRoot (valid until the
- * next batch, as Spark expects of a PartitionReader), followed by the partition columns as
- * ConstantColumnVectors (one value each, never materialised). Rowbridge's columnar-to-row operator, when
- * the extension is on, converts these batches natively wherever Spark needs rows.
+ * ColumnarBatch of ArrowColumnVectors over the scan's reused VectorSchemaRoot (valid until the next
+ * batch, as Spark expects of a PartitionReader), followed by the partition columns as
+ * ConstantColumnVectors (one value each, never materialised). Rowbridge's columnar-to-row operator,
+ * when the extension is on, converts these batches natively wherever Spark needs rows.
  *
  * <p>The native memory of the batches the scan's workers decode ahead of the task (up to K + W:
- * buffers allocated for them, such as decompressed bodies; not the memory-mapped file) is
- * accounted to the task's memory manager, as in {@link RowReader}: at each batch the reader
- * acquires or releases the difference with {@link ArrowScan#bytesHeld}, and releases everything
- * when the range ends or the reader closes. The batch in hand belongs to Arrow Java's vectors.
+ * buffers allocated for them, such as decompressed bodies; not the memory-mapped file) is accounted
+ * to the task's memory manager, as in {@link RowReader}: at each batch the reader acquires or
+ * releases the difference with {@link ArrowScan#bytesHeld}, and releases everything when the range
+ * ends or the reader closes. The batch in hand belongs to Arrow Java's vectors.
  */
 final class ColumnarReader implements PartitionReader<ColumnarBatch> {
   private final StreamTask task;
   private final BufferAllocator allocator;
+
   /** Null outside a Spark task. */
   private final TaskMemoryAccounting memory;
+
   private ArrowScan scan;
   private ColumnarBatch batch;
   private int constantRows = -1;
@@ -46,21 +46,25 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
   private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
   private final InternalRow partitionValues;
   private final StructType partitionSchema;
+
   /** The partition columns after the file's, one value each (rebuilt when the row count moves). */
   private final ConstantColumnVector[] constants;
 
-  ColumnarReader(FileRange range, SourceConf conf, InternalRow partitionValues,
-      StructType partitionSchema) {
+  ColumnarReader(
+      FileRange range, SourceConf conf, InternalRow partitionValues, StructType partitionSchema) {
     this.task = new StreamTask(range, this);
     this.partitionValues = partitionValues;
     this.partitionSchema = partitionSchema;
     this.constants = new ConstantColumnVector[partitionSchema.fields().length];
-    this.allocator = ArrowUtils.rootAllocator().newChildAllocator("rowbridge scan "
-        + range.path() + " @" + range.firstBatch(), 0, Long.MAX_VALUE);
+    this.allocator =
+        ArrowUtils.rootAllocator()
+            .newChildAllocator(
+                "rowbridge scan " + range.path() + " @" + range.firstBatch(), 0, Long.MAX_VALUE);
     try {
-      scan = range.remote() == null
-          ? NativeScan.openArrow(range.path(), task.options(conf), allocator)
-          : NativeScan.openArrow(range.remote().image(), task.options(conf), allocator);
+      scan =
+          range.remote() == null
+              ? NativeScan.openArrow(range.path(), task.options(conf), allocator)
+              : NativeScan.openArrow(range.remote().image(), task.options(conf), allocator);
       task.startFetching(scan, conf);
     } catch (RuntimeException e) {
       if (scan != null) {
@@ -71,10 +75,21 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
       throw task.failure(e);
     }
     StreamTask.OPEN_STREAMS.incrementAndGet();
-    memory = task.context == null ? null : new TaskMemoryAccounting(
-        task.context.taskMemoryManager(), "the columnar scan's native batches decoded ahead",
-        "lower the read options " + SourceConf.PREFETCH + " (now " + conf.prefetch() + ") or "
-            + SourceConf.IN_FLIGHT + " (now " + conf.inFlight() + "), write smaller record batches,");
+    memory =
+        task.context == null
+            ? null
+            : new TaskMemoryAccounting(
+                task.context.taskMemoryManager(),
+                "the columnar scan's native batches decoded ahead",
+                "lower the read options "
+                    + SourceConf.PREFETCH
+                    + " (now "
+                    + conf.prefetch()
+                    + ") or "
+                    + SourceConf.IN_FLIGHT
+                    + " (now "
+                    + conf.inFlight()
+                    + "), write smaller record batches,");
   }
 
   @Override

@@ -1,9 +1,7 @@
 package io.rowbridge.spark.source;
 
 import io.rowbridge.shim.SparkTypeShim;
-
 import java.util.List;
-
 import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -11,19 +9,18 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.util.ArrowUtils;
 
 /**
- * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2,
- * so that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
- * date64, timestamps and durations in units other than microseconds, times in units other
- * than nanoseconds, decimals other than
- * decimal128, fixed-size binary, view and large-list layouts, dictionary and run-end encodings)
- * makes the scan read rows, converted natively, instead.
+ * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2, so
+ * that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
+ * date64, timestamps and durations in units other than microseconds, times in units other than
+ * nanoseconds, decimals other than decimal128, fixed-size binary, view and large-list layouts,
+ * dictionary and run-end encodings) makes the scan read rows, converted natively, instead.
  */
 final class ColumnarSupport {
   private ColumnarSupport() {}
 
   /** Whether this Spark's ArrowColumnVector reads interval[month_day_nano] (4.0 and later). */
-  private static final boolean READS_MONTH_DAY_NANO = reads(
-      new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO));
+  private static final boolean READS_MONTH_DAY_NANO =
+      reads(new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO));
 
   private static boolean reads(ArrowType type) {
     try {

@@ -7,7 +7,6 @@ import io.rowbridge.scan.IpcFileInfo;
 import io.rowbridge.scan.NativeScan;
 import io.rowbridge.scan.RowScan;
 import io.rowbridge.scan.ScanOptions;
-
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -16,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -31,9 +29,9 @@ import org.apache.spark.sql.types.StructType;
  * One Arrow IPC file read through Hadoop's FileSystem (HDFS, S3A, ABFS, GCS, ...) into a {@link
  * FilledFile}: the head and footer first, then byte ranges. A stream that reads positioned bytes
  * into a direct buffer (HDFS) reads straight into the image; any other reads with {@code
- * readVectored} (which object stores serve with parallel ranged requests) into heap buffers
- * copied into the image. Failures are {@link RowbridgeException}s (EIO) naming the file, the byte
- * range and Hadoop's message.
+ * readVectored} (which object stores serve with parallel ranged requests) into heap buffers copied
+ * into the image. Failures are {@link RowbridgeException}s (EIO) naming the file, the byte range
+ * and Hadoop's message.
  *
  * <p>Used by one thread at a time; {@link #close} may come from another (the image refuses writes
  * after it, so a read still in flight writes nothing).
@@ -41,14 +39,17 @@ import org.apache.spark.sql.types.StructType;
 final class HadoopFile implements AutoCloseable {
   /** The bytes read from the end of the file first, expecting the footer to fit. */
   private static final int TAIL_BYTES = 64 << 10;
+
   /** Ranges closer than this are read as one (the gap is cheaper than another request). */
   static final long MERGE_GAP_BYTES = 64 << 10;
+
   private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
 
   private final Path path;
   private final FileStatus status;
   private final FSDataInputStream in;
   private final FilledFile image;
+
   /** The stream reads positioned bytes into direct buffers (ByteBufferPositionedReadable). */
   private final boolean direct;
 
@@ -61,9 +62,9 @@ final class HadoopFile implements AutoCloseable {
   }
 
   /**
-   * Opens {@code path} with {@code conf}. With {@code planned} (size and modification time when
-   * the scan was planned, else -1), a file that changed since is an error naming both. A missing
-   * file throws FileNotFoundException (the caller may skip it).
+   * Opens {@code path} with {@code conf}. With {@code planned} (size and modification time when the
+   * scan was planned, else -1), a file that changed since is an error naming both. A missing file
+   * throws FileNotFoundException (the caller may skip it).
    */
   static HadoopFile open(Path path, Configuration conf, long plannedSize, long plannedModified)
       throws IOException {
@@ -71,13 +72,27 @@ final class HadoopFile implements AutoCloseable {
     FileStatus status = fs.getFileStatus(path);
     if ((plannedSize >= 0 && status.getLen() != plannedSize)
         || (plannedModified > 0 && status.getModificationTime() != plannedModified)) {
-      throw new RowbridgeException("rowbridge: cannot read " + path + ": the file changed since "
-          + "the scan was planned (" + plannedSize + " bytes, modified at " + plannedModified
-          + " ms; now " + status.getLen() + " bytes, " + status.getModificationTime() + " ms)",
+      throw new RowbridgeException(
+          "rowbridge: cannot read "
+              + path
+              + ": the file changed since "
+              + "the scan was planned ("
+              + plannedSize
+              + " bytes, modified at "
+              + plannedModified
+              + " ms; now "
+              + status.getLen()
+              + " bytes, "
+              + status.getModificationTime()
+              + " ms)",
           RowbridgeException.EIO);
     }
-    FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(path).withFileStatus(status)
-        .opt("fs.option.openfile.read.policy", "vector, random").build());
+    FSDataInputStream in =
+        FutureIO.awaitFuture(
+            fs.openFile(path)
+                .withFileStatus(status)
+                .opt("fs.option.openfile.read.policy", "vector, random")
+                .build());
     try {
       return new HadoopFile(path, status, in, FilledFile.create(path.toString(), status.getLen()));
     } catch (RuntimeException e) {
@@ -100,8 +115,8 @@ final class HadoopFile implements AutoCloseable {
   static StructType sparkSchemaOf(Path path, Configuration conf) throws IOException {
     try (HadoopFile file = open(path, conf, -1, -1)) {
       file.readFooter(null, true);
-      try (RowScan scan = NativeScan.openRows(file.image(),
-          ScanOptions.defaults().withBatchRange(0, 0), null)) {
+      try (RowScan scan =
+          NativeScan.openRows(file.image(), ScanOptions.defaults().withBatchRange(0, 0), null)) {
         return scan.sparkSchema();
       }
     }
@@ -112,8 +127,8 @@ final class HadoopFile implements AutoCloseable {
   }
 
   /**
-   * Reads the head and the footer (a stream-format file: all of it) and opens the image for a
-   * scan of {@code columns} (null: all). Returns its layout, with the whole file's schema.
+   * Reads the head and the footer (a stream-format file: all of it) and opens the image for a scan
+   * of {@code columns} (null: all). Returns its layout, with the whole file's schema.
    */
   FileLayout readFooter(int[] columns, boolean validateValues) {
     long size = status.getLen();
@@ -208,8 +223,13 @@ final class HadoopFile implements AutoCloseable {
       for (FileRange range : merged) {
         ByteBuffer data = FutureIO.awaitFuture(range.getData());
         if (data.remaining() != range.getLength()) {
-          throw new EOFException("read " + data.remaining() + " of " + range.getLength()
-              + " bytes at " + range.getOffset());
+          throw new EOFException(
+              "read "
+                  + data.remaining()
+                  + " of "
+                  + range.getLength()
+                  + " bytes at "
+                  + range.getOffset());
         }
       }
       return merged;
@@ -262,10 +282,14 @@ final class HadoopFile implements AutoCloseable {
     if (e instanceof RowbridgeException r && r.getMessage().contains(path.toString())) {
       return r;
     }
-    String what = e instanceof FileNotFoundException ? "no such file (it existed when the scan "
-        + "was planned): " : "";
-    RowbridgeException failure = new RowbridgeException("rowbridge: cannot read " + path
-        + " (bytes " + from + "-" + to + "): " + what + e, RowbridgeException.EIO);
+    String what =
+        e instanceof FileNotFoundException
+            ? "no such file (it existed when the scan " + "was planned): "
+            : "";
+    RowbridgeException failure =
+        new RowbridgeException(
+            "rowbridge: cannot read " + path + " (bytes " + from + "-" + to + "): " + what + e,
+            RowbridgeException.EIO);
     failure.initCause(e);
     return failure;
   }

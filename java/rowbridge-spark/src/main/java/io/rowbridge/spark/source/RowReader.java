@@ -6,11 +6,9 @@ import io.rowbridge.scan.ScanOptions;
 import io.rowbridge.spark.ConstantRuns;
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.TaskMemoryAccounting;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -33,36 +31,47 @@ import org.apache.spark.sql.util.ArrowUtils;
  * file's columns: the native conversion writes their values into each row (an UnsafeProjection
  * appends them instead for a type it does not take).
  *
- * <p>The native memory the scan holds (up to K + W + 1 decoded batches and converters' row
- * buffers, filled by the pool's workers) is accounted to the task's memory manager: at each batch
- * the reader acquires or releases the difference with what the stream reports ({@link
- * RowScan#bytesHeld}), and releases everything when the range ends (closing the stream at once)
- * or the reader closes. A refusal fails the task with an ENOMEM error naming what to lower.
+ * <p>The native memory the scan holds (up to K + W + 1 decoded batches and converters' row buffers,
+ * filled by the pool's workers) is accounted to the task's memory manager: at each batch the reader
+ * acquires or releases the difference with what the stream reports ({@link RowScan#bytesHeld}), and
+ * releases everything when the range ends (closing the stream at once) or the reader closes. A
+ * refusal fails the task with an ENOMEM error naming what to lower.
  */
 final class RowReader implements PartitionReader<InternalRow> {
   private final StreamTask task;
   private RowScan scan;
+
   /** Null outside a Spark task. */
   private final TaskMemoryAccounting memory;
+
   private boolean ended;
   private InternalRow row;
   private long rows;
   private final ScanMetrics.Totals totals = new ScanMetrics.Totals();
+
   /** The partition values the native stream holds (exported to it); closed after it. */
   private BufferAllocator constantsAllocator;
+
   /**
    * With partition columns of a type the native conversion does not take: the file's row joined
    * with the partition values, as one row.
    */
   private final UnsafeProjection withPartition;
+
   private final JoinedRow joined;
 
-  RowReader(FileRange range, SourceConf conf, StructType dataSchema, int[] columns,
-      InternalRow partitionValues, StructType partitionSchema) {
+  RowReader(
+      FileRange range,
+      SourceConf conf,
+      StructType dataSchema,
+      int[] columns,
+      InternalRow partitionValues,
+      StructType partitionSchema) {
     this.task = new StreamTask(range, this);
     StructField[] partitionFields = partitionSchema.fields();
-    boolean nativeConstants = Arrays.stream(partitionFields)
-        .allMatch(f -> ConstantRuns.valueField(f.name(), f.dataType()) != null);
+    boolean nativeConstants =
+        Arrays.stream(partitionFields)
+            .allMatch(f -> ConstantRuns.valueField(f.name(), f.dataType()) != null);
     if (partitionFields.length > 0 && !nativeConstants) {
       List<StructField> fields = new ArrayList<>();
       for (int column : columns) {
@@ -79,16 +88,21 @@ final class RowReader implements PartitionReader<InternalRow> {
     try {
       ScanOptions options = task.options(conf).withConverterOptions(conf.converterOptions());
       if (partitionFields.length > 0 && nativeConstants) {
-        constantsAllocator = ArrowUtils.rootAllocator().newChildAllocator(
-            "rowbridge partition values " + range.path(), 0, Long.MAX_VALUE);
-        try (VectorSchemaRoot constants = partitionRow(partitionValues, partitionFields,
-            constantsAllocator)) {
-          scan = range.remote() == null ? NativeScan.openRows(range.path(), options, constants)
-              : NativeScan.openRows(range.remote().image(), options, constants);
+        constantsAllocator =
+            ArrowUtils.rootAllocator()
+                .newChildAllocator("rowbridge partition values " + range.path(), 0, Long.MAX_VALUE);
+        try (VectorSchemaRoot constants =
+            partitionRow(partitionValues, partitionFields, constantsAllocator)) {
+          scan =
+              range.remote() == null
+                  ? NativeScan.openRows(range.path(), options, constants)
+                  : NativeScan.openRows(range.remote().image(), options, constants);
         }
       } else {
-        scan = range.remote() == null ? NativeScan.openRows(range.path(), options)
-            : NativeScan.openRows(range.remote().image(), options, null);
+        scan =
+            range.remote() == null
+                ? NativeScan.openRows(range.path(), options)
+                : NativeScan.openRows(range.remote().image(), options, null);
       }
       task.startFetching(scan, conf);
     } catch (RuntimeException e) {
@@ -102,12 +116,25 @@ final class RowReader implements PartitionReader<InternalRow> {
       throw task.failure(e);
     }
     StreamTask.OPEN_STREAMS.incrementAndGet();
-    memory = task.context == null ? null : new TaskMemoryAccounting(
-        task.context.taskMemoryManager(), "the row-mode scan's native batches and row buffers",
-        "lower the read options " + SourceConf.PREFETCH + " (now " + conf.prefetch() + ") or "
-            + SourceConf.IN_FLIGHT + " (now " + conf.inFlight() + ") or "
-            + RowbridgeConf.MAX_CHUNK_BYTES + " (now " + conf.maxChunkBytes()
-            + "), write smaller record batches,");
+    memory =
+        task.context == null
+            ? null
+            : new TaskMemoryAccounting(
+                task.context.taskMemoryManager(),
+                "the row-mode scan's native batches and row buffers",
+                "lower the read options "
+                    + SourceConf.PREFETCH
+                    + " (now "
+                    + conf.prefetch()
+                    + ") or "
+                    + SourceConf.IN_FLIGHT
+                    + " (now "
+                    + conf.inFlight()
+                    + ") or "
+                    + RowbridgeConf.MAX_CHUNK_BYTES
+                    + " (now "
+                    + conf.maxChunkBytes()
+                    + "), write smaller record batches,");
   }
 
   @Override
@@ -136,14 +163,14 @@ final class RowReader implements PartitionReader<InternalRow> {
   }
 
   /** One row of the partition values, in Arrow vectors the native stream can take. */
-  private static VectorSchemaRoot partitionRow(InternalRow values, StructField[] fields,
-      BufferAllocator allocator) {
+  private static VectorSchemaRoot partitionRow(
+      InternalRow values, StructField[] fields, BufferAllocator allocator) {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       for (int i = 0; i < fields.length; i++) {
         DataType type = fields[i].dataType();
-        FieldVector vector = ConstantRuns.valueField(fields[i].name(), type)
-            .createVector(allocator);
+        FieldVector vector =
+            ConstantRuns.valueField(fields[i].name(), type).createVector(allocator);
         vectors.add(vector);
         ConstantColumnVector constant = new ConstantColumnVector(1, type);
         ColumnVectorUtils.populate(constant, values, i);
@@ -175,8 +202,8 @@ final class RowReader implements PartitionReader<InternalRow> {
   }
 
   /**
-   * The range is read: frees the stream's batches and row buffers now rather than at the task's
-   * end (the counters stay readable), and gives their memory back to the task.
+   * The range is read: frees the stream's batches and row buffers now rather than at the task's end
+   * (the counters stay readable), and gives their memory back to the task.
    */
   private void end() {
     ended = true;

@@ -4,12 +4,10 @@ import io.rowbridge.RowbridgeException;
 import io.rowbridge.scan.FileLayout;
 import io.rowbridge.scan.IpcFileInfo;
 import io.rowbridge.scan.ScanOptions;
-
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -27,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * Sent to the executors: one stream per task, columnar or rows as the scan planned. A task's
  * partition is one byte range of one file; the task reads the file's footer again and takes the
  * record batches whose messages start in its range, so a file that changed since the scan was
- * planned (size or modification time) is an error naming it. With {@code ignoreMissingFiles} a
- * file deleted since then is skipped; with {@code ignoreCorruptFiles} a file that cannot be read
- * is skipped from where the failure is (as Spark's file sources skip them); each skip is logged.
+ * planned (size or modification time) is an error naming it. With {@code ignoreMissingFiles} a file
+ * deleted since then is skipped; with {@code ignoreCorruptFiles} a file that cannot be read is
+ * skipped from where the failure is (as Spark's file sources skip them); each skip is logged.
  */
 final class RowbridgeReaderFactory implements PartitionReaderFactory {
   private static final Logger LOG = LoggerFactory.getLogger(RowbridgeReaderFactory.class);
@@ -43,8 +41,14 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
   private final boolean ignoreCorruptFiles;
   private final Broadcast<SerializableConfiguration> hadoopConf;
 
-  RowbridgeReaderFactory(SourceConf conf, boolean columnar, int[] columns, StructType dataSchema,
-      StructType partitionSchema, boolean ignoreMissingFiles, boolean ignoreCorruptFiles,
+  RowbridgeReaderFactory(
+      SourceConf conf,
+      boolean columnar,
+      int[] columns,
+      StructType dataSchema,
+      StructType partitionSchema,
+      boolean ignoreMissingFiles,
+      boolean ignoreCorruptFiles,
       Broadcast<SerializableConfiguration> hadoopConf) {
     this.conf = conf;
     this.columnar = columnar;
@@ -69,8 +73,14 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
       return new SkippingReader<>(null, file, false);
     }
     ScanPool.ensure();
-    return new SkippingReader<>(open(() -> new RowReader(range, conf, dataSchema, columns,
-        file.partitionValues(), partitionSchema), file), file, ignoreCorruptFiles);
+    return new SkippingReader<>(
+        open(
+            () ->
+                new RowReader(
+                    range, conf, dataSchema, columns, file.partitionValues(), partitionSchema),
+            file),
+        file,
+        ignoreCorruptFiles);
   }
 
   @Override
@@ -81,8 +91,10 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
       return new SkippingReader<>(null, file, false);
     }
     ScanPool.ensure();
-    return new SkippingReader<>(open(() -> new ColumnarReader(range, conf,
-        file.partitionValues(), partitionSchema), file), file, ignoreCorruptFiles);
+    return new SkippingReader<>(
+        open(() -> new ColumnarReader(range, conf, file.partitionValues(), partitionSchema), file),
+        file,
+        ignoreCorruptFiles);
   }
 
   private static PartitionedFile fileOf(InputPartition partition) {
@@ -126,17 +138,30 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
         LOG.warn("rowbridge: skipped the missing file {}", path);
         return null;
       }
-      throw new RowbridgeException("rowbridge: cannot read " + where
-          + ": no such file (it existed when the scan was planned)", RowbridgeException.EIO);
+      throw new RowbridgeException(
+          "rowbridge: cannot read "
+              + where
+              + ": no such file (it existed when the scan was planned)",
+          RowbridgeException.EIO);
     }
     try {
       long size = Files.size(local);
       long modified = Files.getLastModifiedTime(local).toMillis();
       if ((file.fileSize() > 0 && size != file.fileSize())
           || (file.modificationTime() > 0 && modified != file.modificationTime())) {
-        throw new RowbridgeException("rowbridge: cannot read " + where + ": the file changed "
-            + "since the scan was planned (" + file.fileSize() + " bytes, modified at "
-            + file.modificationTime() + " ms; now " + size + " bytes, " + modified + " ms)",
+        throw new RowbridgeException(
+            "rowbridge: cannot read "
+                + where
+                + ": the file changed "
+                + "since the scan was planned ("
+                + file.fileSize()
+                + " bytes, modified at "
+                + file.modificationTime()
+                + " ms; now "
+                + size
+                + " bytes, "
+                + modified
+                + " ms)",
             RowbridgeException.EIO);
       }
       IpcFileInfo info = LocalFiles.inspect(path);
@@ -153,8 +178,8 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
       if (e instanceof RowbridgeException r) {
         throw r;
       }
-      throw new RowbridgeException("rowbridge: cannot read " + where + ": " + e,
-          RowbridgeException.EIO);
+      throw new RowbridgeException(
+          "rowbridge: cannot read " + where + ": " + e, RowbridgeException.EIO);
     }
   }
 
@@ -167,8 +192,12 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
     String where = path + " (bytes " + file.start() + "-" + (file.start() + file.length()) + ")";
     HadoopFile remote = null;
     try {
-      remote = HadoopFile.open(path, hadoopConf.value().value(),
-          file.fileSize() > 0 ? file.fileSize() : -1, file.modificationTime());
+      remote =
+          HadoopFile.open(
+              path,
+              hadoopConf.value().value(),
+              file.fileSize() > 0 ? file.fileSize() : -1,
+              file.modificationTime());
       FileLayout layout = remote.readFooter(columns, ScanOptions.defaults().validateValues());
       if (!layout.fileFormat()) {
         return new FileRange(path.toString(), 0, -1, columns, remote, layout);
@@ -184,8 +213,11 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
           LOG.warn("rowbridge: skipped the missing file {}", path);
           return null;
         }
-        throw new RowbridgeException("rowbridge: cannot read " + where
-            + ": no such file (it existed when the scan was planned): " + e,
+        throw new RowbridgeException(
+            "rowbridge: cannot read "
+                + where
+                + ": no such file (it existed when the scan was planned): "
+                + e,
             RowbridgeException.EIO);
       }
       if (ignoreCorruptFiles) {
@@ -195,9 +227,13 @@ final class RowbridgeReaderFactory implements PartitionReaderFactory {
       if (e instanceof RowbridgeException r && r.getMessage().contains(path.toString())) {
         throw r;
       }
-      RowbridgeException failure = new RowbridgeException("rowbridge: cannot read " + where
-          + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()),
-          e instanceof RowbridgeException r ? r.code() : RowbridgeException.EIO);
+      RowbridgeException failure =
+          new RowbridgeException(
+              "rowbridge: cannot read "
+                  + where
+                  + ": "
+                  + (e.getMessage() == null ? e.toString() : e.getMessage()),
+              e instanceof RowbridgeException r ? r.code() : RowbridgeException.EIO);
       failure.initCause(e);
       throw failure;
     }

@@ -1,17 +1,15 @@
 package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.StreamCounters;
-
 import java.util.Locale;
-
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
 /**
  * The scan's metrics in the Spark UI (SQL tab, on the scan node): rows, record batches and bytes
- * (batch bodies) read, the native workers' decode time, and the time tasks waited on their
- * streams. Each reader reports its totals; Spark sums them over tasks.
+ * (batch bodies) read, the native workers' decode time, and the time tasks waited on their streams.
+ * Each reader reports its totals; Spark sums them over tasks.
  */
 final class ScanMetrics {
   static final String ROWS = "rowbridgeRows";
@@ -23,8 +21,9 @@ final class ScanMetrics {
   private ScanMetrics() {}
 
   static CustomMetric[] supported() {
-    return new CustomMetric[] {new Rows(), new Batches(), new Bytes(), new DecodeTime(),
-        new WaitTime()};
+    return new CustomMetric[] {
+      new Rows(), new Batches(), new Bytes(), new DecodeTime(), new WaitTime()
+    };
   }
 
   private static final String[] NAMES = {ROWS, BATCHES, BYTES, DECODE, WAIT};
@@ -62,12 +61,16 @@ final class ScanMetrics {
     }
 
     /**
-     * The values to report now: the open stream's counters (null once the stream is closed:
-     * its last counters are kept and only the rows move).
+     * The values to report now: the open stream's counters (null once the stream is closed: its
+     * last counters are kept and only the rows move).
      */
     CustomTaskMetric[] current(long rows, StreamCounters stream) {
       if (stream != null) {
-        update(rows, stream.batchesRead(), stream.bytesRead(), stream.decodeNanos(),
+        update(
+            rows,
+            stream.batchesRead(),
+            stream.bytesRead(),
+            stream.decodeNanos(),
             stream.waitNanos());
       } else {
         updateRows(rows);
@@ -145,7 +148,8 @@ final class ScanMetrics {
         sum /= 1024;
         unit++;
       }
-      return unit == 0 ? String.format(Locale.ROOT, "%.0f B", sum)
+      return unit == 0
+          ? String.format(Locale.ROOT, "%.0f B", sum)
           : String.format(Locale.ROOT, "%.1f %s", sum, units[unit]);
     }
   }

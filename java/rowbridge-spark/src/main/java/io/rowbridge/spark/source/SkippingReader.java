@@ -1,7 +1,6 @@
 package io.rowbridge.spark.source;
 
 import java.io.IOException;
-
 import org.apache.spark.TaskContext;
 import org.apache.spark.TaskKilledException;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -11,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A task's reader of one file's range that ends early, with a logged warning, where the file
- * cannot be read and {@code ignoreCorruptFiles} is set; a killed task still ends as killed. A
- * null reader reads nothing (a skipped file).
+ * A task's reader of one file's range that ends early, with a logged warning, where the file cannot
+ * be read and {@code ignoreCorruptFiles} is set; a killed task still ends as killed. A null reader
+ * reads nothing (a skipped file).
  */
 final class SkippingReader<T> implements PartitionReader<T> {
   private static final Logger LOG = LoggerFactory.getLogger(SkippingReader.class);

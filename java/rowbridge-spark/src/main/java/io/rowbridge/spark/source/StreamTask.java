@@ -3,22 +3,20 @@ package io.rowbridge.spark.source;
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.scan.ScanBase;
 import io.rowbridge.scan.ScanOptions;
-
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.spark.TaskContext;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * What a task's reader shares, whatever it reads: the scan options of its range, a completion
- * listener that closes the stream when the task ends however it ends, interruption (a killed
- * task's blocked wait notices it within the wake period and cancels the stream), and errors that
- * name the file and the batches. For a file read through Hadoop it also runs the {@link
- * BatchFetcher}: on a fetch thread, as the task's Hadoop user, or on the task's thread.
+ * listener that closes the stream when the task ends however it ends, interruption (a killed task's
+ * blocked wait notices it within the wake period and cancels the stream), and errors that name the
+ * file and the batches. For a file read through Hadoop it also runs the {@link BatchFetcher}: on a
+ * fetch thread, as the task's Hadoop user, or on the task's thread.
  */
 final class StreamTask {
   /** Streams open in this JVM (for tests: a killed task must bring it back down). */
@@ -35,20 +33,25 @@ final class StreamTask {
     this.range = range;
     this.context = TaskContext.get();
     if (context != null) {
-      context.addTaskCompletionListener((TaskCompletionListener) ctx -> {
-        try {
-          reader.close();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      context.addTaskCompletionListener(
+          (TaskCompletionListener)
+              ctx -> {
+                try {
+                  reader.close();
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
     }
   }
 
   ScanOptions options(SourceConf conf) {
     TaskContext task = context;
-    return ScanOptions.defaults().withPrefetch(conf.prefetch()).withInFlight(conf.inFlight())
-        .withWakePeriodMillis(conf.wakeMillis()).withColumns(range.columns())
+    return ScanOptions.defaults()
+        .withPrefetch(conf.prefetch())
+        .withInFlight(conf.inFlight())
+        .withWakePeriodMillis(conf.wakeMillis())
+        .withColumns(range.columns())
         .withBatchRange(range.firstBatch(), range.batchCount())
         .withInterrupted(() -> task != null && task.isInterrupted());
   }
@@ -71,15 +74,20 @@ final class StreamTask {
     try {
       user = UserGroupInformation.getCurrentUser();
     } catch (IOException e) {
-      throw new RowbridgeException("rowbridge: cannot read " + range.path()
-          + ": no Hadoop user for the task: " + e, RowbridgeException.EIO);
+      throw new RowbridgeException(
+          "rowbridge: cannot read " + range.path() + ": no Hadoop user for the task: " + e,
+          RowbridgeException.EIO);
     }
     BatchFetcher running = fetcher;
-    fetching = FetchThreads.POOL.submit(() -> user.doAs(
-        (PrivilegedExceptionAction<Void>) () -> {
-          running.run();
-          return null;
-        }));
+    fetching =
+        FetchThreads.POOL.submit(
+            () ->
+                user.doAs(
+                    (PrivilegedExceptionAction<Void>)
+                        () -> {
+                          running.run();
+                          return null;
+                        }));
   }
 
   /** Before the task takes its next batch from {@code scan} (nothing for a local file). */
@@ -110,8 +118,8 @@ final class StreamTask {
 
   /**
    * The exception a reader throws for a failure of its stream: a killed task ends as killed
-   * (TaskKilledException); anything else is an error naming the file, the batches and the
-   * native message.
+   * (TaskKilledException); anything else is an error naming the file, the batches and the native
+   * message.
    */
   RuntimeException failure(RuntimeException e) {
     if (context != null) {
@@ -122,8 +130,9 @@ final class StreamTask {
       return fetch; // names the file, the bytes and Hadoop's message
     }
     int code = e instanceof RowbridgeException r ? r.code() : RowbridgeException.EIO;
-    RowbridgeException failure = new RowbridgeException(SourceErrors.describe(range.path(),
-        range.firstBatch(), range.batchCount(), e), code);
+    RowbridgeException failure =
+        new RowbridgeException(
+            SourceErrors.describe(range.path(), range.firstBatch(), range.batchCount(), e), code);
     failure.initCause(e);
     return failure;
   }

@@ -4,11 +4,9 @@ import io.rowbridge.ArrowSchemas;
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.spark.StagedBatches;
 import io.rowbridge.spark.TaskMemoryAccounting;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -20,31 +18,43 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Writes one Arrow IPC file of a task: rows are staged in native memory (one bulk copy per
  * UnsafeRow), and each full batch is handed to the native encoders, which decode it to Arrow and
- * encode it as a record batch while the task stages the next; the task writes the encoded
- * batches to the file in order. At most {@code inFlight} batches are with the encoders at once
- * (K + 1 staging buffers in all), whatever the core count; the staging and the encoded
- * batches waiting for the task are accounted to the task's memory manager. The file is created
- * through Hadoop's FileSystem in the commit protocol's task attempt directory, so a failed or
- * killed attempt leaves nothing visible.
+ * encode it as a record batch while the task stages the next; the task writes the encoded batches
+ * to the file in order. At most {@code inFlight} batches are with the encoders at once (K + 1
+ * staging buffers in all), whatever the core count; the staging and the encoded batches waiting for
+ * the task are accounted to the task's memory manager. The file is created through Hadoop's
+ * FileSystem in the commit protocol's task attempt directory, so a failed or killed attempt leaves
+ * nothing visible.
  */
 final class RowbridgeOutputWriter extends OutputWriter {
   private final String path;
   private final OutputStream out;
   private final StagedBatches batches;
   private final NativeIpcWriter writer;
+
   /** The encoded batches waiting for the task, sampled after each hand-over; null off Spark. */
   private final TaskMemoryAccounting encoded;
+
   private boolean failed;
   private boolean closed;
 
-  RowbridgeOutputWriter(String path, StructType dataSchema, TaskAttemptContext context,
-      WriteConf conf) {
+  RowbridgeOutputWriter(
+      String path, StructType dataSchema, TaskAttemptContext context, WriteConf conf) {
     this.path = path;
     Schema arrowSchema = ArrowSchemas.of(dataSchema, conf.timeZoneId());
-    batches = new StagedBatches(dataSchema, conf.maxRows(), conf.maxBytes(), conf.inFlight(),
-        "a rowbridge write's row staging", "lower " + WriteConf.MAX_BYTES + " ("
-        + conf.maxBytes() + " bytes)", () -> NativeIpcWriter.create(arrowSchema,
-            NativeIpcWriter.Codec.of(conf.compression()), conf.zstdLevel(), conf.inFlight()));
+    batches =
+        new StagedBatches(
+            dataSchema,
+            conf.maxRows(),
+            conf.maxBytes(),
+            conf.inFlight(),
+            "a rowbridge write's row staging",
+            "lower " + WriteConf.MAX_BYTES + " (" + conf.maxBytes() + " bytes)",
+            () ->
+                NativeIpcWriter.create(
+                    arrowSchema,
+                    NativeIpcWriter.Codec.of(conf.compression()),
+                    conf.zstdLevel(),
+                    conf.inFlight()));
     writer = batches.writer();
     try {
       Path file = new Path(path);
@@ -57,9 +67,21 @@ final class RowbridgeOutputWriter extends OutputWriter {
       throw e;
     }
     TaskContext task = TaskContext.get();
-    this.encoded = task == null ? null : new TaskMemoryAccounting(task.taskMemoryManager(),
-        "a rowbridge write's encoded batches", "lower " + WriteConf.IN_FLIGHT + " ("
-        + conf.inFlight() + ") or " + WriteConf.MAX_BYTES + " (" + conf.maxBytes() + " bytes)");
+    this.encoded =
+        task == null
+            ? null
+            : new TaskMemoryAccounting(
+                task.taskMemoryManager(),
+                "a rowbridge write's encoded batches",
+                "lower "
+                    + WriteConf.IN_FLIGHT
+                    + " ("
+                    + conf.inFlight()
+                    + ") or "
+                    + WriteConf.MAX_BYTES
+                    + " ("
+                    + conf.maxBytes()
+                    + " bytes)");
   }
 
   @Override
@@ -67,7 +89,7 @@ final class RowbridgeOutputWriter extends OutputWriter {
     try {
       if (!batches.current().add(row)) {
         submit();
-        batches.current().add(row);  // an empty batch takes any one row
+        batches.current().add(row); // an empty batch takes any one row
       }
     } catch (RuntimeException | Error e) {
       failed = true;

@@ -21,8 +21,7 @@ public final class RowbridgeOutputWriterFactory extends OutputWriterFactory {
   }
 
   @Override
-  public OutputWriter newInstance(String path, StructType dataSchema,
-      TaskAttemptContext context) {
+  public OutputWriter newInstance(String path, StructType dataSchema, TaskAttemptContext context) {
     return new RowbridgeOutputWriter(path, dataSchema, context, conf);
   }
 }

@@ -8,12 +8,11 @@ import org.apache.spark.sql.connector.expressions.{Expression, Literal, NamedRef
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.types.{DataType, StructType}
 
-/**
- * Runtime filters (DataSource V2 predicates on partition columns, such as dynamic partition
- * pruning's IN lists) evaluated against one partition directory's values, with SQL's null
- * semantics. A predicate of a form not known here keeps the partition: pruning is an
- * optimisation, and Spark still applies the filter to the rows.
- */
+/** Runtime filters (DataSource V2 predicates on partition columns, such as dynamic partition
+  * pruning's IN lists) evaluated against one partition directory's values, with SQL's null
+  * semantics. A predicate of a form not known here keeps the partition: pruning is an optimisation,
+  * and Spark still applies the filter to the rows.
+  */
 private[source] object PartitionPredicates {
   private final class Unknown extends RuntimeException(null, null, false, false)
 
@@ -22,7 +21,7 @@ private[source] object PartitionPredicates {
     try {
       evaluate(predicate, values, schema) == true
     } catch {
-      case _: Unknown => true
+      case _: Unknown  => true
       case NonFatal(_) => true
     }
   }
@@ -32,30 +31,33 @@ private[source] object PartitionPredicates {
     case reference: NamedReference =>
       val index = indexOf(reference, schema)
       if (values.isNullAt(index)) null else values.get(index, schema(index).dataType)
-    case literal: Literal[_] => literal.value()
+    case literal: Literal[_]  => literal.value()
     case predicate: Predicate =>
       def arg(i: Int): Any = evaluate(predicate.children()(i), values, schema)
       lazy val argType = typeOf(predicate.children()(0), schema)
       predicate.name() match {
-        case "ALWAYS_TRUE" => true
+        case "ALWAYS_TRUE"  => true
         case "ALWAYS_FALSE" => false
-        case "IS_NULL" => arg(0) == null
-        case "IS_NOT_NULL" => arg(0) != null
-        case "NOT" => arg(0) match {
-          case null => null
-          case b: Boolean => !b
-          case _ => throw new Unknown
-        }
-        case "AND" => (arg(0), arg(1)) match {
-          case (false, _) | (_, false) => false
-          case (true, true) => true
-          case _ => null
-        }
-        case "OR" => (arg(0), arg(1)) match {
-          case (true, _) | (_, true) => true
-          case (false, false) => false
-          case _ => null
-        }
+        case "IS_NULL"      => arg(0) == null
+        case "IS_NOT_NULL"  => arg(0) != null
+        case "NOT"          =>
+          arg(0) match {
+            case null       => null
+            case b: Boolean => !b
+            case _          => throw new Unknown
+          }
+        case "AND" =>
+          (arg(0), arg(1)) match {
+            case (false, _) | (_, false) => false
+            case (true, true)            => true
+            case _                       => null
+          }
+        case "OR" =>
+          (arg(0), arg(1)) match {
+            case (true, _) | (_, true) => true
+            case (false, false)        => false
+            case _                     => null
+          }
         case "IN" =>
           val value = arg(0)
           if (value == null) {
@@ -66,24 +68,26 @@ private[source] object PartitionPredicates {
             else if (candidates.contains(null)) null
             else false
           }
-        case "<=>" => (arg(0), arg(1)) match {
-          case (null, null) => true
-          case (null, _) | (_, null) => false
-          case (a, b) => compare(argType, a, b) == 0
-        }
-        case name @ ("=" | "<>" | "<" | "<=" | ">" | ">=") => (arg(0), arg(1)) match {
-          case (null, _) | (_, null) => null
-          case (a, b) =>
-            val order = compare(argType, a, b)
-            name match {
-              case "=" => order == 0
-              case "<>" => order != 0
-              case "<" => order < 0
-              case "<=" => order <= 0
-              case ">" => order > 0
-              case _ => order >= 0
-            }
-        }
+        case "<=>" =>
+          (arg(0), arg(1)) match {
+            case (null, null)          => true
+            case (null, _) | (_, null) => false
+            case (a, b)                => compare(argType, a, b) == 0
+          }
+        case name @ ("=" | "<>" | "<" | "<=" | ">" | ">=") =>
+          (arg(0), arg(1)) match {
+            case (null, _) | (_, null) => null
+            case (a, b)                =>
+              val order = compare(argType, a, b)
+              name match {
+                case "="  => order == 0
+                case "<>" => order != 0
+                case "<"  => order < 0
+                case "<=" => order <= 0
+                case ">"  => order > 0
+                case _    => order >= 0
+              }
+          }
         case _ => throw new Unknown
       }
     case _ => throw new Unknown
@@ -99,8 +103,8 @@ private[source] object PartitionPredicates {
 
   private def typeOf(e: Expression, schema: StructType): DataType = e match {
     case reference: NamedReference => schema(indexOf(reference, schema)).dataType
-    case literal: Literal[_] => literal.dataType()
-    case _ => throw new Unknown
+    case literal: Literal[_]       => literal.dataType()
+    case _                         => throw new Unknown
   }
 
   private def compare(dataType: DataType, a: Any, b: Any): Int =

@@ -19,8 +19,16 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.connector.expressions.{Expressions, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.metric.CustomMetric
-import org.apache.spark.sql.connector.read.{PartitionReaderFactory, Scan, SupportsRuntimeV2Filtering}
-import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile, PartitioningAwareFileIndex}
+import org.apache.spark.sql.connector.read.{
+  PartitionReaderFactory,
+  Scan,
+  SupportsRuntimeV2Filtering
+}
+import org.apache.spark.sql.execution.datasources.{
+  FilePartition,
+  PartitionedFile,
+  PartitioningAwareFileIndex
+}
 import org.apache.spark.sql.execution.datasources.v2.{FileScan, FileScanBuilder}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -31,28 +39,35 @@ class RowbridgeScanBuilder(
     sparkSession: SparkSession,
     fileIndex: PartitioningAwareFileIndex,
     dataSchema: StructType,
-    options: CaseInsensitiveStringMap)
-  extends FileScanBuilder(sparkSession, fileIndex, dataSchema) {
-  override def build(): Scan = RowbridgeScan(sparkSession, fileIndex, dataSchema,
-    readDataSchema(), readPartitionSchema(), options, partitionFilters, dataFilters)
+    options: CaseInsensitiveStringMap
+) extends FileScanBuilder(sparkSession, fileIndex, dataSchema) {
+  override def build(): Scan = RowbridgeScan(
+    sparkSession,
+    fileIndex,
+    dataSchema,
+    readDataSchema(),
+    readPartitionSchema(),
+    options,
+    partitionFilters,
+    dataFilters
+  )
 }
 
-/**
- * A planned scan. Files: those the file index lists under the partition filters, in the order
- * of the paths given and then by name; in a directory, only Arrow IPC names count
- * ([[RowbridgeSource.isArrowName]]). Every file's footer is read when the scan is planned: its
- * columns must be the first file's (names and Spark types, in order), else the scan fails naming
- * it. Partitions: each file's record batches, in order, cut into ranges of about `splitBytes` of
- * batch bodies (a file no larger is one partition; an empty file none; a file in the IPC stream
- * format, which cannot be read from the middle, one partition), each reporting the hosts of the
- * blocks that hold its bytes. Columnar (ColumnarBatch of ArrowColumnVectors over the native
- * scan's vectors, partition columns as ConstantColumnVectors) when every file's read columns are
- * ones Spark's ArrowColumnVector reads ([[ColumnarSupport]]) and the mode is not `rows`;
- * otherwise UnsafeRows converted natively in the stream's workers.
- *
- * Runtime filters on partition columns (dynamic partition pruning) drop the partitions whose
- * values they reject.
- */
+/** A planned scan. Files: those the file index lists under the partition filters, in the order of
+  * the paths given and then by name; in a directory, only Arrow IPC names count
+  * ([[RowbridgeSource.isArrowName]]). Every file's footer is read when the scan is planned: its
+  * columns must be the first file's (names and Spark types, in order), else the scan fails naming
+  * it. Partitions: each file's record batches, in order, cut into ranges of about `splitBytes` of
+  * batch bodies (a file no larger is one partition; an empty file none; a file in the IPC stream
+  * format, which cannot be read from the middle, one partition), each reporting the hosts of the
+  * blocks that hold its bytes. Columnar (ColumnarBatch of ArrowColumnVectors over the native scan's
+  * vectors, partition columns as ConstantColumnVectors) when every file's read columns are ones
+  * Spark's ArrowColumnVector reads ([[ColumnarSupport]]) and the mode is not `rows`; otherwise
+  * UnsafeRows converted natively in the stream's workers.
+  *
+  * Runtime filters on partition columns (dynamic partition pruning) drop the partitions whose
+  * values they reject.
+  */
 case class RowbridgeScan(
     sparkSession: SparkSession,
     fileIndex: PartitioningAwareFileIndex,
@@ -61,12 +76,15 @@ case class RowbridgeScan(
     readPartitionSchema: StructType,
     options: CaseInsensitiveStringMap,
     partitionFilters: Seq[Expression],
-    dataFilters: Seq[Expression])
-  extends FileScan with SupportsRuntimeV2Filtering with Logging {
+    dataFilters: Seq[Expression]
+) extends FileScan
+    with SupportsRuntimeV2Filtering
+    with Logging {
 
   private val sourceConf = SourceConf.of(options, sparkSession.sessionState.conf)
   private val fileOptions =
     new FileSourceOptions(CaseInsensitiveMap(options.asCaseSensitiveMap.asScala.toMap))
+
   /** The file columns read, as indices into the files' (and the data schema's) columns. */
   private val columns: Array[Int] = readDataSchema.fieldNames.map(dataSchema.fieldIndex)
   @volatile private var runtimeFilters: Seq[Predicate] = Nil
@@ -95,9 +113,16 @@ case class RowbridgeScan(
   }
 
   override def createReaderFactory(): PartitionReaderFactory =
-    new RowbridgeReaderFactory(sourceConf, planned.columnar, columns, dataSchema,
-      readPartitionSchema, fileOptions.ignoreMissingFiles, fileOptions.ignoreCorruptFiles,
-      sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf)))
+    new RowbridgeReaderFactory(
+      sourceConf,
+      planned.columnar,
+      columns,
+      dataSchema,
+      readPartitionSchema,
+      fileOptions.ignoreMissingFiles,
+      fileOptions.ignoreCorruptFiles,
+      sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
+    )
 
   override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.supported()
 
@@ -110,7 +135,8 @@ case class RowbridgeScan(
   }
 
   override def equals(other: Any): Boolean = other match {
-    case scan: RowbridgeScan => super.equals(scan) && runtimeFilters == scan.runtimeFilters &&
+    case scan: RowbridgeScan =>
+      super.equals(scan) && runtimeFilters == scan.runtimeFilters &&
       options == scan.options
     case _ => false
   }
@@ -138,9 +164,18 @@ case class RowbridgeScan(
         columnar &&= columns.forall(c => ColumnarSupport.readable(fields.get(c)))
         val read = readPartitionValues(values)
         split(status, info).foreach { case (start, length) =>
-          ranges += ((SparkShims.partitionedFile(read, status.getPath, start, length,
-            RowbridgeScan.hosts(status, start, length), status.getModificationTime,
-            status.getLen), values))
+          ranges += ((
+            SparkShims.partitionedFile(
+              read,
+              status.getPath,
+              start,
+              length,
+              RowbridgeScan.hosts(status, start, length),
+              status.getModificationTime,
+              status.getLen
+            ),
+            values
+          ))
         }
       }
     }
@@ -165,21 +200,28 @@ case class RowbridgeScan(
   private def checkSchema(path: Path, info: IpcFileInfo): Unit = {
     val mapped = RowbridgeSource.sparkSchema(path, hadoopConf, info.schema())
     val same = mapped.length == dataSchema.length && mapped.fields.zip(dataSchema.fields).forall {
-      case (actual, expected) => actual.name == expected.name &&
+      case (actual, expected) =>
+        actual.name == expected.name &&
         SparkTypes.sameType(expected.dataType, actual.dataType)
     }
     if (!same) {
-      throw new IllegalArgumentException(s"rowbridge: $path has the columns " +
-        s"${mapped.simpleString}, unlike the table's ${dataSchema.simpleString}")
+      throw new IllegalArgumentException(
+        s"rowbridge: $path has the columns " +
+          s"${mapped.simpleString}, unlike the table's ${dataSchema.simpleString}"
+      )
     }
   }
 
   private def readPartitionValues(values: InternalRow): InternalRow = {
     val all = fileIndex.partitionSchema
-    new GenericInternalRow(readPartitionSchema.fields.map { field =>
-      val index = all.fieldIndex(field.name)
-      if (values.isNullAt(index)) null else values.get(index, all(index).dataType)
-    }.toArray[Any])
+    new GenericInternalRow(
+      readPartitionSchema.fields
+        .map { field =>
+          val index = all.fieldIndex(field.name)
+          if (values.isNullAt(index)) null else values.get(index, all(index).dataType)
+        }
+        .toArray[Any]
+    )
   }
 
   /** The byte ranges of a file's partitions: whole record batches of about splitBytes. */
@@ -209,11 +251,11 @@ case class RowbridgeScan(
 }
 
 object RowbridgeScan {
-  /**
-   * The Arrow IPC files among `files`, in the order of the root paths they were found under,
-   * then by path: a root path that is a file is read whatever its name; under a directory, only
-   * the names of [[RowbridgeSource.isArrowName]].
-   */
+
+  /** The Arrow IPC files among `files`, in the order of the root paths they were found under, then
+    * by path: a root path that is a file is read whatever its name; under a directory, only the
+    * names of [[RowbridgeSource.isArrowName]].
+    */
   def arrowFiles(roots: Seq[Path], files: Seq[FileStatus]): Seq[FileStatus] = {
     val rootStrings = roots.map(_.toString)
     def rootIndex(path: String): Int = {
@@ -221,14 +263,17 @@ object RowbridgeScan {
       if (exact >= 0) exact
       else rootStrings.indexWhere(root => path.startsWith(root.stripSuffix("/") + "/"))
     }
-    files.filter { status =>
-      rootStrings.contains(status.getPath.toString) ||
+    files
+      .filter { status =>
+        rootStrings.contains(status.getPath.toString) ||
         RowbridgeSource.isArrowName(status.getPath.getName)
-    }.distinct.sortBy { status =>
-      val path = status.getPath.toString
-      val index = rootIndex(path)
-      (if (index < 0) Int.MaxValue else index, path)
-    }
+      }
+      .distinct
+      .sortBy { status =>
+        val path = status.getPath.toString
+        val index = rootIndex(path)
+        (if (index < 0) Int.MaxValue else index, path)
+      }
   }
 
   /** True when `failure` says the file at `path` does not exist (any more). */
@@ -236,7 +281,9 @@ object RowbridgeScan {
     if (LocalFiles.isLocal(path)) {
       Files.notExists(LocalPath.of(LocalFiles.localPath(path)))
     } else {
-      Iterator.iterate(failure)(_.getCause).takeWhile(_ != null)
+      Iterator
+        .iterate(failure)(_.getCause)
+        .takeWhile(_ != null)
         .exists(_.isInstanceOf[java.io.FileNotFoundException])
     }
   }

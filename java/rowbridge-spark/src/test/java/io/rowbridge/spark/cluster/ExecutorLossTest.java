@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.source.ClusterProbe;
 import io.rowbridge.spark.source.TestData;
-
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.spark.ExecutorLostFailure;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -32,11 +29,11 @@ import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 /**
- * An executor JVM killed mid-job (part of make test-long): in {@code local-cluster[2,1,1024]},
- * one executor process is killed while both run scan tasks. Spark reruns its tasks on the
- * survivor (and on the executor the Worker starts in its place); the answer must be the one
- * local mode gives, and afterwards every executor must report no open stream, no native bytes
- * held for tasks and no native worker at work.
+ * An executor JVM killed mid-job (part of make test-long): in {@code local-cluster[2,1,1024]}, one
+ * executor process is killed while both run scan tasks. Spark reruns its tasks on the survivor (and
+ * on the executor the Worker starts in its place); the answer must be the one local mode gives, and
+ * afterwards every executor must report no open stream, no native bytes held for tasks and no
+ * native worker at work.
  */
 class ExecutorLossTest {
   private static final String QUERY =
@@ -62,35 +59,37 @@ class ExecutorLossTest {
     }
   }
 
-  private static void killOneExecutorMidJob(SparkSession spark, List<Row> local)
-      throws Exception {
+  private static void killOneExecutorMidJob(SparkSession spark, List<Row> local) throws Exception {
     Set<String> executors = new HashSet<>(ClusterProbe.executorProcesses(spark));
     assertEquals(2, executors.size(), executors.toString());
     CountDownLatch started = new CountDownLatch(2);
     AtomicInteger lostTasks = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskStart(SparkListenerTaskStart taskStart) {
-        started.countDown();
-      }
+    SparkListener listener =
+        new SparkListener() {
+          @Override
+          public void onTaskStart(SparkListenerTaskStart taskStart) {
+            started.countDown();
+          }
 
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
-        if (taskEnd.reason() instanceof ExecutorLostFailure) {
-          lostTasks.incrementAndGet();
-        }
-      }
-    };
+          @Override
+          public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
+            if (taskEnd.reason() instanceof ExecutorLostFailure) {
+              lostTasks.incrementAndGet();
+            }
+          }
+        };
     spark.sparkContext().addSparkListener(listener);
     AtomicReference<List<Row>> answer = new AtomicReference<>();
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread job = new Thread(() -> {
-      try {
-        answer.set(spark.sql(QUERY).collectAsList());
-      } catch (Throwable t) {
-        failure.set(t);
-      }
-    });
+    Thread job =
+        new Thread(
+            () -> {
+              try {
+                answer.set(spark.sql(QUERY).collectAsList());
+              } catch (Throwable t) {
+                failure.set(t);
+              }
+            });
     job.start();
     try {
       assertTrue(started.await(120, TimeUnit.SECONDS), "tasks started on both executors");
@@ -121,23 +120,35 @@ class ExecutorLossTest {
   }
 
   private static SparkSession session(String master, Path dir) {
-    SparkSession spark = SparkSession.builder().master(master)
-        .appName("rowbridge-executor-loss-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.executor.memory", "768m")
-        .config("spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens", ""))
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.task.maxFailures", "4")
-        .config("spark.rowbridge.scan.splitBytes", "1m")
-        .getOrCreate();
-    spark.udf().register("slow", (UDF1<Long, Boolean>) id -> {
-      if (id % 20 == 0) {
-        Thread.sleep(1);
-      }
-      return true;
-    }, DataTypes.BooleanType);
-    spark.read().format("rowbridge").load(dir.resolve("big").toString())
+    SparkSession spark =
+        SparkSession.builder()
+            .master(master)
+            .appName("rowbridge-executor-loss-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.executor.memory", "768m")
+            .config(
+                "spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens", ""))
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.task.maxFailures", "4")
+            .config("spark.rowbridge.scan.splitBytes", "1m")
+            .getOrCreate();
+    spark
+        .udf()
+        .register(
+            "slow",
+            (UDF1<Long, Boolean>)
+                id -> {
+                  if (id % 20 == 0) {
+                    Thread.sleep(1);
+                  }
+                  return true;
+                },
+            DataTypes.BooleanType);
+    spark
+        .read()
+        .format("rowbridge")
+        .load(dir.resolve("big").toString())
         .createOrReplaceTempView("big");
     return spark;
   }

@@ -10,7 +10,6 @@ import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.source.ClusterProbe;
 import io.rowbridge.spark.source.TestData;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.types.DataTypes;
@@ -32,12 +28,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * format("rowbridge") and rowbridge's transition with executors in other JVMs: Spark's
- * {@code local-cluster[2,1,1024]} mode, whose Master and Workers run in this JVM and whose
- * Workers fork {@code CoarseGrainedExecutorBackend}s. Under {@code spark.testing} (set with
- * {@code SPARK_TESTING}, {@code spark.test.home} and {@code SPARK_SCALA_VERSION} by this suite's
- * own Surefire execution) the executors run with this JVM's class path. Every answer is
- * compared with local mode's, computed first in this JVM under the same setting.
+ * format("rowbridge") and rowbridge's transition with executors in other JVMs: Spark's {@code
+ * local-cluster[2,1,1024]} mode, whose Master and Workers run in this JVM and whose Workers fork
+ * {@code CoarseGrainedExecutorBackend}s. Under {@code spark.testing} (set with {@code
+ * SPARK_TESTING}, {@code spark.test.home} and {@code SPARK_SCALA_VERSION} by this suite's own
+ * Surefire execution) the executors run with this JVM's class path. Every answer is compared with
+ * local mode's, computed first in this JVM under the same setting.
  */
 class LocalClusterTest {
   private static final Map<String, String> QUERIES = new LinkedHashMap<>();
@@ -48,8 +44,10 @@ class LocalClusterTest {
   static {
     QUERIES.put("read", "SELECT * FROM t");
     QUERIES.put("rows", "SELECT a, d, kind FROM r WHERE a % 7 = 3");
-    QUERIES.put("shuffle join", "SELECT x.kind, count(*), sum(y.b) FROM t x JOIN t y "
-        + "ON x.a = y.a + 1 GROUP BY x.kind");
+    QUERIES.put(
+        "shuffle join",
+        "SELECT x.kind, count(*), sum(y.b) FROM t x JOIN t y "
+            + "ON x.a = y.a + 1 GROUP BY x.kind");
     QUERIES.put("pruned", "SELECT a, day, kind FROM t WHERE kind = 'a' AND day IS NOT NULL");
   }
 
@@ -67,22 +65,32 @@ class LocalClusterTest {
   }
 
   private static SparkSession session(String master) {
-    SparkSession session = SparkSession.builder().master(master)
-        .appName("rowbridge-local-cluster-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.executor.memory", "768m")
-        .config("spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens", ""))
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.autoBroadcastJoinThreshold", "-1")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.task.maxFailures", "1")
-        .getOrCreate();
-    session.read().format("rowbridge").load(dir.resolve("parted").toString())
+    SparkSession session =
+        SparkSession.builder()
+            .master(master)
+            .appName("rowbridge-local-cluster-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.executor.memory", "768m")
+            .config(
+                "spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens", ""))
+            .config("spark.sql.shuffle.partitions", "4")
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.sql.autoBroadcastJoinThreshold", "-1")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.task.maxFailures", "1")
+            .getOrCreate();
+    session
+        .read()
+        .format("rowbridge")
+        .load(dir.resolve("parted").toString())
         .createOrReplaceTempView("t");
-    session.read().format("rowbridge").option("mode", "rows")
-        .load(dir.resolve("parted").toString()).createOrReplaceTempView("r");
+    session
+        .read()
+        .format("rowbridge")
+        .option("mode", "rows")
+        .load(dir.resolve("parted").toString())
+        .createOrReplaceTempView("r");
     return session;
   }
 
@@ -108,27 +116,36 @@ class LocalClusterTest {
 
   @Test
   void aKilledTaskClosesItsStreamAndTheExecutorReadsOn() throws Exception {
-    spark.udf().register("slow", (UDF1<Long, Boolean>) id -> {
-      Thread.sleep(2);
-      return true;
-    }, DataTypes.BooleanType);
+    spark
+        .udf()
+        .register(
+            "slow",
+            (UDF1<Long, Boolean>)
+                id -> {
+                  Thread.sleep(2);
+                  return true;
+                },
+            DataTypes.BooleanType);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(2);
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskStart(SparkListenerTaskStart taskStart) {
-        started.countDown();
-      }
-    };
+    SparkListener listener =
+        new SparkListener() {
+          @Override
+          public void onTaskStart(SparkListenerTaskStart taskStart) {
+            started.countDown();
+          }
+        };
     spark.sparkContext().addSparkListener(listener);
-    Thread job = new Thread(() -> {
-      spark.sparkContext().setJobGroup("rowbridge-kill", "kill test", true);
-      try {
-        spark.sql("SELECT a FROM t WHERE slow(a)").collectAsList();
-      } catch (Throwable t) {
-        failure.set(t);
-      }
-    });
+    Thread job =
+        new Thread(
+            () -> {
+              spark.sparkContext().setJobGroup("rowbridge-kill", "kill test", true);
+              try {
+                spark.sql("SELECT a FROM t WHERE slow(a)").collectAsList();
+              } catch (Throwable t) {
+                failure.set(t);
+              }
+            });
     job.start();
     try {
       assertTrue(started.await(120, TimeUnit.SECONDS), "tasks started");

@@ -8,26 +8,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.source.TestData;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
 /**
- * rowbridge shipped to executors by {@code spark.jars}, as a user deploys it: after
- * {@code package}, without {@code spark.testing}, Spark's {@code local-cluster} mode forks an
- * executor whose class path is only the jars of a Spark home under {@code target/} (Spark's own
- * jars and a RELEASE file, which Maven's dependency plugin and this test lay out). The
- * rowbridge jars and Arrow's {@code arrow-c-data} reach it through {@code spark.jars}. The
- * answers must be local mode's, computed first in this JVM under the same setting.
+ * rowbridge shipped to executors by {@code spark.jars}, as a user deploys it: after {@code
+ * package}, without {@code spark.testing}, Spark's {@code local-cluster} mode forks an executor
+ * whose class path is only the jars of a Spark home under {@code target/} (Spark's own jars and a
+ * RELEASE file, which Maven's dependency plugin and this test lay out). The rowbridge jars and
+ * Arrow's {@code arrow-c-data} reach it through {@code spark.jars}. The answers must be local
+ * mode's, computed first in this JVM under the same setting.
  */
 class SparkJarsIT {
   private static final String QUERY = "SELECT a, d, e, day, kind FROM t WHERE a % 5 = 1";
@@ -40,8 +37,9 @@ class SparkJarsIT {
     try (Stream<Path> jars = Files.list(home.resolve("jars"))) {
       List<String> names = jars.map(p -> p.getFileName().toString()).toList();
       assertTrue(names.stream().anyMatch(n -> n.startsWith("spark-core_")), names.toString());
-      assertTrue(names.stream().noneMatch(n -> n.startsWith("rowbridge")
-          || n.startsWith("arrow-c-data")), names.toString());
+      assertTrue(
+          names.stream().noneMatch(n -> n.startsWith("rowbridge") || n.startsWith("arrow-c-data")),
+          names.toString());
     }
     Files.writeString(home.resolve("RELEASE"), "Spark's jars only, for rowbridge's tests\n");
     List<String> shipped = new ArrayList<>();
@@ -60,16 +58,22 @@ class SparkJarsIT {
       spark = session("local-cluster[1,1,1024]", dir, String.join(",", shipped));
       try {
         assertEquals(local, SortedAnswer.of(spark.sql(QUERY)));
-        List<Row> classPath = spark.sql("SELECT DISTINCT java_method('java.lang.System', "
-            + "'getProperty', 'java.class.path') FROM t").collectAsList();
+        List<Row> classPath =
+            spark
+                .sql(
+                    "SELECT DISTINCT java_method('java.lang.System', "
+                        + "'getProperty', 'java.class.path') FROM t")
+                .collectAsList();
         assertEquals(1, classPath.size());
         String executorClassPath = classPath.get(0).getString(0);
-        assertTrue(executorClassPath.contains(home.resolve("jars").toString()),
-            executorClassPath);
+        assertTrue(executorClassPath.contains(home.resolve("jars").toString()), executorClassPath);
         for (String entry : executorClassPath.split(java.io.File.pathSeparator)) {
           String name = Path.of(entry).getFileName().toString();
-          assertFalse(name.startsWith("rowbridge") || name.startsWith("arrow-c-data")
-              || !entry.startsWith(home.toString()), "on the executor's class path: " + entry);
+          assertFalse(
+              name.startsWith("rowbridge")
+                  || name.startsWith("arrow-c-data")
+                  || !entry.startsWith(home.toString()),
+              "on the executor's class path: " + entry);
         }
       } finally {
         spark.stop();
@@ -80,17 +84,22 @@ class SparkJarsIT {
   }
 
   private static SparkSession session(String master, Path dir, String jars) {
-    SparkSession spark = SparkSession.builder().master(master).appName("rowbridge-spark-jars")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.jars", jars)
-        .config("spark.ui.enabled", "false")
-        .config("spark.executor.memory", "768m")
-        .config("spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens"))
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate();
-    spark.read().format("rowbridge").load(dir.resolve("parted").toString())
+    SparkSession spark =
+        SparkSession.builder()
+            .master(master)
+            .appName("rowbridge-spark-jars")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.jars", jars)
+            .config("spark.ui.enabled", "false")
+            .config("spark.executor.memory", "768m")
+            .config("spark.executor.extraJavaOptions", System.getProperty("rowbridge.test.opens"))
+            .config("spark.sql.session.timeZone", "UTC")
+            .getOrCreate();
+    spark
+        .read()
+        .format("rowbridge")
+        .load(dir.resolve("parted").toString())
         .createOrReplaceTempView("t");
     return spark;
   }
-
 }

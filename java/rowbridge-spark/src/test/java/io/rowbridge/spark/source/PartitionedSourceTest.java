@@ -10,7 +10,6 @@ import io.rowbridge.spark.RowbridgeColumnarToRowExec;
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -42,10 +40,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * format("rowbridge") over Hive-style partition directories and Spark's file-source options, in
- * Spark local mode, with Spark's own Parquet reader over the same layout as the oracle: the
- * Parquet copy of each Arrow file sits in the same partition directory, so partition discovery,
- * type inference, basePath, null partitions, static and dynamic pruning must give the same
- * schema and rows.
+ * Spark local mode, with Spark's own Parquet reader over the same layout as the oracle: the Parquet
+ * copy of each Arrow file sits in the same partition directory, so partition discovery, type
+ * inference, basePath, null partitions, static and dynamic pruning must give the same schema and
+ * rows.
  */
 class PartitionedSourceTest {
   private static SparkSession spark;
@@ -55,19 +53,26 @@ class PartitionedSourceTest {
 
   @BeforeAll
   static void start() throws IOException {
-    spark = SparkSession.builder().master("local[2]").appName("rowbridge-partitioned-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate();
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("rowbridge-partitioned-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .getOrCreate();
     dir = Files.createTempDirectory("rowbridge-partitioned-test");
     arrow = dir.resolve("arrow");
     parquet = dir.resolve("parquet");
     Path[] files = TestData.writePartitioned(arrow);
     for (int p = 0; p < files.length; p++) {
-      spark.read().format("rowbridge").load(files[p].toString()).write()
+      spark
+          .read()
+          .format("rowbridge")
+          .load(files[p].toString())
+          .write()
           .parquet(parquet.resolve(TestData.PARTITIONS[p]).toString());
     }
   }
@@ -96,7 +101,10 @@ class PartitionedSourceTest {
 
   /** The same schema and rows as Parquet's, in the columnar and row modes, rowbridge on and off. */
   private static void sameAsParquet(String query, String... options) {
-    spark.read().options(optionMap(options)).parquet(parquet.toString())
+    spark
+        .read()
+        .options(optionMap(options))
+        .parquet(parquet.toString())
         .createOrReplaceTempView("expected");
     Dataset<Row> expected = spark.sql(query.replace("{t}", "expected"));
     List<String> expectedRows = SortedAnswer.of(expected);
@@ -127,12 +135,16 @@ class PartitionedSourceTest {
 
   private static BatchScanExec scanOf(Dataset<Row> frame) {
     List<BatchScanExec> found = new ArrayList<>();
-    frame.queryExecution().executedPlan().foreach(node -> {
-      if (node instanceof BatchScanExec scan && scan.scan() instanceof RowbridgeScan) {
-        found.add(scan);
-      }
-      return null;
-    });
+    frame
+        .queryExecution()
+        .executedPlan()
+        .foreach(
+            node -> {
+              if (node instanceof BatchScanExec scan && scan.scan() instanceof RowbridgeScan) {
+                found.add(scan);
+              }
+              return null;
+            });
     assertEquals(1, found.size(), frame.queryExecution().executedPlan().toString());
     return found.get(0);
   }
@@ -151,7 +163,8 @@ class PartitionedSourceTest {
   void discoversPartitionColumnsAsSparkDoes() {
     sameAsParquet("SELECT * FROM {t}");
     Dataset<Row> frame = reader().load(arrow.toString());
-    assertEquals("struct<a:bigint,b:int,c:double,d:string,e:array<int>,day:date,kind:string>",
+    assertEquals(
+        "struct<a:bigint,b:int,c:double,d:string,e:array<int>,day:date,kind:string>",
         frame.schema().simpleString());
     assertEquals(800, frame.where("day IS NULL").count(), "__HIVE_DEFAULT_PARTITION__ is null");
   }
@@ -160,8 +173,8 @@ class PartitionedSourceTest {
   void partitionTypeInferenceCanBeTurnedOff() {
     spark.conf().set("spark.sql.sources.partitionColumnTypeInference.enabled", "false");
     sameAsParquet("SELECT a, day, kind FROM {t}");
-    assertEquals("string", reader().load(arrow.toString()).schema().apply("day").dataType()
-        .simpleString());
+    assertEquals(
+        "string", reader().load(arrow.toString()).schema().apply("day").dataType().simpleString());
   }
 
   @Test
@@ -170,15 +183,16 @@ class PartitionedSourceTest {
     Dataset<Row> frame = reader("basePath", base).load(arrow.resolve("day=2026-12-01").toString());
     assertEquals(List.of("a", "b", "c", "d", "e", "day", "kind"), List.of(frame.columns()));
     assertEquals(800 + 400, frame.count());
-    assertEquals(List.of("[2026-12-01,a,400]", "[2026-12-01,b,800]"),
+    assertEquals(
+        List.of("[2026-12-01,a,400]", "[2026-12-01,b,800]"),
         SortedAnswer.of(frame.groupBy("day", "kind").count()));
   }
 
   @Test
   void filtersOnPartitionColumnsPruneDirectoriesBeforeAnyFileIsOpened() {
     sameAsParquet("SELECT a, d, kind FROM {t} WHERE kind = 'a' AND day = DATE'2026-12-01'");
-    Dataset<Row> frame = reader().load(arrow.toString())
-        .where("kind = 'a' AND day = DATE'2026-12-01'");
+    Dataset<Row> frame =
+        reader().load(arrow.toString()).where("kind = 'a' AND day = DATE'2026-12-01'");
     List<String> files = filesOf(scanOf(frame).scan().toBatch().planInputPartitions());
     assertEquals(1, files.size(), files.toString());
     assertTrue(files.get(0).contains("day=2026-12-01/kind=a"), files.toString());
@@ -187,10 +201,13 @@ class PartitionedSourceTest {
   @Test
   void joinsPruneAtRuntime() throws IOException {
     Path dims = dir.resolve("dims");
-    spark.sql("SELECT * FROM VALUES ('a', 'keep'), ('b', 'drop'), ('c', 'drop') AS v(kind, tag)")
-        .write().parquet(dims.toString());
+    spark
+        .sql("SELECT * FROM VALUES ('a', 'keep'), ('b', 'drop'), ('c', 'drop') AS v(kind, tag)")
+        .write()
+        .parquet(dims.toString());
     spark.read().parquet(dims.toString()).createOrReplaceTempView("dims");
-    String query = "SELECT f.a, f.kind FROM {t} f JOIN dims d ON f.kind = d.kind WHERE d.tag = 'keep'";
+    String query =
+        "SELECT f.a, f.kind FROM {t} f JOIN dims d ON f.kind = d.kind WHERE d.tag = 'keep'";
     sameAsParquet(query);
     reader().load(arrow.toString()).createOrReplaceTempView("fact");
     Dataset<Row> frame = spark.sql(query.replace("{t}", "fact"));
@@ -208,18 +225,23 @@ class PartitionedSourceTest {
     List<String> rows = SortedAnswer.of(frame);
     assertEquals(SortedAnswer.of(spark.read().parquet(parquet.toString())), rows);
     List<RowbridgeColumnarToRowExec> transitions = new ArrayList<>();
-    frame.queryExecution().executedPlan().foreach(node -> {
-      if (node instanceof RowbridgeColumnarToRowExec exec) {
-        transitions.add(exec);
-      }
-      return null;
-    });
+    frame
+        .queryExecution()
+        .executedPlan()
+        .foreach(
+            node -> {
+              if (node instanceof RowbridgeColumnarToRowExec exec) {
+                transitions.add(exec);
+              }
+              return null;
+            });
     assertEquals(1, transitions.size(), frame.queryExecution().executedPlan().toString());
     SparkPlan transition = transitions.get(0);
     assertEquals(6L, transition.metrics().apply("numInputBatches").value());
     // Arrow Java 12 (Spark 3.5) has no run-end encoding for the constants: Spark's projection
     // makes those batches' rows (java/README.md, "Spark versions").
-    assertEquals(NewerLayouts.available() ? 0L : 6L,
+    assertEquals(
+        NewerLayouts.available() ? 0L : 6L,
         transition.metrics().apply("numSparkBatches").value(),
         "batches with ConstantColumnVectors (a null one among them) convert natively");
   }
@@ -229,12 +251,14 @@ class PartitionedSourceTest {
     Path globbed = Files.createDirectories(dir.resolve("globbed"));
     TestFiles.write(globbed.resolve("part-0.arrow"), 0, 1, 100);
     TestFiles.write(globbed.resolve("part-1.arrow"), 100, 1, 50);
-    List<Row> rows = reader("pathGlobFilter", "*-1.arrow").load(globbed.toString()).select("a")
-        .collectAsList();
+    List<Row> rows =
+        reader("pathGlobFilter", "*-1.arrow").load(globbed.toString()).select("a").collectAsList();
     assertEquals(50, rows.size());
     assertEquals(100L, rows.get(0).getLong(0));
     Dataset<Row> recursive = reader("recursiveFileLookup", "true").load(arrow.toString());
-    assertEquals(List.of("a", "b", "c", "d", "e"), List.of(recursive.columns()),
+    assertEquals(
+        List.of("a", "b", "c", "d", "e"),
+        List.of(recursive.columns()),
         "no partition columns when looking up files recursively");
     assertEquals(2400, recursive.count());
   }
@@ -245,18 +269,20 @@ class PartitionedSourceTest {
     TestFiles.write(flaky.resolve("part-0.arrow"), 0, 2, 100);
     TestFiles.write(flaky.resolve("part-1.arrow"), 200, 2, 100);
     Files.write(flaky.resolve("part-2.arrow"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
-    Exception corrupt = assertThrows(Exception.class, () -> reader().load(flaky.toString())
-        .collectAsList());
-    assertTrue(messages(corrupt).contains(flaky.resolve("part-2.arrow").toString()),
-        messages(corrupt));
+    Exception corrupt =
+        assertThrows(Exception.class, () -> reader().load(flaky.toString()).collectAsList());
+    assertTrue(
+        messages(corrupt).contains(flaky.resolve("part-2.arrow").toString()), messages(corrupt));
     assertEquals(400, reader("ignoreCorruptFiles", "true").load(flaky.toString()).count());
 
     // Planned, then a file deleted before the tasks read it.
     for (String ignore : List.of("false", "true")) {
       Path file = flaky.resolve("part-1.arrow");
       TestFiles.write(file, 200, 2, 100);
-      Dataset<Row> frame = reader("ignoreCorruptFiles", "true", "ignoreMissingFiles", ignore)
-          .load(flaky.toString()).select("a");
+      Dataset<Row> frame =
+          reader("ignoreCorruptFiles", "true", "ignoreMissingFiles", ignore)
+              .load(flaky.toString())
+              .select("a");
       frame.queryExecution().executedPlan();
       scanOf(frame).scan().toBatch().planInputPartitions();
       Files.delete(file);
@@ -276,19 +302,20 @@ class PartitionedSourceTest {
     TestFiles.write(mixed.resolve("part-0.arrow"), 0, 1, 10);
     Path other = mixed.resolve("part-1.arrow");
     try (RootAllocator allocator = new RootAllocator();
-         VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(
-             Field.nullable("a", new ArrowType.Int(32, true)))), allocator);
-         FileChannel channel = FileChannel.open(other, StandardOpenOption.CREATE,
-             StandardOpenOption.WRITE);
-         ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
+        VectorSchemaRoot root =
+            VectorSchemaRoot.create(
+                new Schema(List.of(Field.nullable("a", new ArrowType.Int(32, true)))), allocator);
+        FileChannel channel =
+            FileChannel.open(other, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
       ((IntVector) root.getVector(0)).setSafe(0, 7);
       root.setRowCount(1);
       writer.start();
       writer.writeBatch();
       writer.end();
     }
-    Exception e = assertThrows(Exception.class, () -> reader().load(mixed.toString())
-        .collectAsList());
+    Exception e =
+        assertThrows(Exception.class, () -> reader().load(mixed.toString()).collectAsList());
     assertTrue(messages(e).contains(other.toString() + " has the columns"), messages(e));
   }
 

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
@@ -46,19 +44,24 @@ import org.junit.jupiter.api.Test;
 class RowbridgeSourceTest {
   private static SparkSession spark;
   private static Path dir;
+
   /** ids 0-9999 in 10 batches of 1000 rows, then 10000-14999 in 5, then an empty file. */
   private static Path three;
+
   private static long batchBytes;
 
   @BeforeAll
   static void start() throws IOException {
-    spark = SparkSession.builder().master("local[2]").appName("rowbridge-source-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "3")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate();
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("rowbridge-source-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "3")
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .getOrCreate();
     dir = Files.createTempDirectory("rowbridge-source-test");
     three = Files.createDirectory(dir.resolve("three"));
     TestFiles.write(three.resolve("part-0.arrow"), 0, 10, 1000);
@@ -81,7 +84,7 @@ class RowbridgeSourceTest {
 
   private static List<ArrowBlock> blocks(Path file) throws IOException {
     try (RootAllocator allocator = new RootAllocator();
-         ArrowFileReader reader = new ArrowFileReader(FileChannel.open(file), allocator)) {
+        ArrowFileReader reader = new ArrowFileReader(FileChannel.open(file), allocator)) {
       return reader.getRecordBlocks();
     }
   }
@@ -105,12 +108,13 @@ class RowbridgeSourceTest {
   private static BatchScanExec scanOf(Dataset<Row> frame) {
     List<BatchScanExec> found = new ArrayList<>();
     SparkPlan plan = frame.queryExecution().executedPlan();
-    plan.foreach(node -> {
-      if (node instanceof BatchScanExec scan) {
-        found.add(scan);
-      }
-      return null;
-    });
+    plan.foreach(
+        node -> {
+          if (node instanceof BatchScanExec scan) {
+            found.add(scan);
+          }
+          return null;
+        });
     assertFalse(found.isEmpty(), "a BatchScanExec in\n" + plan);
     return found.get(0);
   }
@@ -137,15 +141,15 @@ class RowbridgeSourceTest {
       assertEquals(i % 7 == 3 ? null : "value_" + i, row.getString(3));
       assertEquals(i % 11 == 5 ? -1 : i % 4, row.isNullAt(4) ? -1 : row.getList(4).size());
     }
-    assertEquals("struct<a:bigint,b:int,c:double,d:string,e:array<int>>",
-        frame.schema().simpleString());
+    assertEquals(
+        "struct<a:bigint,b:int,c:double,d:string,e:array<int>>", frame.schema().simpleString());
   }
 
   @Test
   void splitsFilesIntoBatchRangesBySize() {
     // About three batch bodies per partition: 10 batches -> 4 ranges, 5 -> 2.
-    Dataset<Row> frame = reader("splitBytes", String.valueOf(3 * batchBytes - 1))
-        .load(three.toString());
+    Dataset<Row> frame =
+        reader("splitBytes", String.valueOf(3 * batchBytes - 1)).load(three.toString());
     assertEquals(6, frame.rdd().getNumPartitions());
     List<Row> rows = frame.select("a").collectAsList();
     assertEquals(15000, rows.size());
@@ -154,7 +158,9 @@ class RowbridgeSourceTest {
     }
     spark.conf().set("spark.rowbridge.scan.splitBytes", "1");
     try {
-      assertEquals(15, reader().load(three.toString()).rdd().getNumPartitions(),
+      assertEquals(
+          15,
+          reader().load(three.toString()).rdd().getNumPartitions(),
           "the session's configuration: one batch per partition");
     } finally {
       spark.conf().unset("spark.rowbridge.scan.splitBytes");
@@ -163,13 +169,18 @@ class RowbridgeSourceTest {
 
   @Test
   void severalPathsAndFileUris() {
-    Dataset<Row> frame = reader().load(three.resolve("part-1.arrow").toUri().toString(),
-        three.resolve("part-0.arrow").toString());
+    Dataset<Row> frame =
+        reader()
+            .load(
+                three.resolve("part-1.arrow").toUri().toString(),
+                three.resolve("part-0.arrow").toString());
     List<Row> rows = frame.select("a").collectAsList();
     assertEquals(15000, rows.size());
     assertEquals(10000L, rows.get(0).getLong(0), "paths in the order given");
-    assertEquals(15000L, spark.read().format(RowbridgeSource.class.getName())
-        .load(three.toString()).count(), "by class name");
+    assertEquals(
+        15000L,
+        spark.read().format(RowbridgeSource.class.getName()).load(three.toString()).count(),
+        "by class name");
   }
 
   @Test
@@ -219,14 +230,16 @@ class RowbridgeSourceTest {
   void rowConversionOnOffAndRowModeAgree() {
     reader().load(three.toString()).createOrReplaceTempView("cols");
     reader("mode", "rows").load(three.toString()).createOrReplaceTempView("rows_t");
-    reader("splitBytes", String.valueOf(2 * batchBytes)).load(three.resolve("part-0.arrow")
-        .toString()).createOrReplaceTempView("small");
-    List<String> queries = List.of(
-        "SELECT * FROM %s WHERE b < 3 OR d IS NULL ORDER BY a",
-        "SELECT b, count(*), sum(a), max(d), sum(size(e)) FROM %s GROUP BY b ORDER BY b",
-        "SELECT x.a, x.d, y.c, y.e FROM %s x JOIN small y ON x.a = y.a + 5000 ORDER BY x.a",
-        "SELECT d, count(*) FROM %s GROUP BY d ORDER BY d LIMIT 20",
-        "SELECT e, count(*) FROM %s GROUP BY e ORDER BY count(*) DESC, e[0] LIMIT 10");
+    reader("splitBytes", String.valueOf(2 * batchBytes))
+        .load(three.resolve("part-0.arrow").toString())
+        .createOrReplaceTempView("small");
+    List<String> queries =
+        List.of(
+            "SELECT * FROM %s WHERE b < 3 OR d IS NULL ORDER BY a",
+            "SELECT b, count(*), sum(a), max(d), sum(size(e)) FROM %s GROUP BY b ORDER BY b",
+            "SELECT x.a, x.d, y.c, y.e FROM %s x JOIN small y ON x.a = y.a + 5000 ORDER BY x.a",
+            "SELECT d, count(*) FROM %s GROUP BY d ORDER BY d LIMIT 20",
+            "SELECT e, count(*) FROM %s GROUP BY e ORDER BY count(*) DESC, e[0] LIMIT 10");
     for (String query : queries) {
       String columnar = String.format(query, "cols");
       spark.conf().set(RowbridgeConf.ENABLED, "true");
@@ -260,13 +273,14 @@ class RowbridgeSourceTest {
 
   @Test
   void metricsInTheScanNode() {
-    Dataset<Row> frame = reader("splitBytes", String.valueOf(4 * batchBytes))
-        .load(three.toString());
+    Dataset<Row> frame =
+        reader("splitBytes", String.valueOf(4 * batchBytes)).load(three.toString());
     frame.collectAsList();
     var metrics = scanOf(frame).metrics();
     assertEquals(15000L, metrics.apply(ScanMetrics.ROWS).value());
     assertEquals(15L, metrics.apply(ScanMetrics.BATCHES).value());
-    assertTrue(metrics.apply(ScanMetrics.BYTES).value() >= 15 * batchBytes,
+    assertTrue(
+        metrics.apply(ScanMetrics.BYTES).value() >= 15 * batchBytes,
         "bytes " + metrics.apply(ScanMetrics.BYTES).value());
     assertTrue(metrics.apply(ScanMetrics.DECODE).value() > 0);
     assertNotNull(metrics.apply(ScanMetrics.WAIT));
@@ -283,8 +297,8 @@ class RowbridgeSourceTest {
     // Truncated: no footer, found when the scan is planned.
     Path truncated = bad.resolve("truncated.arrow");
     Files.write(truncated, Arrays.copyOf(good, good.length / 2));
-    Exception e = assertThrows(Exception.class, () -> reader().load(truncated.toString())
-        .collectAsList());
+    Exception e =
+        assertThrows(Exception.class, () -> reader().load(truncated.toString()).collectAsList());
     assertTrue(messages(e).contains(truncated.toString()), messages(e));
     // A batch body overwritten with 0xff (offsets of -1): the task fails, naming file and batch.
     Path corrupt = bad.resolve("corrupt.arrow");
@@ -296,8 +310,9 @@ class RowbridgeSourceTest {
       channel.write(ByteBuffer.wrap(garbage), block.getOffset() + block.getMetadataLength());
     }
     for (String mode : List.of("auto", "rows")) {
-      Exception failure = assertThrows(Exception.class, () -> reader("mode", mode)
-          .load(corrupt.toString()).collectAsList());
+      Exception failure =
+          assertThrows(
+              Exception.class, () -> reader("mode", mode).load(corrupt.toString()).collectAsList());
       String text = messages(failure);
       assertTrue(text.contains("cannot read " + corrupt + " (batches 0-9)"), text);
       assertTrue(text.contains("batch 3"), text);
@@ -315,27 +330,37 @@ class RowbridgeSourceTest {
     TestFiles.write(big.resolve("part-0.arrow"), 0, 400, 1000);
     TestFiles.write(big.resolve("part-1.arrow"), 400000, 400, 1000);
     // The UDF stops at row 1500 of each task until the task is killed.
-    spark.udf().register("pause", (UDF1<Long, Boolean>) id -> {
-      if (id % 400000 == 1500) {
-        paused.countDown();
-        while (!TaskContext.get().isInterrupted()) {
-          Thread.sleep(5);
-        }
-      }
-      return true;
-    }, DataTypes.BooleanType);
+    spark
+        .udf()
+        .register(
+            "pause",
+            (UDF1<Long, Boolean>)
+                id -> {
+                  if (id % 400000 == 1500) {
+                    paused.countDown();
+                    while (!TaskContext.get().isInterrupted()) {
+                      Thread.sleep(5);
+                    }
+                  }
+                  return true;
+                },
+            DataTypes.BooleanType);
     for (String mode : List.of("auto", "rows")) {
       paused = new CountDownLatch(2);
       AtomicReference<Throwable> failure = new AtomicReference<>();
-      Thread job = new Thread(() -> {
-        spark.sparkContext().setJobGroup("rowbridge-cancel", "cancel test", false);
-        try {
-          reader("mode", mode, "prefetch", "2").load(big.toString()).where("pause(a)")
-              .collectAsList();
-        } catch (Throwable t) {
-          failure.set(t);
-        }
-      });
+      Thread job =
+          new Thread(
+              () -> {
+                spark.sparkContext().setJobGroup("rowbridge-cancel", "cancel test", false);
+                try {
+                  reader("mode", mode, "prefetch", "2")
+                      .load(big.toString())
+                      .where("pause(a)")
+                      .collectAsList();
+                } catch (Throwable t) {
+                  failure.set(t);
+                }
+              });
       job.start();
       assertTrue(paused.await(120, TimeUnit.SECONDS), "both tasks reached the pause");
       assertEquals(2, StreamTask.OPEN_STREAMS.get(), mode);
@@ -355,11 +380,12 @@ class RowbridgeSourceTest {
 
   @Test
   void badOptionsAreClearErrors() {
-    Exception mode = assertThrows(Exception.class, () -> reader("mode", "fast")
-        .load(three.toString()).collectAsList());
+    Exception mode =
+        assertThrows(
+            Exception.class, () -> reader("mode", "fast").load(three.toString()).collectAsList());
     assertTrue(messages(mode).contains("auto or rows"), messages(mode));
-    Exception missing = assertThrows(Exception.class, () -> reader()
-        .load(dir.resolve("missing.arrow").toString()));
+    Exception missing =
+        assertThrows(Exception.class, () -> reader().load(dir.resolve("missing.arrow").toString()));
     assertTrue(messages(missing).contains("missing.arrow"), messages(missing));
   }
 }

@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.spark.RowbridgeConf;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
-
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.memory.TaskMemoryManager;
@@ -33,17 +31,21 @@ import org.junit.jupiter.api.Test;
 class ScanMemoryTest {
   /** The task's off-heap execution memory: 4 MB. */
   private static final long POOL_BYTES = 4L << 20;
+
   private static SparkSession spark;
   private static Path dir;
 
   @BeforeAll
   static void start() throws IOException {
-    spark = SparkSession.builder().master("local[1]").appName("rowbridge-row-mode-memory")
-        .config("spark.ui.enabled", "false")
-        .config("spark.memory.offHeap.enabled", "true")
-        .config("spark.memory.offHeap.size", String.valueOf(POOL_BYTES))
-        .config("spark.unsafe.exceptionOnMemoryLeak", "true")
-        .getOrCreate();
+    spark =
+        SparkSession.builder()
+            .master("local[1]")
+            .appName("rowbridge-row-mode-memory")
+            .config("spark.ui.enabled", "false")
+            .config("spark.memory.offHeap.enabled", "true")
+            .config("spark.memory.offHeap.size", String.valueOf(POOL_BYTES))
+            .config("spark.unsafe.exceptionOnMemoryLeak", "true")
+            .getOrCreate();
     dir = Files.createTempDirectory("rowbridge-row-mode-memory");
     TestFiles.write(dir.resolve("small.arrow"), 0, 20, 1000);
     // One converter's rows for 60000 rows of TestFiles' schema exceed the pool.
@@ -64,9 +66,9 @@ class ScanMemoryTest {
 
   /**
    * Reads the rows of the task's partition, sampling the task's acquired memory at each row:
-   * returns [rows, the most acquired during the read, acquired once the read ended]. Every
-   * {@code pauseEvery} rows (0: never) it waits a moment, so that the scan's workers fill their
-   * window ahead of the task.
+   * returns [rows, the most acquired during the read, acquired once the read ended]. Every {@code
+   * pauseEvery} rows (0: never) it waits a moment, so that the scan's workers fill their window
+   * ahead of the task.
    */
   private static final class Sampler implements MapPartitionsFunction<Row, Long> {
     private final int pauseEvery;
@@ -98,8 +100,8 @@ class ScanMemoryTest {
   }
 
   /**
-   * Expects a Sampler's [rows, most acquired, acquired after] of one partition: {@code rows}
-   * rows, at least {@code least} bytes acquired while reading but less than the pool, none after.
+   * Expects a Sampler's [rows, most acquired, acquired after] of one partition: {@code rows} rows,
+   * at least {@code least} bytes acquired while reading but less than the pool, none after.
    */
   private static void assertHeldWhileReadingOnly(List<Long> sampled, long rows, long least) {
     assertEquals(3, sampled.size(), "one partition: " + sampled);
@@ -133,10 +135,16 @@ class ScanMemoryTest {
 
   @Test
   void aRowModeReadHoldsTaskMemoryWhileItReadsAndNoneAfter() {
-    List<Long> sampled = spark.read().format("rowbridge").option("mode", "rows")
-        .option("prefetch", "2").option("inFlight", "2")
-        .load(dir.resolve("small.arrow").toString())
-        .mapPartitions(new Sampler(), Encoders.LONG()).collectAsList();
+    List<Long> sampled =
+        spark
+            .read()
+            .format("rowbridge")
+            .option("mode", "rows")
+            .option("prefetch", "2")
+            .option("inFlight", "2")
+            .load(dir.resolve("small.arrow").toString())
+            .mapPartitions(new Sampler(), Encoders.LONG())
+            .collectAsList();
     // At least the rows of the batch in hand: 1000 rows of 48 fixed bytes (bitset, 5 slots); at
     // most K + W + 1 converters (uncompressed: the batches own nothing), well under the pool.
     assertHeldWhileReadingOnly(sampled, 20000, 1000L * 48);
@@ -144,37 +152,71 @@ class ScanMemoryTest {
 
   @Test
   void aRefusedReadFailsNamingTheSettingsToLower() {
-    Exception failure = assertThrows(Exception.class, () -> spark.read().format("rowbridge")
-        .option("mode", "rows").load(dir.resolve("large.arrow").toString()).collectAsList());
-    assertRefused(failure, "large.arrow",
+    Exception failure =
+        assertThrows(
+            Exception.class,
+            () ->
+                spark
+                    .read()
+                    .format("rowbridge")
+                    .option("mode", "rows")
+                    .load(dir.resolve("large.arrow").toString())
+                    .collectAsList());
+    assertRefused(
+        failure,
+        "large.arrow",
         "prefetch (now 1) or inFlight (now 2) or " + RowbridgeConf.MAX_CHUNK_BYTES);
     // The task released what it held (no leak: the session fails tasks that leak), and the
     // executor still reads.
-    assertEquals(20000L, spark.read().format("rowbridge").option("mode", "rows")
-        .load(dir.resolve("small.arrow").toString()).count());
+    assertEquals(
+        20000L,
+        spark
+            .read()
+            .format("rowbridge")
+            .option("mode", "rows")
+            .load(dir.resolve("small.arrow").toString())
+            .count());
   }
 
   @Test
   void aColumnarReadHoldsTaskMemoryForTheBatchesAheadAndNoneAfter() {
     // The workers decode up to K + W = 3 batches ahead while the task pauses after each batch;
     // every batch is read when the task asks for the next, so the count is sampled with them.
-    List<Long> sampled = spark.read().format("rowbridge").option("prefetch", "2")
-        .option("inFlight", "1").load(dir.resolve("small.zstd.arrow").toString())
-        .mapPartitions(new Sampler(5000), Encoders.LONG()).collectAsList();
+    List<Long> sampled =
+        spark
+            .read()
+            .format("rowbridge")
+            .option("prefetch", "2")
+            .option("inFlight", "1")
+            .load(dir.resolve("small.zstd.arrow").toString())
+            .mapPartitions(new Sampler(5000), Encoders.LONG())
+            .collectAsList();
     // At least one decoded batch ahead: 5000 rows of column a alone take 40 KB.
     assertHeldWhileReadingOnly(sampled, 60000, 5000L * 8);
   }
 
   @Test
   void aRefusedColumnarReadFailsNamingTheSettingsToLower() {
-    Exception failure = assertThrows(Exception.class, () -> spark.read().format("rowbridge")
-        .option("prefetch", "2").option("inFlight", "1")
-        .load(dir.resolve("large.zstd.arrow").toString())
-        .mapPartitions(new Sampler(60000), Encoders.LONG()).collectAsList());
-    assertRefused(failure, "large.zstd.arrow", "the columnar scan's native batches decoded ahead",
+    Exception failure =
+        assertThrows(
+            Exception.class,
+            () ->
+                spark
+                    .read()
+                    .format("rowbridge")
+                    .option("prefetch", "2")
+                    .option("inFlight", "1")
+                    .load(dir.resolve("large.zstd.arrow").toString())
+                    .mapPartitions(new Sampler(60000), Encoders.LONG())
+                    .collectAsList());
+    assertRefused(
+        failure,
+        "large.zstd.arrow",
+        "the columnar scan's native batches decoded ahead",
         "prefetch (now 2) or inFlight (now 1)");
     // Nothing leaked (the session fails tasks that leak), and the executor still reads.
-    assertEquals(60000L, spark.read().format("rowbridge")
-        .load(dir.resolve("small.zstd.arrow").toString()).count());
+    assertEquals(
+        60000L,
+        spark.read().format("rowbridge").load(dir.resolve("small.zstd.arrow").toString()).count());
   }
 }

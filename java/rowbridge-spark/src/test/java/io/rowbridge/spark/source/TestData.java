@@ -7,12 +7,16 @@ import java.nio.file.Path;
 /** Datasets the Spark suites of other packages share, written with {@link TestFiles}. */
 public final class TestData {
   /**
-   * Hive-style partition directories under the root, each with one file of
-   * {@link TestFiles#schema()} (ids from 1000 × its index, 1 or 2 batches of 400 rows):
-   * 2400 rows in all, one partition with a null {@code day}.
+   * Hive-style partition directories under the root, each with one file of {@link
+   * TestFiles#schema()} (ids from 1000 × its index, 1 or 2 batches of 400 rows): 2400 rows in all,
+   * one partition with a null {@code day}.
    */
-  public static final String[] PARTITIONS = {"day=2026-12-01/kind=a", "day=2026-12-01/kind=b",
-      "day=2026-12-02/kind=a", "day=__HIVE_DEFAULT_PARTITION__/kind=c"};
+  public static final String[] PARTITIONS = {
+    "day=2026-12-01/kind=a",
+    "day=2026-12-01/kind=b",
+    "day=2026-12-02/kind=a",
+    "day=__HIVE_DEFAULT_PARTITION__/kind=c"
+  };
 
   private TestData() {}
 

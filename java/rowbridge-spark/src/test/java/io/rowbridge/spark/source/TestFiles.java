@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -31,19 +30,23 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Arrow IPC files for the source's tests, written with Arrow Java: {@code a int64} (the row id),
- * {@code b int32} (id % 97), {@code c float64} (id / 4), {@code d utf8} ("value_" + id, null
- * when id % 7 == 3), {@code e list<int32>} (id % 4 elements, null when id % 11 == 5).
+ * {@code b int32} (id % 97), {@code c float64} (id / 4), {@code d utf8} ("value_" + id, null when
+ * id % 7 == 3), {@code e list<int32>} (id % 4 elements, null when id % 11 == 5).
  */
 final class TestFiles {
   private TestFiles() {}
 
   static Schema schema() {
-    return new Schema(List.of(Field.notNullable("a", new ArrowType.Int(64, true)),
-        Field.nullable("b", new ArrowType.Int(32, true)),
-        Field.nullable("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-        Field.nullable("d", new ArrowType.Utf8()),
-        new Field("e", FieldType.nullable(new ArrowType.List()),
-            List.of(Field.nullable("element", new ArrowType.Int(32, true))))));
+    return new Schema(
+        List.of(
+            Field.notNullable("a", new ArrowType.Int(64, true)),
+            Field.nullable("b", new ArrowType.Int(32, true)),
+            Field.nullable("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+            Field.nullable("d", new ArrowType.Utf8()),
+            new Field(
+                "e",
+                FieldType.nullable(new ArrowType.List()),
+                List.of(Field.nullable("element", new ArrowType.Int(32, true))))));
   }
 
   /** Writes {@code batches} batches of {@code batchRows} rows, ids from {@code firstId}. */
@@ -52,8 +55,7 @@ final class TestFiles {
   }
 
   /** The same rows in the IPC stream format. */
-  static void writeStream(Path path, long firstId, int batches, int batchRows)
-      throws IOException {
+  static void writeStream(Path path, long firstId, int batches, int batchRows) throws IOException {
     write(path, firstId, batches, batchRows, true);
   }
 
@@ -63,21 +65,36 @@ final class TestFiles {
     write(path, firstId, batches, batchRows, false, true);
   }
 
-  private static void write(Path path, long firstId, int batches, int batchRows,
-      boolean streamFormat) throws IOException {
+  private static void write(
+      Path path, long firstId, int batches, int batchRows, boolean streamFormat)
+      throws IOException {
     write(path, firstId, batches, batchRows, streamFormat, false);
   }
 
-  private static void write(Path path, long firstId, int batches, int batchRows,
-      boolean streamFormat, boolean zstd) throws IOException {
+  private static void write(
+      Path path, long firstId, int batches, int batchRows, boolean streamFormat, boolean zstd)
+      throws IOException {
     try (BufferAllocator allocator = new RootAllocator();
-         VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
-         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
-             StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-         ArrowWriter writer = streamFormat ? new ArrowStreamWriter(root, null, channel)
-             : zstd ? new ArrowFileWriter(root, null, channel, null, IpcOption.DEFAULT,
-                 CommonsCompressionFactory.INSTANCE, CompressionUtil.CodecType.ZSTD)
-             : new ArrowFileWriter(root, null, channel)) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
+        FileChannel channel =
+            FileChannel.open(
+                path,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+        ArrowWriter writer =
+            streamFormat
+                ? new ArrowStreamWriter(root, null, channel)
+                : zstd
+                    ? new ArrowFileWriter(
+                        root,
+                        null,
+                        channel,
+                        null,
+                        IpcOption.DEFAULT,
+                        CommonsCompressionFactory.INSTANCE,
+                        CompressionUtil.CodecType.ZSTD)
+                    : new ArrowFileWriter(root, null, channel)) {
       writer.start();
       for (int batch = 0; batch < batches; batch++) {
         root.allocateNew();

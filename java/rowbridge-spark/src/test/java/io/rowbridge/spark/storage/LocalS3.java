@@ -18,25 +18,23 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * An S3-compatible server on a loopback port, read through Hadoop's {@code s3a://} (hadoop-aws
- * and the AWS SDK v2 modules it loads). The server is S3Proxy, run from its self-contained jar
- * in a JVM of its own (Maven copies the jar to {@code target/s3proxy/}; the system property
- * {@code rowbridge.test.s3proxy.jar} names it): its dependencies (Jetty 12, logback, another AWS
- * SDK) never meet Spark's on the test class path, and a test can kill it ({@link #stop()}),
- * start it again on the same port with the same objects ({@link #start()}), or freeze it
- * ({@link #pause()}) to see a read time out. Objects live in a directory under
- * {@code target/storage/}, deleted at {@link #close()}.
+ * An S3-compatible server on a loopback port, read through Hadoop's {@code s3a://} (hadoop-aws and
+ * the AWS SDK v2 modules it loads). The server is S3Proxy, run from its self-contained jar in a JVM
+ * of its own (Maven copies the jar to {@code target/s3proxy/}; the system property {@code
+ * rowbridge.test.s3proxy.jar} names it): its dependencies (Jetty 12, logback, another AWS SDK)
+ * never meet Spark's on the test class path, and a test can kill it ({@link #stop()}), start it
+ * again on the same port with the same objects ({@link #start()}), or freeze it ({@link #pause()})
+ * to see a read time out. Objects live in a directory under {@code target/storage/}, deleted at
+ * {@link #close()}.
  *
- * <p>Each instance has a bucket of its own, and its S3A settings are per-bucket
- * ({@code fs.s3a.bucket.NAME.*}), so several instances and Hadoop's cache of file systems (keyed
- * by bucket) never mix. Retries are few and timeouts S3A's shortest: a read from a stopped
- * server fails at once, from a frozen one in about 15 s, within
- * {@link #FAILURE_BOUND_SECONDS} seconds either way.
+ * <p>Each instance has a bucket of its own, and its S3A settings are per-bucket ({@code
+ * fs.s3a.bucket.NAME.*}), so several instances and Hadoop's cache of file systems (keyed by bucket)
+ * never mix. Retries are few and timeouts S3A's shortest: a read from a stopped server fails at
+ * once, from a frozen one in about 15 s, within {@link #FAILURE_BOUND_SECONDS} seconds either way.
  *
  * <pre>{@code
  * try (LocalS3 s3 = LocalS3.launch()) {
@@ -50,6 +48,7 @@ public final class LocalS3 implements AutoCloseable {
   public static final String ACCESS_KEY = "rowbridge-access";
   public static final String SECRET_KEY = "rowbridge-secret";
   public static final String REGION = "us-east-1";
+
   /** A read from a stopped or frozen server fails within this many seconds. */
   public static final int FAILURE_BOUND_SECONDS = 30;
 
@@ -58,8 +57,10 @@ public final class LocalS3 implements AutoCloseable {
   private final Path dir;
   private final int port;
   private final String bucket;
+
   /** Kills the server if the test JVM exits without {@link #close()}. */
   private final Thread exitHook = new Thread(this::stop, "LocalS3 exit");
+
   private Process server;
   private FileSystem fileSystem;
 
@@ -72,8 +73,9 @@ public final class LocalS3 implements AutoCloseable {
 
   /** Starts a server on a free loopback port with one empty bucket; returns once it answers. */
   public static LocalS3 launch() throws IOException {
-    Path dir = Files.createDirectories(
-        Path.of("target", "storage", "s3-" + UUID.randomUUID()).toAbsolutePath());
+    Path dir =
+        Files.createDirectories(
+            Path.of("target", "storage", "s3-" + UUID.randomUUID()).toAbsolutePath());
     String bucket = "rowbridge-" + UUID.randomUUID().toString().substring(0, 8);
     // The filesystem store holds a bucket per directory of its base directory.
     Files.createDirectories(dir.resolve("store").resolve(bucket));
@@ -109,9 +111,9 @@ public final class LocalS3 implements AutoCloseable {
 
   /**
    * The S3A settings that reach this server, all per-bucket: endpoint, path-style requests, plain
-   * HTTP, region, the fixed credentials (and no other credential source, so nothing looks for
-   * cloud metadata services), and retries and timeouts that keep a failure within
-   * {@link #FAILURE_BOUND_SECONDS}.
+   * HTTP, region, the fixed credentials (and no other credential source, so nothing looks for cloud
+   * metadata services), and retries and timeouts that keep a failure within {@link
+   * #FAILURE_BOUND_SECONDS}.
    */
   public Map<String, String> settings() {
     String prefix = "fs.s3a.bucket." + bucket + ".";
@@ -120,7 +122,8 @@ public final class LocalS3 implements AutoCloseable {
     settings.put(prefix + "endpoint.region", REGION);
     settings.put(prefix + "path.style.access", "true");
     settings.put(prefix + "connection.ssl.enabled", "false");
-    settings.put(prefix + "aws.credentials.provider",
+    settings.put(
+        prefix + "aws.credentials.provider",
         "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
     settings.put(prefix + "access.key", ACCESS_KEY);
     settings.put(prefix + "secret.key", SECRET_KEY);
@@ -167,7 +170,7 @@ public final class LocalS3 implements AutoCloseable {
   public org.apache.hadoop.fs.Path put(Path localFile, String key) throws IOException {
     org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(uri().toString() + key);
     try (InputStream in = Files.newInputStream(localFile);
-         OutputStream out = fileSystem().create(target, true)) {
+        OutputStream out = fileSystem().create(target, true)) {
       in.transferTo(out);
     }
     return target;
@@ -182,22 +185,34 @@ public final class LocalS3 implements AutoCloseable {
       return;
     }
     Path properties = dir.resolve("s3proxy.properties");
-    Files.writeString(properties, String.join("\n",
-        "s3proxy.endpoint=" + endpoint(),
-        "s3proxy.authorization=aws-v2-or-v4",
-        "s3proxy.identity=" + ACCESS_KEY,
-        "s3proxy.credential=" + SECRET_KEY,
-        "jclouds.provider=filesystem-nio2",
-        "jclouds.filesystem.basedir=" + dir.resolve("store"), ""));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        // A short-lived server: the quick JIT and a small serial heap start fastest.
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m",
-        "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
-        "-jar", serverJar().toString(), "--properties", properties.toString()));
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()));
+    Files.writeString(
+        properties,
+        String.join(
+            "\n",
+            "s3proxy.endpoint=" + endpoint(),
+            "s3proxy.authorization=aws-v2-or-v4",
+            "s3proxy.identity=" + ACCESS_KEY,
+            "s3proxy.credential=" + SECRET_KEY,
+            "jclouds.provider=filesystem-nio2",
+            "jclouds.filesystem.basedir=" + dir.resolve("store"),
+            ""));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // A short-lived server: the quick JIT and a small serial heap start fastest.
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx512m",
+                "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
+                "-jar",
+                serverJar().toString(),
+                "--properties",
+                properties.toString()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()));
     builder.environment().put("LOG_LEVEL", "warn");
     server = builder.start();
     awaitAnswer();
@@ -206,8 +221,10 @@ public final class LocalS3 implements AutoCloseable {
   private static Path serverJar() {
     String jar = System.getProperty("rowbridge.test.s3proxy.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-      throw new IllegalStateException("rowbridge.test.s3proxy.jar names no file (" + jar
-          + "): Maven's generate-test-resources phase copies S3Proxy's jar to target/s3proxy/");
+      throw new IllegalStateException(
+          "rowbridge.test.s3proxy.jar names no file ("
+              + jar
+              + "): Maven's generate-test-resources phase copies S3Proxy's jar to target/s3proxy/");
     }
     return Path.of(jar);
   }
@@ -217,12 +234,12 @@ public final class LocalS3 implements AutoCloseable {
     long deadline = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
     while (true) {
       if (!server.isAlive()) {
-        throw new IOException("S3Proxy exited with status " + server.exitValue() + ": "
-            + logTail());
+        throw new IOException(
+            "S3Proxy exited with status " + server.exitValue() + ": " + logTail());
       }
       try {
-        HttpURLConnection connection = (HttpURLConnection) endpoint().resolve("/").toURL()
-            .openConnection();
+        HttpURLConnection connection =
+            (HttpURLConnection) endpoint().resolve("/").toURL().openConnection();
         connection.setConnectTimeout(1000);
         connection.setReadTimeout(1000);
         connection.getResponseCode();
@@ -231,8 +248,14 @@ public final class LocalS3 implements AutoCloseable {
       } catch (IOException notYet) {
         if (System.currentTimeMillis() > deadline) {
           server.destroyForcibly();
-          throw new IOException("S3Proxy did not answer on " + endpoint() + " within "
-              + START_TIMEOUT_MILLIS + " ms: " + logTail(), notYet);
+          throw new IOException(
+              "S3Proxy did not answer on "
+                  + endpoint()
+                  + " within "
+                  + START_TIMEOUT_MILLIS
+                  + " ms: "
+                  + logTail(),
+              notYet);
         }
       }
       try {
@@ -254,8 +277,8 @@ public final class LocalS3 implements AutoCloseable {
   }
 
   /**
-   * Kills the server (SIGKILL, as a crash): open connections break and new ones are refused
-   * until {@link #start()}. Objects stay.
+   * Kills the server (SIGKILL, as a crash): open connections break and new ones are refused until
+   * {@link #start()}. Objects stay.
    */
   public synchronized void stop() {
     if (server == null) {
@@ -271,8 +294,8 @@ public final class LocalS3 implements AutoCloseable {
   }
 
   /**
-   * Freezes the server (SIGSTOP): connections open and requests are sent but never answered, as
-   * a server that hangs. {@link #resume()} thaws it.
+   * Freezes the server (SIGSTOP): connections open and requests are sent but never answered, as a
+   * server that hangs. {@link #resume()} thaws it.
    */
   public void pause() throws IOException {
     signal("STOP");
@@ -288,8 +311,11 @@ public final class LocalS3 implements AutoCloseable {
     }
     try {
       // The shell's own kill: no procps package needed.
-      int status = new ProcessBuilder("/bin/sh", "-c", "kill -" + name + " " + server.pid())
-          .inheritIO().start().waitFor();
+      int status =
+          new ProcessBuilder("/bin/sh", "-c", "kill -" + name + " " + server.pid())
+              .inheritIO()
+              .start()
+              .waitFor();
       if (status != 0) {
         throw new IOException("kill -" + name + " " + server.pid() + " exited with " + status);
       }

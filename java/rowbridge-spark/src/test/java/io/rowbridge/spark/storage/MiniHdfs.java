@@ -6,17 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
- * An HDFS of one NameNode and a few DataNodes inside the test JVM (Hadoop's
- * {@code MiniDFSCluster}, from {@code hadoop-client-minicluster}), on loopback ports the system
- * picks. Blocks are small (1 MiB unless asked otherwise) so that a file of a few MiB spans
- * several blocks on several DataNodes, as a real file's splits do. Its storage lives under
- * {@code target/storage/} and is deleted at {@link #close()}.
+ * An HDFS of one NameNode and a few DataNodes inside the test JVM (Hadoop's {@code MiniDFSCluster},
+ * from {@code hadoop-client-minicluster}), on loopback ports the system picks. Blocks are small (1
+ * MiB unless asked otherwise) so that a file of a few MiB spans several blocks on several
+ * DataNodes, as a real file's splits do. Its storage lives under {@code target/storage/} and is
+ * deleted at {@link #close()}.
  *
  * <pre>{@code
  * try (MiniHdfs hdfs = MiniHdfs.start()) {
@@ -47,14 +46,14 @@ public final class MiniHdfs implements AutoCloseable {
   }
 
   /**
-   * Starts a NameNode and {@code dataNodes} DataNodes; files are written in blocks of
-   * {@code blockSize} bytes (a multiple of 512), each block on {@code replication} DataNodes.
-   * Returns once every DataNode has registered.
+   * Starts a NameNode and {@code dataNodes} DataNodes; files are written in blocks of {@code
+   * blockSize} bytes (a multiple of 512), each block on {@code replication} DataNodes. Returns once
+   * every DataNode has registered.
    */
-  public static MiniHdfs start(int dataNodes, long blockSize, int replication)
-      throws IOException {
-    Path baseDir = Files.createDirectories(
-        Path.of("target", "storage", "hdfs-" + UUID.randomUUID()).toAbsolutePath());
+  public static MiniHdfs start(int dataNodes, long blockSize, int replication) throws IOException {
+    Path baseDir =
+        Files.createDirectories(
+            Path.of("target", "storage", "hdfs-" + UUID.randomUUID()).toAbsolutePath());
     Configuration conf = new Configuration();
     conf.setLong("dfs.blocksize", blockSize);
     // The NameNode refuses blocks under 1 MiB unless told otherwise.
@@ -62,10 +61,11 @@ public final class MiniHdfs implements AutoCloseable {
     conf.setInt("dfs.replication", replication);
     // Every server binds loopback only: no other address is used by the tests.
     conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, baseDir.toFile())
-        .numDataNodes(dataNodes)
-        .format(true)
-        .build();
+    MiniDFSCluster cluster =
+        new MiniDFSCluster.Builder(conf, baseDir.toFile())
+            .numDataNodes(dataNodes)
+            .format(true)
+            .build();
     try {
       cluster.waitActive();
       return new MiniHdfs(cluster, blockSize);
@@ -97,8 +97,11 @@ public final class MiniHdfs implements AutoCloseable {
    * Spark writes here span blocks as {@link #put} does. Paths need the full {@link #uri()}.
    */
   public Map<String, String> sparkConf() {
-    return Map.of("spark.hadoop.dfs.blocksize", Long.toString(blockSize),
-        "spark.hadoop.dfs.replication", cluster.getConfiguration(0).get("dfs.replication"));
+    return Map.of(
+        "spark.hadoop.dfs.blocksize",
+        Long.toString(blockSize),
+        "spark.hadoop.dfs.replication",
+        cluster.getConfiguration(0).get("dfs.replication"));
   }
 
   /** A client of this cluster that {@link #close()} closes (not Hadoop's cached one). */
@@ -112,8 +115,8 @@ public final class MiniHdfs implements AutoCloseable {
    */
   public org.apache.hadoop.fs.Path put(Path localFile, String hdfsPath) throws IOException {
     org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(uri.toString() + hdfsPath);
-    fileSystem.copyFromLocalFile(false, true,
-        new org.apache.hadoop.fs.Path(localFile.toAbsolutePath().toUri()), target);
+    fileSystem.copyFromLocalFile(
+        false, true, new org.apache.hadoop.fs.Path(localFile.toAbsolutePath().toUri()), target);
     return target;
   }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.spark.SortedAnswer;
 import io.rowbridge.spark.source.TestData;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -55,8 +53,9 @@ class StorageServersTest {
     local = Files.write(dir.resolve("random.bin"), data);
     hdfs = MiniHdfs.start();
     s3 = LocalS3.launch();
-    spark = StorageSessions.builder("local[2]", "rowbridge-storage-servers-test", hdfs, s3)
-        .getOrCreate();
+    spark =
+        StorageSessions.builder("local[2]", "rowbridge-storage-servers-test", hdfs, s3)
+            .getOrCreate();
   }
 
   @AfterAll
@@ -70,7 +69,8 @@ class StorageServersTest {
 
   /** Ranges in order, not overlapping: the start, across block boundaries, the last bytes. */
   private static List<FileRange> ranges() {
-    return List.of(FileRange.createFileRange(0, 100),
+    return List.of(
+        FileRange.createFileRange(0, 100),
         FileRange.createFileRange((1 << 20) - 1000, 5000),
         FileRange.createFileRange(3 << 20, (1 << 20) + 17),
         FileRange.createFileRange(SIZE - 321, 321));
@@ -100,8 +100,8 @@ class StorageServersTest {
   }
 
   private static byte[] expected(FileRange range) {
-    return Arrays.copyOfRange(data, (int) range.getOffset(),
-        (int) range.getOffset() + range.getLength());
+    return Arrays.copyOfRange(
+        data, (int) range.getOffset(), (int) range.getOffset() + range.getLength());
   }
 
   @Test
@@ -171,9 +171,11 @@ class StorageServersTest {
   @Test
   void sparkReadsParquetFromHdfsAndS3() throws IOException {
     Path parquet = dir.resolve("parquet");
-    spark.range(0, 20_000, 1, 2)
+    spark
+        .range(0, 20_000, 1, 2)
         .selectExpr("id", "id % 7 AS k", "CAST(id * 31 AS STRING) AS s")
-        .write().parquet(parquet.toString());
+        .write()
+        .parquet(parquet.toString());
     try (DirectoryStream<Path> parts = Files.newDirectoryStream(parquet, "part-*.parquet")) {
       for (Path part : parts) {
         hdfs.put(part, "/parquet/" + part.getFileName());
@@ -181,8 +183,8 @@ class StorageServersTest {
       }
     }
     String query = "count(*) AS n, sum(id) AS ids, sum(k) AS ks, sum(length(s)) AS chars";
-    List<String> expected = SortedAnswer.of(
-        spark.read().parquet(parquet.toString()).selectExpr(query.split(", ")));
+    List<String> expected =
+        SortedAnswer.of(spark.read().parquet(parquet.toString()).selectExpr(query.split(", ")));
     for (String root : List.of(hdfs.uri() + "/parquet", s3.uri() + "parquet")) {
       Dataset<Row> frame = spark.read().parquet(root).selectExpr(query.split(", "));
       assertEquals(expected, SortedAnswer.of(frame), root);

@@ -1,7 +1,6 @@
 package io.rowbridge.spark.storage;
 
 import java.io.IOException;
-
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -12,16 +11,18 @@ public final class StorageSessions {
   private StorageSessions() {}
 
   /**
-   * A session builder for {@code master} with the servers' Hadoop settings, Spark's UI off, UTC
-   * and 2 shuffle partitions without adaptive execution (stable plans to compare).
+   * A session builder for {@code master} with the servers' Hadoop settings, Spark's UI off, UTC and
+   * 2 shuffle partitions without adaptive execution (stable plans to compare).
    */
-  public static SparkSession.Builder builder(String master, String app, MiniHdfs hdfs,
-      LocalS3 s3) {
-    SparkSession.Builder builder = SparkSession.builder().master(master).appName(app)
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC");
+  public static SparkSession.Builder builder(String master, String app, MiniHdfs hdfs, LocalS3 s3) {
+    SparkSession.Builder builder =
+        SparkSession.builder()
+            .master(master)
+            .appName(app)
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC");
     hdfs.sparkConf().forEach(builder::config);
     s3.sparkConf().forEach(builder::config);
     return builder;

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.shim.SparkTypeShim;
+import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
@@ -31,54 +29,71 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code df.write.format("rowbridge")} in Spark local mode (two task attempts allowed): files
- * round-trip through {@code format("rowbridge")} with every codec and are read by pyarrow, the
- * four SaveModes behave as Parquet's, partitionBy writes Hive-style directories the reader
- * discovers, a task that fails mid-write is retried without duplicating a row, a failed job
- * leaves no visible file, and a type rows cannot decode is refused when the write is planned.
+ * round-trip through {@code format("rowbridge")} with every codec and are read by pyarrow, the four
+ * SaveModes behave as Parquet's, partitionBy writes Hive-style directories the reader discovers, a
+ * task that fails mid-write is retried without duplicating a row, a failed job leaves no visible
+ * file, and a type rows cannot decode is refused when the write is planned.
  */
 class RowbridgeWriteTest {
   private static SparkSession spark;
 
   /** Every kind of value, nested ones included, 3 partitions of ~1000 rows. */
-  private static final String DATA = "SELECT id, CAST(id AS INT) AS i, id % 2 = 0 AS b,"
-      + " CAST(id % 128 AS TINYINT) AS t, CAST(id AS SMALLINT) AS sh, id / 3.0D AS dbl,"
-      + " CAST(id / 7 AS FLOAT) AS f, CAST(id AS DECIMAL(20, 3)) AS dec_big,"
-      + " CAST(id AS DECIMAL(9, 2)) AS dec_small,"
-      + " IF(id % 5 = 0, NULL, CONCAT('name-', id, REPEAT('é', CAST(id % 40 AS INT)))) AS s,"
-      + " CAST(CONCAT('b', id) AS BINARY) AS bin, DATE_ADD(DATE'2020-01-01', CAST(id AS INT)) AS d,"
-      + " TIMESTAMP_SECONDS(id * 1000) AS ts, CAST(TIMESTAMP_SECONDS(id) AS TIMESTAMP_NTZ) AS ntz,"
-      + " MAKE_YM_INTERVAL(CAST(id % 30 AS INT), 1) AS ym, MAKE_DT_INTERVAL(1, 2, 3, id) AS dt,"
-      + " IF(id % 4 = 0, NULL, NAMED_STRUCT('x', id, 'y', CAST(id AS STRING))) AS st,"
-      + " IF(id % 6 = 0, NULL, SEQUENCE(0, CAST(id % 5 AS INT))) AS arr,"
-      + " MAP(CAST(id AS STRING), IF(id % 3 = 0, NULL, id)) AS m,"
-      + " ARRAY(NAMED_STRUCT('k', ARRAY(id, NULL), 'v', MAP('a', CAST(id AS STRING)))) AS deep,"
-      + " CAST(id % 3 AS INT) AS p, CAST(id % 2 AS STRING) AS q"
-      + " FROM range(0, 3000, 1, 3)";
+  private static final String DATA =
+      "SELECT id, CAST(id AS INT) AS i, id % 2 = 0 AS b,"
+          + " CAST(id % 128 AS TINYINT) AS t, CAST(id AS SMALLINT) AS sh, id / 3.0D AS dbl,"
+          + " CAST(id / 7 AS FLOAT) AS f, CAST(id AS DECIMAL(20, 3)) AS dec_big,"
+          + " CAST(id AS DECIMAL(9, 2)) AS dec_small,"
+          + " IF(id % 5 = 0, NULL, CONCAT('name-', id, REPEAT('é', CAST(id % 40 AS INT)))) AS s,"
+          + " CAST(CONCAT('b', id) AS BINARY) AS bin, DATE_ADD(DATE'2020-01-01', CAST(id AS INT)) AS d,"
+          + " TIMESTAMP_SECONDS(id * 1000) AS ts, CAST(TIMESTAMP_SECONDS(id) AS TIMESTAMP_NTZ) AS ntz,"
+          + " MAKE_YM_INTERVAL(CAST(id % 30 AS INT), 1) AS ym, MAKE_DT_INTERVAL(1, 2, 3, id) AS dt,"
+          + " IF(id % 4 = 0, NULL, NAMED_STRUCT('x', id, 'y', CAST(id AS STRING))) AS st,"
+          + " IF(id % 6 = 0, NULL, SEQUENCE(0, CAST(id % 5 AS INT))) AS arr,"
+          + " MAP(CAST(id AS STRING), IF(id % 3 = 0, NULL, id)) AS m,"
+          + " ARRAY(NAMED_STRUCT('k', ARRAY(id, NULL), 'v', MAP('a', CAST(id AS STRING)))) AS deep,"
+          + " CAST(id % 3 AS INT) AS p, CAST(id % 2 AS STRING) AS q"
+          + " FROM range(0, 3000, 1, 3)";
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2,2]").appName("rowbridge-write-test")
-        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "America/Los_Angeles")
-        .config("spark.sql.timeType.enabled", "true")
-        // A task that ends holding task memory fails: the staging and the encoded batches
-        // are given back whatever the task's end.
-        .config("spark.unsafe.exceptionOnMemoryLeak", "true")
-        .getOrCreate();
-    spark.udf().register("fail_first_attempt", (UDF1<Long, Long>) id -> {
-      TaskContext task = TaskContext.get();
-      if (task.attemptNumber() == 0 && task.partitionId() == 1 && id == 1900) {
-        throw new IllegalStateException("the first attempt fails mid-write, on purpose");
-      }
-      return id;
-    }, DataTypes.LongType);
-    spark.udf().register("fail_always", (UDF1<Long, Long>) id -> {
-      if (id == 2500) {
-        throw new IllegalStateException("this job fails, on purpose");
-      }
-      return id;
-    }, DataTypes.LongType);
+    spark =
+        SparkSession.builder()
+            .master("local[2,2]")
+            .appName("rowbridge-write-test")
+            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.session.timeZone", "America/Los_Angeles")
+            .config("spark.sql.timeType.enabled", "true")
+            // A task that ends holding task memory fails: the staging and the encoded batches
+            // are given back whatever the task's end.
+            .config("spark.unsafe.exceptionOnMemoryLeak", "true")
+            .getOrCreate();
+    spark
+        .udf()
+        .register(
+            "fail_first_attempt",
+            (UDF1<Long, Long>)
+                id -> {
+                  TaskContext task = TaskContext.get();
+                  if (task.attemptNumber() == 0 && task.partitionId() == 1 && id == 1900) {
+                    throw new IllegalStateException(
+                        "the first attempt fails mid-write, on purpose");
+                  }
+                  return id;
+                },
+            DataTypes.LongType);
+    spark
+        .udf()
+        .register(
+            "fail_always",
+            (UDF1<Long, Long>)
+                id -> {
+                  if (id == 2500) {
+                    throw new IllegalStateException("this job fails, on purpose");
+                  }
+                  return id;
+                },
+            DataTypes.LongType);
   }
 
   @AfterAll
@@ -102,7 +117,8 @@ class RowbridgeWriteTest {
       return List.of();
     }
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile)
+      return files
+          .filter(Files::isRegularFile)
           .filter(f -> !hidden(dir.relativize(f)))
           .filter(f -> !f.getFileName().toString().endsWith(".crc"))
           .toList();
@@ -122,22 +138,26 @@ class RowbridgeWriteTest {
   /** Has pyarrow read every file under {@code from} and write them into one file in {@code to}. */
   private static String pyarrowRewrite(Path from, Path to) throws Exception {
     String python = System.getProperty("rowbridge.test.python", "build/venv/bin/python3");
-    String program = String.join("\n",
-        "import sys, pathlib, pyarrow as pa, pyarrow.ipc as ipc",
-        "src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])",
-        "tables = []",
-        "for f in sorted(src.rglob('*.arrow')):",
-        "    if any(p.startswith(('_', '.')) for p in f.relative_to(src).parts): continue",
-        "    with ipc.open_file(f) as reader:",
-        "        tables.append(reader.read_all())",
-        "table = pa.concat_tables(tables)",
-        "table.validate(full=True)",
-        "dst.mkdir(parents=True, exist_ok=True)",
-        "with ipc.new_file(dst / 'all.arrow', table.schema) as writer:",
-        "    writer.write_table(table, max_chunksize=700)",
-        "print(len(tables), 'files', table.num_rows, 'rows')");
-    Process process = new ProcessBuilder(python, "-c", program, from.toString(), to.toString())
-        .redirectErrorStream(true).start();
+    String program =
+        String.join(
+            "\n",
+            "import sys, pathlib, pyarrow as pa, pyarrow.ipc as ipc",
+            "src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])",
+            "tables = []",
+            "for f in sorted(src.rglob('*.arrow')):",
+            "    if any(p.startswith(('_', '.')) for p in f.relative_to(src).parts): continue",
+            "    with ipc.open_file(f) as reader:",
+            "        tables.append(reader.read_all())",
+            "table = pa.concat_tables(tables)",
+            "table.validate(full=True)",
+            "dst.mkdir(parents=True, exist_ok=True)",
+            "with ipc.new_file(dst / 'all.arrow', table.schema) as writer:",
+            "    writer.write_table(table, max_chunksize=700)",
+            "print(len(tables), 'files', table.num_rows, 'rows')");
+    Process process =
+        new ProcessBuilder(python, "-c", program, from.toString(), to.toString())
+            .redirectErrorStream(true)
+            .start();
     String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, process.waitFor(), "pyarrow failed to read the files: " + log);
     return log.trim();
@@ -149,8 +169,11 @@ class RowbridgeWriteTest {
     List<String> expected = SortedAnswer.of(data);
     for (String codec : new String[] {"none", "lz4", "zstd"}) {
       Path out = dir.resolve(codec);
-      data.write().format("rowbridge").option(WriteConf.COMPRESSION, codec)
-          .option(WriteConf.MAX_ROWS, "300").option(WriteConf.IN_FLIGHT, "2")
+      data.write()
+          .format("rowbridge")
+          .option(WriteConf.COMPRESSION, codec)
+          .option(WriteConf.MAX_ROWS, "300")
+          .option(WriteConf.IN_FLIGHT, "2")
           .save(out.toString());
       List<Path> files = dataFiles(out);
       assertEquals(3, files.size(), codec + ": " + files);
@@ -174,10 +197,12 @@ class RowbridgeWriteTest {
     Dataset<Row> second = spark.sql("SELECT id, CAST(id AS STRING) AS s FROM range(100, 130)");
     String path = dir.resolve(format).toString();
     List<String> outcome = new ArrayList<>();
-    first.write().format(format).save(path);  // ErrorIfExists, the default, on a new path
+    first.write().format(format).save(path); // ErrorIfExists, the default, on a new path
     outcome.add("created " + spark.read().format(format).load(path).count());
-    AnalysisException exists = assertThrows(AnalysisException.class,
-        () -> second.write().format(format).mode(SaveMode.ErrorIfExists).save(path));
+    AnalysisException exists =
+        assertThrows(
+            AnalysisException.class,
+            () -> second.write().format(format).mode(SaveMode.ErrorIfExists).save(path));
     // errorClass: the condition, on every Spark line (3.5 has no getCondition)
     outcome.add("error " + exists.errorClass().get());
     second.write().format(format).mode(SaveMode.Ignore).save(path);
@@ -202,7 +227,10 @@ class RowbridgeWriteTest {
   void partitionByWritesDirectoriesTheReaderDiscovers(@TempDir Path dir) throws IOException {
     Dataset<Row> data = data();
     Path out = dir.resolve("partitioned");
-    data.write().format("rowbridge").partitionBy("p", "q").option(WriteConf.COMPRESSION, "zstd")
+    data.write()
+        .format("rowbridge")
+        .partitionBy("p", "q")
+        .option(WriteConf.COMPRESSION, "zstd")
         .save(out.toString());
     for (int p = 0; p < 3; p++) {
       for (int q = 0; q < 2; q++) {
@@ -221,9 +249,14 @@ class RowbridgeWriteTest {
   @Test
   void aTaskThatFailsMidWriteIsRetriedWithoutDuplicates(@TempDir Path dir) throws IOException {
     Path out = dir.resolve("retried");
-    spark.sql("SELECT fail_first_attempt(id) AS id, CONCAT('v', id) AS s"
-        + " FROM range(0, 3000, 1, 3)").write().format("rowbridge")
-        .option(WriteConf.MAX_ROWS, "100").save(out.toString());
+    spark
+        .sql(
+            "SELECT fail_first_attempt(id) AS id, CONCAT('v', id) AS s"
+                + " FROM range(0, 3000, 1, 3)")
+        .write()
+        .format("rowbridge")
+        .option(WriteConf.MAX_ROWS, "100")
+        .save(out.toString());
     assertEquals(3, dataFiles(out).size(), dataFiles(out).toString());
     Dataset<Row> back = read(out);
     assertEquals(3000, back.count());
@@ -233,19 +266,35 @@ class RowbridgeWriteTest {
   @Test
   void aFailedJobLeavesNoVisibleFile(@TempDir Path dir) throws IOException {
     Path out = dir.resolve("failed");
-    Exception failure = assertThrows(Exception.class, () -> spark.sql(
-        "SELECT fail_always(id) AS id, CONCAT('v', id) AS s FROM range(0, 3000, 1, 3)")
-        .write().format("rowbridge").option(WriteConf.MAX_ROWS, "100").save(out.toString()));
-    assertTrue(String.valueOf(failure.getMessage()).contains("fails, on purpose")
-        || String.valueOf(failure.getCause()).contains("fails, on purpose"), failure.toString());
+    Exception failure =
+        assertThrows(
+            Exception.class,
+            () ->
+                spark
+                    .sql(
+                        "SELECT fail_always(id) AS id, CONCAT('v', id) AS s FROM range(0, 3000, 1, 3)")
+                    .write()
+                    .format("rowbridge")
+                    .option(WriteConf.MAX_ROWS, "100")
+                    .save(out.toString()));
+    assertTrue(
+        String.valueOf(failure.getMessage()).contains("fails, on purpose")
+            || String.valueOf(failure.getCause()).contains("fails, on purpose"),
+        failure.toString());
     assertEquals(List.of(), dataFiles(out));
   }
 
   @Test
   void badOptionsAreRefusedUpFront(@TempDir Path dir) {
-    IllegalArgumentException codec = assertThrows(IllegalArgumentException.class,
-        () -> data().write().format("rowbridge").option(WriteConf.COMPRESSION, "snappy")
-            .save(dir.resolve("codec").toString()));
+    IllegalArgumentException codec =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                data()
+                    .write()
+                    .format("rowbridge")
+                    .option(WriteConf.COMPRESSION, "snappy")
+                    .save(dir.resolve("codec").toString()));
     assertTrue(codec.getMessage().contains("none, lz4 or zstd"), codec.getMessage());
   }
 
@@ -262,15 +311,25 @@ class RowbridgeWriteTest {
       columns.add("make_time(id % 24, 30, 15.25) AS t");
       shown.add("t");
     }
-    String query = "SELECT " + String.join(", ", columns) + ", j FROM VALUES"
-        + " (0, '{\"a\": [1, true]}'), (1, '\"text\"'), (2, NULL), (3, '-2.5') AS s(id, j)";
+    String query =
+        "SELECT "
+            + String.join(", ", columns)
+            + ", j FROM VALUES"
+            + " (0, '{\"a\": [1, true]}'), (1, '\"text\"'), (2, NULL), (3, '-2.5') AS s(id, j)";
     String out = dir.resolve("variant").toString();
     spark.sql(query).write().format("rowbridge").save(out);
     shown.add("j");
     String[] selected = shown.toArray(new String[0]);
     List<Row> expected = spark.sql(query).selectExpr(selected).orderBy("id").collectAsList();
     assertEquals(4, expected.size());
-    assertEquals(expected, spark.read().format("rowbridge").load(out).selectExpr(selected)
-        .orderBy("id").collectAsList());
+    assertEquals(
+        expected,
+        spark
+            .read()
+            .format("rowbridge")
+            .load(out)
+            .selectExpr(selected)
+            .orderBy("id")
+            .collectAsList());
   }
 }
