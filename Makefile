@@ -36,7 +36,7 @@
 #                    TPCH_ROUNDS, TPCH_SCALE), then the same data read from local
 #                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
-#   make format      clang-format every C and C++ file in place
+#   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
 #   make clean       remove build/
 
 SHELL := /bin/bash
@@ -143,7 +143,7 @@ JAVA_TEST_ROWS ?= 500
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
         test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
         test-java-spark40 \
-        $(LONG_SUITES) run bench golden format format-check clean jni java test-java bench-jvm \
+        $(LONG_SUITES) run bench golden format format-check tidy clean jni java test-java bench-jvm \
         bench-spark
 
 deps:
@@ -164,9 +164,9 @@ build-tsan: deps
 
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
-test: test-release test-asan test-tsan test-install test-fuzz test-java test-java-spark35 \
-      test-java-spark40 test-portable test-aarch64
-	@echo "make test: all suites passed (Release, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1, 4.0 and 3.5, portable libraries, aarch64)"
+test: format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
+      test-java-spark35 test-java-spark40 test-portable test-aarch64
+	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1, 4.0 and 3.5, portable libraries, aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -375,13 +375,25 @@ golden:
 FORMAT_FILES = $(shell git ls-files -co --exclude-standard -- \
                  '*.c' '*.h' '*.cc' '*.cpp' '*.hpp' | grep -v '^$(BUILD)/')
 
-format:
+# C and C++ by clang-format (.clang-format); the Java and Scala of java/ by Spotless
+# (google-java-format and scalafmt, java/pom.xml). make test runs format-check.
+format: deps
 	scripts/deps.sh clang-format
 	clang-format -i --style=file $(FORMAT_FILES)
+	$(JAVA_ENV) $(MVN) spotless:apply
 
-format-check:
+format-check: deps
+	@echo "== format: clang-format, google-java-format and scalafmt"
 	scripts/deps.sh clang-format
-	clang-format --dry-run --Werror --style=file $(FORMAT_FILES)
+	@clang-format --dry-run --Werror --style=file $(FORMAT_FILES)
+	@echo "clang-format: $(words $(FORMAT_FILES)) files formatted"
+	$(JAVA_ENV) $(MVN) spotless:check
+
+# clang-tidy with the checks of .clang-tidy over the library's sources of the Release build.
+tidy: build
+	@echo "== clang-tidy over src/ (.clang-tidy)"
+	scripts/deps.sh clang-tidy
+	scripts/tidy.sh $(RELEASE_DIR) $(JOBS)
 
 clean:
 	rm -rf $(BUILD)
