@@ -5,9 +5,9 @@
 #
 #   make deps        install the missing Debian (and Python) packages
 #   make build       Release build in build/release (warnings are errors)
-#   make test        deps, build, every test suite (Release, ASan+UBSan, TSan),
-#                    then the install/consumer check, the portable libraries and
-#                    the aarch64 tests under qemu-user
+#   make test        deps, the format check, build, clang-tidy, every test suite
+#                    (Release, ASan+UBSan, TSan), then the install/consumer check,
+#                    the portable libraries and the aarch64 tests under qemu-user
 #   make test-long   the long fuzz, sanitizer and soak suites, every aarch64 test
 #                    and an aarch64 JVM (under qemu-user) on the jar's library
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
@@ -37,6 +37,7 @@
 #                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
+#   make format-check / tidy   the same check without changes; clang-tidy (.clang-tidy)
 #   make clean       remove build/
 
 SHELL := /bin/bash
