@@ -2,10 +2,8 @@ package io.rowbridge.scan;
 
 import io.rowbridge.RowbridgeException;
 import java.nio.ByteBuffer;
-import java.util.List;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
-import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.unsafe.Platform;
@@ -129,11 +127,8 @@ public final class FilledFile implements AutoCloseable {
               validateValues,
               schema.memoryAddress());
       Schema arrowSchema;
-      List<String[]> fields = SchemaImportError.fieldFormats(schema.memoryAddress());
       try (CDataDictionaryProvider dictionaries = new CDataDictionaryProvider()) {
-        arrowSchema = Data.importSchema(allocator, schema, dictionaries);
-      } catch (UnsupportedOperationException refusal) {
-        throw SchemaImportError.of(name, fields, refusal);
+        arrowSchema = SchemaImportError.importSchema(allocator, schema, dictionaries, name);
       }
       this.columns = columns == null ? null : columns.clone();
       return FileLayout.of(layout, arrowSchema, size);

@@ -1,9 +1,7 @@
 package io.rowbridge.scan;
 
-import java.util.List;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
-import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -57,11 +55,8 @@ public final class NativeScan {
     try {
       info = ScanNative.inspect(pathAddress, schema.memoryAddress());
       Schema arrowSchema;
-      List<String[]> fields = SchemaImportError.fieldFormats(schema.memoryAddress());
       try (CDataDictionaryProvider dictionaries = new CDataDictionaryProvider()) {
-        arrowSchema = Data.importSchema(allocator, schema, dictionaries);
-      } catch (UnsupportedOperationException refusal) {
-        throw SchemaImportError.of(path, fields, refusal);
+        arrowSchema = SchemaImportError.importSchema(allocator, schema, dictionaries, path);
       }
       boolean fileFormat = Platform.getLong(null, info) == 1;
       long inputBytes = Platform.getLong(null, info + 8);

@@ -4,7 +4,6 @@ import io.rowbridge.ConverterOptions;
 import io.rowbridge.Interruption;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
@@ -60,12 +59,8 @@ final class NativeStream {
     NativeStream opened = null;
     try {
       opened = open(input, options, rows, cSchema.memoryAddress(), constants, allocator);
-      List<String[]> fields = SchemaImportError.fieldFormats(cSchema.memoryAddress());
-      try {
-        opened.schema = Data.importSchema(allocator, cSchema, dictionaries); // releases cSchema
-      } catch (UnsupportedOperationException refusal) {
-        throw SchemaImportError.of(opened.path, fields, refusal);
-      }
+      // releases cSchema
+      opened.schema = SchemaImportError.importSchema(allocator, cSchema, dictionaries, opened.path);
       return opened;
     } catch (RuntimeException | Error e) {
       dictionaries.close();

@@ -4,6 +4,11 @@ import io.rowbridge.RowbridgeException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.CDataDictionaryProvider;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.unsafe.Platform;
 
 /**
@@ -23,20 +28,30 @@ final class SchemaImportError {
   private static final int MAX_DEPTH = 64;
 
   /**
-   * The dotted path and format of every field of the C Data schema at {@code schemaAddress}, depth
-   * first, read before Arrow Java imports (and releases) it.
+   * Imports the C Data schema {@code schema} read from {@code path} (Arrow Java releases it), with
+   * its dictionaries into {@code dictionaries}. A type this Arrow Java cannot import is a {@link
+   * RowbridgeException} naming {@code path}, the column and the layout.
    */
-  static List<String[]> fieldFormats(long schemaAddress) {
+  static Schema importSchema(
+      BufferAllocator allocator,
+      ArrowSchema schema,
+      CDataDictionaryProvider dictionaries,
+      String path) {
+    // Read before the import, which releases the schema whether or not it succeeds.
     List<String[]> fields = new ArrayList<>();
-    collect(schemaAddress, "", 0, fields);
-    return fields;
+    collect(schema.memoryAddress(), "", 0, fields);
+    try {
+      return Data.importSchema(allocator, schema, dictionaries);
+    } catch (UnsupportedOperationException refusal) {
+      throw of(path, fields, refusal);
+    }
   }
 
   /**
    * The error for {@code refusal}, raised while importing the schema of {@code path} whose fields
-   * {@link #fieldFormats} listed.
+   * (dotted path and format, depth first) are {@code fields}.
    */
-  static RowbridgeException of(
+  private static RowbridgeException of(
       String path, List<String[]> fields, UnsupportedOperationException refusal) {
     String format = refusedFormat(refusal.getMessage());
     if (format == null) {
@@ -68,7 +83,7 @@ final class SchemaImportError {
   }
 
   private static String arrowJavaVersion() {
-    Package arrowC = org.apache.arrow.c.Data.class.getPackage();
+    Package arrowC = Data.class.getPackage();
     String version = arrowC == null ? null : arrowC.getImplementationVersion();
     return version == null ? "" : " " + version;
   }
