@@ -188,8 +188,7 @@ class SourceTypesTest {
         if (name.endsWith(".readable.arrow")) {
           continue;
         }
-        Path readable =
-            out.resolve(name.replaceFirst("(-[a-z0-9]+)?\\.arrow$", "") + ".readable.arrow");
+        Path readable = readableTwin(input);
         List<byte[]> all = sparkRows(readable, null);
         check(input, null, all, false, "pyarrow file " + name);
         // The columns Spark reads as they are: columnar, both conversions.
@@ -230,14 +229,7 @@ class SourceTypesTest {
       Path file = out.resolve(c[0]);
       if (!unimportable.contains(c[1])) {
         long rows = spark.read().format("rowbridge").load(file.toString()).count();
-        assertEquals(
-            sparkRows(
-                    out.resolve(
-                        c[0].replaceFirst("(-[a-z0-9]+)?\\.arrow$", "") + ".readable.arrow"),
-                    null)
-                .size(),
-            rows,
-            c[0]);
+        assertEquals(sparkRows(readableTwin(file), null).size(), rows, c[0]);
         continue;
       }
       Throwable thrown =
@@ -256,6 +248,13 @@ class SourceTypesTest {
               && error.getMessage().contains(c[3]),
           error.getMessage());
     }
+  }
+
+  /** NAME.readable.arrow beside NAME[-CODEC].arrow: the same values in types Spark reads. */
+  private static Path readableTwin(Path input) {
+    String name = input.getFileName().toString();
+    return input.resolveSibling(
+        name.replaceFirst("(-[a-z0-9]+)?\\.arrow$", "") + ".readable.arrow");
   }
 
   /** Columns whose type in the input is the type in the readable twin (Spark reads them). */
