@@ -128,10 +128,12 @@ class ROWBRIDGE_EXPORT Converter {
   /// Converts the first chunk of `batch` (a struct array of the plan's
   /// columns) into `*out`. Borrows `batch` and `batch_schema`: neither is
   /// released, and both must stay alive and unchanged until the last chunk of
-  /// the batch has been taken. `batch_schema` may be null; pass it when a
-  /// column's encoding (plain, dictionary, run-end) may differ from the
-  /// registered schema. A column whose array does not match the encoding in
-  /// force is an error, never misread.
+  /// the batch has been taken. `batch_schema` may be null: the batch is then
+  /// read with the registered schema. Pass it when a column's encoding
+  /// (plain, dictionary, run-end) may differ from the registered schema; the
+  /// converter compiles each layout once and keeps the last few it has seen.
+  /// A column whose array does not match the schema it is read with is an
+  /// error, never misread.
   Status Convert(const ArrowArray& batch, const ArrowSchema* batch_schema, RowBatchView* out);
   Status Convert(const ArrowArray& batch, RowBatchView* out) {
     return Convert(batch, nullptr, out);

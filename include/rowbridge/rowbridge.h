@@ -120,8 +120,9 @@ ROWBRIDGE_EXPORT void rowbridge_converter_free(RowbridgeConverter* converter);
 /* Converts the first chunk of `batch` into rows stored in `*out`.
  * Borrows `batch` (and `batch_schema`): neither is released; both must stay
  * alive and unchanged until the last chunk of this batch has been taken.
- * `batch_schema` may be NULL; pass the batch's own schema when a column's
- * encoding may change between batches (plain, dictionary, run-end). */
+ * `batch_schema` may be NULL: the batch is then read with the registered
+ * schema. Pass the batch's own schema when a column's encoding may differ
+ * from it (plain, dictionary, run-end); each such layout is compiled once. */
 ROWBRIDGE_EXPORT int rowbridge_converter_convert(RowbridgeConverter* converter,
                                                  const struct ArrowArray* batch,
                                                  const struct ArrowSchema* batch_schema,

@@ -68,11 +68,9 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_releaseArrayNothingAdd
   return reinterpret_cast<jlong>(&rowbridge::jni::ReleaseArrayNothing);
 }
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(JNIEnv* env, jclass,
-                                                                 jlong schema_address,
-                                                                 jint validation,
-                                                                 jlong max_chunk_bytes,
-                                                                 jboolean variants) {
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(
+    JNIEnv* env, jclass, jlong schema_address, jint validation, jlong max_chunk_bytes,
+    jboolean variants, jint kernels, jint nested_writer) {
   return Guard(env, jlong{0}, [&] {
     if (schema_address == 0)
       throw StatusError(rowbridge::Status::Invalid("rowbridge: the schema address is 0"));
@@ -88,6 +86,9 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_create(JNIEnv* env, jc
     options.validation = static_cast<rowbridge::Validation>(validation);
     options.max_chunk_bytes = max_chunk_bytes;
     options.variants = variants != JNI_FALSE;
+    // Out-of-range values are refused by Converter::Make, naming the value.
+    options.kernels = static_cast<rowbridge::Kernels>(kernels);
+    options.nested_writer = static_cast<rowbridge::NestedWriter>(nested_writer);
     auto handle = std::make_unique<Handle>();
     Check(rowbridge::Converter::Make(*Pointer<const ArrowSchema>(schema_address), options,
                                      &handle->converter));

@@ -50,18 +50,3 @@ Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns
                      const SparkField* expected, bool variants, ColumnPlan* out);
 
 }  // namespace rowbridge::row
-
-namespace rowbridge {
-
-struct RowPlan::Impl {
-  ArrowField schema;
-  SparkType spark_schema;
-  std::vector<row::ColumnPlan> columns;
-  int64_t fixed_row_bytes = 0;     // bitset + slots
-  int64_t constant_var_bytes = 0;  // 16 per large decimal and calendar interval
-  bool has_variable_size = false;
-  bool variants = true;  // ConverterOptions::variants it was compiled with
-  row::KernelIsa isa = row::KernelIsa::kPortable;  // ConverterOptions::kernels, resolved
-};
-
-}  // namespace rowbridge

@@ -113,6 +113,34 @@ struct WriterSet {
   bool (*lengths_predictable)(const ColumnInput& input, int64_t num_rows) = nullptr;
 };
 
+/// One column's writer and sizer for one batch.
+struct ChosenWriter {
+  WriteFn write = nullptr;
+  SizeFn size = nullptr;  // null when the column adds no per-row bytes
+};
+
+/// Picks a column's writers for a batch from its WriterSet, by the named
+/// variants: gathered (dictionary or run-end encoded input), all valid (no
+/// null row), alone (the only column with variable-region bytes, when rows
+/// need no cursors) and predictable lengths (for plain columns whose
+/// WriterSet::lengths_predictable says so of the batch's first values). The
+/// one place a batch's writer is chosen.
+inline ChosenWriter ChooseWriter(const WriterSet& writers, const ColumnInput& input,
+                                 int64_t num_rows, bool all_valid, bool needs_cursors) {
+  const bool gathered = input.gather != nullptr;
+  const bool alone = !needs_cursors && writers.write_alone[0][0] != nullptr;
+  const bool predictable = !gathered && writers.lengths_predictable != nullptr &&
+                           writers.lengths_predictable(input, num_rows);
+  ChosenWriter chosen;
+  if (predictable) {
+    chosen.write = (alone ? writers.predictable_write_alone : writers.predictable_write)[all_valid];
+  } else {
+    chosen.write = (alone ? writers.write_alone : writers.write)[gathered][all_valid];
+  }
+  chosen.size = writers.size[gathered][all_valid];
+  return chosen;
+}
+
 /// Formats "column 'NAME' (TYPE) row R: MESSAGE".
 std::string ColumnRowError(const ColumnTarget& target, int64_t row, const std::string& message);
 

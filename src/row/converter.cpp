@@ -13,6 +13,7 @@
 #include "row/output_buffer.hpp"
 #include "row/prefetch.hpp"
 #include "row/registered_batch.hpp"
+#include "row/row_layout.hpp"
 #include "row/variant_shadow.hpp"
 #include "spark/memory_access.hpp"
 
@@ -33,67 +34,92 @@ inline int64_t TileRowsFor(int64_t row_bytes, bool nested) {
   return !nested && row_bytes * kTileRows > 32 * 1024 ? kTileRows / 2 : kTileRows;
 }
 
+/// The most layouts a converter keeps compiled.
+inline constexpr size_t kMaxLayouts = 8;
+
 }  // namespace
 
-struct Converter::State {
-  std::shared_ptr<const RowPlan> plan;
-  ConverterOptions options;
-  /// The plan's columns, replaced individually when a batch re-encodes one.
-  std::vector<row::ColumnPlan> columns;
-  std::vector<row::ColumnScratch> scratch;
-  /// The current batch's columns, resolved by Begin.
-  struct BoundColumn {
-    row::ColumnInput input;
-    row::WriteFn write = nullptr;
-    row::SizeFn size = nullptr;  // null when the column adds no per-row bytes
-    const row::ColumnPlan* plan = nullptr;
-    const ArrowArray* array = nullptr;  // the batch's column, or its variant shadow
-  };
-  std::vector<BoundColumn> bound;
-  int64_t fixed_row_bytes = 0;  // bitset + slots + constant variable bytes
-  int64_t bitset_bytes = 0;
-  bool has_variable_size = false;
-  /// More than one column writes variable-region bytes, so rows need cursors;
-  /// otherwise that one column (if any) uses its write_alone writers.
-  bool needs_cursors = false;
-  /// Scratch bytes past a tile's rows where nested columns put their null
-  /// values (NestedNode::dead_bytes); 0 when there are no nested columns.
-  int64_t dead_bytes = 0;
+namespace row {
 
-  row::OutputBuffer output;
+/// A layout as one converter uses it: the shared layout, its depth-first plan
+/// (compiled per converter, since each batch binds its nodes to the batch's
+/// buffers; empty when the level-by-level writer writes the layout) and the
+/// columns' scratch buffers, kept per layout so that batches alternating
+/// between layouts reuse them.
+struct ConverterLayout {
+  std::shared_ptr<const RowLayout> layout;
+  DepthFirstPlan depth_first;
+  std::vector<ColumnScratch> scratch;
+  uint64_t last_used = 0;
+};
+
+/// One column of the current batch, bound to its buffers.
+struct BoundColumn {
+  ColumnInput input;
+  WriteFn write = nullptr;
+  SizeFn size = nullptr;  // null when the column adds no per-row bytes
+  const ColumnPlan* plan = nullptr;
+  const ArrowArray* array = nullptr;  // the batch's column, or its variant shadow
+};
+
+/// The current batch: its layout, its bound columns, and the rows returned.
+struct BoundBatch {
+  ConverterLayout* layout = nullptr;
+  std::vector<BoundColumn> columns;
+  int64_t rows = 0;
+  int64_t next_row = 0;
+  int64_t offset = 0;
+  /// The depth-first writer writes this batch's tiles.
+  bool depth_first = false;
+};
+
+/// The buffers rows are written into, reused batch after batch.
+struct RowBuffers {
+  OutputBuffer output;
   std::vector<int64_t> row_offsets;
   std::vector<int64_t> cursors;  // per row of a tile
   std::vector<int64_t> sizes;    // per row of a tile, when rows differ in size
-
-  int64_t batch_rows = 0;
-  int64_t next_row = 0;
   /// Rows per tile: kTileRows, fewer for wide rows (TileRowsFor), set from
   /// the rows of the last tile written.
   int64_t tile_target = kTileRows;
+};
+
+}  // namespace row
+
+struct Converter::State {
+  // Per schema: fixed when the converter is made.
+  std::shared_ptr<const RowPlan> plan;
+  ConverterOptions options;
+  /// The nested writer chosen when the converter was made.
+  NestedWriter nested_writer = NestedWriter::kAuto;
+  /// The layouts seen, the registered one first; at most kMaxLayouts, the
+  /// least recently used other than the registered one dropped first.
+  std::vector<std::unique_ptr<row::ConverterLayout>> layouts;
+  uint64_t layout_uses = 0;
   std::unique_ptr<row::RegisteredBatch> registered;
 
-  /// The depth-first path (nested/depth_first.hpp): the writer chosen when
-  /// the converter was made, its plan, compiled with the layout (empty when
-  /// the schema takes the level-by-level writer), and whether the current
-  /// batch takes it.
-  NestedWriter nested_writer = NestedWriter::kAuto;
-  row::DepthFirstPlan depth_first;
-  bool depth_first_batch = false;
-  int64_t batch_offset = 0;
+  row::BoundBatch batch;
+  row::RowBuffers buffers;
 
+  /// Adds `layout`, in place of the least recently used one when
+  /// kMaxLayouts are held, and stores its entry in `*out`.
+  void AddLayout(std::shared_ptr<const row::RowLayout> layout, row::ConverterLayout** out);
+  /// The layout of a batch of `batch_schema` (null: the registered schema).
+  Status FindLayout(const ArrowSchema* batch_schema, row::ConverterLayout** out);
   Status Begin(const ArrowArray& batch, const ArrowSchema* batch_schema);
-  Status Reencode(const ArrowSchema& batch_schema);
   Status WriteChunk(RowBatchView* out);
-  /// Writes a tile with the depth-first writer and returns true, or returns
-  /// false when its bound fails a check or does not fit below `cap`.
-  bool TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_row, int64_t rows, int64_t cap,
-                              int64_t slots_end, Status* status);
+  /// The bytes a depth-first tile of `rows` from chunk row `chunk_row` needs,
+  /// or -1 when the level-by-level writer must write it: its bound fails a
+  /// check, or does not fit below `cap`.
+  int64_t DepthFirstTileBytes(int64_t batch_row, int64_t chunk_row, int64_t rows,
+                              int64_t cap) const;
+  /// Writes a tile with the depth-first writer into `bytes` (from
+  /// DepthFirstTileBytes) of output.
+  Status WriteDepthFirstTile(int64_t batch_row, int64_t chunk_row, int64_t rows, int64_t bytes);
   /// Writes chunk rows [chunk_row, chunk_row + tile_rows), which are batch
   /// rows from `batch_row` on, whose offsets are known and whose bytes fit.
-  Status WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows, int64_t slots_end,
-                   const BoundColumn* bound_columns, const BoundColumn* bound_end);
-  void UpdateLayout();
-  void Abandon() { next_row = batch_rows; }
+  Status WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows);
+  void Abandon() { batch.next_row = batch.rows; }
 };
 
 namespace {
@@ -131,124 +157,133 @@ Status CheckBatch(const ArrowArray& batch, int64_t num_columns) {
 
 }  // namespace
 
-Status Converter::State::Reencode(const ArrowSchema& batch_schema) {
-  if (batch_schema.n_children != static_cast<int64_t>(columns.size()) ||
-      (batch_schema.n_children > 0 && batch_schema.children == nullptr)) {
-    return Status::Invalid("the batch schema has " + std::to_string(batch_schema.n_children) +
-                           " columns, the converter's " + std::to_string(columns.size()));
+void Converter::State::AddLayout(std::shared_ptr<const row::RowLayout> layout,
+                                 row::ConverterLayout** out) {
+  auto entry = std::make_unique<row::ConverterLayout>();
+  entry->depth_first =
+      row::CompileDepthFirst(layout->columns, layout->fixed_row_bytes, plan->impl().isa);
+  if (!row::UseDepthFirst(entry->depth_first, nested_writer)) {
+    entry->depth_first = row::DepthFirstPlan();
   }
-  int32_t num_columns = static_cast<int32_t>(columns.size());
-  row::ScopedKernelIsa kernels(plan->impl().isa);
-  bool changed = false;
-  for (int32_t i = 0; i < num_columns; ++i) {
-    const ArrowSchema* child = batch_schema.children[i];
-    if (child == nullptr)
-      return Status::Invalid("batch schema column " + std::to_string(i) + " is NULL");
-    row::ColumnPlan& column = columns[static_cast<size_t>(i)];
-    if (SameLayout(column.field, *child)) continue;
-    ArrowField field;
-    ROWBRIDGE_RETURN_NOT_OK(ImportSchema(*child, &field));
-    row::ColumnPlan replacement;
-    ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(field, i, num_columns, &column.spark,
-                                               plan->impl().variants, &replacement));
-    if (replacement.writers.constant_variable_bytes != column.writers.constant_variable_bytes) {
-      return Status::Internal("column '" + field.name + "' changed its reserved bytes");
+  entry->scratch.resize(layout->columns.size());
+  entry->layout = std::move(layout);
+  *out = entry.get();
+  if (layouts.size() < kMaxLayouts) {
+    layouts.push_back(std::move(entry));
+    return;
+  }
+  auto oldest =
+      std::min_element(layouts.begin() + 1, layouts.end(),
+                       [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
+  *oldest = std::move(entry);
+}
+
+Status Converter::State::FindLayout(const ArrowSchema* batch_schema, row::ConverterLayout** out) {
+  row::ConverterLayout* found = layouts[0].get();
+  if (batch_schema != nullptr) {
+    // The layout of the previous batch first: encodings rarely change.
+    if (batch.layout != nullptr && row::MatchesLayout(*batch.layout->layout, *batch_schema)) {
+      found = batch.layout;
+    } else {
+      found = nullptr;
+      for (const auto& entry : layouts) {
+        if (row::MatchesLayout(*entry->layout, *batch_schema)) {
+          found = entry.get();
+          break;
+        }
+      }
     }
-    column = std::move(replacement);
-    changed = true;
+    if (found == nullptr) {
+      row::ScopedKernelIsa kernels(plan->impl().isa);
+      std::shared_ptr<const row::RowLayout> layout;
+      ROWBRIDGE_RETURN_NOT_OK(
+          row::ReencodeLayout(*plan->impl().layout, *batch_schema, plan->impl().variants, &layout));
+      AddLayout(std::move(layout), &found);
+    }
   }
-  if (changed) UpdateLayout();
+  found->last_used = ++layout_uses;
+  *out = found;
   return Status::Ok();
 }
 
-void Converter::State::UpdateLayout() {
-  has_variable_size = false;
-  int64_t variable_writers = 0;
-  for (const row::ColumnPlan& column : columns) {
-    has_variable_size |= column.variable_size;
-    variable_writers += column.writers.write_alone[0][0] != nullptr;
-  }
-  needs_cursors = variable_writers > 1;
-  dead_bytes = 0;
-  for (const row::ColumnPlan& column : columns) {
-    if (column.nested != nullptr) dead_bytes = std::max(dead_bytes, column.nested->dead_bytes);
-  }
-  depth_first = row::CompileDepthFirst(columns, fixed_row_bytes, plan->impl().isa);
-  if (!row::UseDepthFirst(depth_first, nested_writer)) depth_first = row::DepthFirstPlan();
-}
-
-Status Converter::State::Begin(const ArrowArray& batch, const ArrowSchema* batch_schema) {
-  batch_rows = 0;
-  next_row = 0;
-  size_t num_columns = columns.size();
-  ROWBRIDGE_RETURN_NOT_OK(CheckBatch(batch, static_cast<int64_t>(num_columns)));
-  if (batch_schema != nullptr) ROWBRIDGE_RETURN_NOT_OK(Reencode(*batch_schema));
-  int64_t num_rows = batch.length;
+Status Converter::State::Begin(const ArrowArray& array, const ArrowSchema* batch_schema) {
+  batch.rows = 0;
+  batch.next_row = 0;
+  const RowPlan::Impl& impl = plan->impl();
+  const size_t num_columns = impl.layout->columns.size();
+  ROWBRIDGE_RETURN_NOT_OK(CheckBatch(array, static_cast<int64_t>(num_columns)));
+  row::ConverterLayout* layout = nullptr;
+  ROWBRIDGE_RETURN_NOT_OK(FindLayout(batch_schema, &layout));
+  batch.layout = layout;
+  const std::vector<row::ColumnPlan>& columns = layout->layout->columns;
+  const bool needs_cursors = layout->layout->needs_cursors;
+  const int64_t num_rows = array.length;
   // Column metadata is reached through chains of pointers that are often cold;
   // start the loads of every column's struct and buffer list in parallel.
-  for (size_t i = 0; i < num_columns; ++i) __builtin_prefetch(batch.children[i]);
+  for (size_t i = 0; i < num_columns; ++i) __builtin_prefetch(array.children[i]);
   for (size_t i = 0; i < num_columns; ++i) {
-    if (batch.children[i] != nullptr) __builtin_prefetch(batch.children[i]->buffers);
+    if (array.children[i] != nullptr) __builtin_prefetch(array.children[i]->buffers);
   }
-  BoundColumn* bound_columns = bound.data();
+  row::BoundColumn* bound_columns = batch.columns.data();
   for (size_t i = 0; i < num_columns; ++i) {
-    const ArrowArray* child = batch.children[i];
+    const ArrowArray* child = array.children[i];
     if (child == nullptr) return Status::Invalid("batch column " + std::to_string(i) + " is NULL");
-    BoundColumn& column = bound_columns[i];
+    row::BoundColumn& column = bound_columns[i];
     const row::ColumnPlan& column_plan = columns[i];
+    row::ColumnScratch& scratch = layout->scratch[i];
     if (column_plan.has_variants) {
-      auto& shadow = scratch[i].variant;
-      if (shadow == nullptr) shadow = std::make_shared<row::VariantShadow>();
-      ROWBRIDGE_RETURN_NOT_OK(shadow->Build(column_plan.field, column_plan.field.name, *child));
-      child = shadow->array();
+      if (scratch.variant == nullptr) scratch.variant = std::make_shared<row::VariantShadow>();
+      ROWBRIDGE_RETURN_NOT_OK(
+          scratch.variant->Build(column_plan.field, column_plan.field.name, *child));
+      child = scratch.variant->array();
     }
     column.array = child;
     bool all_valid = false;
     if (options.validation == Validation::kFull ||
-        !row::TryBindPlainFast(column_plan, *child, batch.offset, num_rows, &column.input,
+        !row::TryBindPlainFast(column_plan, *child, array.offset, num_rows, &column.input,
                                &all_valid)) {
-      ROWBRIDGE_RETURN_NOT_OK(row::BindColumn(column_plan, *child, batch.offset, num_rows,
-                                              options.validation, &scratch[i], &column.input,
+      ROWBRIDGE_RETURN_NOT_OK(row::BindColumn(column_plan, *child, array.offset, num_rows,
+                                              options.validation, &scratch, &column.input,
                                               &all_valid));
     }
-    bool gathered = column.input.gather != nullptr;
-    bool alone = !needs_cursors && column_plan.writers.write_alone[0][0] != nullptr;
-    column.write =
-        (alone ? column_plan.writers.write_alone : column_plan.writers.write)[gathered][all_valid];
-    const row::WriterSet& writers = column_plan.writers;
-    if (!gathered && writers.lengths_predictable != nullptr &&
-        writers.lengths_predictable(column.input, num_rows)) {
-      column.write =
-          (alone ? writers.predictable_write_alone : writers.predictable_write)[all_valid];
-    }
-    column.size = column_plan.writers.size[gathered][all_valid];
+    const row::ChosenWriter chosen =
+        row::ChooseWriter(column_plan.writers, column.input, num_rows, all_valid, needs_cursors);
+    column.write = chosen.write;
+    column.size = chosen.size;
     column.plan = &column_plan;
     // A batch's buffers are often cold and scattered: start loading every
     // column's first lines at once rather than stalling on each in turn.
     row::PrefetchValues(column.input, column_plan, 0, num_rows, 16);
   }
-  batch_rows = num_rows;
-  batch_offset = batch.offset;
-  depth_first_batch = depth_first.eligible;
-  for (size_t c = 0; c < depth_first.columns.size() && depth_first_batch; ++c) {
+  batch.rows = num_rows;
+  batch.offset = array.offset;
+  row::DepthFirstPlan& depth_first = layout->depth_first;
+  batch.depth_first = depth_first.eligible;
+  for (size_t c = 0; c < depth_first.columns.size() && batch.depth_first; ++c) {
     size_t i = static_cast<size_t>(depth_first.columns[c].column);
-    depth_first_batch = row::BindDepthFirstColumn(*bound_columns[i].array, bound_columns[i].input,
+    batch.depth_first = row::BindDepthFirstColumn(*bound_columns[i].array, bound_columns[i].input,
                                                   options.validation, c, &depth_first);
   }
   return Status::Ok();
 }
 
 Status Converter::State::WriteChunk(RowBatchView* out) {
-  const int64_t first = next_row;
-  const int64_t remaining = batch_rows - first;
+  const row::RowLayout& layout = *batch.layout->layout;
+  const int64_t first = batch.next_row;
+  const int64_t remaining = batch.rows - first;
   const int64_t cap = options.max_chunk_bytes;
+  const int64_t fixed_row_bytes = layout.fixed_row_bytes;
+  const int64_t dead_bytes = layout.dead_bytes;
+  std::vector<int64_t>& row_offsets = buffers.row_offsets;
   if (static_cast<int64_t>(row_offsets.size()) < remaining + 1) {
     row_offsets.resize(static_cast<size_t>(remaining + 1));
   }
-  if (static_cast<int64_t>(cursors.size()) < kTileRows) {
-    cursors.resize(static_cast<size_t>(kTileRows));
-    sizes.resize(static_cast<size_t>(kTileRows));
+  if (static_cast<int64_t>(buffers.cursors.size()) < kTileRows) {
+    buffers.cursors.resize(static_cast<size_t>(kTileRows));
+    buffers.sizes.resize(static_cast<size_t>(kTileRows));
   }
+  row::OutputBuffer& output = buffers.output;
+  int64_t& tile_target = buffers.tile_target;
   int64_t* offsets = row_offsets.data();
   offsets[0] = 0;
   auto too_large = [&](int64_t row, int64_t bytes) {
@@ -257,12 +292,11 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
         (bytes > kMaxRowBytes ? "Spark's row size limit of " + std::to_string(kMaxRowBytes)
                               : "the chunk cap of " + std::to_string(cap)));
   };
-  const BoundColumn* bound_columns = bound.data();
-  const BoundColumn* bound_end = bound_columns + bound.size();
-  const int64_t slots_end = bitset_bytes + 8 * static_cast<int64_t>(columns.size());
+  const row::BoundColumn* bound_columns = batch.columns.data();
+  const row::BoundColumn* bound_end = bound_columns + batch.columns.size();
   int64_t count = 0;  // rows of this chunk sized and written so far
-  if (!has_variable_size) {
-    int64_t row_bytes = fixed_row_bytes;
+  if (!layout.has_variable_size) {
+    const int64_t row_bytes = fixed_row_bytes;
     if (remaining > 0 && (row_bytes > cap || row_bytes > kMaxRowBytes))
       return too_large(first, row_bytes);
     int64_t chunk_rows = row_bytes == 0 ? remaining : std::min(remaining, cap / row_bytes);
@@ -273,29 +307,28 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
                                  " bytes of rows");
     }
     for (; count < chunk_rows; count += tile_target) {
-      ROWBRIDGE_RETURN_NOT_OK(WriteTile(first + count, count,
-                                        std::min(tile_target, chunk_rows - count), slots_end,
-                                        bound_columns, bound_end));
+      ROWBRIDGE_RETURN_NOT_OK(
+          WriteTile(first + count, count, std::min(tile_target, chunk_rows - count)));
     }
     count = chunk_rows;
   } else {
     // One tile at a time: size its rows, extend the offsets, then write it, so
     // that the tile's input and output stay in cache between the two passes.
-    int64_t* tile_sizes = sizes.data();
+    int64_t* tile_sizes = buffers.sizes.data();
     bool chunk_full = false;
     while (count < remaining && !chunk_full) {
       int64_t rows = std::min(tile_target, remaining - count);
       int64_t tile_first = first + count;
-      if (depth_first_batch) {
-        Status status;
-        if (TryWriteDepthFirstTile(tile_first, count, rows, cap, slots_end, &status)) {
-          ROWBRIDGE_RETURN_NOT_OK(status);
+      if (batch.depth_first) {
+        const int64_t bytes = DepthFirstTileBytes(tile_first, count, rows, cap);
+        if (bytes >= 0) {
+          ROWBRIDGE_RETURN_NOT_OK(WriteDepthFirstTile(tile_first, count, rows, bytes));
           count += rows;
           continue;
         }
       }
       std::fill(tile_sizes, tile_sizes + rows, fixed_row_bytes);
-      for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+      for (const row::BoundColumn* column = bound_columns; column != bound_end; ++column) {
         if (column->size == nullptr) continue;
         int64_t bad_row = column->size(column->input, tile_first, rows, tile_sizes);
         if (bad_row >= 0) {
@@ -327,13 +360,12 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
       if (!output.Reserve(std::max<int64_t>(end, 8) + dead_bytes, start)) {
         return Status::OutOfMemory("cannot allocate " + std::to_string(end) + " bytes of rows");
       }
-      ROWBRIDGE_RETURN_NOT_OK(
-          WriteTile(tile_first, count, rows, slots_end, bound_columns, bound_end));
+      ROWBRIDGE_RETURN_NOT_OK(WriteTile(tile_first, count, rows));
       if (rows > 0) tile_target = TileRowsFor((end - start) / rows, dead_bytes > 0);
       count += rows;
     }
   }
-  next_row = first + count;
+  batch.next_row = first + count;
   out->data = output.data();
   out->row_offsets = offsets;
   out->num_rows = count;
@@ -342,62 +374,69 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
   return Status::Ok();
 }
 
-Status Converter::State::WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows,
-                                   int64_t slots_end, const BoundColumn* bound_columns,
-                                   const BoundColumn* bound_end) {
+Status Converter::State::WriteTile(int64_t batch_row, int64_t chunk_row, int64_t tile_rows) {
+  const row::RowLayout& layout = *batch.layout->layout;
+  const row::BoundColumn* bound_columns = batch.columns.data();
+  const row::BoundColumn* bound_end = bound_columns + batch.columns.size();
+  const int64_t tile_target = buffers.tile_target;
   // Ask for the input of the tiles ahead: values two tiles ahead, string
   // bytes one tile ahead (their offsets were asked for a tile earlier).
   int64_t values_ahead = batch_row + 2 * tile_target;
   int64_t data_ahead = batch_row + tile_target;
-  for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+  for (const row::BoundColumn* column = bound_columns; column != bound_end; ++column) {
     row::PrefetchValues(column->input, *column->plan, values_ahead,
-                        std::min(tile_target, batch_rows - values_ahead), 32);
+                        std::min(tile_target, batch.rows - values_ahead), 32);
     if (column->size != nullptr) {
       row::PrefetchStringData(column->input, *column->plan, data_ahead,
-                              std::min(tile_target, batch_rows - data_ahead), 64);
+                              std::min(tile_target, batch.rows - data_ahead), 64);
     }
   }
-  uint8_t* base = output.data();
-  const int64_t* tile_offsets = row_offsets.data() + chunk_row;
+  uint8_t* base = buffers.output.data();
+  const int64_t* tile_offsets = buffers.row_offsets.data() + chunk_row;
   // Zero the tile's rows with one wide fill: it clears every null bitset and
   // brings the output lines into the cache in bulk (string instructions write
   // whole lines without first reading them), ahead of the 8-byte stores of
   // the column writers.
   std::memset(base + tile_offsets[0], 0,
               static_cast<size_t>(tile_offsets[tile_rows] - tile_offsets[0]));
-  int64_t* tile_cursors = cursors.data();
-  if (needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, slots_end);
-  row::RowSink sink{base, tile_offsets, tile_cursors, slots_end};
-  for (const BoundColumn* column = bound_columns; column != bound_end; ++column) {
+  int64_t* tile_cursors = buffers.cursors.data();
+  if (layout.needs_cursors) std::fill(tile_cursors, tile_cursors + tile_rows, layout.slots_end);
+  row::RowSink sink{base, tile_offsets, tile_cursors, layout.slots_end};
+  for (const row::BoundColumn* column = bound_columns; column != bound_end; ++column) {
     ROWBRIDGE_RETURN_NOT_OK(
         column->write(column->plan->target, column->input, batch_row, tile_rows, sink));
   }
   return Status::Ok();
 }
 
-bool Converter::State::TryWriteDepthFirstTile(int64_t batch_row, int64_t chunk_row, int64_t rows,
-                                              int64_t cap, int64_t slots_end, Status* status) {
-  int64_t* offsets = row_offsets.data() + chunk_row;
+int64_t Converter::State::DepthFirstTileBytes(int64_t batch_row, int64_t chunk_row, int64_t rows,
+                                              int64_t cap) const {
+  const int64_t start = buffers.row_offsets[static_cast<size_t>(chunk_row)];
+  const int64_t most = row::DepthFirstTileBound(batch.layout->depth_first, batch.offset, batch_row,
+                                                rows, options.validation);
+  if (most < 0 || most > cap - start || most > kMaxRowBytes) return -1;
+  return most;
+}
+
+Status Converter::State::WriteDepthFirstTile(int64_t batch_row, int64_t chunk_row, int64_t rows,
+                                             int64_t bytes) {
+  int64_t* offsets = buffers.row_offsets.data() + chunk_row;
   const int64_t start = offsets[0];
-  int64_t most =
-      row::DepthFirstTileBound(depth_first, batch_offset, batch_row, rows, options.validation);
-  if (most < 0 || most > cap - start || most > kMaxRowBytes) return false;
-  if (!output.Reserve(start + most + row::kDepthFirstStoreSlack, start)) {
-    *status =
-        Status::OutOfMemory("cannot allocate " + std::to_string(start + most) + " bytes of rows");
-    return true;
+  if (!buffers.output.Reserve(start + bytes + row::kDepthFirstStoreSlack, start)) {
+    return Status::OutOfMemory("cannot allocate " + std::to_string(start + bytes) +
+                               " bytes of rows");
   }
   row::CountDepthFirstTile();
-  uint8_t* base = output.data();
-  depth_first.write(depth_first, batch_offset, batch_row, rows, base, offsets);
+  uint8_t* base = buffers.output.data();
+  const row::DepthFirstPlan& depth_first = batch.layout->depth_first;
+  depth_first.write(depth_first, batch.offset, batch_row, rows, base, offsets);
   // The flat columns without variable-region bytes: their slots and null bits.
-  row::RowSink sink{base, offsets, cursors.data(), slots_end};
-  for (const BoundColumn& column : bound) {
+  row::RowSink sink{base, offsets, buffers.cursors.data(), batch.layout->layout->slots_end};
+  for (const row::BoundColumn& column : batch.columns) {
     if (column.plan->nested != nullptr || column.plan->variable_size) continue;
-    *status = column.write(column.plan->target, column.input, batch_row, rows, sink);
-    if (!status->ok()) return true;
+    ROWBRIDGE_RETURN_NOT_OK(column.write(column.plan->target, column.input, batch_row, rows, sink));
   }
-  return true;
+  return Status::Ok();
 }
 
 Converter::Converter(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -419,16 +458,13 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
                            std::to_string(static_cast<int>(options.validation)));
   }
   auto state = std::make_unique<State>();
-  const RowPlan::Impl& impl = plan->impl();
   state->options = options;
-  state->columns = impl.columns;
-  state->scratch.resize(impl.columns.size());
-  state->bound.resize(impl.columns.size());
-  state->bitset_bytes = row::BitsetBytes(static_cast<int64_t>(impl.columns.size()));
-  state->fixed_row_bytes = impl.fixed_row_bytes + impl.constant_var_bytes;
   ROWBRIDGE_RETURN_NOT_OK(row::ResolveNestedWriter(options.nested_writer, &state->nested_writer));
   state->plan = std::move(plan);
-  state->UpdateLayout();
+  std::shared_ptr<const row::RowLayout> registered = state->plan->impl().layout;
+  state->batch.columns.resize(registered->columns.size());
+  row::ConverterLayout* entry = nullptr;
+  state->AddLayout(std::move(registered), &entry);
   out->reset(new Converter(std::move(state)));
   return Status::Ok();
 }
@@ -447,12 +483,12 @@ Status Converter::Convert(const ArrowArray& batch, const ArrowSchema* batch_sche
   }
 }
 
-bool Converter::HasMoreChunks() const { return state_->next_row < state_->batch_rows; }
+bool Converter::HasMoreChunks() const { return state_->batch.next_row < state_->batch.rows; }
 
 Status Converter::NextChunk(RowBatchView* out) {
   *out = RowBatchView();
   if (!HasMoreChunks()) {
-    out->first_row = state_->batch_rows;
+    out->first_row = state_->batch.rows;
     return Status::Ok();
   }
   try {
@@ -477,11 +513,15 @@ const RowPlan& Converter::plan() const { return *state_->plan; }
 int64_t Converter::buffer_bytes() const {
   const State& s = *state_;
   auto bytes = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
-  int64_t total = s.output.capacity() + bytes(s.row_offsets) + bytes(s.cursors) + bytes(s.sizes);
-  for (const row::ColumnScratch& scratch : s.scratch) {
-    total += bytes(scratch.gather) + bytes(scratch.validity);
-    if (scratch.nested != nullptr) total += row::NodeStateBytes(scratch.nested->root);
-    if (scratch.variant != nullptr) total += scratch.variant->bytes();
+  const row::RowBuffers& buffers = s.buffers;
+  int64_t total = buffers.output.capacity() + bytes(buffers.row_offsets) + bytes(buffers.cursors) +
+                  bytes(buffers.sizes);
+  for (const auto& layout : s.layouts) {
+    for (const row::ColumnScratch& scratch : layout->scratch) {
+      total += bytes(scratch.gather) + bytes(scratch.validity);
+      if (scratch.nested != nullptr) total += row::NodeStateBytes(scratch.nested->root);
+      if (scratch.variant != nullptr) total += scratch.variant->bytes();
+    }
   }
   return total;
 }

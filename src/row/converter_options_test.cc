@@ -11,6 +11,7 @@
 
 #include "row/kernel_isa.hpp"
 #include "row/nested/depth_first/depth_first.hpp"
+#include "row/row_layout.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/rowbridge.h"
 #include "testing/reference_row_writer.hpp"

@@ -280,13 +280,26 @@ TEST(EncodingChange, PlainThenDictionaryThenRunEndGiveTheSameRows) {
                               "0200000000000000"     // id = 2
                               "0200000018000000"     // s: 2 bytes at 24
                               "7979000000000000"));  // "yy"
-  for (auto* exported :
-       {dictionary.get(), run_end.get(), plain.get(), run_end.get(), dictionary.get()}) {
-    ExpectSameRows(testing::Drain(*converter, exported->array.array, &exported->schema.schema),
-                   reference);
-  }
-  // Batches with the encoding in force need no schema.
-  ExpectSameRows(testing::Drain(*converter, dictionary->array.array), reference);
+  auto convert_each = [&] {
+    for (auto* exported :
+         {dictionary.get(), run_end.get(), plain.get(), run_end.get(), dictionary.get()}) {
+      ExpectSameRows(testing::Drain(*converter, exported->array.array, &exported->schema.schema),
+                     reference);
+    }
+  };
+  convert_each();
+  // Each layout is compiled once and kept, with its scratch buffers: alternating grows nothing.
+  const int64_t held = converter->buffer_bytes();
+  convert_each();
+  EXPECT_EQ(converter->buffer_bytes(), held);
+  // A batch passed without its schema is read with the registered one, whatever came before.
+  ExpectSameRows(testing::Drain(*converter, plain->array.array), reference);
+  EXPECT_TRUE(IsError(testing::Drain(*converter, dictionary->array.array).status,
+                      StatusCode::kInvalid,
+                      {"'s'", "dictionary-encoded", "pass the batch's schema"}));
+  ExpectSameRows(testing::Drain(*converter, dictionary->array.array, &dictionary->schema.schema),
+                 reference);
+  ExpectSameRows(testing::Drain(*converter, plain->array.array), reference);
 }
 
 TEST(EncodingChange, ArrayEncodedDifferentlyWithoutSchemaIsInvalid) {

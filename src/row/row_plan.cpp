@@ -1,6 +1,5 @@
-#include "row/column_plan.hpp"
 #include "row/kernel_isa.hpp"
-#include "spark/memory_access.hpp"
+#include "row/row_layout.hpp"
 
 namespace rowbridge {
 
@@ -27,26 +26,22 @@ Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& optio
                            " columns, too many for a row");
   }
   int32_t num_columns = static_cast<int32_t>(fields.size());
-  impl->columns.resize(fields.size());
+  std::vector<row::ColumnPlan> columns(fields.size());
   impl->spark_schema.id = SparkTypeId::kStruct;
   for (int32_t i = 0; i < num_columns; ++i) {
-    row::ColumnPlan& column = impl->columns[static_cast<size_t>(i)];
+    row::ColumnPlan& column = columns[static_cast<size_t>(i)];
     ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(fields[static_cast<size_t>(i)], i, num_columns,
                                                nullptr, options.variants, &column));
     impl->spark_schema.fields.push_back(column.spark);
-    impl->constant_var_bytes += column.writers.constant_variable_bytes;
-    impl->has_variable_size |= column.variable_size;
   }
-  impl->fixed_row_bytes = row::BitsetBytes(num_columns) + int64_t{8} * num_columns;
+  impl->layout = row::MakeLayout(std::move(columns));
   out->reset(new RowPlan(std::move(impl)));
   return Status::Ok();
 }
 
 const SparkType& RowPlan::spark_schema() const { return impl_->spark_schema; }
-int64_t RowPlan::num_columns() const { return static_cast<int64_t>(impl_->columns.size()); }
-int64_t RowPlan::fixed_row_bytes() const {
-  return impl_->fixed_row_bytes + impl_->constant_var_bytes;
-}
-bool RowPlan::has_fixed_row_size() const { return !impl_->has_variable_size; }
+int64_t RowPlan::num_columns() const { return static_cast<int64_t>(impl_->layout->columns.size()); }
+int64_t RowPlan::fixed_row_bytes() const { return impl_->layout->fixed_row_bytes; }
+bool RowPlan::has_fixed_row_size() const { return !impl_->layout->has_variable_size; }
 
 }  // namespace rowbridge

@@ -191,7 +191,9 @@ struct DepthFirstPlan {
   /// kFlatNodesPerColumn per column, filled per batch for the columns with a
   /// `flat` writer.
   std::vector<DepthFirstFlatNode> flat_nodes;
-  int64_t fixed_row_bytes = 0;  // the batch row's bitset and slots
+  /// RowLayout::fixed_row_bytes: the bitset and slots (an eligible layout
+  /// reserves no constant variable bytes).
+  int64_t fixed_row_bytes = 0;
   /// The words of the row's fixed part the depth-first columns do not
   /// store (bitset words past the first, other columns' slots): zeroed first.
   std::vector<int32_t> zero_words;

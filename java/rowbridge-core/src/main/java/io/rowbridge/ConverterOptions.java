@@ -1,6 +1,7 @@
 package io.rowbridge;
 
 import io.rowbridge.shim.SparkTypeShim;
+import java.util.Objects;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 
 /** How a {@link RowbridgeConverter} checks its input, chunks its output and hands out rows. */
@@ -28,6 +29,35 @@ public final class ConverterOptions {
     C_DATA
   }
 
+  /**
+   * Which instruction set the native kernels are built for (rowbridge.h, RowbridgeKernels). The
+   * rows never depend on it; a set the CPU or the library lacks is refused when the converter is
+   * made.
+   */
+  public enum Kernels {
+    /** The best set the CPU runs. The default. Each ordinal is the native enum value. */
+    AUTO,
+    PORTABLE,
+    AVX2,
+    AVX512
+  }
+
+  /**
+   * How nested and string columns are written (rowbridge.h, RowbridgeNestedWriter). The rows never
+   * depend on it.
+   */
+  public enum NestedWriter {
+    /**
+     * The depth-first writer for the schemas it is faster on, the level writer otherwise. Each
+     * ordinal is the native enum value.
+     */
+    AUTO,
+    /** One pass per row over every nested and string column, where the schema allows it. */
+    DEPTH_FIRST,
+    /** One pass per column and nesting level over a tile of rows. */
+    LEVELS
+  }
+
   /** The default cap on one output chunk: 64 MiB of rows. */
   public static final long DEFAULT_MAX_CHUNK_BYTES = 64L << 20;
 
@@ -39,6 +69,8 @@ public final class ConverterOptions {
   private NativeMemoryListener memoryListener;
   private DictionaryProvider dictionaries;
   private boolean timed;
+  private Kernels kernels = Kernels.AUTO;
+  private NestedWriter nestedWriter = NestedWriter.AUTO;
 
   public static ConverterOptions defaults() {
     return new ConverterOptions();
@@ -82,6 +114,24 @@ public final class ConverterOptions {
       throw new IllegalArgumentException("this Spark line has no VariantType");
     }
     this.variants = value;
+    return this;
+  }
+
+  public Kernels kernels() {
+    return kernels;
+  }
+
+  public ConverterOptions kernels(Kernels value) {
+    this.kernels = Objects.requireNonNull(value, "kernels");
+    return this;
+  }
+
+  public NestedWriter nestedWriter() {
+    return nestedWriter;
+  }
+
+  public ConverterOptions nestedWriter(NestedWriter value) {
+    this.nestedWriter = Objects.requireNonNull(value, "nestedWriter");
     return this;
   }
 

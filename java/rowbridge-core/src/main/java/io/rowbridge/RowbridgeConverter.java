@@ -58,11 +58,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
   private final String nativeSparkSchema;
 
-  private final long schema;
   private final long registeredRoot;
-
-  /** True after a batch passed its own schema: the native plan then follows that batch. */
-  private boolean nativePlanChanged;
 
   private FallbackTree fallback;
   private CDataInput cData;
@@ -104,15 +100,20 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.current = new ValueVector[numColumns];
     this.columns = new NodeBinder[numColumns];
     this.zeroes = arena.allocate(64);
-    // Kept: passed again to return the native plan to this layout after a batch of another.
-    this.schema = SchemaExporter.export(fields, dictionaries, arena);
+    long schema = SchemaExporter.export(fields, dictionaries, arena);
     int validation =
         options.validation() == ConverterOptions.Validation.FULL
             ? RowbridgeNative.VALIDATION_FULL
             : RowbridgeNative.VALIDATION_CHEAP;
     try {
       handle =
-          RowbridgeNative.create(schema, validation, options.maxChunkBytes(), options.variants());
+          RowbridgeNative.create(
+              schema,
+              validation,
+              options.maxChunkBytes(),
+              options.variants(),
+              options.kernels().ordinal(),
+              options.nestedWriter().ordinal());
     } catch (RuntimeException | Error e) {
       arena.close();
       throw e;
@@ -288,15 +289,7 @@ public final class RowbridgeConverter implements AutoCloseable {
       if (options.input() == ConverterOptions.Input.C_DATA) {
         result = convertCData(numRows, sameLayout);
       } else if (sameLayout && bindRegistered()) {
-        if (nativePlanChanged) {
-          Platform.putLong(null, registeredRoot + CStructs.ARRAY_LENGTH, numRows);
-          Platform.putLong(null, registeredRoot + CStructs.ARRAY_NULL_COUNT, 0);
-          Platform.putLong(null, registeredRoot + CStructs.ARRAY_OFFSET, 0);
-          result = RowbridgeNative.convertArray(handle, registeredRoot, schema);
-          nativePlanChanged = false;
-        } else {
-          result = RowbridgeNative.convert(handle, numRows);
-        }
+        result = RowbridgeNative.convert(handle, numRows);
       } else {
         result = convertWithBatchSchema(numRows);
       }
@@ -344,7 +337,6 @@ public final class RowbridgeConverter implements AutoCloseable {
     schemaPathBatches++;
     FallbackTree tree = fallbackTree();
     tree.bind(current, numRows, dictionaries);
-    nativePlanChanged = true;
     return RowbridgeNative.convertArray(handle, tree.root, tree.schema);
   }
 
@@ -356,16 +348,9 @@ public final class RowbridgeConverter implements AutoCloseable {
     if (!sameLayout) {
       schemaPathBatches++;
       batchSchema = fallbackTree().schema;
-    } else if (nativePlanChanged) {
-      batchSchema = schema;
     }
     long array = cData.export(current, numRows, dictionaries);
-    if (!sameLayout) {
-      nativePlanChanged = true; // before the call: the plan may change even if it fails
-    }
-    long result = RowbridgeNative.convertArray(handle, array, batchSchema);
-    nativePlanChanged = !sameLayout;
-    return result;
+    return RowbridgeNative.convertArray(handle, array, batchSchema);
   }
 
   private void readResult(long result) {

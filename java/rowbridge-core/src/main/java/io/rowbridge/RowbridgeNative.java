@@ -35,7 +35,12 @@ final class RowbridgeNative {
 
   /** Creates a converter for batches of the ArrowSchema at schemaAddress (borrowed). */
   static native long create(
-      long schemaAddress, int validation, long maxChunkBytes, boolean variants);
+      long schemaAddress,
+      int validation,
+      long maxChunkBytes,
+      boolean variants,
+      int kernels,
+      int nestedWriter);
 
   /** Frees a converter; 0 is accepted. */
   static native void free(long handle);

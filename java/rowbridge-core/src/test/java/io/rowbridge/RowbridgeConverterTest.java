@@ -1,5 +1,6 @@
 package io.rowbridge;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -18,6 +19,8 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.impl.UnionListWriter;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -118,6 +121,76 @@ class RowbridgeConverterTest {
         assertFalse(converter.next());
       }
       assertEquals(0, converter.schemaPathBatches());
+    }
+  }
+
+  /** The rows of one record batch of `rows` rows plus a list of strings, as bytes. */
+  private List<byte[]> rowsWith(ConverterOptions options, int rows) {
+    Field item = new Field("item", FieldType.nullable(new ArrowType.Utf8()), null);
+    List<Field> fields = new ArrayList<>(recordSchema().getFields());
+    fields.add(new Field("l", FieldType.nullable(new ArrowType.List()), List.of(item)));
+    Schema schema = new Schema(fields);
+    StructType sparkSchema =
+        recordSparkSchema().add("l", DataTypes.createArrayType(DataTypes.StringType));
+    List<byte[]> out = new ArrayList<>();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        RowbridgeConverter converter = RowbridgeConverter.create(sparkSchema, schema, options)) {
+      fillRecord(root, rows, 0);
+      ListVector list = (ListVector) root.getVector(4);
+      UnionListWriter writer = list.getWriter();
+      for (int i = 0; i < rows; i++) {
+        writer.setPosition(i);
+        if (i % 5 == 2) {
+          list.setNull(i);
+          continue;
+        }
+        writer.startList();
+        for (int k = 0; k < i % 4; k++) {
+          byte[] bytes = ("item_" + i + "_" + k).getBytes(StandardCharsets.UTF_8);
+          try (ArrowBuf buffer = allocator.buffer(bytes.length)) {
+            buffer.setBytes(0, bytes);
+            writer.varChar().writeVarChar(0, bytes.length, buffer);
+          }
+        }
+        writer.endList();
+      }
+      list.setValueCount(rows);
+      root.setRowCount(rows);
+      converter.convert(root);
+      while (converter.next()) {
+        out.add(converter.row().getBytes());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void everyKernelSetAndNestedWriterGiveTheSameRows() {
+    List<byte[]> expected = rowsWith(ConverterOptions.defaults(), 300);
+    assertEquals(300, expected.size());
+    for (ConverterOptions.Kernels kernels : ConverterOptions.Kernels.values()) {
+      for (ConverterOptions.NestedWriter writer : ConverterOptions.NestedWriter.values()) {
+        ConverterOptions options =
+            ConverterOptions.defaults().kernels(kernels).nestedWriter(writer);
+        List<byte[]> actual;
+        try {
+          actual = rowsWith(options, 300);
+        } catch (RowbridgeException e) {
+          // Only a set this CPU or build lacks may be refused, and the error says so.
+          assertTrue(
+              kernels == ConverterOptions.Kernels.AVX2
+                  || kernels == ConverterOptions.Kernels.AVX512,
+              e.getMessage());
+          assertTrue(
+              e.getMessage().contains("kernels option " + kernels.name().toLowerCase()),
+              e.getMessage());
+          continue;
+        }
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+          assertArrayEquals(expected.get(i), actual.get(i), kernels + "/" + writer + " row " + i);
+        }
+      }
     }
   }
 
