@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "arrow/bits.hpp"
+#include "arrow/value_checks.hpp"
 
 namespace rowbridge {
 namespace {
@@ -18,64 +18,32 @@ struct NodeLabel {
   }
 };
 
-template <typename OffsetType>
-Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count,
-                       int64_t first_reported, const NodeLabel& label) {
-  const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
-  int64_t physical = array.offset + begin;
-  int64_t previous = LoadElement<OffsetType>(offsets, physical);
-  if (previous < 0) {
-    return Status::Invalid(label.Text() + " row " + std::to_string(first_reported) +
-                           ": negative offset " + std::to_string(previous));
-  }
-  for (int64_t i = 1; i <= count; ++i) {
-    int64_t current = LoadElement<OffsetType>(offsets, physical + i);
-    if (current < previous) {
-      return Status::Invalid(label.Text() + " row " + std::to_string(first_reported + i - 1) +
-                             ": offsets decrease (" + std::to_string(previous) + " then " +
-                             std::to_string(current) + ")");
-    }
-    previous = current;
-  }
-  return Status::Ok();
+/// `status`, its message prefixed with the node's label.
+Status Labelled(const Status& status, const NodeLabel& label) {
+  return status.ok() ? status : status.WithContext(label.Text());
 }
 
-Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count, int64_t first_reported,
+/// The offsets of a string or binary array: the data buffer's size is not
+/// part of the C Data interface, so they have no upper limit.
+template <typename OffsetType>
+Status ValidateOffsets(const ArrowArray& array, int64_t begin, int64_t count,
+                       const NodeLabel& label) {
+  const auto* offsets = static_cast<const uint8_t*>(array.buffers[1]);
+  return Labelled(CheckOffsets<OffsetType>(offsets, array.offset + begin, count, INT64_MAX), label);
+}
+
+Status ValidateViews(const ArrowArray& array, int64_t begin, int64_t count,
                      const NodeLabel& label) {
-  const auto* views = static_cast<const uint8_t*>(array.buffers[1]);
-  const auto* validity = static_cast<const uint8_t*>(array.buffers[0]);
-  bool has_nulls = MayHaveNulls(array);
-  int64_t variadic_count = array.n_buffers - 3;
-  const auto* sizes = static_cast<const int64_t*>(array.buffers[array.n_buffers - 1]);
-  if (variadic_count > 0 && sizes == nullptr) {
+  int64_t data_count = array.n_buffers - 3;
+  const auto* sizes = static_cast<const uint8_t*>(array.buffers[array.n_buffers - 1]);
+  if (data_count > 0 && sizes == nullptr) {
     return Status::Invalid(label.Text() + ": the variadic buffer sizes are missing");
   }
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t physical = array.offset + begin + i;
-    if (has_nulls && ((validity[physical >> 3] >> (physical & 7)) & 1) == 0) continue;
-    const uint8_t* view = views + physical * 16;
-    int32_t length = Load<int32_t>(view);
-    auto element = [&]() { return label.Text() + " row " + std::to_string(first_reported + i); };
-    if (length < 0) return Status::Invalid(element() + ": negative view length");
-    if (length <= 12) continue;
-    int32_t buffer = Load<int32_t>(view + 8);
-    int32_t offset = Load<int32_t>(view + 12);
-    if (buffer < 0 || buffer >= variadic_count) {
-      return Status::Invalid(element() + ": view refers to data buffer " + std::to_string(buffer) +
-                             " of " + std::to_string(variadic_count));
-    }
-    int64_t size = Load<int64_t>(sizes + buffer);
-    if (offset < 0 || int64_t{offset} + length > size) {
-      return Status::Invalid(element() + ": view [" + std::to_string(offset) + ", " +
-                             std::to_string(int64_t{offset} + length) +
-                             ") is outside data buffer " + std::to_string(buffer) + " of " +
-                             std::to_string(size) + " bytes");
-    }
-    if (array.buffers[2 + buffer] == nullptr) {
-      return Status::Invalid(element() + ": data buffer " + std::to_string(buffer) + " is NULL");
-    }
-  }
-  return Status::Ok();
+  const auto* validity =
+      MayHaveNulls(array) ? static_cast<const uint8_t*>(array.buffers[0]) : nullptr;
+  return Labelled(CheckViews(validity, static_cast<const uint8_t*>(array.buffers[1]),
+                             array.offset + begin, count, sizes, array.buffers + 2, data_count),
+                  label);
 }
 
 bool IsView(ArrowTypeId id) {
@@ -182,18 +150,16 @@ Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t ex
 }
 
 Status ValidateValues(const ArrowArray& array, const ArrowType& type, int64_t begin, int64_t count,
-                      int64_t first_reported, const std::string& column, const char* part) {
+                      const std::string& column, const char* part) {
   if (count <= 0) return Status::Ok();
   NodeLabel what{column, part};
   switch (type.id) {
     case ArrowTypeId::kUtf8:
-    case ArrowTypeId::kBinary:
-      return ValidateOffsets<int32_t>(array, begin, count, first_reported, what);
+    case ArrowTypeId::kBinary: return ValidateOffsets<int32_t>(array, begin, count, what);
     case ArrowTypeId::kLargeUtf8:
-    case ArrowTypeId::kLargeBinary:
-      return ValidateOffsets<int64_t>(array, begin, count, first_reported, what);
+    case ArrowTypeId::kLargeBinary: return ValidateOffsets<int64_t>(array, begin, count, what);
     case ArrowTypeId::kUtf8View:
-    case ArrowTypeId::kBinaryView: return ValidateViews(array, begin, count, first_reported, what);
+    case ArrowTypeId::kBinaryView: return ValidateViews(array, begin, count, what);
     default: return Status::Ok();
   }
 }

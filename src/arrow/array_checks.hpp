@@ -21,12 +21,12 @@ Status CheckArrayNode(const ArrowArray& array, const ArrowType& type, int64_t ex
 
 /// Checks every value of `array` (of `type`) at logical indices
 /// [begin, begin + count) that conversion may read: offsets non-negative and
-/// non-decreasing, views pointing inside their variadic buffers. Errors name
-/// the node like CheckArrayNode and the row as `first_reported + (index -
-/// begin)`; nothing is allocated unless a check fails. Requires a node that
-/// passed CheckArrayNode.
+/// non-decreasing, views pointing inside their variadic buffers (the checks
+/// of arrow/value_checks.hpp). Errors name the node like CheckArrayNode and
+/// the value as "element <index - begin>"; nothing is allocated unless a
+/// check fails. Requires a node that passed CheckArrayNode.
 Status ValidateValues(const ArrowArray& array, const ArrowType& type, int64_t begin, int64_t count,
-                      int64_t first_reported, const std::string& column, const char* part);
+                      const std::string& column, const char* part);
 
 /// Returns true when the node's validity bitmap must be consulted.
 inline bool MayHaveNulls(const ArrowArray& array) {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "arrow/bits.hpp"
-#include "ipc/value_checks.hpp"
+#include "arrow/value_checks.hpp"
 
 namespace rowbridge::ipc {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "ipc/value_checks.hpp"
+#include "arrow/value_checks.hpp"
 
 namespace rowbridge::ipc {
 namespace {
@@ -315,7 +315,8 @@ class BodyDecoder {
         ROWBRIDGE_RETURN_NOT_OK(Offsets(field, width, data, &last));
         ROWBRIDGE_RETURN_NOT_OK(Child(field, 0, last, data));
         if (options_.validate_values) {
-          values = CheckOffsets(static_cast<const uint8_t*>(data->buffers[1]), width, length, last);
+          values = CheckOffsetsOfWidth(static_cast<const uint8_t*>(data->buffers[1]), width, length,
+                                       last);
         }
         break;
       }
@@ -329,10 +330,10 @@ class BodyDecoder {
             Sized(field, "sizes", width, SaturatingMultiply(length, width), data));
         ROWBRIDGE_RETURN_NOT_OK(Child(field, 0, 0, data));
         if (options_.validate_values) {
-          values = CheckListViews(static_cast<const uint8_t*>(data->buffers[0]),
-                                  static_cast<const uint8_t*>(data->buffers[1]),
-                                  static_cast<const uint8_t*>(data->buffers[2]), width, length,
-                                  data->children[0]->length);
+          values = CheckListViewsOfWidth(static_cast<const uint8_t*>(data->buffers[0]),
+                                         static_cast<const uint8_t*>(data->buffers[1]),
+                                         static_cast<const uint8_t*>(data->buffers[2]), width,
+                                         length, data->children[0]->length);
         }
         break;
       }
@@ -346,7 +347,8 @@ class BodyDecoder {
         ROWBRIDGE_RETURN_NOT_OK(Offsets(field, width, data, &last));
         ROWBRIDGE_RETURN_NOT_OK(Sized(field, "data", 1, last, data));
         if (options_.validate_values) {
-          values = CheckOffsets(static_cast<const uint8_t*>(data->buffers[1]), width, length, last);
+          values = CheckOffsetsOfWidth(static_cast<const uint8_t*>(data->buffers[1]), width, length,
+                                       last);
         }
         break;
       }
@@ -390,7 +392,7 @@ class BodyDecoder {
                                    std::to_string(data->length) + " values");
     }
     if (!options_.validate_values) return Status::Ok();
-    Status status = CheckRunEnds(ends, width, run_ends.length);
+    Status status = CheckRunEndsOfWidth(ends, width, run_ends.length);
     return status.ok() ? status : status.WithContext("field '" + run_ends_field.path + "'");
   }
 
@@ -416,9 +418,10 @@ class BodyDecoder {
     data->buffers.push_back(sizes->data());
     data->buffer_sizes.push_back(count * 8);
     if (!options_.validate_values) return Status::Ok();
+    // The data buffers follow the validity and the views.
     Status status = CheckViews(static_cast<const uint8_t*>(data->buffers[0]),
-                               static_cast<const uint8_t*>(data->buffers[1]), data->length,
-                               reinterpret_cast<const int64_t*>(sizes->data()), count);
+                               static_cast<const uint8_t*>(data->buffers[1]), 0, data->length,
+                               sizes->data(), data->buffers.data() + 2, count);
     return status.ok() ? status : status.WithContext("field '" + field.path + "'");
   }
 

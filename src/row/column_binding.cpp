@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "arrow/array_checks.hpp"
+#include "arrow/value_checks.hpp"
 #include "row/nested/nested_column.hpp"
 #include "spark/memory_access.hpp"
 
@@ -137,14 +138,8 @@ Status GatherRuns(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
   auto end_at = [&](int64_t run) { return LoadElement<RunEndType>(ends, run); };
   int64_t runs = run_ends.length;
   if (validation == Validation::kFull) {
-    int64_t previous = 0;
-    for (int64_t run = 0; run < runs; ++run) {
-      if (end_at(run) <= previous) {
-        return Status::Invalid(ColumnLabel(plan) + " run " + std::to_string(run) + ": run end " +
-                               std::to_string(end_at(run)) + " does not increase");
-      }
-      previous = end_at(run);
-    }
+    Status status = CheckRunEnds<RunEndType>(ends, 0, runs);
+    if (!status.ok()) return status.WithContext(ColumnLabel(plan));
   }
   int64_t logical = array.offset + batch_offset;
   // The first run whose end is past the first row; binary search over run ends.
@@ -233,7 +228,7 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
       *all_valid = input->validity == nullptr || plan.value_type.id == ArrowTypeId::kNull;
       if (validation == Validation::kFull) {
         ROWBRIDGE_RETURN_NOT_OK(
-            ValidateValues(array, plan.value_type, batch_offset, num_rows, 0, plan.field.name, ""));
+            ValidateValues(array, plan.value_type, batch_offset, num_rows, plan.field.name, ""));
       }
       return Status::Ok();
     }
@@ -258,8 +253,8 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
       ROWBRIDGE_RETURN_NOT_OK(status);
       if (validation == Validation::kFull) {
         const ArrowArray& values = run_end ? *array.children[1] : *array.dictionary;
-        ROWBRIDGE_RETURN_NOT_OK(ValidateValues(values, plan.value_type, 0, values.length, 0,
-                                               plan.field.name, "values"));
+        ROWBRIDGE_RETURN_NOT_OK(
+            ValidateValues(values, plan.value_type, 0, values.length, plan.field.name, "values"));
       }
       input->gather = scratch->gather.data();
       input->validity = any_null ? scratch->validity.data() : nullptr;

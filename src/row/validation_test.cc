@@ -326,15 +326,21 @@ TEST(Validation, NegativeViewLength) {
 }
 
 TEST(Validation, RunEndsNotIncreasingFull) {
-  for (std::vector<std::optional<int32_t>> ends :
-       {std::vector<std::optional<int32_t>>{2, 2, 6}, {4, 2, 6}, {0, 3, 6}, {-1, 6}}) {
+  struct Case {
+    std::vector<std::optional<int32_t>> ends;
+    const char* expected;
+  };
+  for (const Case& c : {Case{{2, 2, 6}, "run 1: run end 2 is not greater than the previous (2)"},
+                        Case{{4, 2, 6}, "run 1: run end 2 is not greater than the previous (4)"},
+                        Case{{0, 3, 6}, "run 0: run end 0 is not positive"},
+                        Case{{-1, 6}, "run 0: run end -1 is not positive"}}) {
     TestArray good = RunEndBatch({2, 6});
     Status s = ConvertCorrupted(
-        RunEndBatch(ends), Validation::kFull, [](ArrowArray*) {}, &good);
-    EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'", "does not increase"}));
+        RunEndBatch(c.ends), Validation::kFull, [](ArrowArray*) {}, &good);
+    EXPECT_TRUE(IsError(s, StatusCode::kInvalid, {"'r'", c.expected})) << s.message();
     // Cheap validation may convert, but must neither crash nor read out of bounds.
     (void)ConvertCorrupted(
-        RunEndBatch(ends), Validation::kCheap, [](ArrowArray*) {}, &good);
+        RunEndBatch(c.ends), Validation::kCheap, [](ArrowArray*) {}, &good);
   }
 }
 

@@ -167,7 +167,7 @@ Status VariantShadow::Shadow(const ArrowField& field, const std::string& path,
     const ArrowType& type = field.children[static_cast<size_t>(k)].type;
     ROWBRIDGE_RETURN_NOT_OK(CheckArrayNode(child, type, 0, physical, path, parts[k]));
     ROWBRIDGE_RETURN_NOT_OK(
-        ValidateValues(child, type, array.offset, array.length, 0, path, parts[k]));
+        ValidateValues(child, type, array.offset, array.length, path, parts[k]));
     readers[k].id = type.id;
     BindValues(child, type, &readers[k].input);
     readers[k].validity = readers[k].input.validity;

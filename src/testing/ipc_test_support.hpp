@@ -15,7 +15,7 @@
 
 #include "arrow/arrow_field.hpp"
 #include "arrow/arrow_type.hpp"
-#include "ipc/value_checks.hpp"
+#include "arrow/value_checks.hpp"
 #include "rowbridge/converter.hpp"
 #include "testing/golden_json.hpp"
 #include "testing/test_arrow.hpp"

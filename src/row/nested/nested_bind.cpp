@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "arrow/array_checks.hpp"
-#include "arrow/bits.hpp"
+#include "arrow/value_checks.hpp"
 #include "row/nested/nested_state.hpp"
 
 namespace rowbridge::row {
@@ -16,28 +16,18 @@ Status NodeError(const NestedNode& plan, const std::string& message) {
   return Status::Invalid("column '" + plan.path + "': " + message);
 }
 
+/// `status`, its message prefixed with the node's column.
+Status InNode(const NestedNode& plan, const Status& status) {
+  return status.ok() ? status : status.WithContext("column '" + plan.path + "'");
+}
+
 /// Full validation of a list's or map's offsets: non-decreasing from the
 /// array's first element to its last, within [0, element_length].
 template <typename OffsetType>
 Status ValidateOffsets(const NestedNode& plan, const ArrowArray& array, const uint8_t* offsets,
                        int64_t element_length) {
-  if (array.length == 0) return Status::Ok();
-  int64_t previous = LoadElement<OffsetType>(offsets, array.offset);
-  if (previous < 0 || previous > element_length) {
-    return NodeError(plan, "element 0: offset " + std::to_string(previous) + " is outside the " +
-                               std::to_string(element_length) + " child values");
-  }
-  for (int64_t i = 1; i <= array.length; ++i) {
-    int64_t current = LoadElement<OffsetType>(offsets, array.offset + i);
-    if (current < previous || current > element_length) {
-      return NodeError(plan, "element " + std::to_string(i - 1) + ": offsets " +
-                                 std::to_string(previous) + " then " + std::to_string(current) +
-                                 " do not delimit the " + std::to_string(element_length) +
-                                 " child values");
-    }
-    previous = current;
-  }
-  return Status::Ok();
+  return InNode(plan,
+                CheckOffsets<OffsetType>(offsets, array.offset, array.length, element_length));
 }
 
 /// Full validation of a list view: every valid view inside the child.
@@ -45,33 +35,14 @@ template <typename OffsetType>
 Status ValidateViews(const NestedNode& plan, const ArrowArray& array, const NodeState& node) {
   const uint8_t* validity =
       MayHaveNulls(array) ? static_cast<const uint8_t*>(array.buffers[0]) : nullptr;
-  for (int64_t i = 0; i < array.length; ++i) {
-    int64_t p = array.offset + i;
-    if (validity != nullptr && ((validity[p >> 3] >> (p & 7)) & 1) == 0) continue;
-    int64_t start = LoadElement<OffsetType>(node.list_offsets, p);
-    int64_t size = LoadElement<OffsetType>(node.list_sizes, p);
-    if (start < 0 || size < 0 || start > node.element_length - size) {
-      return NodeError(plan, "element " + std::to_string(i) + ": view [" + std::to_string(start) +
-                                 ", +" + std::to_string(size) + ") is outside the " +
-                                 std::to_string(node.element_length) + " child values");
-    }
-  }
-  return Status::Ok();
+  return InNode(plan, CheckListViews<OffsetType>(validity, node.list_offsets, node.list_sizes,
+                                                 array.offset, array.length, node.element_length));
 }
 
 template <typename RunEndType>
 Status ValidateRunEnds(const NestedNode& plan, const ArrowArray& run_ends) {
-  const auto* ends = static_cast<const uint8_t*>(run_ends.buffers[1]);
-  int64_t previous = 0;
-  for (int64_t run = 0; run < run_ends.length; ++run) {
-    int64_t end = LoadElement<RunEndType>(ends, run_ends.offset + run);
-    if (end <= previous) {
-      return NodeError(plan, "run " + std::to_string(run) + ": run end " + std::to_string(end) +
-                                 " does not increase");
-    }
-    previous = end;
-  }
-  return Status::Ok();
+  return InNode(plan, CheckRunEnds<RunEndType>(static_cast<const uint8_t*>(run_ends.buffers[1]),
+                                               run_ends.offset, run_ends.length));
 }
 
 /// Checks the node's own array and finds the array holding its values.
@@ -211,8 +182,8 @@ Status BindNode(NodeState* node, const ArrowArray& array, int64_t required_lengt
   switch (plan.kind) {
     case NodeKind::kLeaf:
       if (validation != Validation::kFull) return Status::Ok();
-      // Errors name the index in the child array as its "row".
-      return ValidateValues(values, plan.value_type, 0, values.length, 0, plan.path, "array");
+      // Errors name the index in the child array as its element.
+      return ValidateValues(values, plan.value_type, 0, values.length, plan.path, "array");
     case NodeKind::kStruct:
       for (size_t i = 0; i < node->children.size(); ++i) {
         ROWBRIDGE_RETURN_NOT_OK(BindNode(&node->children[i], *values.children[i],
