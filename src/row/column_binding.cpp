@@ -4,6 +4,7 @@
 
 #include "arrow/array_checks.hpp"
 #include "arrow/value_checks.hpp"
+#include "row/encoded_gather.hpp"
 #include "row/nested/nested_column.hpp"
 #include "spark/memory_access.hpp"
 
@@ -41,51 +42,25 @@ void BindValues(const ArrowArray& array, const ArrowType& type, ColumnInput* inp
 namespace {
 
 template <typename IndexType>
-Status GatherDictionary(const ColumnPlan& plan, const ArrowArray& indices, int64_t batch_offset,
-                        int64_t num_rows, const ArrowArray& dictionary, ColumnScratch* scratch,
-                        bool* any_null) {
+Status GatherDictionaryColumn(const ColumnPlan& plan, const ArrowArray& indices,
+                              int64_t batch_offset, int64_t num_rows, const ArrowArray& dictionary,
+                              ColumnScratch* scratch, bool* any_null) {
   const auto* index_values = static_cast<const uint8_t*>(indices.buffers[1]);
-  const auto* index_validity = static_cast<const uint8_t*>(indices.buffers[0]);
-  const auto* value_validity =
-      dictionary.n_buffers > 0 ? static_cast<const uint8_t*>(dictionary.buffers[0]) : nullptr;
-  bool index_nulls = MayHaveNulls(indices);
-  bool value_nulls = dictionary.n_buffers > 0 && MayHaveNulls(dictionary);
-  int64_t first = indices.offset + batch_offset;
-  int64_t* gather = scratch->gather.data();
-  uint8_t* validity = scratch->validity.data();
-  std::fill(validity, validity + (num_rows + 7) / 8, uint8_t{0});
-  // Locals: the stores below may alias anything in memory.
-  const auto dictionary_length = static_cast<uint64_t>(dictionary.length);
-  const int64_t dictionary_offset = dictionary.offset;
-  bool out_of_range = false;
-  bool nulls = false;
-  // No branch on validity: nulls are as random as the data and mispredict.
-  for (int64_t r = 0; r < num_rows; ++r) {
-    bool valid = !index_nulls || GetBit(index_validity, first + r);
-    int64_t index = LoadElement<IndexType>(index_values, first + r);
-    bool in_range = static_cast<uint64_t>(index) < dictionary_length;
-    out_of_range |= valid & !in_range;
-    valid &= in_range;
-    int64_t physical = dictionary_offset + (index & -static_cast<int64_t>(valid));
-    gather[r] = physical;
-    if (value_nulls) valid &= GetBit(value_validity, physical);
-    nulls |= !valid;
-    validity[r >> 3] |= static_cast<uint8_t>(static_cast<unsigned>(valid) << (r & 7));
-  }
-  if (out_of_range) {
-    for (int64_t r = 0; r < num_rows; ++r) {
-      if (index_nulls && !GetBit(index_validity, first + r)) continue;
-      int64_t index = LoadElement<IndexType>(index_values, first + r);
-      if (static_cast<uint64_t>(index) >= static_cast<uint64_t>(dictionary.length)) {
-        return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) +
-                               ": dictionary index " + std::to_string(index) +
-                               " is outside the dictionary of " +
-                               std::to_string(dictionary.length) + " values");
-      }
-    }
-  }
-  *any_null = nulls;
-  return Status::Ok();
+  const uint8_t* index_validity =
+      MayHaveNulls(indices) ? static_cast<const uint8_t*>(indices.buffers[0]) : nullptr;
+  const uint8_t* value_validity = dictionary.n_buffers > 0 && MayHaveNulls(dictionary)
+                                      ? static_cast<const uint8_t*>(dictionary.buffers[0])
+                                      : nullptr;
+  const ContiguousPositions positions{indices.offset + batch_offset};
+  const int64_t bad = GatherDictionary<IndexType>(
+      index_values, index_validity, positions, num_rows,
+      DictionaryValues{dictionary.offset, dictionary.length, value_validity},
+      GatherOutput{scratch->gather.data(), scratch->validity.data()}, any_null);
+  if (bad < 0) return Status::Ok();
+  return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(bad) + ": dictionary index " +
+                         std::to_string(LoadElement<IndexType>(index_values, positions[bad])) +
+                         " is outside the dictionary of " + std::to_string(dictionary.length) +
+                         " values");
 }
 
 Status BindDictionary(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
@@ -101,77 +76,56 @@ Status BindDictionary(const ColumnPlan& plan, const ArrowArray& array, int64_t b
   BindValues(dictionary, plan.value_type, input);
   switch (plan.index_type.id) {
     case ArrowTypeId::kInt8:
-      return GatherDictionary<int8_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                      any_null);
+      return GatherDictionaryColumn<int8_t>(plan, array, batch_offset, num_rows, dictionary,
+                                            scratch, any_null);
     case ArrowTypeId::kUInt8:
-      return GatherDictionary<uint8_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                       any_null);
+      return GatherDictionaryColumn<uint8_t>(plan, array, batch_offset, num_rows, dictionary,
+                                             scratch, any_null);
     case ArrowTypeId::kInt16:
-      return GatherDictionary<int16_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                       any_null);
+      return GatherDictionaryColumn<int16_t>(plan, array, batch_offset, num_rows, dictionary,
+                                             scratch, any_null);
     case ArrowTypeId::kUInt16:
-      return GatherDictionary<uint16_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                        any_null);
+      return GatherDictionaryColumn<uint16_t>(plan, array, batch_offset, num_rows, dictionary,
+                                              scratch, any_null);
     case ArrowTypeId::kInt32:
-      return GatherDictionary<int32_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                       any_null);
+      return GatherDictionaryColumn<int32_t>(plan, array, batch_offset, num_rows, dictionary,
+                                             scratch, any_null);
     case ArrowTypeId::kUInt32:
-      return GatherDictionary<uint32_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                        any_null);
+      return GatherDictionaryColumn<uint32_t>(plan, array, batch_offset, num_rows, dictionary,
+                                              scratch, any_null);
     case ArrowTypeId::kInt64:
-      return GatherDictionary<int64_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                       any_null);
+      return GatherDictionaryColumn<int64_t>(plan, array, batch_offset, num_rows, dictionary,
+                                             scratch, any_null);
     case ArrowTypeId::kUInt64:
-      return GatherDictionary<uint64_t>(plan, array, batch_offset, num_rows, dictionary, scratch,
-                                        any_null);
+      return GatherDictionaryColumn<uint64_t>(plan, array, batch_offset, num_rows, dictionary,
+                                              scratch, any_null);
     default: return Status::Internal(ColumnLabel(plan) + ": unexpected dictionary index type");
   }
 }
 
 template <typename RunEndType>
-Status GatherRuns(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
-                  int64_t num_rows, Validation validation, ColumnScratch* scratch, bool* any_null) {
+Status GatherRunsColumn(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
+                        int64_t num_rows, Validation validation, ColumnScratch* scratch,
+                        bool* any_null) {
   const ArrowArray& run_ends = *array.children[0];
   const ArrowArray& values = *array.children[1];
   const auto* ends =
       static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
-  auto end_at = [&](int64_t run) { return LoadElement<RunEndType>(ends, run); };
-  int64_t runs = run_ends.length;
+  const int64_t runs = run_ends.length;
   if (validation == Validation::kFull) {
     Status status = CheckRunEnds<RunEndType>(ends, 0, runs);
     if (!status.ok()) return status.WithContext(ColumnLabel(plan));
   }
-  int64_t logical = array.offset + batch_offset;
-  // The first run whose end is past the first row; binary search over run ends.
-  int64_t low = 0;
-  int64_t high = runs;
-  while (low < high) {
-    int64_t mid = low + (high - low) / 2;
-    if (end_at(mid) <= logical) low = mid + 1;
-    else high = mid;
-  }
-  const auto* value_validity =
-      values.n_buffers > 0 ? static_cast<const uint8_t*>(values.buffers[0]) : nullptr;
-  bool value_nulls = values.n_buffers > 0 && MayHaveNulls(values);
-  int64_t* gather = scratch->gather.data();
-  uint8_t* validity = scratch->validity.data();
-  std::fill(validity, validity + (num_rows + 7) / 8, uint8_t{0});
-  bool nulls = false;
-  int64_t run = low;
-  for (int64_t r = 0; r < num_rows; ++r) {
-    while (run < runs && end_at(run) <= logical + r) ++run;
-    if (run >= runs) {
-      return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(r) +
-                             ": past the last run end (" + std::to_string(runs) + " runs)");
-    }
-    int64_t physical = values.offset + run;
-    gather[r] = physical;
-    bool valid = !value_nulls || GetBit(value_validity, physical);
-    nulls |= !valid;
-    validity[r >> 3] |= static_cast<uint8_t>(static_cast<unsigned>(valid) << (r & 7));
-  }
-  *any_null = nulls;
-  return Status::Ok();
+  const uint8_t* value_validity = values.n_buffers > 0 && MayHaveNulls(values)
+                                      ? static_cast<const uint8_t*>(values.buffers[0])
+                                      : nullptr;
+  const int64_t bad = GatherRuns<RunEndType>(
+      RunValues{ends, runs, values.offset, value_validity},
+      ContiguousPositions{array.offset + batch_offset}, num_rows,
+      GatherOutput{scratch->gather.data(), scratch->validity.data()}, any_null);
+  if (bad < 0) return Status::Ok();
+  return Status::Invalid(ColumnLabel(plan) + " row " + std::to_string(bad) +
+                         ": past the last run end (" + std::to_string(runs) + " runs)");
 }
 
 Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch_offset,
@@ -188,14 +142,14 @@ Status BindRunEnd(const ColumnPlan& plan, const ArrowArray& array, int64_t batch
   BindValues(values, plan.value_type, input);
   switch (plan.index_type.id) {
     case ArrowTypeId::kInt16:
-      return GatherRuns<int16_t>(plan, array, batch_offset, num_rows, validation, scratch,
-                                 any_null);
+      return GatherRunsColumn<int16_t>(plan, array, batch_offset, num_rows, validation, scratch,
+                                       any_null);
     case ArrowTypeId::kInt32:
-      return GatherRuns<int32_t>(plan, array, batch_offset, num_rows, validation, scratch,
-                                 any_null);
+      return GatherRunsColumn<int32_t>(plan, array, batch_offset, num_rows, validation, scratch,
+                                       any_null);
     case ArrowTypeId::kInt64:
-      return GatherRuns<int64_t>(plan, array, batch_offset, num_rows, validation, scratch,
-                                 any_null);
+      return GatherRunsColumn<int64_t>(plan, array, batch_offset, num_rows, validation, scratch,
+                                       any_null);
     default: return Status::Internal(ColumnLabel(plan) + ": unexpected run end type");
   }
 }
@@ -243,7 +197,7 @@ Status BindEncoded(const ColumnPlan& plan, const ArrowArray& array, int64_t batc
       }
       if (scratch->gather.size() < static_cast<size_t>(num_rows)) {
         scratch->gather.resize(static_cast<size_t>(num_rows));
-        scratch->validity.resize(static_cast<size_t>((num_rows + 7) / 8));
+        scratch->validity.resize(static_cast<size_t>(GatherValidityBytes(num_rows)));
       }
       bool any_null = false;
       Status status =

@@ -11,45 +11,18 @@
 #include "arrow/array_checks.hpp"
 #include "arrow/bits.hpp"
 #include "row/column_access.hpp"
+#include "row/encoded_gather.hpp"
 
 namespace rowbridge::row {
 namespace {
-
-int64_t LogicalIndex(const Candidates& candidates, int64_t c) {
-  return candidates.indices == nullptr ? candidates.start + c : candidates.indices[c];
-}
 
 /// Prepares the gather and validity scratch of `count` candidates.
 void PrepareScratch(NodeState* node, int64_t count) {
   if (node->gather.size() < static_cast<size_t>(count))
     node->gather.resize(static_cast<size_t>(count));
-  size_t bytes = static_cast<size_t>((count + 63) / 64 * 8);
+  const auto bytes = static_cast<size_t>(GatherValidityBytes(count));
   if (node->validity.size() < bytes) node->validity.resize(bytes);
 }
-
-/// Collects validity bits in a register and stores them a word at a time
-/// (a byte read-modify-write per value would chain every value through
-/// memory).
-class BitWriter {
- public:
-  explicit BitWriter(uint8_t* bitmap) : bitmap_(bitmap) {}
-  void Put(int64_t c, bool valid) {
-    word_ |= static_cast<uint64_t>(valid) << (c & 63);
-    if ((c & 63) == 63) Flush(c);
-  }
-  /// Stores the bits of a last, partial word ending with value `count - 1`.
-  void Finish(int64_t count) {
-    if ((count & 63) != 0) Flush(count - 1);
-  }
-
- private:
-  void Flush(int64_t c) {
-    Store64(bitmap_ + (c >> 6) * 8, word_);
-    word_ = 0;
-  }
-  uint8_t* bitmap_;
-  uint64_t word_ = 0;
-};
 
 /// Plain values at explicit logical indices. The gather is the indices
 /// themselves when the array has no offset.
@@ -78,91 +51,57 @@ bool GatherPlain(NodeState* node, const Candidates& candidates) {
   return any_null;
 }
 
-template <typename IndexType>
-Status GatherDictionary(NodeState* node, const Candidates& candidates,
-                        const NestedColumnState& column, bool* any_null) {
+template <typename IndexType, typename Positions>
+Status GatherDictionaryNode(NodeState* node, Positions positions, int64_t count,
+                            const NestedColumnState& column, bool* any_null) {
   const ArrowArray& indices = *node->array;
   const ArrowArray& dictionary = *node->values;
-  const auto* index_values = static_cast<const uint8_t*>(indices.buffers[1]);
   const uint8_t* index_validity =
       MayHaveNulls(indices) ? static_cast<const uint8_t*>(indices.buffers[0]) : nullptr;
-  const uint8_t* value_validity = node->value_buffers.validity;
-  int64_t* gather = node->gather.data();
-  BitWriter validity(node->validity.data());
-  bool nulls = false;
-  bool out_of_range = false;
-  for (int64_t c = 0; c < candidates.count; ++c) {
-    int64_t q = indices.offset + LogicalIndex(candidates, c);
-    bool valid = index_validity == nullptr || GetBit(index_validity, q);
-    int64_t key = LoadElement<IndexType>(index_values, q);
-    bool in_range = static_cast<uint64_t>(key) < static_cast<uint64_t>(dictionary.length);
-    out_of_range |= valid & !in_range;
-    valid &= in_range;
-    int64_t physical = dictionary.offset + (valid ? key : 0);
-    gather[c] = physical;
-    valid = valid && (value_validity == nullptr || GetBit(value_validity, physical));
-    nulls |= !valid;
-    validity.Put(c, valid);
-  }
-  validity.Finish(candidates.count);
-  if (out_of_range) {
-    for (int64_t c = 0; c < candidates.count; ++c) {
-      int64_t q = indices.offset + LogicalIndex(candidates, c);
-      if (index_validity != nullptr && !GetBit(index_validity, q)) continue;
-      int64_t key = LoadElement<IndexType>(index_values, q);
-      if (static_cast<uint64_t>(key) >= static_cast<uint64_t>(dictionary.length)) {
-        return CandidateError(node, c, column,
-                              "dictionary index " + std::to_string(key) +
-                                  " is outside the dictionary of " +
-                                  std::to_string(dictionary.length) + " values");
-      }
-    }
-  }
-  *any_null = nulls;
-  return Status::Ok();
+  const DictionaryValues values{dictionary.offset, dictionary.length, node->value_buffers.validity};
+  const int64_t bad = GatherDictionary<IndexType>(
+      static_cast<const uint8_t*>(indices.buffers[1]), index_validity, positions, count, values,
+      GatherOutput{node->gather.data(), node->validity.data()}, any_null);
+  if (bad < 0) return Status::Ok();
+  const int64_t key =
+      LoadElement<IndexType>(static_cast<const uint8_t*>(indices.buffers[1]), positions[bad]);
+  return CandidateError(node, bad, column,
+                        "dictionary index " + std::to_string(key) +
+                            " is outside the dictionary of " + std::to_string(dictionary.length) +
+                            " values");
 }
 
-template <typename RunEndType>
-Status GatherRuns(NodeState* node, const Candidates& candidates, const NestedColumnState& column,
-                  bool* any_null) {
-  const ArrowArray& array = *node->array;
+template <typename RunEndType, typename Positions>
+Status GatherRunsNode(NodeState* node, Positions positions, int64_t count,
+                      const NestedColumnState& column, bool* any_null) {
   const ArrowArray& run_ends = *node->run_ends;
-  const ArrowArray& values = *node->values;
-  const auto* ends =
-      static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType);
-  auto end_at = [&](int64_t run) { return LoadElement<RunEndType>(ends, run); };
-  const int64_t runs = run_ends.length;
-  const uint8_t* value_validity = node->value_buffers.validity;
-  int64_t* gather = node->gather.data();
-  BitWriter validity(node->validity.data());
-  bool nulls = false;
-  int64_t run = 0;
-  for (int64_t c = 0; c < candidates.count; ++c) {
-    int64_t q = array.offset + LogicalIndex(candidates, c);
-    // Candidates mostly ascend: keep the run while it covers q, else search.
-    if (!(run < runs && end_at(run) > q && (run == 0 || end_at(run - 1) <= q))) {
-      int64_t low = 0;
-      int64_t high = runs;
-      while (low < high) {
-        int64_t mid = low + (high - low) / 2;
-        if (end_at(mid) <= q) low = mid + 1;
-        else high = mid;
-      }
-      run = low;
-    }
-    if (run >= runs) {
-      return CandidateError(node, c, column,
-                            "past the last run end (" + std::to_string(runs) + " runs)");
-    }
-    int64_t physical = values.offset + run;
-    gather[c] = physical;
-    bool valid = value_validity == nullptr || GetBit(value_validity, physical);
-    nulls |= !valid;
-    validity.Put(c, valid);
+  const RunValues values{
+      static_cast<const uint8_t*>(run_ends.buffers[1]) + run_ends.offset * sizeof(RunEndType),
+      run_ends.length, node->values->offset, node->value_buffers.validity};
+  const int64_t bad = GatherRuns<RunEndType>(
+      values, positions, count, GatherOutput{node->gather.data(), node->validity.data()}, any_null);
+  if (bad < 0) return Status::Ok();
+  return CandidateError(node, bad, column,
+                        "past the last run end (" + std::to_string(run_ends.length) + " runs)");
+}
+
+/// The gather of an encoded node, by index type and by how its candidates
+/// are given.
+template <typename IndexType>
+Status GatherEncodedAs(NodeState* node, const Candidates& candidates,
+                       const NestedColumnState& column, bool* any_null) {
+  const int64_t start = node->array->offset;
+  const bool run_end = node->plan->encoding == Encoding::kRunEnd;
+  if (candidates.indices == nullptr) {
+    const ContiguousPositions positions{start + candidates.start};
+    return run_end ? GatherRunsNode<IndexType>(node, positions, candidates.count, column, any_null)
+                   : GatherDictionaryNode<IndexType>(node, positions, candidates.count, column,
+                                                     any_null);
   }
-  validity.Finish(candidates.count);
-  *any_null = nulls;
-  return Status::Ok();
+  const ListedPositions positions{start, candidates.indices};
+  return run_end
+             ? GatherRunsNode<IndexType>(node, positions, candidates.count, column, any_null)
+             : GatherDictionaryNode<IndexType>(node, positions, candidates.count, column, any_null);
 }
 
 Status GatherEncoded(NodeState* node, const Candidates& candidates, const NestedColumnState& column,
@@ -170,22 +109,20 @@ Status GatherEncoded(NodeState* node, const Candidates& candidates, const Nested
   const NestedNode& plan = *node->plan;
   if (plan.encoding == Encoding::kRunEnd) {
     switch (plan.index_type.id) {
-      case ArrowTypeId::kInt16: return GatherRuns<int16_t>(node, candidates, column, any_null);
-      case ArrowTypeId::kInt32: return GatherRuns<int32_t>(node, candidates, column, any_null);
-      default: return GatherRuns<int64_t>(node, candidates, column, any_null);
+      case ArrowTypeId::kInt16: return GatherEncodedAs<int16_t>(node, candidates, column, any_null);
+      case ArrowTypeId::kInt32: return GatherEncodedAs<int32_t>(node, candidates, column, any_null);
+      default: return GatherEncodedAs<int64_t>(node, candidates, column, any_null);
     }
   }
   switch (plan.index_type.id) {
-    case ArrowTypeId::kInt8: return GatherDictionary<int8_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kUInt8: return GatherDictionary<uint8_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kInt16: return GatherDictionary<int16_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kUInt16:
-      return GatherDictionary<uint16_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kInt32: return GatherDictionary<int32_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kUInt32:
-      return GatherDictionary<uint32_t>(node, candidates, column, any_null);
-    case ArrowTypeId::kInt64: return GatherDictionary<int64_t>(node, candidates, column, any_null);
-    default: return GatherDictionary<uint64_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt8: return GatherEncodedAs<int8_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt8: return GatherEncodedAs<uint8_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt16: return GatherEncodedAs<int16_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt16: return GatherEncodedAs<uint16_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt32: return GatherEncodedAs<int32_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kUInt32: return GatherEncodedAs<uint32_t>(node, candidates, column, any_null);
+    case ArrowTypeId::kInt64: return GatherEncodedAs<int64_t>(node, candidates, column, any_null);
+    default: return GatherEncodedAs<uint64_t>(node, candidates, column, any_null);
   }
 }
 
