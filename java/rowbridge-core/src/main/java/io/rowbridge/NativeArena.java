@@ -67,18 +67,4 @@ final class NativeArena implements AutoCloseable {
     }
     blocks.clear();
   }
-
-  /** Reads a NUL-terminated UTF-8 string at {@code address}. */
-  static String readString(long address) {
-    if (address == 0) {
-      return "";
-    }
-    int length = 0;
-    while (Platform.getByte(null, address + length) != 0) {
-      length++;
-    }
-    byte[] bytes = new byte[length];
-    Platform.copyMemory(null, address, bytes, Platform.BYTE_ARRAY_OFFSET, length);
-    return new String(bytes, StandardCharsets.UTF_8);
-  }
 }

@@ -119,7 +119,8 @@ public final class RowbridgeConverter implements AutoCloseable {
       throw e;
     }
     try {
-      nativeSparkSchema = NativeArena.readString(RowbridgeNative.sparkSchemaAddress(handle));
+      nativeSparkSchema =
+          CStructs.readCString(RowbridgeNative.sparkSchemaAddress(handle), Integer.MAX_VALUE);
       long root = RowbridgeNative.registeredBatch(handle);
       this.registeredRoot = root;
       if (root == 0) {
@@ -159,7 +160,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
   /** The native library's version ("MAJOR.MINOR.PATCH"). */
   public static String nativeVersion() {
-    return NativeArena.readString(RowbridgeNative.versionAddress());
+    return CStructs.readCString(RowbridgeNative.versionAddress(), Integer.MAX_VALUE);
   }
 
   public StructType sparkSchema() {

@@ -19,7 +19,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@link #cancel} may be called from any thread, also while the consumer is blocked in {@link
  * #loadNextBatch}; {@link #close} (on the consumer's thread) frees everything, mid-stream too.
  */
-public final class ArrowScan extends ScanBase implements AutoCloseable {
+public final class ArrowScan extends ScanBase {
   private final BufferAllocator allocator;
   private final CDataDictionaryProvider dictionaries;
   private final Schema schema;

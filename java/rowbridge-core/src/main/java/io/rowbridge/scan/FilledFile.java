@@ -1,5 +1,6 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.CStructs;
 import io.rowbridge.RowbridgeException;
 import java.nio.ByteBuffer;
 import org.apache.arrow.c.ArrowSchema;
@@ -110,7 +111,7 @@ public final class FilledFile implements AutoCloseable {
    */
   public synchronized FileLayout open(int[] columns, boolean validateValues) {
     long address = 0;
-    long pathAddress = NativeStream.cString(name);
+    long pathAddress = CStructs.allocateCString(name);
     BufferAllocator allocator = NativeScan.SchemaAllocator.get();
     ArrowSchema schema = ArrowSchema.allocateNew(allocator);
     try {

@@ -1,5 +1,6 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.CStructs;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
 import org.apache.arrow.memory.BufferAllocator;
@@ -49,7 +50,7 @@ public final class NativeScan {
       throw new IllegalArgumentException("rowbridge inspect: no path (null)");
     }
     BufferAllocator allocator = SchemaAllocator.get();
-    long pathAddress = NativeStream.cString(path);
+    long pathAddress = CStructs.allocateCString(path);
     ArrowSchema schema = ArrowSchema.allocateNew(allocator);
     long info = 0;
     try {

@@ -1,8 +1,8 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.CStructs;
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.Interruption;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.c.ArrowArray;
@@ -105,7 +105,7 @@ final class NativeStream {
       throw new IllegalArgumentException(
           "rowbridge scan: constant columns are one row, not " + constants.getRowCount());
     }
-    long pathAddress = cString(path);
+    long pathAddress = CStructs.allocateCString(path);
     int[] columns = options.columnsUnsafe();
     long columnsAddress = 0;
     ArrowSchema constantsSchema = null;
@@ -178,15 +178,6 @@ final class NativeStream {
         Platform.freeMemory(columnsAddress);
       }
     }
-  }
-
-  /** Copies {@code text} into native memory as NUL-terminated UTF-8; the caller frees it. */
-  static long cString(String text) {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    long address = Platform.allocateMemory(bytes.length + 1L);
-    Platform.copyMemory(bytes, Platform.BYTE_ARRAY_OFFSET, null, address, bytes.length);
-    Platform.putByte(null, address + bytes.length, (byte) 0);
-    return address;
   }
 
   String path() {

@@ -21,7 +21,7 @@ import org.apache.spark.unsafe.Platform;
  * (Spark's contract; {@code ConverterOptions.copyRows(true)} hands out copies); after close it
  * points at zeroed heap memory. Errors, cancellation and close behave as {@link ArrowScan}'s.
  */
-public final class RowScan extends ScanBase implements AutoCloseable {
+public final class RowScan extends ScanBase {
   private final StructType sparkSchema;
   private final Schema arrowSchema;
   private final boolean copyRows;

@@ -4,7 +4,7 @@ package io.rowbridge.scan;
  * What {@link ArrowScan} and {@link RowScan} share: cancellation and the metrics of the native
  * stream (for Spark's UI), which stay readable after close.
  */
-public abstract class ScanBase implements StreamCounters {
+public abstract class ScanBase implements StreamCounters, AutoCloseable {
   final NativeStream stream;
 
   /** Set by close; an advance after it is an error. */
@@ -68,6 +68,10 @@ public abstract class ScanBase implements StreamCounters {
 
   /** Clears what the consumer sees once the stream has ended. */
   abstract void onEnd();
+
+  /** Closes the stream and frees its native memory; the counters stay readable. Idempotent. */
+  @Override
+  public abstract void close();
 
   /**
    * Cancels the scan: a consumer blocked waiting for a batch gets a {@link

@@ -1,7 +1,7 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.CStructs;
 import io.rowbridge.RowbridgeException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.c.ArrowSchema;
@@ -20,11 +20,6 @@ import org.apache.spark.unsafe.Platform;
 final class SchemaImportError {
   private SchemaImportError() {}
 
-  // Offsets of the C Data Interface's struct ArrowSchema (64-bit).
-  private static final int FORMAT = 0;
-  private static final int NAME = 8;
-  private static final int N_CHILDREN = 32;
-  private static final int CHILDREN = 40;
   private static final int MAX_DEPTH = 64;
 
   /**
@@ -102,31 +97,22 @@ final class SchemaImportError {
     if (schema == 0 || depth > MAX_DEPTH) {
       return;
     }
-    long children = Platform.getLong(null, schema + CHILDREN);
-    long count = Platform.getLong(null, schema + N_CHILDREN);
+    long children = Platform.getLong(null, schema + CStructs.SCHEMA_CHILDREN);
+    long count = Platform.getLong(null, schema + CStructs.SCHEMA_N_CHILDREN);
     for (long i = 0; children != 0 && i < count; i++) {
       long child = Platform.getLong(null, children + 8 * i);
       if (child == 0) {
         continue;
       }
-      String name = cString(Platform.getLong(null, child + NAME));
+      String name =
+          CStructs.readCString(Platform.getLong(null, child + CStructs.SCHEMA_NAME), 4096);
       String path = parent.isEmpty() ? name : parent + "." + name;
-      out.add(new String[] {path, cString(Platform.getLong(null, child + FORMAT))});
+      out.add(
+          new String[] {
+            path, CStructs.readCString(Platform.getLong(null, child + CStructs.SCHEMA_FORMAT), 4096)
+          });
       collect(child, path, depth + 1, out);
     }
-  }
-
-  private static String cString(long address) {
-    if (address == 0) {
-      return "";
-    }
-    int length = 0;
-    while (Platform.getByte(null, address + length) != 0 && length < 4096) {
-      length++;
-    }
-    byte[] bytes = new byte[length];
-    Platform.copyMemory(null, address, bytes, Platform.BYTE_ARRAY_OFFSET, length);
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private static String layoutName(String format) {

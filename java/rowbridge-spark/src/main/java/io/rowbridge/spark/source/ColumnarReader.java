@@ -60,36 +60,15 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
         ArrowUtils.rootAllocator()
             .newChildAllocator(
                 "rowbridge scan " + range.path() + " @" + range.firstBatch(), 0, Long.MAX_VALUE);
-    try {
-      scan =
-          range.remote() == null
-              ? NativeScan.openArrow(range.path(), task.options(conf), allocator)
-              : NativeScan.openArrow(range.remote().image(), task.options(conf), allocator);
-      task.startFetching(scan, conf);
-    } catch (RuntimeException e) {
-      if (scan != null) {
-        scan.close();
-      }
-      task.stopFetching();
-      allocator.close();
-      throw task.failure(e);
-    }
-    StreamTask.OPEN_STREAMS.incrementAndGet();
-    memory =
-        task.context == null
-            ? null
-            : new TaskMemoryAccounting(
-                task.context.taskMemoryManager(),
-                "the columnar scan's native batches decoded ahead",
-                "lower the read options "
-                    + SourceConf.PREFETCH
-                    + " (now "
-                    + conf.prefetch()
-                    + ") or "
-                    + SourceConf.IN_FLIGHT
-                    + " (now "
-                    + conf.inFlight()
-                    + "), write smaller record batches,");
+    scan =
+        task.open(
+            conf,
+            () ->
+                range.remote() == null
+                    ? NativeScan.openArrow(range.path(), task.options(conf), allocator)
+                    : NativeScan.openArrow(range.remote().image(), task.options(conf), allocator),
+            allocator::close);
+    memory = task.memory("the columnar scan's native batches decoded ahead", conf, "");
   }
 
   @Override
@@ -171,18 +150,13 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
       return;
     }
     currentMetricsValues(); // keeps the stream's final counters
-    task.stopFetching();
     try {
-      scan.close();
+      task.close(scan, memory);
     } finally {
       scan = null;
       batch = null;
       wrapped = null;
       allocator.close();
-      if (memory != null) {
-        memory.releaseAll();
-      }
-      StreamTask.OPEN_STREAMS.decrementAndGet();
     }
   }
 }

@@ -85,56 +85,47 @@ final class RowReader implements PartitionReader<InternalRow> {
       withPartition = null;
       joined = null;
     }
-    try {
-      ScanOptions options = task.options(conf).withConverterOptions(conf.converterOptions());
-      if (partitionFields.length > 0 && nativeConstants) {
-        constantsAllocator =
-            ArrowUtils.rootAllocator()
-                .newChildAllocator("rowbridge partition values " + range.path(), 0, Long.MAX_VALUE);
-        try (VectorSchemaRoot constants =
-            partitionRow(partitionValues, partitionFields, constantsAllocator)) {
-          scan =
-              range.remote() == null
-                  ? NativeScan.openRows(range.path(), options, constants)
-                  : NativeScan.openRows(range.remote().image(), options, constants);
-        }
-      } else {
-        scan =
-            range.remote() == null
-                ? NativeScan.openRows(range.path(), options)
-                : NativeScan.openRows(range.remote().image(), options, null);
-      }
-      task.startFetching(scan, conf);
-    } catch (RuntimeException e) {
-      if (scan != null) {
-        scan.close();
-      }
-      task.stopFetching();
-      if (constantsAllocator != null) {
-        constantsAllocator.close();
-      }
-      throw task.failure(e);
+    ScanOptions options = task.options(conf).withConverterOptions(conf.converterOptions());
+    if (partitionFields.length > 0 && nativeConstants) {
+      constantsAllocator =
+          ArrowUtils.rootAllocator()
+              .newChildAllocator("rowbridge partition values " + range.path(), 0, Long.MAX_VALUE);
     }
-    StreamTask.OPEN_STREAMS.incrementAndGet();
+    scan =
+        task.open(
+            conf,
+            () -> openScan(range, options, partitionValues, partitionFields),
+            this::closeConstants);
     memory =
-        task.context == null
-            ? null
-            : new TaskMemoryAccounting(
-                task.context.taskMemoryManager(),
-                "the row-mode scan's native batches and row buffers",
-                "lower the read options "
-                    + SourceConf.PREFETCH
-                    + " (now "
-                    + conf.prefetch()
-                    + ") or "
-                    + SourceConf.IN_FLIGHT
-                    + " (now "
-                    + conf.inFlight()
-                    + ") or "
-                    + RowbridgeConf.MAX_CHUNK_BYTES
-                    + " (now "
-                    + conf.maxChunkBytes()
-                    + "), write smaller record batches,");
+        task.memory(
+            "the row-mode scan's native batches and row buffers",
+            conf,
+            " or " + RowbridgeConf.MAX_CHUNK_BYTES + " (now " + conf.maxChunkBytes() + ")");
+  }
+
+  /** Opens the range's row scan, with the partition values the native conversion writes. */
+  private RowScan openScan(
+      FileRange range,
+      ScanOptions options,
+      InternalRow partitionValues,
+      StructField[] partitionFields) {
+    if (constantsAllocator == null) {
+      return range.remote() == null
+          ? NativeScan.openRows(range.path(), options)
+          : NativeScan.openRows(range.remote().image(), options, null);
+    }
+    try (VectorSchemaRoot constants =
+        partitionRow(partitionValues, partitionFields, constantsAllocator)) {
+      return range.remote() == null
+          ? NativeScan.openRows(range.path(), options, constants)
+          : NativeScan.openRows(range.remote().image(), options, constants);
+    }
+  }
+
+  private void closeConstants() {
+    if (constantsAllocator != null) {
+      constantsAllocator.close();
+    }
   }
 
   @Override
@@ -223,19 +214,12 @@ final class RowReader implements PartitionReader<InternalRow> {
       return;
     }
     currentMetricsValues(); // keeps the stream's final counters
-    task.stopFetching();
     try {
-      scan.close();
+      task.close(scan, memory);
     } finally {
       scan = null;
       row = null;
-      if (constantsAllocator != null) {
-        constantsAllocator.close();
-      }
-      if (memory != null) {
-        memory.releaseAll();
-      }
-      StreamTask.OPEN_STREAMS.decrementAndGet();
+      closeConstants();
     }
   }
 }

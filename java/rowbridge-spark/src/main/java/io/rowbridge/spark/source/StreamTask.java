@@ -3,10 +3,12 @@ package io.rowbridge.spark.source;
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.scan.ScanBase;
 import io.rowbridge.scan.ScanOptions;
+import io.rowbridge.spark.TaskMemoryAccounting;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.spark.TaskContext;
 import org.apache.spark.util.TaskCompletionListener;
@@ -113,6 +115,67 @@ final class StreamTask {
     }
     if (range.remote() != null) {
       range.remote().close();
+    }
+  }
+
+  /**
+   * Opens the reader's scan with {@code opener} and starts fetching its range. On failure closes
+   * what was opened, runs {@code cleanup} (the reader's own allocators) and throws the task's
+   * failure. A scan returned is counted in {@link #OPEN_STREAMS} until {@link #close}.
+   */
+  <S extends ScanBase> S open(SourceConf conf, Supplier<S> opener, Runnable cleanup) {
+    S scan = null;
+    try {
+      scan = opener.get();
+      startFetching(scan, conf);
+    } catch (RuntimeException e) {
+      if (scan != null) {
+        scan.close();
+      }
+      stopFetching();
+      cleanup.run();
+      throw failure(e);
+    }
+    OPEN_STREAMS.incrementAndGet();
+    return scan;
+  }
+
+  /**
+   * The task's accounting of {@code what} native memory, whose refusal names the read options to
+   * lower ({@code prefetch}, {@code inFlight}, then {@code more}); null outside a Spark task.
+   */
+  TaskMemoryAccounting memory(String what, SourceConf conf, String more) {
+    if (context == null) {
+      return null;
+    }
+    String lower =
+        "lower the read options "
+            + SourceConf.PREFETCH
+            + " (now "
+            + conf.prefetch()
+            + ") or "
+            + SourceConf.IN_FLIGHT
+            + " (now "
+            + conf.inFlight()
+            + ")"
+            + more
+            + ", write smaller record batches,";
+    return new TaskMemoryAccounting(context.taskMemoryManager(), what, lower);
+  }
+
+  /**
+   * Closes an open scan at the reader's close: stops fetching, closes the scan, gives the task's
+   * memory back and uncounts the stream.
+   */
+  void close(ScanBase scan, TaskMemoryAccounting memory) {
+    stopFetching();
+    try {
+      scan.close();
+    } finally {
+      if (memory != null) {
+        memory.releaseAll();
+      }
+      OPEN_STREAMS.decrementAndGet();
     }
   }
 
