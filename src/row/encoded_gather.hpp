@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "arrow/bits.hpp"
 #include "row/column_access.hpp"
@@ -117,8 +118,9 @@ struct RunValues {
 };
 
 /// Gathers `count` positions of a run-end encoded array: each becomes the
-/// index of the run value covering it. Positions that ascend (the usual
-/// case) step from run to run; others are found by binary search. Returns
+/// index of the run value covering it. Contiguous positions step from run
+/// to run after one binary search; listed ones keep the run while it covers
+/// them and search otherwise. Returns
 /// the first position past the last run end, or -1; sets `*any_null`.
 template <typename RunEndType, typename Positions>
 int64_t GatherRuns(const RunValues& values, Positions positions, int64_t count, GatherOutput out,
@@ -130,22 +132,26 @@ int64_t GatherRuns(const RunValues& values, Positions positions, int64_t count, 
   int64_t* gather = out.gather;
   BitWriter validity(out.validity);
   bool nulls = false;
+  auto first_run_past = [&](int64_t q) {  // binary search: the first run ending after q
+    int64_t low = 0;
+    int64_t high = runs;
+    while (low < high) {
+      const int64_t mid = low + (high - low) / 2;
+      if (end_at(mid) <= q) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
   int64_t run = 0;
+  if constexpr (std::is_same_v<Positions, ContiguousPositions>) {
+    if (count > 0) run = first_run_past(positions[0]);
+  }
   for (int64_t c = 0; c < count; ++c) {
     const int64_t q = positions[c];
-    if (!(run < runs && end_at(run) > q && (run == 0 || end_at(run - 1) <= q))) {
-      if (run + 1 < runs && end_at(run) <= q && end_at(run + 1) > q) {
-        ++run;  // the next run
-      } else {
-        int64_t low = 0;
-        int64_t high = runs;
-        while (low < high) {
-          const int64_t mid = low + (high - low) / 2;
-          if (end_at(mid) <= q) low = mid + 1;
-          else high = mid;
-        }
-        run = low;
-      }
+    if constexpr (std::is_same_v<Positions, ContiguousPositions>) {
+      while (run < runs && end_at(run) <= q) ++run;
+    } else if (!(run < runs && end_at(run) > q && (run == 0 || end_at(run - 1) <= q))) {
+      run = first_run_past(q);
     }
     if (run >= runs) {
       validity.Finish(c);
