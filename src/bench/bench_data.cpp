@@ -61,7 +61,7 @@ struct ColumnSource {
   const ColumnSpec* spec = nullptr;
   uint64_t seed = 0;
   uint64_t stream = 0;
-  std::shared_ptr<const ArrayNode> dictionary;
+  std::shared_ptr<ArrayNode> dictionary;
 
   SeededRandom Cell(int64_t row) const {
     return SeededRandom::For(seed, stream, static_cast<uint64_t>(row));
@@ -171,24 +171,25 @@ ArrayNode ColumnSource::MakeRunEnds(int64_t first_row, int64_t num_rows) const {
       values.AppendValue(value);
     }
   }
-  return RunEndNode(spec->name, num_rows, run_ends.Finish("i", ""), values.Finish("l", ""));
+  return owned_arrow::RunEnd(spec->name, num_rows, run_ends.Finish("i", ""),
+                             values.Finish("l", ""));
 }
 
-std::shared_ptr<const ArrayNode> MakeDictionary(uint64_t seed, uint64_t stream) {
+std::shared_ptr<ArrayNode> MakeDictionary(uint64_t seed, uint64_t stream) {
   StringBuilder builder;
   for (int64_t i = 0; i < kDictionarySize; ++i) {
     SeededRandom random =
         SeededRandom::For(seed, kDictionaryStream + stream, static_cast<uint64_t>(i));
     builder.Append(RandomString(&random));
   }
-  return std::make_shared<const ArrayNode>(builder.Finish(""));
+  return std::make_shared<ArrayNode>(builder.Finish(""));
 }
 
 ArrayNode MakeBatch(const std::vector<ColumnSource>& sources, int64_t first_row, int64_t num_rows) {
   std::vector<ArrayNode> columns;
   columns.reserve(sources.size());
   for (const ColumnSource& source : sources) columns.push_back(source.Make(first_row, num_rows));
-  return StructNode(num_rows, std::move(columns));
+  return owned_arrow::Batch(std::move(columns));
 }
 
 }  // namespace
@@ -253,7 +254,7 @@ std::unique_ptr<Dataset> MakeDataset(const DatasetSpec& spec, int64_t num_rows, 
   dataset->seed = seed;
   dataset->num_rows = num_rows;
   dataset->batch_rows = batch_rows;
-  ExportSchema(MakeBatch(sources, 0, 0), dataset->schema.get());
+  owned_arrow::ExportSchema(MakeBatch(sources, 0, 0), &dataset->schema.schema);
   std::vector<ArrayNode> roots;
   for (int64_t first = 0; first < num_rows; first += batch_rows) {
     int64_t rows = std::min(batch_rows, num_rows - first);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/arrow_node.hpp"
 #include "bench/packed_batches.hpp"
+#include "owned_arrow/array_node.hpp"
 
 namespace rowbridge::bench {
 
@@ -81,7 +81,8 @@ struct Dataset {
   uint64_t seed = 0;
   int64_t num_rows = 0;
   int64_t batch_rows = 0;
-  SchemaHolder schema;
+  /// The batches' schema, released with the dataset.
+  owned_arrow::OwnedSchema schema;
   /// The batches, in order, packed one after another in memory.
   std::unique_ptr<PackedBatches> packed;
   std::vector<const ArrowArray*> batches;  // owned by `packed`

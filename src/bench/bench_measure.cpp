@@ -60,7 +60,7 @@ double TimedFloorPass(const std::vector<FloorBatch>& floors, uint8_t* buffer) {
 Status MakeConverter(const Dataset& data, std::unique_ptr<Converter>* out) {
   ConverterOptions options;
   options.validation = Validation::kCheap;
-  return Converter::Make(*data.schema, options, out);
+  return Converter::Make(data.schema.schema, options, out);
 }
 
 }  // namespace
@@ -75,7 +75,7 @@ Status MeasureCase(const Dataset& data, CaseResult* out) {
   std::vector<FloorBatch> floors(data.batches.size());
   int64_t floor_buffer_bytes = 8;
   for (size_t i = 0; i < floors.size(); ++i) {
-    ROWBRIDGE_RETURN_NOT_OK(CollectInputRanges(*data.batches[i], *data.schema, &floors[i]));
+    ROWBRIDGE_RETURN_NOT_OK(CollectInputRanges(*data.batches[i], data.schema.schema, &floors[i]));
     floors[i].output_bytes = batch_bytes[i];
     floor_buffer_bytes = std::max(floor_buffer_bytes, floors[i].buffer_bytes());
   }

@@ -36,9 +36,7 @@ class ListBuilder {
     node.length = validity_.length();
     node.null_count = validity_.null_count();
     node.buffers.push_back(validity_.Finish());
-    Bytes offsets(offsets_.size() * sizeof(int32_t));
-    std::memcpy(offsets.data(), offsets_.data(), offsets.size());
-    node.buffers.push_back(std::move(offsets));
+    node.buffers.push_back(owned_arrow::ToBytes(offsets_));
     node.children = std::move(children);
     return node;
   }
@@ -166,13 +164,13 @@ ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t se
     case NestedKind::kMapUtf8Int64:
     case NestedKind::kMapUtf8TimestampMillis: {
       ArrayNode key = keys.Finish("key");
-      key.flags = 0;
+      key.nullable = false;
       ArrayNode value = longs.Finish(kind == NestedKind::kMapUtf8Int64 ? "l" : "tsm:", "value");
       ValidityBuilder entries_validity;
       for (int64_t i = 0; i < key.length; ++i) entries_validity.Append(true);
       ArrayNode entries =
           StructOf("entries", &entries_validity, {std::move(key), std::move(value)});
-      entries.flags = 0;
+      entries.nullable = false;
       return lists.Finish("+m", name, {std::move(entries)});
     }
     case NestedKind::kListStructFloat64Utf8: {

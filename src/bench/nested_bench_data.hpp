@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "bench/arrow_node.hpp"
+#include "owned_arrow/array_node.hpp"
 
 namespace rowbridge::bench {
 
@@ -28,7 +28,8 @@ enum class NestedKind {
 /// of 0-8 entries (uniform), strings of 5-30 printable bytes, and each value
 /// at every level (the column's, the fields', the elements') null with
 /// probability `null_probability`; map keys are never null.
-ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t seed, uint64_t stream,
-                           int64_t first_row, int64_t num_rows, double null_probability);
+owned_arrow::ArrayNode MakeNestedColumn(NestedKind kind, const std::string& name, uint64_t seed,
+                                        uint64_t stream, int64_t first_row, int64_t num_rows,
+                                        double null_probability);
 
 }  // namespace rowbridge::bench

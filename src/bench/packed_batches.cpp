@@ -3,6 +3,10 @@
 #include <cstring>
 
 namespace rowbridge::bench {
+
+using owned_arrow::ArrayNode;
+using owned_arrow::Bytes;
+
 namespace {
 
 /// Packed arrays own nothing: the block is freed with the PackedBatches.
@@ -61,7 +65,7 @@ class PackedBatches::Placer {
     if (base_ == nullptr) return nullptr;
     array->length = node.length;
     array->null_count = node.null_count;
-    array->offset = 0;
+    array->offset = node.offset;
     array->n_buffers = static_cast<int64_t>(node.buffers.size());
     array->n_children = static_cast<int64_t>(node.children.size());
     array->buffers = node.buffers.empty() ? nullptr : buffers;
@@ -75,10 +79,12 @@ class PackedBatches::Placer {
 
   void PlaceBuffers(const ArrayNode& node, ArrowArray* array) {
     for (size_t i = 0; i < node.buffers.size(); ++i) {
-      const Bytes& buffer = node.buffers[i];
-      uint8_t* data = buffer.empty() ? nullptr : Take(static_cast<int64_t>(buffer.size()), 64);
+      const std::optional<Bytes>& buffer = node.buffers[i];
+      // An absent or empty buffer has no bytes to place: it is NULL.
+      const bool placed = buffer.has_value() && !buffer->empty();
+      uint8_t* data = placed ? Take(static_cast<int64_t>(buffer->size()), 64) : nullptr;
       if (base_ == nullptr) continue;
-      if (data != nullptr) std::memcpy(data, buffer.data(), buffer.size());
+      if (data != nullptr) std::memcpy(data, buffer->data(), buffer->size());
       const_cast<const void**>(array->buffers)[i] = data;
     }
   }

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "bench/arrow_node.hpp"
+#include "owned_arrow/array_node.hpp"
 
 namespace rowbridge::bench {
 
@@ -16,9 +16,10 @@ class PackedBatches {
  public:
   /// Copies `roots` (struct arrays), in order, into one allocation: for each
   /// batch its ArrowArray structs, buffer and child lists, then its buffers
-  /// (64-byte aligned, as Arrow allocators align them). A dictionary shared
-  /// by several batches is packed once, where it first appears.
-  explicit PackedBatches(const std::vector<ArrayNode>& roots);
+  /// (64-byte aligned, as Arrow allocators align them; an absent or empty
+  /// buffer is NULL). A dictionary shared by several batches is packed once,
+  /// where it first appears. Nothing refers to `roots` afterwards.
+  explicit PackedBatches(const std::vector<owned_arrow::ArrayNode>& roots);
   PackedBatches(const PackedBatches&) = delete;
   PackedBatches& operator=(const PackedBatches&) = delete;
 

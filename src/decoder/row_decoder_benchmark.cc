@@ -35,7 +35,7 @@ std::unique_ptr<RowDataset> MakeRows(bench::DatasetSpec (*make_spec)(), int64_t 
   std::unique_ptr<bench::Dataset> data =
       bench::MakeDataset(make_spec(), kRows, batch_rows, bench::kDefaultSeed);
   std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(*data->schema, ConverterOptions{}, &converter);
+  Status status = Converter::Make(data->schema.schema, ConverterOptions{}, &converter);
   auto rows = std::make_unique<RowDataset>();
   for (const ArrowArray* batch : data->batches) {
     RowBatchView view;

@@ -20,7 +20,7 @@ void BM_Convert(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
   std::unique_ptr<bench::Dataset> data =
       bench::MakeDataset(make_spec(), kRows, batch_rows, bench::kDefaultSeed);
   std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(*data->schema, ConverterOptions{}, &converter);
+  Status status = Converter::Make(data->schema.schema, ConverterOptions{}, &converter);
   if (!status.ok()) {
     state.SkipWithError(status.message().c_str());
     return;

@@ -3,47 +3,11 @@
 namespace rowbridge::testing {
 namespace {
 
-struct SchemaPrivate {
-  std::string format;
-  std::string name;
-  std::string metadata;
-  std::vector<ArrowSchema*> children;
-  ArrowSchema* dictionary = nullptr;
-};
-
-void ReleaseSchema(ArrowSchema* schema) {
-  auto* p = static_cast<SchemaPrivate*>(schema->private_data);
-  for (ArrowSchema* child : p->children) {
-    if (child->release != nullptr) child->release(child);
-    delete child;
-  }
-  if (p->dictionary != nullptr) {
-    if (p->dictionary->release != nullptr) p->dictionary->release(p->dictionary);
-    delete p->dictionary;
-  }
-  delete p;
-  schema->release = nullptr;
-}
-
-struct ArrayPrivate {
-  std::vector<std::unique_ptr<uint8_t[]>> storage;
-  std::vector<const void*> buffers;
-  std::vector<ArrowArray*> children;
-  ArrowArray* dictionary = nullptr;
-};
-
-void ReleaseArray(ArrowArray* array) {
-  auto* p = static_cast<ArrayPrivate*>(array->private_data);
-  for (ArrowArray* child : p->children) {
-    if (child->release != nullptr) child->release(child);
-    delete child;
-  }
-  if (p->dictionary != nullptr) {
-    if (p->dictionary->release != nullptr) p->dictionary->release(p->dictionary);
-    delete p->dictionary;
-  }
-  delete p;
-  array->release = nullptr;
+/// Offsets (or sizes) as int64 when `large`, else as int32.
+Bytes OffsetBytes(const std::vector<int64_t>& offsets, bool large) {
+  if (large) return ToBytes(offsets);
+  std::vector<int32_t> narrow(offsets.begin(), offsets.end());
+  return ToBytes(narrow);
 }
 
 void AppendInt32(Bytes* out, int32_t v) {
@@ -52,66 +16,15 @@ void AppendInt32(Bytes* out, int32_t v) {
   out->insert(out->end(), b, b + 4);
 }
 
+/// Sets the length, validity bitmap and null count of a nested node.
+void SetValidity(TestArray* a, int64_t length, const std::vector<bool>& valid) {
+  a->length = length;
+  a->null_count = 0;
+  for (bool v : valid) a->null_count += v ? 0 : 1;
+  a->buffers = {valid.empty() ? std::nullopt : ValidityBitmap(valid)};
+}
+
 }  // namespace
-
-void ExportSchema(const TestArray& node, ArrowSchema* out) {
-  auto* p = new SchemaPrivate;
-  p->format = node.format;
-  p->name = node.name;
-  p->metadata = node.metadata;
-  for (const TestArray& child : node.children) {
-    auto* c = new ArrowSchema;
-    ExportSchema(child, c);
-    p->children.push_back(c);
-  }
-  if (node.dictionary) {
-    p->dictionary = new ArrowSchema;
-    ExportSchema(*node.dictionary, p->dictionary);
-  }
-  out->format = p->format.c_str();
-  out->name = p->name.c_str();
-  out->metadata = p->metadata.empty() ? nullptr : p->metadata.data();
-  out->flags = node.nullable ? ARROW_FLAG_NULLABLE : 0;
-  out->n_children = static_cast<int64_t>(p->children.size());
-  out->children = p->children.empty() ? nullptr : p->children.data();
-  out->dictionary = p->dictionary;
-  out->release = &ReleaseSchema;
-  out->private_data = p;
-}
-
-void ExportArray(const TestArray& node, ArrowArray* out) {
-  auto* p = new ArrayPrivate;
-  for (const auto& buffer : node.buffers) {
-    if (!buffer) {
-      p->buffers.push_back(nullptr);
-      continue;
-    }
-    // Exact size: a read past the end is a heap overflow under ASan.
-    std::unique_ptr<uint8_t[]> copy(new uint8_t[buffer->empty() ? 1 : buffer->size()]);
-    if (!buffer->empty()) std::memcpy(copy.get(), buffer->data(), buffer->size());
-    p->buffers.push_back(copy.get());
-    p->storage.push_back(std::move(copy));
-  }
-  for (const TestArray& child : node.children) {
-    auto* c = new ArrowArray;
-    ExportArray(child, c);
-    p->children.push_back(c);
-  }
-  if (node.dictionary) {
-    p->dictionary = new ArrowArray;
-    ExportArray(*node.dictionary, p->dictionary);
-  }
-  out->length = node.length;
-  out->null_count = node.null_count;
-  out->offset = node.offset;
-  out->n_buffers = static_cast<int64_t>(p->buffers.size());
-  out->n_children = static_cast<int64_t>(p->children.size());
-  out->buffers = p->buffers.empty() ? nullptr : p->buffers.data();
-  out->children = p->children.empty() ? nullptr : p->children.data();
-  out->dictionary = p->dictionary;
-  out->release = &ReleaseArray;
-  out->private_data = p;
-}
 
 std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>>& pairs) {
   Bytes out;
@@ -126,14 +39,9 @@ std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>
 }
 
 std::optional<Bytes> ValidityBitmap(const std::vector<bool>& valid) {
-  Bytes bitmap((valid.size() + 7) / 8, 0);
-  bool any_null = false;
-  for (size_t i = 0; i < valid.size(); ++i) {
-    if (valid[i]) bitmap[i / 8] = static_cast<uint8_t>(bitmap[i / 8] | (1u << (i % 8)));
-    else any_null = true;
-  }
-  if (!any_null) return std::nullopt;
-  return bitmap;
+  owned_arrow::ValidityBuilder bitmap;
+  for (bool v : valid) bitmap.Append(v);
+  return bitmap.Finish();
 }
 
 TestArray Bool(const std::string& name, const std::vector<std::optional<bool>>& values) {
@@ -141,18 +49,14 @@ TestArray Bool(const std::string& name, const std::vector<std::optional<bool>>& 
   a.format = "b";
   a.name = name;
   a.length = static_cast<int64_t>(values.size());
-  std::vector<bool> valid;
-  std::vector<bool> bits;
+  owned_arrow::ValidityBuilder validity;
+  owned_arrow::ValidityBuilder bits;
   for (const auto& v : values) {
-    valid.push_back(v.has_value());
-    bits.push_back(v.value_or(false));
-    if (!v) ++a.null_count;
+    validity.Append(v.has_value());
+    bits.Append(v.value_or(false));
   }
-  Bytes data((values.size() + 7) / 8, 0);
-  for (size_t i = 0; i < bits.size(); ++i) {
-    if (bits[i]) data[i / 8] = static_cast<uint8_t>(data[i / 8] | (1u << (i % 8)));
-  }
-  a.buffers = {ValidityBitmap(valid), data};
+  a.null_count = validity.null_count();
+  a.buffers = {validity.Finish(), bits.FinishBits()};
   return a;
 }
 
@@ -172,14 +76,7 @@ TestArray Strings(const std::string& format, const std::string& name,
     else ++a.null_count;
     offsets.push_back(static_cast<int64_t>(data.size()));
   }
-  Bytes offset_bytes;
-  if (large) {
-    offset_bytes = ToBytes(offsets);
-  } else {
-    std::vector<int32_t> narrow(offsets.begin(), offsets.end());
-    offset_bytes = ToBytes(narrow);
-  }
-  a.buffers = {ValidityBitmap(valid), offset_bytes, data};
+  a.buffers = {ValidityBitmap(valid), OffsetBytes(offsets, large), data};
   return a;
 }
 
@@ -281,28 +178,6 @@ TestArray Dictionary(TestArray indices, TestArray values) {
   return indices;
 }
 
-TestArray RunEnd(const std::string& name, int64_t length, TestArray run_ends, TestArray values) {
-  TestArray a;
-  a.format = "+r";
-  a.name = name;
-  a.length = length;
-  run_ends.name = "run_ends";
-  run_ends.nullable = false;
-  values.name = "values";
-  a.children = {std::move(run_ends), std::move(values)};
-  return a;
-}
-
-TestArray Batch(std::vector<TestArray> columns) {
-  TestArray a;
-  a.format = "+s";
-  a.nullable = false;
-  a.length = columns.empty() ? 0 : columns[0].length;
-  a.buffers = {std::nullopt};
-  a.children = std::move(columns);
-  return a;
-}
-
 TestArray Slice(TestArray array, int64_t offset, int64_t length) {
   array.offset += offset;
   array.length = length;
@@ -332,24 +207,6 @@ TestArray MonthDayNano(const std::string& name,
   a.buffers = {ValidityBitmap(valid), data};
   return a;
 }
-
-namespace {
-
-/// Sets the length, validity bitmap and null count of a nested node.
-void SetValidity(TestArray* a, int64_t length, const std::vector<bool>& valid) {
-  a->length = length;
-  a->null_count = 0;
-  for (bool v : valid) a->null_count += v ? 0 : 1;
-  a->buffers = {valid.empty() ? std::nullopt : ValidityBitmap(valid)};
-}
-
-Bytes OffsetBytes(const std::vector<int64_t>& offsets, bool large) {
-  if (large) return ToBytes(offsets);
-  std::vector<int32_t> narrow(offsets.begin(), offsets.end());
-  return ToBytes(narrow);
-}
-
-}  // namespace
 
 TestArray Struct(const std::string& name, int64_t length, std::vector<TestArray> fields,
                  const std::vector<bool>& valid) {

@@ -1,10 +1,10 @@
 // Test-only construction of Arrow C Data Interface arrays and schemas.
 //
-// A TestArray is an owned description of one Arrow array node (format, name,
-// buffers as exact-size byte vectors, children, dictionary). Export turns it
-// into C structs whose release callbacks free everything, exactly as a real
-// producer would. Buffers are allocated at their exact size so that
-// AddressSanitizer catches any read past them.
+// A TestArray is an owned Arrow node (owned_arrow::ArrayNode). The tests
+// export it with owned_arrow's ExportArray, whose default copies each buffer
+// into an allocation of exactly its size, so that AddressSanitizer catches
+// any read past a buffer's end; the exported structs' release callbacks free
+// everything, exactly as a real producer's would.
 #pragma once
 
 #include <cstdint>
@@ -14,64 +14,29 @@
 #include <string>
 #include <vector>
 
+#include "owned_arrow/array_node.hpp"
+#include "owned_arrow/node_builders.hpp"
 #include "rowbridge/arrow_c_data.h"
 
 namespace rowbridge::testing {
 
-using Bytes = std::vector<uint8_t>;
+/// The tests' name for an owned Arrow node.
+using TestArray = owned_arrow::ArrayNode;
+using owned_arrow::Batch;
+using owned_arrow::Bytes;
+using owned_arrow::ExportArray;
+using owned_arrow::ExportSchema;
+using owned_arrow::OwnedArray;
+using owned_arrow::OwnedSchema;
+using owned_arrow::RunEnd;
+using owned_arrow::ToBytes;
 __extension__ typedef __int128 Int128;
-
-struct TestArray {
-  std::string format;
-  std::string name;
-  bool nullable = true;
-  std::string metadata;  // already in the C Data Interface encoding, or empty
-  int64_t length = 0;
-  int64_t null_count = 0;
-  int64_t offset = 0;
-  std::vector<std::optional<Bytes>> buffers;  // nullopt exports as a NULL buffer
-  std::vector<TestArray> children;
-  std::shared_ptr<TestArray> dictionary;
-};
-
-/// Owns an exported ArrowSchema and releases it on destruction.
-struct OwnedSchema {
-  ArrowSchema schema{};
-  OwnedSchema() = default;
-  OwnedSchema(const OwnedSchema&) = delete;
-  OwnedSchema& operator=(const OwnedSchema&) = delete;
-  ~OwnedSchema() {
-    if (schema.release != nullptr) schema.release(&schema);
-  }
-};
-
-/// Owns an exported ArrowArray and releases it on destruction.
-struct OwnedArray {
-  ArrowArray array{};
-  OwnedArray() = default;
-  OwnedArray(const OwnedArray&) = delete;
-  OwnedArray& operator=(const OwnedArray&) = delete;
-  ~OwnedArray() {
-    if (array.release != nullptr) array.release(&array);
-  }
-};
-
-/// Exports `node` (recursively) into `out`; the caller releases `out`.
-void ExportSchema(const TestArray& node, ArrowSchema* out);
-void ExportArray(const TestArray& node, ArrowArray* out);
 
 /// Encodes key/value pairs in the C Data Interface metadata format.
 std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>>& pairs);
 
 /// A validity bitmap for `valid` (exact size), or nullopt when all are valid.
 std::optional<Bytes> ValidityBitmap(const std::vector<bool>& valid);
-
-template <typename T>
-Bytes ToBytes(const std::vector<T>& values) {
-  Bytes bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
 
 /// A primitive column of C type T with Arrow `format`; nullopt values are null.
 template <typename T>
@@ -116,12 +81,6 @@ TestArray Nulls(const std::string& name, int64_t length);
 
 /// A dictionary-encoded column: `indices` (an integer column) over `values`.
 TestArray Dictionary(TestArray indices, TestArray values);
-
-/// A run-end encoded column of logical `length`.
-TestArray RunEnd(const std::string& name, int64_t length, TestArray run_ends, TestArray values);
-
-/// A struct (record batch) of `columns`, all of the same length.
-TestArray Batch(std::vector<TestArray> columns);
 
 /// Returns `array` viewed from `offset` for `length` elements (a slice).
 TestArray Slice(TestArray array, int64_t offset, int64_t length);
