@@ -64,10 +64,29 @@ final class LeafBinders {
       putBuffer(1, count == 0 ? zeroes : address(data));
       return true;
     }
+
+    @Override
+    boolean bindBuffers(ColumnBuffers column) {
+      return column.dictionary == null && bindFlat(column);
+    }
+
+    /** Binds the column's buffers whether or not it has a dictionary (a dictionary's indices). */
+    boolean bindFlat(ColumnBuffers column) {
+      if (!sameFlatType(column)) {
+        return false;
+      }
+      int count = column.valueCount;
+      long bytes = width == 0 ? (count + 7L) / 8 : (long) count * width;
+      require(column.dataCapacity, bytes, "data", count);
+      bindValidity(column);
+      putBuffer(1, count == 0 || column.dataAddress == 0 ? zeroes : column.dataAddress);
+      return true;
+    }
   }
 
   /** Validity, 4- or 8-byte offsets, and bytes (utf8, binary and their large forms). */
   static final class VariableBinder extends NodeBinder {
+    private static final String BYTES_TEXT = "the data buffer holds ";
     private final int offsetWidth;
 
     VariableBinder(Context context, Field field, long array, String label, int offsetWidth) {
@@ -105,28 +124,32 @@ final class LeafBinders {
         data = variable.getDataBuffer();
         validity = variable.getValidityBuffer();
       }
-      long offsets = zeroes;
-      if (count > 0) {
-        require(offsetBuffer, (count + 1L) * offsetWidth, "offsets", count);
-        offsets = address(offsetBuffer);
-        long first = offsetAt(offsets, offsetWidth, 0);
-        long last = offsetAt(offsets, offsetWidth, count);
-        if (first < 0 || last < first || last > data.capacity()) {
-          throw new RowbridgeException(
-              "rowbridge: "
-                  + label
-                  + ": offsets run from "
-                  + first
-                  + " to "
-                  + last
-                  + " but the data buffer holds "
-                  + data.capacity()
-                  + " bytes");
-        }
-      }
+      long offsets =
+          checkedOffsets(offsetBuffer, offsetWidth, count, data.capacity(), BYTES_TEXT, " bytes");
       bindValidity(validity, count);
       putBuffer(1, offsets);
       putBuffer(2, address(data));
+      return true;
+    }
+
+    @Override
+    boolean bindBuffers(ColumnBuffers column) {
+      if (column.dictionary != null || !sameFlatType(column)) {
+        return false;
+      }
+      int count = column.valueCount;
+      long offsets =
+          checkedOffsets(
+              column.offsetsAddress,
+              column.offsetsCapacity,
+              offsetWidth,
+              count,
+              column.dataCapacity,
+              BYTES_TEXT,
+              " bytes");
+      bindValidity(column);
+      putBuffer(1, offsets);
+      putBuffer(2, column.dataAddress != 0 ? column.dataAddress : zeroes);
       return true;
     }
   }

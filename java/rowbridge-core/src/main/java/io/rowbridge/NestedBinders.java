@@ -144,25 +144,14 @@ final class NestedBinders {
       }
       int count = list.getValueCount();
       ArrowBuf offsetBuffer = list.getOffsetBuffer();
-      long offsets = zeroes;
-      if (count > 0) {
-        require(offsetBuffer, (count + 1L) * offsetWidth, "offsets", count);
-        offsets = address(offsetBuffer);
-        long first = offsetAt(offsets, offsetWidth, 0);
-        long last = offsetAt(offsets, offsetWidth, count);
-        if (first < 0 || last < first || last > element.getValueCount()) {
-          throw new RowbridgeException(
-              "rowbridge: "
-                  + label
-                  + ": offsets run from "
-                  + first
-                  + " to "
-                  + last
-                  + " but the child has "
-                  + element.getValueCount()
-                  + " values");
-        }
-      }
+      long offsets =
+          checkedOffsets(
+              offsetBuffer,
+              offsetWidth,
+              count,
+              element.getValueCount(),
+              "the child has ",
+              " values");
       bindValidity(list.getValidityBuffer(), count);
       putBuffer(1, offsets);
       return children[0].bind(element, dictionaries);
@@ -230,11 +219,10 @@ final class NestedBinders {
           new LeafBinders.FixedBinder(
               context, field, array, label, field.getDictionary().getIndexType().getBitWidth() / 8);
       this.id = field.getDictionary().getId();
-      Dictionary dictionary = SchemaExporter.dictionaryOf(field, context.dictionaries);
       this.values =
           create(
               context,
-              dictionary.getVector().getField(),
+              context.dictionaryValues.apply(field),
               context.dictionary(array),
               label + " dictionary");
     }
@@ -263,6 +251,13 @@ final class NestedBinders {
       }
       return indices.bind(vector, dictionaries)
           && values.bind(dictionary.getVector(), dictionaries);
+    }
+
+    @Override
+    boolean bindBuffers(ColumnBuffers column) {
+      return column.dictionary != null
+          && indices.bindFlat(column)
+          && values.bindBuffers(column.dictionary);
     }
   }
 }

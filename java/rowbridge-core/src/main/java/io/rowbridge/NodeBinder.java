@@ -2,6 +2,7 @@ package io.rowbridge;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -91,6 +92,38 @@ abstract class NodeBinder {
    */
   abstract boolean bind(ValueVector vector, DictionaryProvider dictionaries);
 
+  /**
+   * Writes a column given as primitives into the node, with the checks {@link #bind} makes. Returns
+   * false when the column's layout is not this node's (another minor type, decimal precision or
+   * scale, a dictionary where the field has none, or a layout only vectors are taken in); throws
+   * RowbridgeException when a buffer is too small for the value count.
+   */
+  boolean bindBuffers(ColumnBuffers column) {
+    return false;
+  }
+
+  /**
+   * True when a flat column's minor type (and a decimal's precision and scale) are this node's.
+   * Types whose minor type leaves out what the bytes mean (fixed-size binary's width, a duration's
+   * unit, a 256-bit decimal's scale) are not taken as primitives.
+   */
+  final boolean sameFlatType(ColumnBuffers column) {
+    if (column.minorType != minorType) {
+      return false;
+    }
+    switch (minorType) {
+      case DECIMAL:
+        ArrowType.Decimal decimal = (ArrowType.Decimal) field.getType();
+        return decimal.getPrecision() == column.precision && decimal.getScale() == column.scale;
+      case FIXEDSIZEBINARY:
+      case DURATION:
+      case DECIMAL256:
+        return false;
+      default:
+        return true;
+    }
+  }
+
   /** Frees what the binder allocated itself (not the tree's nodes). */
   void close() {
     for (NodeBinder child : children) {
@@ -165,14 +198,18 @@ abstract class NodeBinder {
   }
 
   final void require(ArrowBuf buffer, long bytes, String what, int valueCount) {
-    if (bytes > 0 && buffer.capacity() < bytes) {
+    require(buffer.capacity(), bytes, what, valueCount);
+  }
+
+  final void require(long capacity, long bytes, String what, int valueCount) {
+    if (bytes > 0 && capacity < bytes) {
       throw new RowbridgeException(
           "rowbridge: "
               + label
               + ": the "
               + what
               + " buffer holds "
-              + buffer.capacity()
+              + capacity
               + " bytes but "
               + valueCount
               + " values need "
@@ -185,9 +222,14 @@ abstract class NodeBinder {
    * (counted from the bitmap: Arrow Java's own count reads it through bounds-checked calls).
    */
   final long bindValidity(ArrowBuf validity, int valueCount) {
+    return bindValidity(validity.memoryAddress(), validity.capacity(), valueCount);
+  }
+
+  /** The same for a bitmap given as its address (0: none) and capacity in bytes. */
+  final long bindValidity(long validity, long capacity, int valueCount) {
     long bytes = (valueCount + 7L) / 8;
-    require(validity, bytes, "validity", valueCount);
-    long address = valueCount == 0 ? zeroes : address(validity);
+    require(capacity, bytes, "validity", valueCount);
+    long address = valueCount == 0 || validity == 0 ? zeroes : validity;
     long nulls = valueCount - countSetBits(address, valueCount);
     writeHeader(valueCount, nulls);
     putBuffer(0, address);
@@ -219,6 +261,62 @@ abstract class NodeBinder {
         : Platform.getLong(null, offsets + 8 * index);
   }
 
+  /**
+   * Binds a primitive column's validity: an absent bitmap (address 0) with a null count of 0 is
+   * written as none (the C Data Interface allows it); any other is checked and counted.
+   */
+  final void bindValidity(ColumnBuffers column) {
+    if (column.validityAddress == 0 && column.nullCount == 0) {
+      writeHeader(column.valueCount, 0);
+      putBuffer(0, 0);
+    } else {
+      bindValidity(column.validityAddress, column.validityCapacity, column.valueCount);
+    }
+  }
+
+  /**
+   * Checks an offsets buffer ({@code count + 1} entries of {@code width} bytes, running from first
+   * to last within {@code limit}: the data buffer's bytes or the child's values, which {@code
+   * limitText} and {@code unit} name in the error) and returns the address to write: the zero block
+   * for an empty node.
+   */
+  final long checkedOffsets(
+      ArrowBuf offsets, int width, int count, long limit, String limitText, String unit) {
+    return checkedOffsets(
+        address(offsets), offsets.capacity(), width, count, limit, limitText, unit);
+  }
+
+  /** The same for an offsets buffer given as its address and capacity. */
+  final long checkedOffsets(
+      long offsets,
+      long offsetsCapacity,
+      int width,
+      int count,
+      long limit,
+      String limitText,
+      String unit) {
+    if (count == 0) {
+      return zeroes;
+    }
+    require(offsetsCapacity, (count + 1L) * width, "offsets", count);
+    long first = offsetAt(offsets, width, 0);
+    long last = offsetAt(offsets, width, count);
+    if (first < 0 || last < first || last > limit) {
+      throw new RowbridgeException(
+          "rowbridge: "
+              + label
+              + ": offsets run from "
+              + first
+              + " to "
+              + last
+              + " but "
+              + limitText
+              + limit
+              + unit);
+    }
+    return offsets;
+  }
+
   // ---- construction ----
 
   /** What building a tree needs: the arena of an allocated tree (null for the registered one). */
@@ -226,17 +324,37 @@ abstract class NodeBinder {
     final NativeArena arena;
     final long release;
     final long zeroes;
-    final DictionaryProvider dictionaries;
+
+    /** The field of a dictionary-encoded field's values. */
+    final UnaryOperator<Field> dictionaryValues;
 
     Context(NativeArena arena, long release, long zeroes, DictionaryProvider dictionaries) {
+      this(arena, release, zeroes, SchemaExporter.valuesFrom(dictionaries));
+    }
+
+    Context(NativeArena arena, long release, long zeroes, UnaryOperator<Field> dictionaryValues) {
       this.arena = arena;
       this.release = release;
       this.zeroes = zeroes;
-      this.dictionaries = dictionaries;
+      this.dictionaryValues = dictionaryValues;
     }
 
     boolean allocating() {
       return arena != null;
+    }
+
+    /**
+     * Allocates the root node of a batch of {@code columns} columns (a struct without validity) in
+     * the arena; its children are then {@link #child}.
+     */
+    long root(int columns) {
+      long root = arena.allocate(CStructs.ARRAY_SIZE);
+      Platform.putLong(null, root + CStructs.ARRAY_N_BUFFERS, 1);
+      Platform.putLong(null, root + CStructs.ARRAY_BUFFERS, arena.allocate(8));
+      Platform.putLong(null, root + CStructs.ARRAY_N_CHILDREN, columns);
+      Platform.putLong(null, root + CStructs.ARRAY_CHILDREN, arena.allocate(8L * columns));
+      Platform.putLong(null, root + CStructs.ARRAY_RELEASE, release);
+      return root;
     }
 
     /** A new node (allocating) or the registered node's child {@code index}. */

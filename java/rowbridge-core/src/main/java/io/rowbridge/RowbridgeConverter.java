@@ -61,6 +61,7 @@ public final class RowbridgeConverter implements AutoCloseable {
   private final long registeredRoot;
 
   private FallbackTree fallback;
+  private BufferColumns bufferColumns;
   private CDataInput cData;
   private long schemaPathBatches;
 
@@ -229,6 +230,63 @@ public final class RowbridgeConverter implements AutoCloseable {
       current[i] = ((ArrowColumnVector) column).getValueVector();
     }
     return convertCurrent(columnarBatch.numRows(), columnarBatch);
+  }
+
+  /**
+   * Converts the first {@code numRows} rows of columns given as primitives, one {@link
+   * ColumnBuffers} per column (for vectors whose Arrow Java classes rowbridge cannot name). Flat
+   * columns (fixed-width, boolean, decimal, utf8 and binary) bind into the registered batch; a
+   * dictionary-encoded column whose field is not takes the path that passes the batch's own schema.
+   * A column of another layout than its field's (minor type, decimal precision or scale) is a
+   * RowbridgeException naming it, as is a buffer smaller than its value count needs. The buffers
+   * are borrowed as {@link ColumnBuffers} says; the holders may be refilled for the next batch.
+   */
+  public int convert(ColumnBuffers[] columns, int numRows) {
+    checkColumnCount(columns.length);
+    long start = timed ? System.nanoTime() : 0;
+    endBatch();
+    try {
+      if (numRows < 0) {
+        throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
+      }
+      for (int i = 0; i < numColumns; i++) {
+        BufferColumns.check(columns[i], numRows, this.columns[i].label);
+      }
+      batch = columns;
+      batchRows = numRows;
+      long result;
+      if (bindRegisteredBuffers(columns)) {
+        result = RowbridgeNative.convert(handle, numRows);
+      } else {
+        schemaPathBatches++;
+        result = bufferColumns().convert(handle, columns, numRows);
+      }
+      readResult(result);
+    } catch (RuntimeException | Error e) {
+      endBatch();
+      throw e;
+    } finally {
+      if (timed) {
+        conversionNanos += System.nanoTime() - start;
+      }
+    }
+    return numRows;
+  }
+
+  private boolean bindRegisteredBuffers(ColumnBuffers[] buffers) {
+    for (int i = 0; i < numColumns; i++) {
+      if (!columns[i].bindBuffers(buffers[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private BufferColumns bufferColumns() {
+    if (bufferColumns == null) {
+      bufferColumns = new BufferColumns(fields, columns, zeroes);
+    }
+    return bufferColumns;
   }
 
   /** True when every column of {@code batch} is an ArrowColumnVector. */
@@ -491,6 +549,10 @@ public final class RowbridgeConverter implements AutoCloseable {
       fallback.close();
       fallback = null;
     }
+    if (bufferColumns != null) {
+      bufferColumns.close();
+      bufferColumns = null;
+    }
     if (cData != null) {
       cData.close();
       cData = null;
@@ -541,13 +603,8 @@ public final class RowbridgeConverter implements AutoCloseable {
       }
       long release = RowbridgeNative.releaseArrayNothingAddress();
       schema = SchemaExporter.export(batchFields, dictionaries, arena);
-      root = arena.allocate(CStructs.ARRAY_SIZE);
-      Platform.putLong(null, root + CStructs.ARRAY_N_BUFFERS, 1);
-      Platform.putLong(null, root + CStructs.ARRAY_BUFFERS, arena.allocate(8));
-      Platform.putLong(null, root + CStructs.ARRAY_N_CHILDREN, current.length);
-      Platform.putLong(null, root + CStructs.ARRAY_CHILDREN, arena.allocate(8L * current.length));
-      Platform.putLong(null, root + CStructs.ARRAY_RELEASE, release);
       NodeBinder.Context context = new NodeBinder.Context(arena, release, zeroes, dictionaries);
+      root = context.root(current.length);
       binders = new NodeBinder[current.length];
       for (int i = 0; i < current.length; i++) {
         Field field = batchFields.get(i);

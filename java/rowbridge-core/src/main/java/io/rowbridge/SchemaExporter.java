@@ -1,6 +1,7 @@
 package io.rowbridge;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -19,13 +20,27 @@ final class SchemaExporter {
 
   /** Returns the address of the batch's ArrowSchema ("+s" with one child per field). */
   static long export(List<Field> fields, DictionaryProvider dictionaries, NativeArena arena) {
+    return exportWith(fields, valuesFrom(dictionaries), arena);
+  }
+
+  /**
+   * The same, with the field of each dictionary's values given by {@code dictionaryValues} (for
+   * columns whose dictionaries are not Arrow Java vectors).
+   */
+  static long exportWith(
+      List<Field> fields, UnaryOperator<Field> dictionaryValues, NativeArena arena) {
     long release = RowbridgeNative.releaseSchemaNothingAddress();
     long root = arena.allocate(CStructs.SCHEMA_SIZE);
     Platform.putLong(null, root + CStructs.SCHEMA_FORMAT, arena.string("+s"));
     Platform.putLong(null, root + CStructs.SCHEMA_NAME, arena.string(""));
-    writeChildren(root, fields, dictionaries, arena, release);
+    writeChildren(root, fields, dictionaryValues, arena, release);
     Platform.putLong(null, root + CStructs.SCHEMA_RELEASE, release);
     return root;
+  }
+
+  /** The values' field of each dictionary-encoded field, looked up in {@code dictionaries}. */
+  static UnaryOperator<Field> valuesFrom(DictionaryProvider dictionaries) {
+    return field -> dictionaryOf(field, dictionaries).getVector().getField();
   }
 
   /** The dictionary of a dictionary-encoded field, or a clear error when the provider lacks it. */
@@ -44,7 +59,11 @@ final class SchemaExporter {
   }
 
   private static void write(
-      long node, Field field, DictionaryProvider dictionaries, NativeArena arena, long release) {
+      long node,
+      Field field,
+      UnaryOperator<Field> dictionaryValues,
+      NativeArena arena,
+      long release) {
     DictionaryEncoding encoding = field.getDictionary();
     ArrowType type = encoding == null ? field.getType() : encoding.getIndexType();
     long flags = field.isNullable() ? CStructs.FLAG_NULLABLE : 0;
@@ -61,11 +80,11 @@ final class SchemaExporter {
       Platform.putLong(null, node + CStructs.SCHEMA_METADATA, arena.metadata(field.getMetadata()));
     }
     if (encoding == null) {
-      writeChildren(node, field.getChildren(), dictionaries, arena, release);
+      writeChildren(node, field.getChildren(), dictionaryValues, arena, release);
     } else {
-      Field values = dictionaryOf(field, dictionaries).getVector().getField();
+      Field values = dictionaryValues.apply(field);
       long dictionary = arena.allocate(CStructs.SCHEMA_SIZE);
-      write(dictionary, values, dictionaries, arena, release);
+      write(dictionary, values, dictionaryValues, arena, release);
       Platform.putLong(null, node + CStructs.SCHEMA_DICTIONARY, dictionary);
     }
     Platform.putLong(null, node + CStructs.SCHEMA_RELEASE, release);
@@ -74,7 +93,7 @@ final class SchemaExporter {
   private static void writeChildren(
       long node,
       List<Field> children,
-      DictionaryProvider dictionaries,
+      UnaryOperator<Field> dictionaryValues,
       NativeArena arena,
       long release) {
     int count = children.size();
@@ -85,7 +104,7 @@ final class SchemaExporter {
     long pointers = arena.allocate(8L * count);
     for (int i = 0; i < count; i++) {
       long child = arena.allocate(CStructs.SCHEMA_SIZE);
-      write(child, children.get(i), dictionaries, arena, release);
+      write(child, children.get(i), dictionaryValues, arena, release);
       Platform.putLong(null, pointers + 8L * i, child);
     }
     Platform.putLong(null, node + CStructs.SCHEMA_CHILDREN, pointers);

@@ -1,0 +1,130 @@
+package io.rowbridge.comet;
+
+import io.rowbridge.ColumnBuffers;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+/**
+ * How a Comet column vector class is read, resolved once per class ({@link #of}) by name, with no
+ * compile-time dependency on Comet: a {@code CometPlainVector} is its Arrow Java vector; a {@code
+ * CometDictionaryVector} is its public final fields {@code indices} (a CometPlainVector) and {@code
+ * values} (a {@code CometDictionary}, whose {@code getValueVector()} is the dictionary); any other
+ * class is not read.
+ */
+final class CometVectorAccess {
+  static final String PLAIN = "org.apache.comet.vector.CometPlainVector";
+  static final String DICTIONARY = "org.apache.comet.vector.CometDictionaryVector";
+
+  private static final ClassValue<CometVectorAccess> BY_CLASS =
+      new ClassValue<>() {
+        @Override
+        protected CometVectorAccess computeValue(Class<?> type) {
+          return new CometVectorAccess(type);
+        }
+      };
+
+  private static final CometVectorAccess NONE = new CometVectorAccess(null);
+
+  /** True for CometPlainVector and CometDictionaryVector. */
+  final boolean readable;
+
+  private final boolean dictionary;
+
+  /** CometPlainVector: getValueVector() and numNulls() (CometDecodedVector's, counted once). */
+  private final MethodHandle valueVector;
+
+  private final MethodHandle numNulls;
+
+  /** CometDictionaryVector: its fields indices and values, and CometDictionary.getValueVector. */
+  private final MethodHandle indices;
+
+  private final MethodHandle values;
+  private final MethodHandle dictionaryVector;
+
+  private CometVectorAccess(Class<?> type) {
+    String name = type == null ? "" : type.getName();
+    this.dictionary = name.equals(DICTIONARY);
+    this.readable = dictionary || name.equals(PLAIN);
+    if (!readable) {
+      valueVector = numNulls = indices = values = dictionaryVector = null;
+      return;
+    }
+    if (dictionary) {
+      indices = field(type, "indices");
+      values = field(type, "values");
+      Class<?> dictionaryType = fieldType(type, "values");
+      dictionaryVector = ArrowVectorAccess.handle(dictionaryType, "getValueVector", Object.class);
+      valueVector = numNulls = null;
+    } else {
+      valueVector = ArrowVectorAccess.handle(type, "getValueVector", Object.class);
+      numNulls = ArrowVectorAccess.handle(type, "numNulls", int.class);
+      indices = values = dictionaryVector = null;
+    }
+  }
+
+  /** The access of {@code type} (resolved on first use, then shared). */
+  static CometVectorAccess of(Class<?> type) {
+    return type.getName().startsWith("org.apache.comet.vector.") ? BY_CLASS.get(type) : NONE;
+  }
+
+  /**
+   * Fills {@code into} (and, for a dictionary-encoded vector, {@code dictionaryInto}, which becomes
+   * {@code into.dictionary}) from the Comet vector {@code column}; false when it is not readable as
+   * primitives.
+   */
+  boolean read(Object column, ColumnBuffers into, ColumnBuffers dictionaryInto) {
+    if (!readable) {
+      return false;
+    }
+    try {
+      if (!dictionary) {
+        into.dictionary = null;
+        return readPlain(this, column, into);
+      }
+      Object plain = indices.invokeExact(column);
+      Object dictionaryValues = dictionaryVector.invokeExact(values.invokeExact(column));
+      CometVectorAccess plainAccess = of(plain.getClass());
+      if (plainAccess.dictionary || !plainAccess.readable) {
+        return false;
+      }
+      if (!readPlain(plainAccess, plain, into)) {
+        return false;
+      }
+      into.dictionary = dictionaryInto;
+      return ArrowVectorAccess.of(dictionaryValues.getClass())
+          .read(dictionaryValues, ArrowVectorAccess.nullCount(dictionaryValues), dictionaryInto);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("rowbridge: reading " + column.getClass().getName(), e);
+    }
+  }
+
+  private static boolean readPlain(CometVectorAccess access, Object column, ColumnBuffers into)
+      throws Throwable {
+    Object vector = access.valueVector.invokeExact(column);
+    int nulls = (int) access.numNulls.invokeExact(column);
+    return ArrowVectorAccess.of(vector.getClass()).read(vector, nulls, into);
+  }
+
+  private static MethodHandle field(Class<?> type, String name) {
+    try {
+      return MethodHandles.publicLookup()
+          .unreflectGetter(type.getField(name))
+          .asType(MethodType.methodType(Object.class, Object.class));
+    } catch (NoSuchFieldException | IllegalAccessException e) {
+      throw new IllegalStateException(
+          "rowbridge: " + type.getName() + " has no public field " + name, e);
+    }
+  }
+
+  private static Class<?> fieldType(Class<?> type, String name) {
+    try {
+      return type.getField(name).getType();
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException(
+          "rowbridge: " + type.getName() + " has no public field " + name, e);
+    }
+  }
+}
