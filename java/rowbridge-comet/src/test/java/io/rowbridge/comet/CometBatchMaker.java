@@ -8,10 +8,12 @@ import java.util.Random;
 import org.apache.comet.shaded.arrow.memory.BufferAllocator;
 import org.apache.comet.shaded.arrow.vector.BigIntVector;
 import org.apache.comet.shaded.arrow.vector.BitVector;
+import org.apache.comet.shaded.arrow.vector.DateDayVector;
 import org.apache.comet.shaded.arrow.vector.DecimalVector;
 import org.apache.comet.shaded.arrow.vector.FieldVector;
 import org.apache.comet.shaded.arrow.vector.Float8Vector;
 import org.apache.comet.shaded.arrow.vector.IntVector;
+import org.apache.comet.shaded.arrow.vector.TimeStampMicroTZVector;
 import org.apache.comet.shaded.arrow.vector.VarCharVector;
 import org.apache.comet.shaded.arrow.vector.dictionary.Dictionary;
 import org.apache.comet.shaded.arrow.vector.dictionary.DictionaryProvider;
@@ -26,8 +28,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Random batches of Comet vectors over Comet's relocated Arrow Java, made as Comet makes them from
  * its native batches ({@code CometVector.getVector}): ints, longs, doubles, booleans, decimals and
- * strings with nulls, and a string column that is dictionary-encoded or plain. Owns the vectors it
- * makes (allocated from the caller's allocator) until {@link #close}.
+ * strings with nulls, a string column that is dictionary-encoded or plain, dates and timestamps
+ * (UTC microseconds, as Comet's TimestampType columns). Owns the vectors it makes (allocated from
+ * the caller's allocator) until {@link #close}.
  */
 final class CometBatchMaker implements AutoCloseable {
   /** The dictionary-encoded column's values. */
@@ -54,7 +57,9 @@ final class CometBatchMaker implements AutoCloseable {
       booleans(rows),
       decimals(rows),
       strings("s", rows),
-      encoded ? indices(rows) : strings("k", rows)
+      encoded ? indices(rows) : strings("k", rows),
+      dates(rows),
+      timestamps(rows)
     };
     ColumnVector[] columns = new ColumnVector[vectors.length];
     for (int i = 0; i < vectors.length; i++) {
@@ -119,6 +124,34 @@ final class CometBatchMaker implements AutoCloseable {
         vector.setNull(r);
       } else {
         vector.set(r, random.nextBoolean() ? 1 : 0);
+      }
+    }
+    vector.setValueCount(rows);
+    return vector;
+  }
+
+  private DateDayVector dates(int rows) {
+    DateDayVector vector = own(new DateDayVector("day", allocator));
+    vector.allocateNew(rows);
+    for (int r = 0; r < rows; r++) {
+      if (isNull()) {
+        vector.setNull(r);
+      } else {
+        vector.set(r, random.nextInt(40_000) - 10_000);
+      }
+    }
+    vector.setValueCount(rows);
+    return vector;
+  }
+
+  private TimeStampMicroTZVector timestamps(int rows) {
+    TimeStampMicroTZVector vector = own(new TimeStampMicroTZVector("ts", allocator, "UTC"));
+    vector.allocateNew(rows);
+    for (int r = 0; r < rows; r++) {
+      if (isNull()) {
+        vector.setNull(r);
+      } else {
+        vector.set(r, random.nextLong() >> 8);
       }
     }
     vector.setValueCount(rows);
