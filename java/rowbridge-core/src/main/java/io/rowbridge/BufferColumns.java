@@ -27,10 +27,7 @@ final class BufferColumns implements AutoCloseable {
   /** Which columns the current tree has dictionary-encoded; null before the first tree. */
   private boolean[] encoded;
 
-  private NativeArena arena;
-  private NodeBinder[] binders;
-  private long root;
-  private long schema;
+  private BatchTree tree;
 
   /**
    * For the converter's {@code fields}; {@code registered} are its binders (for the columns'
@@ -108,9 +105,9 @@ final class BufferColumns implements AutoCloseable {
     if (!fits(columns)) {
       build(columns);
     }
-    Platform.putLong(null, root + CStructs.ARRAY_LENGTH, numRows);
+    Platform.putLong(null, tree.root + CStructs.ARRAY_LENGTH, numRows);
     for (int i = 0; i < columns.length; i++) {
-      if (!binders[i].bindBuffers(columns[i])) {
+      if (!tree.binders[i].bindBuffers(columns[i])) {
         throw new RowbridgeException(
             "rowbridge: "
                 + registered[i].label
@@ -122,7 +119,7 @@ final class BufferColumns implements AutoCloseable {
             RowbridgeException.ENOTSUP);
       }
     }
-    return RowbridgeNative.convertArray(handle, root, schema);
+    return RowbridgeNative.convertArray(handle, tree.root, tree.schema);
   }
 
   private boolean fits(ColumnBuffers[] columns) {
@@ -163,36 +160,20 @@ final class BufferColumns implements AutoCloseable {
         batchFields.add(field);
       }
     }
-    arena = new NativeArena();
-    long release = RowbridgeNative.releaseArrayNothingAddress();
-    schema =
-        SchemaExporter.exportWith(batchFields, field -> values.get(field.getDictionary()), arena);
-    NodeBinder.Context context =
-        new NodeBinder.Context(arena, release, zeroes, field -> values.get(field.getDictionary()));
-    root = context.root(columns.length);
-    binders = new NodeBinder[columns.length];
+    String[] labels = new String[columns.length];
     for (int i = 0; i < columns.length; i++) {
-      binders[i] =
-          NodeBinder.create(
-              context, batchFields.get(i), context.child(root, i), registered[i].label);
+      labels[i] = registered[i].label;
     }
+    tree = new BatchTree(batchFields, field -> values.get(field.getDictionary()), labels, zeroes);
     encoded = pattern;
   }
 
   /** Frees the tree (a later batch builds a new one). */
   @Override
   public void close() {
-    if (binders != null) {
-      for (NodeBinder binder : binders) {
-        if (binder != null) {
-          binder.close();
-        }
-      }
-      binders = null;
-    }
-    if (arena != null) {
-      arena.close();
-      arena = null;
+    if (tree != null) {
+      tree.close();
+      tree = null;
     }
     encoded = null;
   }

@@ -591,27 +591,22 @@ public final class RowbridgeConverter implements AutoCloseable {
    * is a new object at every call, so comparing Field objects rebuilt the tree for every batch).
    */
   private static final class FallbackTree implements AutoCloseable {
-    final NativeArena arena = new NativeArena();
+    final BatchTree tree;
     final NodeBinder[] binders;
     final long root;
     final long schema;
 
     FallbackTree(ValueVector[] current, DictionaryProvider dictionaries, long zeroes) {
       List<Field> batchFields = new ArrayList<>(current.length);
-      for (ValueVector vector : current) {
-        batchFields.add(vector.getField());
-      }
-      long release = RowbridgeNative.releaseArrayNothingAddress();
-      schema = SchemaExporter.export(batchFields, dictionaries, arena);
-      NodeBinder.Context context = new NodeBinder.Context(arena, release, zeroes, dictionaries);
-      root = context.root(current.length);
-      binders = new NodeBinder[current.length];
+      String[] labels = new String[current.length];
       for (int i = 0; i < current.length; i++) {
-        Field field = batchFields.get(i);
-        binders[i] =
-            NodeBinder.create(
-                context, field, context.child(root, i), "column '" + field.getName() + "'");
+        batchFields.add(current[i].getField());
+        labels[i] = "column '" + batchFields.get(i).getName() + "'";
       }
+      tree = new BatchTree(batchFields, SchemaExporter.valuesFrom(dictionaries), labels, zeroes);
+      binders = tree.binders;
+      root = tree.root;
+      schema = tree.schema;
     }
 
     boolean reusableFor(ValueVector[] current) {
@@ -638,10 +633,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
     @Override
     public void close() {
-      for (NodeBinder binder : binders) {
-        binder.close();
-      }
-      arena.close();
+      tree.close();
     }
   }
 
