@@ -4,6 +4,7 @@ import io.rowbridge.ArrowSchemas;
 import io.rowbridge.ColumnBuffers;
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
+import io.rowbridge.spark.EngineInput;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -18,7 +19,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * hold are borrowed from the batch's vectors, which must stay open until the batch's last row has
  * been read. One thread at a time.
  */
-public final class CometColumns {
+public final class CometColumns implements EngineInput.BatchReader {
   private final ColumnBuffers[] columns;
   private final ColumnBuffers[] dictionaries;
 
@@ -50,6 +51,7 @@ public final class CometColumns {
    * or dictionary vector of a flat type (fixed-width, boolean, decimal, utf8, binary), or the batch
    * has another column count: then the whole batch takes Spark's path.
    */
+  @Override
   public boolean read(ColumnarBatch batch) {
     if (batch.numCols() != columns.length) {
       return false;
@@ -64,6 +66,7 @@ public final class CometColumns {
   }
 
   /** The columns {@link #read} last described (the same array every time). */
+  @Override
   public ColumnBuffers[] columns() {
     return columns;
   }

@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * through rowbridge (one converter per partition, created from the first such batch); any other
  * batch (on-heap vectors, dictionary-encoded vectors, which Spark reads as their indices, a type
  * rowbridge does not take) goes through Spark's own path, UnsafeProjection over {@code
- * ColumnarBatch.rowIterator()}. Rows are reused, as Spark's ColumnarToRowExec reuses its own: valid
- * until the next row.
+ * ColumnarBatch.rowIterator()}. With an engine named ({@link EngineInput}), a batch goes through
+ * rowbridge when the engine's input reads every column, and through Spark's path otherwise. Rows
+ * are reused, as Spark's ColumnarToRowExec reuses its own: valid until the next row.
  */
 public final class BatchRowIterator implements Iterator<InternalRow>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BatchRowIterator.class);
@@ -51,6 +52,9 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
 
   private BufferAllocator allocator;
   private final List<ValueVector> vectors = new ArrayList<>();
+
+  /** With an engine's batches ({@link BatchRowSource#engine}): its reader, made on first use. */
+  private EngineInput.BatchReader engineReader;
 
   /** The rows of {@code batches}, with the settings and metrics of {@code source}. */
   BatchRowIterator(Iterator<ColumnarBatch> batches, BatchRowSource source) {
@@ -113,10 +117,12 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   }
 
   private void start(ColumnarBatch batch) {
-    if (eligible(batch)) {
+    if (source.engine != null ? readEngineBatch(batch) : eligible(batch)) {
       long before = converter.conversionNanos();
       try {
-        if (constants == null) {
+        if (engineReader != null) {
+          converter.convert(engineReader.columns(), batch.numRows());
+        } else if (constants == null) {
           converter.convert(batch);
         } else {
           converter.convert(vectorsOf(batch), batch.numRows());
@@ -146,6 +152,36 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
       projection = UnsafeProjection.create(source.schema);
     }
     sparkRows = batch.rowIterator();
+  }
+
+  /**
+   * True when the engine's input read every column of this batch into {@link #engineReader}; the
+   * converter and reader are made on first use.
+   */
+  private boolean readEngineBatch(ColumnarBatch batch) {
+    if (converterUnusable || batch.numCols() != source.schema.fields().length) {
+      return false;
+    }
+    if (converter == null) {
+      EngineInput input = EngineInput.named(source.engine);
+      if (input == null) {
+        LOG.warn(
+            "rowbridge: Spark converts this partition's batches: no engine input named '{}' on"
+                + " the executor's class path",
+            source.engine);
+        converterUnusable = true;
+        return false;
+      }
+      try {
+        converter = input.converter(source.schema, converterOptions());
+      } catch (RowbridgeException e) {
+        LOG.warn("rowbridge: Spark converts this partition's batches: {}", e.getMessage());
+        converterUnusable = true;
+        return false;
+      }
+      engineReader = input.reader(batch.numCols());
+    }
+    return engineReader.read(batch);
   }
 
   /** The batch's vectors, each constant column as its run-end encoded vector. */
@@ -216,17 +252,8 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     }
     if (converter == null) {
       try {
-        ConverterOptions options =
-            ConverterOptions.defaults()
-                .maxChunkBytes(source.maxChunkBytes)
-                .validation(source.validation)
-                .timed(true);
-        TaskContext task = TaskContext.get();
-        if (task != null) {
-          options.memoryListener(
-              new TaskMemoryAccounting(task.taskMemoryManager(), source.maxChunkBytes));
-        }
-        converter = RowbridgeConverter.create(source.schema, new Schema(fields), options);
+        converter =
+            RowbridgeConverter.create(source.schema, new Schema(fields), converterOptions());
       } catch (RowbridgeException e) {
         LOG.warn("rowbridge: Spark converts this partition's batches: {}", e.getMessage());
         converterUnusable = true;
@@ -236,8 +263,24 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     return true;
   }
 
+  /** The converter's settings: the source's, timed, its memory accounted to the task. */
+  private ConverterOptions converterOptions() {
+    ConverterOptions options =
+        ConverterOptions.defaults()
+            .maxChunkBytes(source.maxChunkBytes)
+            .validation(source.validation)
+            .timed(true);
+    TaskContext task = TaskContext.get();
+    if (task != null) {
+      options.memoryListener(
+          new TaskMemoryAccounting(task.taskMemoryManager(), source.maxChunkBytes));
+    }
+    return options;
+  }
+
   @Override
   public void close() {
+    engineReader = null;
     if (converter != null) {
       converter.close();
       converter = null;

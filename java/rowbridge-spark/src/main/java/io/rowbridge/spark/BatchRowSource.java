@@ -9,7 +9,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * What a task needs to turn its batches into rows: the schema, the converter's settings and the
  * operator's metrics. Built on the driver, shipped with the task (the iterator path's closure or
- * the generated code's references), and opened once per partition.
+ * the generated code's references), and opened once per partition. With an engine named, the
+ * batches are that engine's ({@link EngineInput}); otherwise Arrow Java's.
  */
 public final class BatchRowSource implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -22,6 +23,9 @@ public final class BatchRowSource implements Serializable {
   final SQLMetric numSparkBatches;
   final SQLMetric convertTime;
 
+  /** The {@link EngineInput#name()} whose batches this source reads; null for Arrow batches. */
+  final String engine;
+
   public BatchRowSource(
       StructType schema,
       long maxChunkBytes,
@@ -29,7 +33,8 @@ public final class BatchRowSource implements Serializable {
       SQLMetric numOutputRows,
       SQLMetric numInputBatches,
       SQLMetric numSparkBatches,
-      SQLMetric convertTime) {
+      SQLMetric convertTime,
+      String engine) {
     this.schema = schema;
     this.maxChunkBytes = maxChunkBytes;
     this.validation = validation;
@@ -37,6 +42,7 @@ public final class BatchRowSource implements Serializable {
     this.numInputBatches = numInputBatches;
     this.numSparkBatches = numSparkBatches;
     this.convertTime = convertTime;
+    this.engine = engine;
   }
 
   /** The rows of one partition's batches (closed at the task's end). */

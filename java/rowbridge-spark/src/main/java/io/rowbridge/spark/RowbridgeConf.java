@@ -40,6 +40,13 @@ public final class RowbridgeConf {
       "org.apache.spark.sql.execution.datasources.v2.BatchScanExec";
 
   /**
+   * Whether the columnar rule also replaces the transitions of the engines whose {@link
+   * EngineInput} is on the class path (Apache Comet's, with rowbridge-comet), where the placement
+   * says (default true).
+   */
+  public static final String ENGINES_ENABLED = "spark.rowbridge.columnarToRow.engines.enabled";
+
+  /**
    * The cap on a converter's native row buffer (bytes; "64m" and the like): a larger batch is
    * converted in chunks, a single row larger than this fails the task with a clear error.
    */
@@ -84,6 +91,10 @@ public final class RowbridgeConf {
     return value.isBlank()
         ? ConverterOptions.DEFAULT_MAX_CHUNK_BYTES
         : JavaUtils.byteStringAsBytes(value.trim());
+  }
+
+  public static boolean enginesEnabled(SQLConf conf) {
+    return Boolean.parseBoolean(conf.getConfString(ENGINES_ENABLED, "true").trim());
   }
 
   public static boolean rowToColumnarEnabled(SQLConf conf) {

@@ -55,6 +55,12 @@ case class ReplaceRowToColumnar(session: SparkSession) extends Rule[SparkPlan] {
   * places rowbridge's transition ([[RowbridgeConf.PLACEMENT]]), and drops the projection Spark
   * plans above a row-based DataSource V2 scan to make its rows UnsafeRows when the scan is
   * rowbridge's row mode (its rows already are) and the projection passes its columns through.
+  *
+  * With an [[EngineInput]] installed (Apache Comet's, from rowbridge-comet) and
+  * [[RowbridgeConf.ENGINES_ENABLED]] true, it also replaces that engine's own transitions, and
+  * Spark's ColumnarToRowExec above the engine's columnar plans that the engine's rule would turn
+  * into its own (when that rule runs after this one). An engine's transition reads its vectors
+  * without checks, so on a column-by-column demand the placement keeps it.
   */
 case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan = {
@@ -64,16 +70,40 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
     } else {
       val scans = RowbridgeConf.scans(conf).asScala
       val placement = RowbridgeConf.placement(conf)
+      val engines =
+        if (RowbridgeConf.enginesEnabled(conf)) EngineInput.installed().asScala.toSeq else Nil
       val rowMode = plan.transformUp {
         case ProjectExec(projectList, scan: BatchScanExec)
             if RowbridgeSource.readsUnsafeRows(scan.scan) && projectList == scan.output =>
           scan
       }
+      def types(child: SparkPlan) = child.output.map(_.dataType)
       TransitionPlacement.place(
         rowMode,
         TransitionPlacement.WholeRows,
-        scan => scans.contains(scan.getClass.getName),
-        placement
+        (node, demand) =>
+          node match {
+            case ColumnarToRowExec(child) =>
+              if (scans.contains(child.getClass.getName)) {
+                if (TransitionPlacement.chooses(placement, demand, types(child))) {
+                  Some(RowbridgeColumnarToRowExec(child))
+                } else {
+                  None
+                }
+              } else {
+                engines
+                  .find(_.feedsTransition(child))
+                  .filter(_ => TransitionPlacement.chooses(placement, demand, types(child), false))
+                  .map(engine => RowbridgeColumnarToRowExec(child, engine.name()))
+              }
+            case transition: ColumnarToRowTransition if transition.children.size == 1 =>
+              val child = transition.children.head
+              engines
+                .find(_.isTransition(transition))
+                .filter(_ => TransitionPlacement.chooses(placement, demand, types(child), false))
+                .map(engine => RowbridgeColumnarToRowExec(child, engine.name()))
+            case _ => None
+          }
       )
     }
   }
@@ -84,12 +114,15 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
   * ([[BatchRowIterator]]). Rows are reused, as ColumnarToRowExec's are; consumers that keep rows
   * copy them (collect and broadcast serialize each row at once).
   *
+  * With an `engine` named ([[EngineInput]]), the batches are that engine's: each one whose columns
+  * its input reads goes through the native converter, any other through Spark's projection.
+  *
   * Under whole-stage code generation the operator is the stage's input: its loop takes each reused
   * row from [[BatchRowIterator.nextRow]] and hands it to the parent's code as the stage's input
   * row, whose getters read only the columns the parent uses. Without code generation, `doExecute`
   * returns the same rows as an iterator.
   */
-case class RowbridgeColumnarToRowExec(child: SparkPlan)
+case class RowbridgeColumnarToRowExec(child: SparkPlan, engine: String = null)
     extends ColumnarToRowTransition
     with CodegenSupport {
   override def output: Seq[Attribute] = child.output
@@ -117,7 +150,8 @@ case class RowbridgeColumnarToRowExec(child: SparkPlan)
     longMetric("numOutputRows"),
     longMetric("numInputBatches"),
     longMetric("numSparkBatches"),
-    longMetric("convertTime")
+    longMetric("convertTime"),
+    engine
   )
 
   override protected def doExecute(): RDD[InternalRow] = {

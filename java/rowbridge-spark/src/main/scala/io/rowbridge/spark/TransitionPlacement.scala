@@ -8,7 +8,6 @@ import org.apache.arrow.vector.NullCheckingForGet
 import org.apache.spark.sql.catalyst.optimizer.{BuildLeft, BuildRight}
 import org.apache.spark.sql.execution.{
   CodegenSupport,
-  ColumnarToRowExec,
   FilterExec,
   GlobalLimitExec,
   LocalLimitExec,
@@ -51,27 +50,32 @@ object TransitionPlacement {
     */
   case object JoinedColumns extends Demand
 
-  /** The plan with each ColumnarToRowExec above an eligible scan replaced where `placement` says;
-    * `demand` is what the consumer of `plan`'s rows does with them.
+  /** The plan with each transition `replace` takes for the demand on its rows replaced (it returns
+    * None to keep one); `demand` is what the consumer of `plan`'s rows does with them. Transitions
+    * deeper in a transition's columnar child are placed too.
     */
   def place(
       plan: SparkPlan,
       demand: Demand,
-      eligible: SparkPlan => Boolean,
-      placement: Placement
-  ): SparkPlan = plan match {
-    case ColumnarToRowExec(child)
-        if eligible(child) && chooses(placement, demand, child.output.map(_.dataType)) =>
-      RowbridgeColumnarToRowExec(child)
-    case _: ColumnarToRowExec => plan
-    case _                    =>
-      plan.withNewChildren(
-        plan.children.map(child => place(child, demandOf(plan, child, demand), eligible, placement))
-      )
+      replace: (SparkPlan, Demand) => Option[SparkPlan]
+  ): SparkPlan = {
+    val placed = plan.withNewChildren(
+      plan.children.map(child => place(child, demandOf(plan, child, demand), replace))
+    )
+    replace(placed, demand).getOrElse(placed)
   }
 
-  /** Whether rowbridge's transition takes rows of these column types for this demand. */
-  def chooses(placement: Placement, demand: Demand, types: Seq[DataType]): Boolean =
+  /** Whether rowbridge's transition takes rows of these column types for this demand, where the
+    * transition it replaces reads each value through getters that check bounds and nulls
+    * (`checkedReads`: Spark's own over Arrow Java with its default checks) or not (an engine's
+    * transition over its own vectors, or Arrow Java with its checks off).
+    */
+  def chooses(
+      placement: Placement,
+      demand: Demand,
+      types: Seq[DataType],
+      checkedReads: Boolean = arrowChecksOn
+  ): Boolean =
     placement match {
       case Placement.ROWBRIDGE => true
       case Placement.SPARK     => false
@@ -79,8 +83,8 @@ object TransitionPlacement {
         demand match {
           case WholeRows     => true
           case FilteredRows  => !types.exists(isNested)
-          case Columns       => arrowChecksOn
-          case JoinedColumns => arrowChecksOn && !types.exists(isVariableWidth)
+          case Columns       => checkedReads
+          case JoinedColumns => checkedReads && !types.exists(isVariableWidth)
         }
     }
 

@@ -114,7 +114,8 @@ class ConstantColumnsTest {
               new SQLMetric("sum", 0),
               new SQLMetric("sum", 0),
               sparkBatches,
-              new SQLMetric("nsTiming", 0));
+              new SQLMetric("nsTiming", 0),
+              null);
       List<byte[]> actual = new ArrayList<>();
       try (BatchRowIterator rows = source.open(batches.iterator())) {
         while (rows.hasNext()) {
