@@ -20,6 +20,7 @@ final class CDataImport {
    * owns and closes the root.
    */
   static VectorSchemaRoot decode(BufferAllocator into, Schema schema, LongConsumer fill) {
+    ArrowCData.require("the decoder");
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, into);
     try (ArrowArray array = ArrowArray.allocateNew(into)) {
       fill.accept(array.memoryAddress());

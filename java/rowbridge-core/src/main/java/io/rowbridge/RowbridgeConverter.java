@@ -401,6 +401,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
   private long convertCData(int numRows, boolean sameLayout) {
     if (cData == null) {
+      ArrowCData.require("the converter's C Data input");
       cData = new CDataInput();
     }
     long batchSchema = 0;

@@ -2,8 +2,10 @@ package io.rowbridge.comet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.RowbridgeException;
 import io.rowbridge.spark.RowbridgeColumnarToRowExec;
 import io.rowbridge.spark.RowbridgeConf;
 import java.io.IOException;
@@ -218,6 +220,32 @@ class CometSessionTest {
       } finally {
         spark.conf().unset("spark.comet.exec.columnarToRow.native.enabled");
       }
+    }
+
+    /**
+     * The data source needs arrow-c-data's org.apache.arrow.c classes; with Comet's copy of them on
+     * the class path (and not arrow-c-data's) it refuses with an error that says so, before any
+     * call into Comet's copy could fail with a NoSuchMethodError.
+     */
+    @Test
+    void dataSourceRefusesCometsCopyOfTheCDataClasses() throws IOException {
+      Path file = dir.resolve("refused.arrow");
+      Files.write(file, new byte[] {'A', 'R', 'R', 'O', 'W', '1', 0, 0});
+      Exception refusal =
+          assertThrows(
+              Exception.class,
+              () -> spark.read().format("rowbridge").load(file.toString()).collectAsList());
+      Throwable cause = refusal;
+      while (!(cause instanceof RowbridgeException) && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      assertTrue(cause instanceof RowbridgeException, "a RowbridgeException: " + refusal);
+      String message = cause.getMessage();
+      assertTrue(
+          message.contains("format(\"rowbridge\") needs Arrow Java's C Data module")
+              && message.contains("relocated Arrow")
+              && message.contains("comet-spark"),
+          message);
     }
 
     /** The figures a check reports. */

@@ -1,5 +1,6 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.ArrowCData;
 import io.rowbridge.CStructs;
 import io.rowbridge.RowbridgeException;
 import java.nio.ByteBuffer;
@@ -110,6 +111,7 @@ public final class FilledFile implements AutoCloseable {
    * scans read {@code columns} (null: all). Returns the layout and the whole file's schema.
    */
   public synchronized FileLayout open(int[] columns, boolean validateValues) {
+    ArrowCData.require("reading the schema of " + name);
     long address = 0;
     long pathAddress = CStructs.allocateCString(name);
     BufferAllocator allocator = NativeScan.SchemaAllocator.get();

@@ -1,5 +1,6 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.ArrowCData;
 import io.rowbridge.CStructs;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.CDataDictionaryProvider;
@@ -49,6 +50,7 @@ public final class NativeScan {
     if (path == null) {
       throw new IllegalArgumentException("rowbridge inspect: no path (null)");
     }
+    ArrowCData.require("reading the schema of " + path);
     BufferAllocator allocator = SchemaAllocator.get();
     long pathAddress = CStructs.allocateCString(path);
     ArrowSchema schema = ArrowSchema.allocateNew(allocator);

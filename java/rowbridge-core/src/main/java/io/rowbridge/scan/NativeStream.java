@@ -1,5 +1,6 @@
 package io.rowbridge.scan;
 
+import io.rowbridge.ArrowCData;
 import io.rowbridge.CStructs;
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.Interruption;
@@ -55,6 +56,7 @@ final class NativeStream {
       BufferAllocator allocator,
       CDataDictionaryProvider dictionaries,
       VectorSchemaRoot constants) {
+    ArrowCData.require("the data source's scan");
     ArrowSchema cSchema = ArrowSchema.allocateNew(allocator);
     NativeStream opened = null;
     try {

@@ -4,6 +4,7 @@ import java.util.Locale
 
 import io.rowbridge.shim.SparkTypeShim
 import io.rowbridge.{RowbridgeException, SparkTypes}
+import io.rowbridge.ArrowCData
 import io.rowbridge.scan.{IpcFileInfo, NativeScan, ScanOptions}
 
 import org.apache.arrow.vector.types.pojo.{Field, Schema}
@@ -36,6 +37,7 @@ class RowbridgeSource extends FileDataSourceV2 {
     table(options, Some(schema))
 
   private def table(options: CaseInsensitiveStringMap, schema: Option[StructType]): Table = {
+    ArrowCData.require("format(\"rowbridge\")")
     val paths = getPaths(options)
     if (paths.isEmpty) {
       throw new IllegalArgumentException(
