@@ -15,15 +15,22 @@
 # 2. Per query: a warm-up run per mode, then ROUNDS rounds with the modes interleaved, their
 #    order reversed every other round; answers compared across every mode of both JVMs.
 # 3. tpch_report.py: OUT_DIR/tpch.json, a Markdown table, PLOT (a PNG).
-# 4. WriteBench (WRITES=1, the default): lineitem written by format("rowbridge"), Spark's
+# 4. With Apache Comet (COMET_MODES, default all five), a third JVM: the Parquet copies read by
+#    Comet's native scans, rows by rowbridge's transition (comet-rowbridge) or by Comet's JVM
+#    transition (comet-jvm, its A/A twin comet-jvm-aa), its direct converter (comet-direct) or
+#    its native one (comet-native). Its class path is the others' with Comet's jar and without
+#    arrow-c-data (java/README.md, "With Apache Comet"). tpch_comet_report.py writes
+#    OUT_DIR/tpch-comet-report.json and prints the table.
+# 5. WriteBench (WRITES=1, the default): lineitem written by format("rowbridge"), Spark's
 #    Parquet writer and ArrowWriter + ArrowFileWriter, all ZSTD (OUT_DIR/writes.json).
 #
 #   java/rowbridge-demo/tpch.sh [OUT_DIR]          (after make java)
 #
 # Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
 # QUERIES (all, or q01,q06,sort-lineitem,...), MODES (all five), UNSAFE_MODES
-# (rowbridge,spark-c2r; empty: no second JVM), PLOT (docs/img/tpch.png), DEMO_JAVA_OPTS
-# (-Xmx6g), WRITES (1), WRITE_ROUNDS (3).
+# (rowbridge,spark-c2r; empty: no second JVM), COMET_MODES (comet-rowbridge,comet-jvm,
+# comet-jvm-aa,comet-direct,comet-native; empty: no Comet JVM), PLOT (docs/img/tpch.png),
+# DEMO_JAVA_OPTS (-Xmx6g), WRITES (1), WRITE_ROUNDS (3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -35,6 +42,7 @@ rounds=${ROUNDS:-5}
 queries=${QUERIES:-all}
 modes=${MODES:-rowbridge,spark-c2r,spark-c2r-aa,rows,parquet}
 unsafe_modes=${UNSAFE_MODES-rowbridge,spark-c2r}
+comet_modes=${COMET_MODES-comet-rowbridge,comet-jvm,comet-jvm-aa,comet-direct,comet-native}
 plot=${PLOT:-docs/img/tpch.png}
 python=$build/venv/bin/python3
 jvm=${DEMO_JAVA_OPTS:--Xmx6g}
@@ -58,6 +66,14 @@ if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
   done
   cp "${entries[0]}" "$jars/" && entries[0]="$PWD/$jars/$(basename "${entries[0]}")"
   (IFS=:; echo "${entries[*]}") > "$jars/classpath.txt"
+  # The Comet JVM's: Comet's jar in place of arrow-c-data, whose org.apache.arrow.c it replaces.
+  flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml dependency:copy \
+    -Dartifact=org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0 -DoutputDirectory="$PWD/$jars"
+  comet=("$PWD/$jars/comet-spark-spark4.1_2.13-1.2.0.jar")
+  for entry in "${entries[@]}"; do
+    [[ "$(basename "$entry")" == arrow-c-data-* ]] || comet+=("$entry")
+  done
+  (IFS=:; echo "${comet[*]}") > "$jars/classpath-comet.txt"
   git rev-parse --short HEAD > "$jars/commit" 2> /dev/null || echo unknown > "$jars/commit"
 fi
 export DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$jars/classpath.txt
@@ -79,6 +95,14 @@ if [[ -n "$unsafe_modes" ]]; then
 fi
 "$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" \
   --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "${runs[@]}"
+if [[ -n "$comet_modes" ]]; then
+  echo "== TPC-H SF $scale with Apache Comet: $comet_modes"
+  DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm" \
+    DEMO_CLASSPATH_FILE=$jars/classpath-comet.txt java/rowbridge-demo/run.sh "${common[@]}" \
+    --modes "$comet_modes" --json "$out/tpch-comet.json"
+  "$python" java/rowbridge-demo/tpch_comet_report.py --out "$out/tpch-comet-report.json" \
+    --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "$out/tpch-comet.json"
+fi
 if [[ "${WRITES:-1}" == 1 ]]; then
   echo "== writes: lineitem SF $scale (rowbridge ZSTD, Parquet ZSTD, ArrowWriter + ArrowFileWriter)"
   DEMO_MAIN=io.rowbridge.demo.WriteBench DEMO_JAVA_OPTS="$jvm" java/rowbridge-demo/run.sh \

@@ -52,11 +52,26 @@ import scala.jdk.javaapi.CollectionConverters;
  *   <li>{@code parquet}: Spark's Parquet reader on a copy Spark wrote itself.
  * </ul>
  *
- * Per query: one warm-up run per mode, then {@code --rounds} rounds of one run per mode, the modes
- * in turn, their order reversed every other round; the seconds are kept. Every run's answer (rows
- * sorted; doubles to 9 significant digits; a whole-row query's row count and a sum of xxhash64 of
- * every row's bytes) must be the same in every mode, else the run fails. The executed plan's
- * transition nodes give the transition's metrics of each timed run.
+ * With Apache Comet (a JVM of their own: Comet's jar and rowbridge-comet on the class path,
+ * arrow-c-data not; java/README.md, "With Apache Comet"), the modes read the Parquet copies with
+ * Comet's native scans and operators:
+ *
+ * <ul>
+ *   <li>{@code comet-rowbridge}: rowbridge's transitions where placement puts them;
+ *   <li>{@code comet-jvm}: Comet's own JVM transition (its default);
+ *   <li>{@code comet-jvm-aa}: comet-jvm's configuration again, the A/A twin;
+ *   <li>{@code comet-direct}: Comet's direct Arrow to UnsafeRow converter;
+ *   <li>{@code comet-native}: Comet's native converter.
+ * </ul>
+ *
+ * Comet modes and the others cannot share a JVM; the Parquet copies come from a run with the {@code
+ * parquet} mode.
+ *
+ * <p>Per query: one warm-up run per mode, then {@code --rounds} rounds of one run per mode, the
+ * modes in turn, their order reversed every other round; the seconds are kept. Every run's answer
+ * (rows sorted; doubles to 9 significant digits; a whole-row query's row count and a sum of
+ * xxhash64 of every row's bytes) must be the same in every mode, else the run fails. The executed
+ * plan's transition nodes give the transition's metrics of each timed run.
  *
  * <pre>
  * TpchBench --data DIR --scale SF [--rounds 5] [--modes m1,m2,...] [--queries q01,q02,...]
@@ -66,6 +81,9 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class TpchBench {
   static final List<String> TABLES =
       List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem");
+
+  static final String COMET_DIRECT = "spark.comet.exec.columnarToRow.direct.enabled";
+  static final String COMET_NATIVE = "spark.comet.exec.columnarToRow.native.enabled";
 
   private final Map<String, String> options = new LinkedHashMap<>();
   private final PrintStream out = System.out;
@@ -114,7 +132,12 @@ public final class TpchBench {
    * Spark's ColumnarToRowExec (no time metric), their rows and batches.
    */
   record Transition(
-      int rowbridgeNodes, int sparkNodes, long convertNanos, long rows, long batches) {}
+      int rowbridgeNodes,
+      int sparkNodes,
+      int cometNodes,
+      long convertNanos,
+      long rows,
+      long batches) {}
 
   private void run() throws Exception {
     Path data = Path.of(options.get("data")).toAbsolutePath();
@@ -127,7 +150,18 @@ public final class TpchBench {
     }
     prepareNested(data.resolve("nested"), nestedRows);
 
-    SparkSession base = Demo.localSession(options.get("master"), "rowbridge TPC-H");
+    boolean comet = modes.stream().anyMatch(mode -> mode.startsWith("comet-"));
+    if (comet && !modes.stream().allMatch(mode -> mode.startsWith("comet-"))) {
+      throw new IllegalArgumentException("Comet modes run in a JVM of their own: " + modes);
+    }
+    if (comet && !Files.exists(data.resolve("nested-parquet").resolve("_SUCCESS"))) {
+      throw new IllegalStateException(
+          "no Parquet copies under " + data + ": run the parquet mode first (tpch.sh does)");
+    }
+    SparkSession base =
+        comet
+            ? cometSession(options.get("master"))
+            : Demo.localSession(options.get("master"), "rowbridge TPC-H");
     try {
       if (modes.contains("parquet")) {
         prepareParquet(base, data);
@@ -214,15 +248,49 @@ public final class TpchBench {
     }
   }
 
+  /**
+   * The Comet modes' base session: Comet's plugin, extension and shuffle manager (off-heap memory
+   * as Comet needs it) beside rowbridge's extension, otherwise as {@link Demo#localSession}.
+   */
+  private static SparkSession cometSession(String master) {
+    SparkSession spark =
+        SparkSession.builder()
+            .master(master)
+            .appName("rowbridge TPC-H with Comet")
+            .config("spark.plugins", "org.apache.spark.CometPlugin")
+            .config(
+                "spark.sql.extensions",
+                "io.rowbridge.spark.RowbridgeExtensions,org.apache.comet.CometSparkSessionExtensions")
+            .config(
+                "spark.shuffle.manager",
+                "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager")
+            .config("spark.comet.enabled", "true")
+            .config("spark.comet.exec.enabled", "true")
+            .config("spark.memory.offHeap.enabled", "true")
+            .config("spark.memory.offHeap.size", "4g")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.shuffle.partitions", "8")
+            .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    return spark;
+  }
+
   /** A SparkSession of its own per mode: the tables as temporary views, the transition's switch. */
   private static SparkSession session(SparkSession base, String mode, Path data) {
     SparkSession session = base.newSession();
     session.conf().set(RowbridgeConf.ENABLED, String.valueOf(!mode.startsWith("spark-c2r")));
+    if (mode.startsWith("comet-")) {
+      // Comet's transition of the mode; rowbridge's rule on in comet-rowbridge only.
+      session.conf().set(RowbridgeConf.ENABLED, String.valueOf(mode.equals("comet-rowbridge")));
+      session.conf().set(COMET_DIRECT, String.valueOf(mode.equals("comet-direct")));
+      session.conf().set(COMET_NATIVE, String.valueOf(mode.equals("comet-native")));
+    }
     List<String> tables = new ArrayList<>(TABLES);
     tables.add("nested");
     for (String table : tables) {
       Dataset<Row> frame;
-      if (mode.equals("parquet")) {
+      if (mode.equals("parquet") || mode.startsWith("comet-")) {
         frame =
             session
                 .read()
@@ -368,7 +436,7 @@ public final class TpchBench {
 
   /** The executed plan's transitions, AQE's stages and subqueries included, each once. */
   static Transition transitions(SparkPlan root) {
-    int[] nodes = new int[2];
+    int[] nodes = new int[3];
     long[] sums = new long[3];
     Set<SparkPlan> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     List<SparkPlan> stack = new ArrayList<>(List.of(root));
@@ -378,8 +446,11 @@ public final class TpchBench {
         continue;
       }
       String name = plan.getClass().getSimpleName();
-      if (name.equals("RowbridgeColumnarToRowExec") || name.equals("ColumnarToRowExec")) {
-        nodes[name.startsWith("Rowbridge") ? 0 : 1]++;
+      if (name.equals("RowbridgeColumnarToRowExec")
+          || name.equals("ColumnarToRowExec")
+          || name.equals("CometColumnarToRowExec")
+          || name.equals("CometNativeColumnarToRowExec")) {
+        nodes[name.startsWith("Rowbridge") ? 0 : name.startsWith("Comet") ? 2 : 1]++;
         sums[0] += metric(plan, "convertTime");
         sums[1] += metric(plan, "numOutputRows");
         sums[2] += metric(plan, "numInputBatches");
@@ -394,7 +465,7 @@ public final class TpchBench {
         stack.add((SparkPlan) subquery);
       }
     }
-    return new Transition(nodes[0], nodes[1], sums[0], sums[1], sums[2]);
+    return new Transition(nodes[0], nodes[1], nodes[2], sums[0], sums[1], sums[2]);
   }
 
   private static long metric(SparkPlan plan, String name) {
@@ -477,10 +548,11 @@ public final class TpchBench {
               .append(
                   String.format(
                       Locale.ROOT,
-                      "{\"rowbridge_nodes\":%d,\"spark_nodes\":%d,\"convert_time_ns\":%d,"
-                          + "\"rows\":%d,\"batches\":%d}",
+                      "{\"rowbridge_nodes\":%d,\"spark_nodes\":%d,\"comet_nodes\":%d,"
+                          + "\"convert_time_ns\":%d,\"rows\":%d,\"batches\":%d}",
                       t.rowbridgeNodes(),
                       t.sparkNodes(),
+                      t.cometNodes(),
                       t.convertNanos(),
                       t.rows(),
                       t.batches()));
