@@ -12,35 +12,12 @@ queries; writes everything to REPORT.json.
 """
 import argparse
 import json
-import math
-import subprocess
+
+from tpch_report import best, cell, geomean, machine, ratio
 
 BASE = "comet-jvm"
 OURS = "comet-rowbridge"
 TWIN = "comet-jvm-aa"
-
-
-def best(times):
-    return min(times) if times else None
-
-
-def ratio(a, b):
-    return a / b if a and b else None
-
-
-def geomean(values):
-    values = [v for v in values if v]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
-
-
-def machine():
-    try:
-        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
 
 
 def nodes(query, mode, key):
@@ -49,10 +26,6 @@ def nodes(query, mode, key):
     if not times:
         return None
     return query["transitions"][mode][times.index(min(times))][key]
-
-
-def cell(value, digits=2):
-    return "–" if value is None else f"{value:.{digits}f}"
 
 
 def main():

@@ -75,15 +75,23 @@ public final class Demo {
 
   /** A local-mode session with rowbridge's extensions, no UI, UTC, 8 shuffle partitions. */
   static SparkSession localSession(String master, String appName) {
-    SparkSession spark =
-        SparkSession.builder()
-            .master(master)
-            .appName(appName)
-            .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.shuffle.partitions", "8")
-            .getOrCreate();
+    return start(localBuilder(master, appName));
+  }
+
+  /** The builder of {@link #localSession}, for sessions that add settings. */
+  static SparkSession.Builder localBuilder(String master, String appName) {
+    return SparkSession.builder()
+        .master(master)
+        .appName(appName)
+        .config("spark.sql.extensions", RowbridgeExtensions.class.getName())
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "8");
+  }
+
+  /** The builder's session, logging warnings and errors only. */
+  static SparkSession start(SparkSession.Builder builder) {
+    SparkSession spark = builder.getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     return spark;
   }

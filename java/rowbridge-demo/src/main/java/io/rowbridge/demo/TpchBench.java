@@ -253,10 +253,8 @@ public final class TpchBench {
    * as Comet needs it) beside rowbridge's extension, otherwise as {@link Demo#localSession}.
    */
   private static SparkSession cometSession(String master) {
-    SparkSession spark =
-        SparkSession.builder()
-            .master(master)
-            .appName("rowbridge TPC-H with Comet")
+    return Demo.start(
+        Demo.localBuilder(master, "rowbridge TPC-H with Comet")
             .config("spark.plugins", "org.apache.spark.CometPlugin")
             .config(
                 "spark.sql.extensions",
@@ -267,13 +265,7 @@ public final class TpchBench {
             .config("spark.comet.enabled", "true")
             .config("spark.comet.exec.enabled", "true")
             .config("spark.memory.offHeap.enabled", "true")
-            .config("spark.memory.offHeap.size", "4g")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.shuffle.partitions", "8")
-            .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
-    return spark;
+            .config("spark.memory.offHeap.size", "4g"));
   }
 
   /** A SparkSession of its own per mode: the tables as temporary views, the transition's switch. */
