@@ -82,7 +82,7 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
         rowMode,
         TransitionPlacement.WholeRows,
         (node, demand) =>
-          node match {
+          (node match {
             case ColumnarToRowExec(child) =>
               if (scans.contains(child.getClass.getName)) {
                 if (TransitionPlacement.chooses(placement, demand, types(child))) {
@@ -103,6 +103,10 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
                 .filter(_ => TransitionPlacement.chooses(placement, demand, types(child), false))
                 .map(engine => RowbridgeColumnarToRowExec(child, engine.name()))
             case _ => None
+          }).map { replacement =>
+            // As the transition it replaces, for adaptive execution's planning.
+            node.logicalLink.foreach(replacement.setLogicalLink)
+            replacement
           }
       )
     }
