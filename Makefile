@@ -33,7 +33,8 @@
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
 #                    (docs/BENCHMARKS.md, section "Spark data source"), then TPC-H SF1 end to end
 #                    (section TPC-H: build/bench/tpch.json, docs/img/tpch.png;
-#                    TPCH_ROUNDS, TPCH_SCALE), then the same data read from local
+#                    TPCH_ROUNDS, TPCH_SCALE) and with Comet (build/bench/tpch-comet*.json),
+#                    then the same data read from local
 #                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
@@ -276,7 +277,8 @@ bench-jvm: java
 
 # The data source over ~2 GB of the workload of record: rowbridge's conversion on and off,
 # the row mode and Spark's Parquet reader, local[2] and local[8], peak memory of each JVM;
-# then TPC-H end to end (java/rowbridge-demo/tpch.sh), the same modes and an A/A twin.
+# then TPC-H end to end (java/rowbridge-demo/tpch.sh), the same modes and an A/A twin, and
+# with Apache Comet: rowbridge's transition against each of Comet's.
 bench-spark: java
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/bench.sh $(BENCH_DIR)
 	$(JAVA_ENV) BUILD=$(BUILD) SCALE=$(TPCH_SCALE) ROUNDS=$(TPCH_ROUNDS) \
