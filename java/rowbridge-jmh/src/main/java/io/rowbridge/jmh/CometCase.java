@@ -11,7 +11,7 @@ import java.util.zip.ZipFile;
 
 /**
  * Apache Comet's columnar-to-row transitions, and rowbridge reading Comet's vectors, driven outside
- * a Comet session over the same batches of {@code CometPlainVector}s. The path is the benchmark's
+ * a Comet query over the same batches of {@code CometPlainVector}s. The path is the benchmark's
  * {@code impl}:
  *
  * <ul>
