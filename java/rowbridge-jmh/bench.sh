@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The side-by-side JMH benchmarks (make bench-jvm), with the GC profiler:
 #
-# 1. columnar -> row (C2RBenchmark): Spark's JVM path, rowbridge, Comet's native converter
-#    (flat schemas) and an Arrow C Data export alone, in one JMH run per schema (record,
-#    wide_strings, nested). Writes OUT_DIR/jvm-c2r.json (and the raw JMH JSON next to it) and
-#    IMG_DIR/jvm-c2r.png, and prints the table.
+# 1. columnar -> row (C2RBenchmark): Spark's JVM path, rowbridge, Comet's transitions over
+#    CometPlainVectors (its native converter, its JVM projection and the A/A twin of it, its
+#    direct converter) and rowbridge over the same Comet vectors (flat schemas), and an Arrow C
+#    Data export alone, in one JMH run per schema (record, wide_strings, nested). Writes
+#    OUT_DIR/jvm-c2r.json (and the raw JMH JSON next to it) and IMG_DIR/jvm-c2r.png, and prints
+#    the table.
 # 2. row -> columnar (R2CBenchmark): rowbridge's decoder (add + decode, its A/A twin, and decode
 #    alone of rows staged once), Spark's ArrowWriter and Spark's RowToColumnConverter into
 #    OffHeapColumnVectors, 8192 rows per batch, per schema; and rowbridge at 1, 32 and 512 rows
@@ -36,13 +38,20 @@ if [[ $parts == *" c2r "* ]]; then
 else
   "${mvn[@]}" -pl rowbridge-jmh -DskipTests package
 fi
-"${mvn[@]}" -pl rowbridge-jmh dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$PWD/$out/jmh-classpath.txt"
 if [[ $parts == *" c2r "* ]]; then
+  # -Pcomet: rowbridge-comet and rowbridge-spark (the rowbridge_comet case) on the class path.
+  "${mvn[@]}" -Pcomet -pl rowbridge-jmh dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dmdep.outputFile="$PWD/$out/jmh-classpath.txt"
   "${mvn[@]}" -Pcomet -pl rowbridge-jmh dependency:copy \
     -Dartifact=org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0 -DoutputDirectory="$PWD/$out/comet"
+else
+  "${mvn[@]}" -pl rowbridge-jmh dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dmdep.outputFile="$PWD/$out/jmh-classpath.txt"
 fi
-classpath="java/rowbridge-jmh/target/classes:$(cat "$out/jmh-classpath.txt")"
+# Comet's jar never goes on the class path (the dependency plugin lists the profile's provided
+# jar): CometCase loads it in a class loader of its own.
+classpath="java/rowbridge-jmh/target/classes:$(tr ':' '\n' <"$out/jmh-classpath.txt" |
+  grep -v '/comet-spark-spark' | paste -sd:)"
 
 jvm_args="-Xmx4g --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
 jvm_args+=" --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED"
@@ -70,13 +79,15 @@ jmh() {
 
 if [[ $parts == *" c2r "* ]]; then
   echo "== JMH: record (1 M rows) at 8192/512/32 rows per batch"
-  jmh -p schema=record -p batchRows=8192,512,32 -p impl=spark,rowbridge,comet \
+  jmh -p schema=record -p batchRows=8192,512,32 \
+    -p impl=spark,rowbridge,rowbridge_comet,comet_jvm,comet_jvm_aa,comet_direct,comet \
     -p consumer=seed,noalloc -rff "$out/jmh-record.json" | grep -E '^(C2RBenchmark|Benchmark)' || true
   echo "== JMH: Arrow C Data export alone"
   jmh -p schema=record -p batchRows=8192,512,32 -p impl=ffi_export -p consumer=noalloc \
     -rff "$out/jmh-ffi.json" | grep -E '^(C2RBenchmark|Benchmark)' || true
   echo "== JMH: wide_strings (256 K rows) at 8192 rows per batch"
-  jmh -p schema=wide_strings -p batchRows=8192 -p impl=spark,rowbridge,comet,ffi_export \
+  jmh -p schema=wide_strings -p batchRows=8192 \
+    -p impl=spark,rowbridge,rowbridge_comet,comet_jvm,comet_direct,comet,ffi_export \
     -p consumer=seed,noalloc -rff "$out/jmh-wide.json" | grep -E '^(C2RBenchmark|Benchmark)' || true
 
   echo "== JMH: nested (128 K rows) at 8192 rows per batch (Comet's converter: flat schemas only)"

@@ -39,6 +39,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       batch, one JNI call, the reused row);
  *   <li>{@code comet}: Comet's NativeColumnarToRowConverter (comet-spark-spark4.1_2.13), driven in
  *       an isolated class loader ({@link CometCase});
+ *   <li>{@code comet_jvm}: Comet's JVM transition (CometColumnarToRowExec's default: {@code
+ *       UnsafeProjection} over {@code rowIterator()}) over the same CometPlainVectors; {@code
+ *       comet_jvm_aa}: the same again, an A/A twin that shows the run's noise;
+ *   <li>{@code comet_direct}: Comet's experimental DirectColumnarToRowConverter over them;
+ *   <li>{@code rowbridge_comet}: rowbridge over them ({@code io.rowbridge.comet.CometColumns}, one
+ *       JNI call per batch, the reused row);
  *   <li>{@code rowbridge_convert}: rowbridge's convert call alone, rows not read (attribution);
  *   <li>{@code ffi_export}: an Arrow C Data export of the batch and its release, alone (what the
  *       seed's native path pays per batch before converting anything).
@@ -50,7 +56,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * operation are the converter's own. On "nested", whose columns are a struct, two arrays and a map,
  * {@code noalloc} reads each column's slot ({@code (int) getLong(c)}: the value's size) and {@code
  * seed} reads into every value ({@code getStruct(0, 2).getLong(0)} and the element counts of the
- * arrays and the map). Comet's converter is driven on the flat schemas only.
+ * arrays and the map). The Comet paths ({@link CometCase}, build profile {@code -Pcomet}) are
+ * driven on the flat schemas only.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -119,7 +126,11 @@ public class C2RBenchmark {
         exported = ArrowArray.allocateNew(allocator);
         break;
       case "comet":
-        comet = CometCase.load(data.schemaName, batchRows, seedConsumer);
+      case "comet_jvm":
+      case "comet_jvm_aa":
+      case "comet_direct":
+      case "rowbridge_comet":
+        comet = CometCase.load(impl, data.schemaName, batchRows, seedConsumer);
         break;
       default:
         throw new IllegalArgumentException("unknown impl " + impl);

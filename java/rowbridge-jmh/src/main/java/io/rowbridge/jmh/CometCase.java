@@ -10,15 +10,35 @@ import java.util.Enumeration;
 import java.util.zip.ZipFile;
 
 /**
- * Comet's native columnar-to-row converter, driven outside a Comet session. The comet-spark jar
- * bundles its own build of arrow-c-data's {@code org.apache.arrow.c} classes compiled against its
- * shaded Arrow Java, which clash with the plain arrow-c-data the ffi_export case uses; so Comet and
- * the driver ({@code io.rowbridge.jmh.comet.CometDriver}) are loaded child-first by their own class
- * loader, sharing Spark and Scala with this one. The jar's path comes from the system property
- * {@value #JAR_PROPERTY} (java/rowbridge-jmh/bench.sh sets it).
+ * Apache Comet's columnar-to-row transitions, and rowbridge reading Comet's vectors, driven outside
+ * a Comet query over the same batches of {@code CometPlainVector}s. The path is the benchmark's
+ * {@code impl}:
+ *
+ * <ul>
+ *   <li>{@code comet}: Comet's native {@code NativeColumnarToRowConverter};
+ *   <li>{@code comet_jvm} (and its A/A twin {@code comet_jvm_aa}): what {@code
+ *       CometColumnarToRowExec.doExecute} does by default, an {@code UnsafeProjection} applied to
+ *       each row of {@code batch.rowIterator()};
+ *   <li>{@code comet_direct}: Comet's experimental {@code DirectColumnarToRowConverter} ({@code
+ *       setBatch}, then {@code convertRow(i)} per row);
+ *   <li>{@code rowbridge_comet}: rowbridge's {@code CometColumns} and converter (its rows of the
+ *       first batch are checked against {@code comet_jvm}'s, byte for byte, when loaded).
+ * </ul>
+ *
+ * <p>The comet-spark jar bundles its own build of arrow-c-data's {@code org.apache.arrow.c} classes
+ * compiled against its shaded Arrow Java, which clash with the plain arrow-c-data the ffi_export
+ * case uses; so Comet and the driver ({@code io.rowbridge.jmh.comet.CometDriver}) are loaded
+ * child-first by their own class loader, sharing Spark, Scala and rowbridge with this one
+ * (rowbridge's CometColumns resolves Comet's classes from each vector's runtime class, so it reads
+ * the child's vectors). The jar's path comes from the system property {@value #JAR_PROPERTY}
+ * (java/rowbridge-jmh/bench.sh sets it).
  */
 public interface CometCase extends AutoCloseable {
   String JAR_PROPERTY = "rowbridge.comet.jar";
+
+  /** The paths {@link #load} drives: the benchmark's {@code impl} values for Comet's vectors. */
+  java.util.List<String> IMPLS =
+      java.util.List.of("comet", "comet_jvm", "comet_jvm_aa", "comet_direct", "rowbridge_comet");
 
   /** Converts batch {@code index} and consumes its rows; returns the consumer's sum. */
   long batch(int index);
@@ -26,7 +46,15 @@ public interface CometCase extends AutoCloseable {
   @Override
   void close();
 
-  static CometCase load(String schema, int batchRows, boolean seedConsumer) throws Exception {
+  /**
+   * Builds the batches of {@code schema} ("record" or "wide_strings") at {@code batchRows} rows and
+   * the path {@code impl} (one of {@link #IMPLS}) in a class loader of their own.
+   */
+  static CometCase load(String impl, String schema, int batchRows, boolean seedConsumer)
+      throws Exception {
+    if (!IMPLS.contains(impl)) {
+      throw new IllegalArgumentException("not a Comet path: " + impl);
+    }
     String jar = System.getProperty(JAR_PROPERTY, "");
     if (jar.isEmpty() || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException(
@@ -45,8 +73,8 @@ public interface CometCase extends AutoCloseable {
     Class<?> driver = Class.forName("io.rowbridge.jmh.comet.CometDriver", true, loader);
     return (CometCase)
         driver
-            .getConstructor(String.class, int.class, boolean.class)
-            .newInstance(schema, batchRows, seedConsumer);
+            .getConstructor(String.class, String.class, int.class, boolean.class)
+            .newInstance(impl, schema, batchRows, seedConsumer);
   }
 
   /** Loads the comet jar's classes and resources, and the driver's package, before the parent. */

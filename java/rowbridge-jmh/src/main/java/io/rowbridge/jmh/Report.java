@@ -22,9 +22,10 @@ import javax.imageio.ImageIO;
 
 /**
  * Turns JMH's JSON result of C2RBenchmark into build/bench/jvm-c2r.json ({"cases": [{"impl",
- * "consumer", "schema", "batch_rows", "ns_per_row", "bytes_allocated_per_batch"}, ...]}), prints
- * the table and the ratios the issue asks for, and draws ns/row against batch size per
- * implementation into a PNG.
+ * "consumer", "schema", "batch_rows", "ns_per_row", "bytes_allocated_per_batch", "vs_spark",
+ * "vs_comet_jvm"}, ...]}, the last two the case's time over that of Spark's path and of Comet's JVM
+ * transition at the same schema, consumer and batch size, when those ran), prints the table and the
+ * ratios, and draws ns/row against batch size per implementation into a PNG.
  *
  * <p>Usage: Report OUT_JSON OUT_PNG COMMAND JMH_JSON...
  */
@@ -77,6 +78,12 @@ public final class Report {
       if (!Double.isNaN(c.bytesPerBatch())) {
         node.put("bytes_allocated_per_batch", round(c.bytesPerBatch()));
       }
+      for (String base : new String[] {"spark", "comet_jvm"}) {
+        Case against = find(cases, base, c.consumer(), c.schema(), c.batchRows());
+        if (against != null) {
+          node.put("vs_" + base, round(c.nsPerRow() / against.nsPerRow()));
+        }
+      }
     }
     out.put("command", args[2]);
     out.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -111,7 +118,7 @@ public final class Report {
     System.out.println(
         String.format(
             Locale.ROOT,
-            "%-13s %-8s %-10s %6s %12s %14s",
+            "%-13s %-8s %-16s %6s %12s %14s",
             "schema",
             "consumer",
             "impl",
@@ -122,7 +129,7 @@ public final class Report {
       System.out.println(
           String.format(
               Locale.ROOT,
-              "%-13s %-8s %-10s %6d %8.2f±%-5.2f %12.1f",
+              "%-13s %-8s %-16s %6d %8.2f±%-5.2f %12.1f",
               c.schema(),
               c.consumer(),
               c.impl(),
@@ -159,6 +166,43 @@ public final class Report {
       line.append(String.format(Locale.ROOT, ", %.1f B allocated per batch", c.bytesPerBatch()));
       System.out.println(line);
     }
+    printCometRatios(cases);
+  }
+
+  /**
+   * The paths over Comet's vectors against Spark's path and Comet's JVM transition (comet_jvm):
+   * time over time, below 1 is faster; comet_jvm_aa over comet_jvm is the run's noise.
+   */
+  private static void printCometRatios(List<Case> cases) {
+    boolean header = false;
+    for (Case c : cases) {
+      if (!List.of("rowbridge_comet", "comet_direct", "comet", "comet_jvm_aa").contains(c.impl())) {
+        continue;
+      }
+      Case jvm = find(cases, "comet_jvm", c.consumer(), c.schema(), c.batchRows());
+      if (jvm == null) {
+        continue;
+      }
+      if (!header) {
+        System.out.println();
+        System.out.println("time over comet_jvm's (Comet's JVM transition) and over Spark's:");
+        header = true;
+      }
+      Case spark = find(cases, "spark", c.consumer(), c.schema(), c.batchRows());
+      System.out.println(
+          String.format(
+              Locale.ROOT,
+              "%s %s @ %d: %-16s %.3f x comet_jvm's%s",
+              c.schema(),
+              c.consumer(),
+              c.batchRows(),
+              c.impl(),
+              c.nsPerRow() / jvm.nsPerRow(),
+              spark == null
+                  ? ""
+                  : String.format(
+                      Locale.ROOT, ", %.3f x Spark's", c.nsPerRow() / spark.nsPerRow())));
+    }
   }
 
   private static final Color[] COLORS = {
@@ -166,7 +210,10 @@ public final class Report {
     new Color(0xd62728),
     new Color(0x2ca02c),
     new Color(0x9467bd),
-    new Color(0xff7f0e)
+    new Color(0xff7f0e),
+    new Color(0x8c564b),
+    new Color(0x17becf),
+    new Color(0x7f7f7f)
   };
 
   /** ns/row against rows per batch (log-log), one line per implementation and consumer. */

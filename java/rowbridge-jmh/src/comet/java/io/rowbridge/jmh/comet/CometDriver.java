@@ -1,10 +1,16 @@
 package io.rowbridge.jmh.comet;
 
+import io.rowbridge.ConverterOptions;
+import io.rowbridge.RowbridgeConverter;
+import io.rowbridge.comet.CometColumns;
 import io.rowbridge.jmh.CometCase;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
+import org.apache.comet.DirectColumnarToRowConverter;
 import org.apache.comet.NativeColumnarToRowConverter;
 import org.apache.comet.shaded.arrow.memory.BufferAllocator;
 import org.apache.comet.shaded.arrow.memory.RootAllocator;
@@ -15,27 +21,45 @@ import org.apache.comet.shaded.arrow.vector.ValueVector;
 import org.apache.comet.shaded.arrow.vector.VarCharVector;
 import org.apache.comet.vector.CometPlainVector;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Drives Comet's NativeColumnarToRowConverter over the same data as BenchData, built with Comet's
- * shaded Arrow Java and wrapped in CometPlainVectors (what Comet's operator receives). Loaded by
+ * Drives one of the paths of {@link CometCase} over the same data as BenchData, built with Comet's
+ * shaded Arrow Java and wrapped in CometPlainVectors (what Comet's operator receives). Every path
+ * consumes its rows with {@link #consume}, C2RBenchmark's flat-schema consumer. Loaded by
  * CometCase's class loader only.
  */
 public final class CometDriver implements CometCase {
   private final BufferAllocator allocator = new RootAllocator();
   private final List<ValueVector> vectors = new ArrayList<>();
   private final List<ColumnarBatch> batches = new ArrayList<>();
-  private final NativeColumnarToRowConverter converter;
+  private final String impl;
+  private final StructType sparkSchema;
   private final int stringColumn;
   private final boolean seedConsumer;
 
-  public CometDriver(String schema, int batchRows, boolean seedConsumer) {
+  /** comet: Comet's native converter. */
+  private NativeColumnarToRowConverter nativeConverter;
+
+  /** comet_jvm, comet_jvm_aa: CometColumnarToRowExec's projection of rowIterator()'s rows. */
+  private UnsafeProjection projection;
+
+  /** comet_direct: Comet's DirectColumnarToRowConverter. */
+  private DirectColumnarToRowConverter direct;
+
+  /** rowbridge_comet: the batch's Comet vectors read as rowbridge's input, and the converter. */
+  private CometColumns cometColumns;
+
+  private RowbridgeConverter rowbridge;
+
+  public CometDriver(String impl, String schema, int batchRows, boolean seedConsumer) {
+    this.impl = impl;
     this.seedConsumer = seedConsumer;
-    StructType sparkSchema;
     int totalRows;
     if (schema.equals("record")) {
       sparkSchema =
@@ -72,7 +96,54 @@ public final class CometDriver implements CometCase {
       }
       batches.add(new ColumnarBatch(wrapped, rows));
     }
-    converter = new NativeColumnarToRowConverter(sparkSchema, batchRows);
+    switch (impl) {
+      case "comet":
+        nativeConverter = new NativeColumnarToRowConverter(sparkSchema, batchRows);
+        break;
+      case "comet_jvm":
+      case "comet_jvm_aa":
+        projection = UnsafeProjection.create(sparkSchema);
+        break;
+      case "comet_direct":
+        if (!DirectColumnarToRowConverter.supportsSchema(sparkSchema)) {
+          throw new IllegalStateException("DirectColumnarToRowConverter refuses " + schema);
+        }
+        direct = new DirectColumnarToRowConverter(sparkSchema);
+        break;
+      case "rowbridge_comet":
+        cometColumns = new CometColumns(sparkSchema.size());
+        rowbridge = CometColumns.converter(sparkSchema, ConverterOptions.defaults());
+        checkFirstBatchAgainstCometJvm();
+        break;
+      default:
+        throw new IllegalArgumentException("unknown Comet path " + impl);
+    }
+  }
+
+  /**
+   * Fails the trial unless rowbridge's rows of the first batch are those of Comet's JVM transition
+   * (UnsafeProjection over rowIterator()), byte for byte.
+   */
+  private void checkFirstBatchAgainstCometJvm() {
+    ColumnarBatch batch = batches.get(0);
+    UnsafeProjection expected = UnsafeProjection.create(sparkSchema);
+    Iterator<InternalRow> rows = batch.rowIterator();
+    if (!cometColumns.read(batch)) {
+      throw new IllegalStateException("rowbridge's CometColumns does not read the first batch");
+    }
+    rowbridge.convert(cometColumns.columns(), batch.numRows());
+    int row = 0;
+    while (rowbridge.next()) {
+      byte[] want = expected.apply(rows.next()).getBytes();
+      if (!Arrays.equals(want, rowbridge.row().getBytes())) {
+        throw new IllegalStateException(
+            "rowbridge_comet: row " + row + " of the first batch differs from comet_jvm's");
+      }
+      row++;
+    }
+    if (rows.hasNext() || row != batch.numRows()) {
+      throw new IllegalStateException("rowbridge_comet: the first batch has " + row + " rows");
+    }
   }
 
   private ValueVector[] record(int first, int rows) {
@@ -146,27 +217,71 @@ public final class CometDriver implements CometCase {
     return columns;
   }
 
+  private long consume(InternalRow row) {
+    if (seedConsumer) {
+      return row.getLong(0)
+          + (row.isNullAt(stringColumn) ? 0 : row.getUTF8String(stringColumn).numBytes());
+    }
+    return row.getLong(0) + (int) row.getLong(stringColumn);
+  }
+
   @Override
   public long batch(int index) {
-    scala.collection.Iterator<InternalRow> rows =
-        converter.convert(batches.get(index % batches.size()));
+    ColumnarBatch batch = batches.get(index % batches.size());
     long sum = 0;
-    while (rows.hasNext()) {
-      InternalRow row = rows.next();
-      if (seedConsumer) {
-        sum +=
-            row.getLong(0)
-                + (row.isNullAt(stringColumn) ? 0 : row.getUTF8String(stringColumn).numBytes());
-      } else {
-        sum += row.getLong(0) + (int) row.getLong(stringColumn);
-      }
+    switch (impl) {
+      case "comet":
+        {
+          scala.collection.Iterator<InternalRow> rows = nativeConverter.convert(batch);
+          while (rows.hasNext()) {
+            sum += consume(rows.next());
+          }
+          return sum;
+        }
+      case "comet_jvm":
+      case "comet_jvm_aa":
+        {
+          UnsafeProjection p = projection;
+          Iterator<InternalRow> rows = batch.rowIterator();
+          while (rows.hasNext()) {
+            UnsafeRow row = p.apply(rows.next());
+            sum += consume(row);
+          }
+          return sum;
+        }
+      case "comet_direct":
+        {
+          DirectColumnarToRowConverter d = direct;
+          d.setBatch(batch);
+          int n = batch.numRows();
+          for (int i = 0; i < n; i++) {
+            sum += consume(d.convertRow(i));
+          }
+          return sum;
+        }
+      default:
+        {
+          RowbridgeConverter c = rowbridge;
+          if (!cometColumns.read(batch)) {
+            throw new IllegalStateException("CometColumns does not read batch " + index);
+          }
+          c.convert(cometColumns.columns(), batch.numRows());
+          while (c.next()) {
+            sum += consume(c.row());
+          }
+          return sum;
+        }
     }
-    return sum;
   }
 
   @Override
   public void close() {
-    converter.close();
+    if (nativeConverter != null) {
+      nativeConverter.close();
+    }
+    if (rowbridge != null) {
+      rowbridge.close();
+    }
     for (ValueVector vector : vectors) {
       vector.close();
     }
