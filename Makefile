@@ -24,10 +24,10 @@
 #   make test-portable  the portable libraries need glibc 2.28 at most and no other
 #                    shared library, and export only their API; part of make test
 #   make test-aarch64   the aarch64 Release tests of AARCH64_TESTS under qemu-user
-#                    (build/aarch64); part of make test
+#                    (build/aarch64); make test-long runs every aarch64 test
 #   make test-java-spark35 / test-java-spark40
 #                    the differential and operator suites on Spark 3.5 (Scala 2.12)
-#                    and on Spark 4.0, part of make test
+#                    and on Spark 4.0; make test runs the 3.5 one, make test-long both
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -163,9 +163,11 @@ build-tsan: deps
 
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
+# The qemu runs (test-aarch64) and the Spark 4.0 line (test-java-spark40) are in make test-long
+# (long-aarch64, long-java-spark40), to keep make test under 45 minutes on 2 cores.
 test: format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
-      test-java-spark35 test-java-spark40 test-portable test-aarch64
-	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1, 4.0 and 3.5, portable libraries, aarch64)"
+      test-java-spark35 test-portable
+	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
