@@ -28,11 +28,6 @@ public final class ArrowCData {
     }
   }
 
-  /** True when Arrow Java's C Data module is on the class path and usable. */
-  public static boolean available() {
-    return PROBLEM == null;
-  }
-
   private static String probe() {
     ClassLoader loader = ArrowCData.class.getClassLoader();
     Class<?> data;

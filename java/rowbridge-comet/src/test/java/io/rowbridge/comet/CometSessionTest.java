@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Predicate;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -338,25 +337,20 @@ class CometSessionTest {
   /** Every node of {@code plan}, depth first, through adaptive plans and query stages. */
   static List<SparkPlan> nodes(SparkPlan plan) {
     List<SparkPlan> nodes = new ArrayList<>();
-    collect(plan, nodes::add, node -> true);
+    collect(plan, nodes);
     return nodes;
   }
 
-  private static void collect(
-      SparkPlan plan, java.util.function.Consumer<SparkPlan> out, Predicate<SparkPlan> keep) {
+  private static void collect(SparkPlan plan, List<SparkPlan> out) {
     if (plan instanceof AdaptiveSparkPlanExec adaptive) {
-      collect(adaptive.executedPlan(), out, keep);
-      return;
-    }
-    if (plan instanceof QueryStageExec stage) {
-      collect(stage.plan(), out, keep);
-      return;
-    }
-    if (keep.test(plan)) {
-      out.accept(plan);
-    }
-    for (SparkPlan child : CollectionConverters.asJava(plan.children())) {
-      collect(child, out, keep);
+      collect(adaptive.executedPlan(), out);
+    } else if (plan instanceof QueryStageExec stage) {
+      collect(stage.plan(), out);
+    } else {
+      out.add(plan);
+      for (SparkPlan child : CollectionConverters.asJava(plan.children())) {
+        collect(child, out);
+      }
     }
   }
 

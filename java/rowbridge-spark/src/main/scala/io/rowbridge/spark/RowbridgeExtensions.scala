@@ -78,6 +78,15 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
           scan
       }
       def types(child: SparkPlan) = child.output.map(_.dataType)
+      // The engine's transition reads unchecked: placed as such.
+      def byEngine(child: SparkPlan, demand: TransitionPlacement.Demand)(
+          engine: EngineInput
+      ): Option[SparkPlan] =
+        if (TransitionPlacement.chooses(placement, demand, types(child), false)) {
+          Some(RowbridgeColumnarToRowExec(child, engine.name()))
+        } else {
+          None
+        }
       TransitionPlacement.place(
         rowMode,
         TransitionPlacement.WholeRows,
@@ -91,17 +100,11 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
                   None
                 }
               } else {
-                engines
-                  .find(_.feedsTransition(child))
-                  .filter(_ => TransitionPlacement.chooses(placement, demand, types(child), false))
-                  .map(engine => RowbridgeColumnarToRowExec(child, engine.name()))
+                engines.find(_.feedsTransition(child)).flatMap(byEngine(child, demand))
               }
             case transition: ColumnarToRowTransition if transition.children.size == 1 =>
               val child = transition.children.head
-              engines
-                .find(_.isTransition(transition))
-                .filter(_ => TransitionPlacement.chooses(placement, demand, types(child), false))
-                .map(engine => RowbridgeColumnarToRowExec(child, engine.name()))
+              engines.find(_.isTransition(transition)).flatMap(byEngine(child, demand))
             case _ => None
           }).map { replacement =>
             // As the transition it replaces, for adaptive execution's planning.
