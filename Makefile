@@ -20,14 +20,17 @@
 #   make java        the JVM side: make jni, then the Maven modules under java/
 #                    (installed into ~/.m2, no tests); the core jar carries both
 #                    architectures' librowbridge_jni.so
-#   make test-java   the Java suites (Surefire), part of make test
+#   make test-java   the Java suites (Surefire), then the Python exchange suites
+#                    (python/tests, pytest, scripts/python_tests.sh); part of make test
+#   make test-python the Python exchange suites alone, on the default Spark line
 #   make test-portable  the portable libraries need glibc 2.28 at most and no other
 #                    shared library, and export only their API; part of make test
 #   make test-aarch64   the aarch64 Release tests of AARCH64_TESTS under qemu-user
 #                    (build/aarch64); make test-long runs every aarch64 test
 #   make test-java-spark35 / test-java-spark40
 #                    the differential and operator suites on Spark 3.5 (Scala 2.12)
-#                    and on Spark 4.0; make test runs the 3.5 one, make test-long both
+#                    and on Spark 4.0, then the Python exchange suites against that
+#                    line's PySpark; make test runs the 3.5 one, make test-long both
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -141,7 +144,7 @@ JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
         test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
-        test-java-spark40 \
+        test-java-spark40 test-python \
         $(LONG_SUITES) run bench golden format format-check tidy clean jni java test-java bench-jvm \
         bench-spark
 
@@ -251,6 +254,12 @@ test-java: jni
 	@echo "== Java suites (Maven Surefire; $(JAVA_TEST_SCHEMAS) random schemas x $(JAVA_TEST_ROWS) rows)"
 	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_TEST_SCHEMAS) \
 	  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) install
+	$(JAVA_ENV) scripts/python_tests.sh 4.1
+
+# The Python exchange suites (python/tests, pytest) against the default line's PySpark;
+# make test runs them after the Java suites, and on Spark 3.5 (4.0 in make test-long).
+test-python: java
+	$(JAVA_ENV) scripts/python_tests.sh 4.1
 
 # The older Spark lines (java/pom.xml's profiles), each built in its own target/LINE_SCALA
 # directories and installed under its own names (rowbridge-core-3.5_2.12, ...). make test runs
@@ -261,15 +270,17 @@ JAVA_LINE_SUITES := SparkDifferentialTest,DecoderDifferentialTest,RowbridgeOpera
 MVN_LINE = $(MVN) -pl rowbridge-core,rowbridge-spark
 JAVA_LINE_TEST = -Dtest='$(JAVA_LINE_SUITES)' -Dsurefire.failIfNoSpecifiedTests=false \
                  -Drowbridge.cluster.skip=true -Drowbridge.test.schemas=$(JAVA_LINE_SCHEMAS) \
-                 -Drowbridge.test.rows=$(JAVA_TEST_ROWS) test
+                 -Drowbridge.test.rows=$(JAVA_TEST_ROWS) package
 
 test-java-spark35: jni
-	@echo "== Java differential and operator suites on Spark 3.5 (Scala 2.12)"
+	@echo "== Java differential and operator suites on Spark 3.5 (Scala 2.12), then the Python exchange suites"
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 $(JAVA_LINE_TEST)
+	$(JAVA_ENV) scripts/python_tests.sh 3.5
 
 test-java-spark40: jni
-	@echo "== Java differential and operator suites on Spark 4.0"
+	@echo "== Java differential and operator suites on Spark 4.0, then the Python exchange suites"
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LINE_TEST)
+	$(JAVA_ENV) scripts/python_tests.sh 4.0
 
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
 # converter, an Arrow C Data export alone (docs/BENCHMARKS.md, "JVM: Arrow to rows"); then
@@ -335,8 +346,9 @@ long-java-spark35-scala213: jni
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5,scala-2.13 $(JAVA_LONG_LINE)
 
 long-java-spark40: jni
-	@echo "== Java suites on Spark 4.0"
+	@echo "== Java suites on Spark 4.0, then the Python exchange suites"
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LONG_LINE)
+	$(JAVA_ENV) scripts/python_tests.sh 4.0
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

@@ -31,6 +31,10 @@ struct RowEncodeOptions {
   std::shared_ptr<WorkerPool> pool;
   /// How often a waiting Next wakes up (and returns, with `*ready` false).
   std::chrono::milliseconds wake_period{100};
+  /// When true, the schema has one struct column whose fields are the rows'
+  /// fields, and each batch is encoded as that one column (no nulls): the
+  /// layout in which PySpark's map and grouped UDFs take a DataFrame.
+  bool rows_in_one_column = false;
 };
 
 /// Encodes the batches of one output. Submit, Next, Start, Finish and Close
@@ -40,7 +44,9 @@ class ROWBRIDGE_EXPORT RowEncodeStream {
   struct Impl;
 
   /// A stream of batches of rows of `schema` (a struct, in the Arrow types
-  /// RowDecoder decodes to; borrowed, read now).
+  /// RowDecoder decodes to; borrowed, read now). With
+  /// `options.rows_in_one_column`, the rows are those of the schema's one
+  /// struct column.
   static Status Make(const ArrowSchema& schema, const RowEncodeOptions& options,
                      std::unique_ptr<RowEncodeStream>* out);
 

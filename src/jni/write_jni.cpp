@@ -54,11 +54,9 @@ using rowbridge::jni::WriterHandle;
 
 extern "C" {
 
-JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(JNIEnv* env, jclass,
-                                                                       jlong schema_address,
-                                                                       jint codec, jint zstd_level,
-                                                                       jint max_ahead,
-                                                                       jboolean stream_format) {
+JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(
+    JNIEnv* env, jclass, jlong schema_address, jint codec, jint zstd_level, jint max_ahead,
+    jboolean stream_format, jboolean in_one_column) {
   return Guard(env, jlong{0}, [&] {
     if (schema_address == 0) {
       throw StatusError(rowbridge::Status::Invalid("rowbridge writer: the schema address is 0"));
@@ -69,6 +67,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(JNIEnv* e
     options.max_ahead = max_ahead;
     options.format =
         stream_format ? rowbridge::ipc::IpcFormat::kStream : rowbridge::ipc::IpcFormat::kFile;
+    options.rows_in_one_column = in_one_column == JNI_TRUE;
     auto writer = std::make_unique<WriterHandle>();
     Check(rowbridge::stream::RowEncodeStream::Make(
         *reinterpret_cast<const ArrowSchema*>(schema_address), options, &writer->stream));

@@ -28,6 +28,18 @@ struct EncodeWorker {
   std::unique_ptr<ipc::IpcBatchEncoder> encoder;
 };
 
+/// The schema the rows decode to: the whole schema, or its one struct column.
+Status RowsSchema(const ArrowSchema& schema, bool in_one_column, const ArrowSchema** out) {
+  *out = &schema;
+  if (!in_one_column) return Status::Ok();
+  if (schema.n_children != 1 || schema.children == nullptr || schema.children[0] == nullptr ||
+      schema.children[0]->format == nullptr || std::string(schema.children[0]->format) != "+s") {
+    return Status::Invalid("encode stream: rows in one column need a schema of one struct column");
+  }
+  *out = schema.children[0];
+  return Status::Ok();
+}
+
 /// Encoded messages, kept for reuse after their array is released (their
 /// capacity is the size of a batch).
 class MessagePool {
@@ -90,6 +102,7 @@ struct EncodeShared {
   ArrowSchema rows_schema{};  // the decoders' schema, for new workers
   std::unique_ptr<ipc::IpcBatchEncoder> prototype;
   std::shared_ptr<MessagePool> messages;
+  bool rows_in_one_column = false;
 
   ~EncodeShared() {
     if (rows_schema.release != nullptr) rows_schema.release(&rows_schema);
@@ -125,7 +138,7 @@ class EncodeProducer : public BatchProducer {
     }
     if (worker == nullptr) ROWBRIDGE_RETURN_NOT_OK(MakeWorker(&worker));
     std::unique_ptr<ipc::IpcMessage> message = shared_->messages->Get();
-    Status status = Encode(*worker, rows, message.get());
+    Status status = Encode(*worker, rows, shared_->rows_in_one_column, message.get());
     {
       std::lock_guard<std::mutex> lock(shared_->mutex);
       shared_->idle.push_back(std::move(worker));
@@ -147,13 +160,30 @@ class EncodeProducer : public BatchProducer {
     return Status::Ok();
   }
 
-  static Status Encode(EncodeWorker& worker, const SubmittedRows& rows, ipc::IpcMessage* out) {
+  static Status Encode(EncodeWorker& worker, const SubmittedRows& rows, bool in_one_column,
+                       ipc::IpcMessage* out) {
     ArrowArray batch{};
     ROWBRIDGE_RETURN_NOT_OK(worker.decoder->Decode(rows.data, rows.offsets, rows.num_rows, &batch));
-    Status status = worker.encoder->EncodeBatch(batch, out);
+    Status status;
+    if (in_one_column) {
+      // A struct batch of one column, the decoded batch: borrowed for the call.
+      ArrowArray* column = &batch;
+      ArrowArray outer{};
+      outer.length = batch.length;
+      outer.n_buffers = 1;
+      outer.buffers = kNoBuffers;
+      outer.n_children = 1;
+      outer.children = &column;
+      outer.release = ReleaseBorrowed;
+      status = worker.encoder->EncodeBatch(outer, out);
+    } else {
+      status = worker.encoder->EncodeBatch(batch, out);
+    }
     batch.release(&batch);
     return status;
   }
+
+  static void ReleaseBorrowed(ArrowArray* array) { array->release = nullptr; }
 
   std::shared_ptr<EncodeShared> shared_;
 };
@@ -194,8 +224,11 @@ Status RowEncodeStream::Make(const ArrowSchema& schema, const RowEncodeOptions& 
     shared->messages = std::make_shared<MessagePool>(static_cast<size_t>(options.max_ahead) + 1);
     // The decoder checks that rows can decode to the schema; the encoder, that
     // the IPC writer writes it.
+    shared->rows_in_one_column = options.rows_in_one_column;
+    const ArrowSchema* rows_schema = nullptr;
+    ROWBRIDGE_RETURN_NOT_OK(RowsSchema(schema, options.rows_in_one_column, &rows_schema));
     std::unique_ptr<RowDecoder> decoder;
-    ROWBRIDGE_RETURN_NOT_OK(RowDecoder::Make(schema, &decoder));
+    ROWBRIDGE_RETURN_NOT_OK(RowDecoder::Make(*rows_schema, &decoder));
     ROWBRIDGE_RETURN_NOT_OK(decoder->ExportSchema(&shared->rows_schema));
     ROWBRIDGE_RETURN_NOT_OK(ipc::IpcBatchEncoder::Make(schema, options.ipc, &shared->prototype));
     auto worker = std::make_unique<EncodeWorker>();

@@ -369,6 +369,109 @@ TEST(RowEncodeStream, CloseWithBatchesInFlightReleasesTheRows) {
   }
 }
 
+/// The schema of one nullable struct column "struct" whose fields are `spark`'s.
+Status OneColumnSchema(const SparkType& spark, rowbridge::testing::OwnedSchema* out) {
+  SparkType outer;
+  outer.id = SparkTypeId::kStruct;
+  outer.fields.push_back(SparkField{"struct", spark, true});
+  return RowsSchema(outer, out);
+}
+
+// Rows in one column: each batch is the plain batch as a struct column without
+// nulls. pyarrow reads both files and compares the column's fields with the
+// plain file's columns, as the IPC bytes of each column alone.
+TEST(RowEncodeStream, RowsInOneColumnAreThePlainBatchAsAStructColumn) {
+  const uint64_t seed = rowbridge::testing::EnvOr("ROWBRIDGE_TEST_SEED", kDefaultSeed);
+  std::fprintf(stderr, "RowEncodeStream one column: ROWBRIDGE_TEST_SEED=%llu\n",
+               static_cast<unsigned long long>(seed));
+  const std::string python = testing::FindPython();
+  ASSERT_FALSE(python.empty()) << "no Python with pyarrow (make deps)";
+  const std::string directory = std::filesystem::temp_directory_path().string() +
+                                "/rowbridge-one-column." + std::to_string(getpid());
+  std::filesystem::create_directories(directory);
+  const std::string list = directory + "/files.txt";
+  std::ofstream paths(list);
+  int written_files = 0;
+  for (uint64_t i = 0; i < 12; ++i) {
+    SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i));
+    rowbridge::testing::IterationKernel kernel(seed + i);
+    Rng rng(seed + i);
+    std::string description;
+    TestArray batch = RandomBatch(rng, &description);
+    SCOPED_TRACE("columns" + description);
+    rowbridge::testing::Conversion rows = rowbridge::testing::Convert(batch);
+    if (rows.status.code() == StatusCode::kOverflow) continue;  // beyond its Spark type
+    ASSERT_TRUE(rows.status.ok()) << rows.status.message();
+    auto exported = rowbridge::testing::ExportBatch(batch);
+    std::shared_ptr<const RowPlan> plan;
+    ASSERT_TRUE(RowPlan::Compile(exported->schema.schema, &plan).ok());
+    rowbridge::testing::OwnedSchema plain_schema;
+    rowbridge::testing::OwnedSchema one_schema;
+    ASSERT_TRUE(RowsSchema(plan->spark_schema(), &plain_schema).ok());
+    ASSERT_TRUE(OneColumnSchema(plan->spark_schema(), &one_schema).ok());
+    const size_t half = rows.rows.size() / 2;
+    std::vector<PackedRows> batches{Pack(rows.rows, 0, half),
+                                    Pack(rows.rows, half, rows.rows.size())};
+    RowEncodeOptions options;
+    options.pool = TwoWorkers();
+    options.ipc.codec =
+        rng.Pick(std::vector<ipc::IpcCodec>{ipc::IpcCodec::kNone, ipc::IpcCodec::kZstd});
+    std::vector<uint8_t> plain;
+    Status status = WriteThroughStream(plain_schema.schema, batches, options, &plain);
+    ASSERT_TRUE(status.ok()) << status.message();
+    options.rows_in_one_column = true;
+    std::vector<uint8_t> one;
+    status = WriteThroughStream(one_schema.schema, batches, options, &one);
+    ASSERT_TRUE(status.ok()) << status.message();
+    const std::string base = directory + "/" + std::to_string(seed + i);
+    std::ofstream(base + ".plain.arrow", std::ios::binary)
+        .write(reinterpret_cast<const char*>(plain.data()),
+               static_cast<std::streamsize>(plain.size()));
+    std::ofstream(base + ".one.arrow", std::ios::binary)
+        .write(reinterpret_cast<const char*>(one.data()), static_cast<std::streamsize>(one.size()));
+    paths << base << "\n";
+    ++written_files;
+  }
+  paths.close();
+  ASSERT_GT(written_files, 6);
+  std::string script =
+      "import sys, pyarrow as pa\n"
+      "def ipc_bytes(column):\n"
+      "    table = pa.table({'c': column})\n"
+      "    sink = pa.BufferOutputStream()\n"
+      "    with pa.ipc.new_stream(sink, table.schema) as out:\n"
+      "        out.write_table(table)\n"
+      "    return sink.getvalue().to_pybytes()\n"
+      "for base in open(sys.argv[1]).read().split():\n"
+      "    plain = pa.ipc.open_file(base + '.plain.arrow').read_all()\n"
+      "    one = pa.ipc.open_file(base + '.one.arrow').read_all()\n"
+      "    one.validate()\n"
+      "    assert one.schema.names == ['struct'], (base, one.schema)\n"
+      "    column = one.column(0)\n"
+      "    assert column.null_count == 0, base\n"
+      "    assert column.type == pa.struct(list(plain.schema)), (base, column.type)\n"
+      "    assert [len(b) for b in one.to_batches()] == [len(b) for b in plain.to_batches()]\n"
+      "    for i, name in enumerate(plain.schema.names):\n"
+      "        fields = pa.chunked_array([c.field(i) for c in column.chunks], "
+      "plain.schema[i].type)\n"
+      "        assert ipc_bytes(fields) == ipc_bytes(plain.column(i)), (base, name)\n";
+  std::string command =
+      testing::Quote(python) + " -c " + testing::Quote(script) + " " + testing::Quote(list);
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  std::filesystem::remove_all(directory);
+}
+
+TEST(RowEncodeStream, RowsInOneColumnNeedOneStructColumn) {
+  rowbridge::testing::OwnedSchema schema;
+  ASSERT_TRUE(LongSchema(&schema).ok());
+  RowEncodeOptions options;
+  options.rows_in_one_column = true;
+  std::unique_ptr<RowEncodeStream> stream;
+  Status status = RowEncodeStream::Make(schema.schema, options, &stream);
+  EXPECT_EQ(status.code(), StatusCode::kInvalid);
+  EXPECT_NE(status.message().find("one struct column"), std::string::npos) << status.message();
+}
+
 TEST(RowEncodeStream, BadSchemasAndOptionsAreNamedErrors) {
   rowbridge::testing::OwnedSchema schema;
   ASSERT_TRUE(LongSchema(&schema).ok());

@@ -57,14 +57,20 @@ public final class NativeIpcWriter implements AutoCloseable {
   private boolean started;
 
   private NativeIpcWriter(
-      Schema schema, Codec codec, int zstdLevel, int maxAhead, boolean streamFormat) {
+      Schema schema,
+      Codec codec,
+      int zstdLevel,
+      int maxAhead,
+      boolean streamFormat,
+      boolean rowsInOneColumn) {
     if (maxAhead < 1) {
       throw new IllegalArgumentException("rowbridge: maxAhead must be at least 1, not " + maxAhead);
     }
     try {
       long schemaAddress = SchemaExporter.export(schema.getFields(), null, arena);
       handle =
-          RowbridgeNative.writerCreate(schemaAddress, codec.id, zstdLevel, maxAhead, streamFormat);
+          RowbridgeNative.writerCreate(
+              schemaAddress, codec.id, zstdLevel, maxAhead, streamFormat, rowsInOneColumn);
     } catch (RuntimeException | Error e) {
       arena.close();
       throw e;
@@ -73,13 +79,23 @@ public final class NativeIpcWriter implements AutoCloseable {
 
   /** A writer of an Arrow IPC file of batches of {@code schema}. */
   public static NativeIpcWriter create(Schema schema, Codec codec, int zstdLevel, int maxAhead) {
-    return new NativeIpcWriter(schema, codec, zstdLevel, maxAhead, false);
+    return new NativeIpcWriter(schema, codec, zstdLevel, maxAhead, false, false);
   }
 
   /** A writer of an Arrow IPC stream (schema message, batches, end marker). */
   public static NativeIpcWriter createStream(
       Schema schema, Codec codec, int zstdLevel, int maxAhead) {
-    return new NativeIpcWriter(schema, codec, zstdLevel, maxAhead, true);
+    return new NativeIpcWriter(schema, codec, zstdLevel, maxAhead, true, false);
+  }
+
+  /**
+   * A writer of an Arrow IPC stream whose {@code schema} has one struct column: the rows are of
+   * that column's fields, and each batch is written as the one column, without nulls (the layout in
+   * which PySpark's map and grouped UDFs take a DataFrame).
+   */
+  public static NativeIpcWriter createStreamInOneColumn(
+      Schema schema, Codec codec, int zstdLevel, int maxAhead) {
+    return new NativeIpcWriter(schema, codec, zstdLevel, maxAhead, true, true);
   }
 
   /**

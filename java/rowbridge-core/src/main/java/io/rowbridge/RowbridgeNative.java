@@ -95,10 +95,17 @@ final class RowbridgeNative {
 
   /**
    * A writer of batches of rows decoding to the ArrowSchema at schemaAddress (borrowed): codec 0
-   * none, 1 LZ4_FRAME, 2 ZSTD; at most maxAhead batches submitted and not taken.
+   * none, 1 LZ4_FRAME, 2 ZSTD; at most maxAhead batches submitted and not taken. With
+   * rowsInOneColumn the schema has one struct column, whose fields the rows decode to, and each
+   * batch is written as that one column.
    */
   static native long writerCreate(
-      long schemaAddress, int codec, int zstdLevel, int maxAhead, boolean streamFormat);
+      long schemaAddress,
+      int codec,
+      int zstdLevel,
+      int maxAhead,
+      boolean streamFormat,
+      boolean rowsInOneColumn);
 
   /** Frees a writer after waiting for its workers to leave the rows; 0 is accepted. */
   static native void writerFree(long handle);

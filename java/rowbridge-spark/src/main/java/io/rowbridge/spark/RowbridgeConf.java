@@ -64,8 +64,18 @@ public final class RowbridgeConf {
   /** The cap on the bytes of rows one Arrow batch decodes from ("64m" and the like). */
   public static final String MAX_BATCH_BYTES = "spark.rowbridge.rowToColumnar.maxBatchBytes";
 
+  /**
+   * Whether rowbridge's side of the Arrow exchange with Python workers replaces Spark's ({@code
+   * mapInArrow}, {@code mapInPandas}; default true). A session setting, read per query.
+   */
+  public static final String PYTHON_ENABLED = "spark.rowbridge.python.enabled";
+
   public static boolean enabled(SQLConf conf) {
     return Boolean.parseBoolean(conf.getConfString(ENABLED, "true").trim());
+  }
+
+  public static boolean pythonEnabled(SQLConf conf) {
+    return Boolean.parseBoolean(conf.getConfString(PYTHON_ENABLED, "true").trim());
   }
 
   public static Placement placement(SQLConf conf) {

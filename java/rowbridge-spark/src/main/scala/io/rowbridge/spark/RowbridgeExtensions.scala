@@ -21,12 +21,15 @@ import org.apache.spark.sql.execution.{
   SparkPlan
 }
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.execution.python.rowbridge.ReplacePythonExchange
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
 /** The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
   * columnar rule replaces Spark's ColumnarToRowExec with [[RowbridgeColumnarToRowExec]] above the
-  * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true, and, when
-  * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is, Spark's RowToColumnarExec with [[RowToArrowExec]].
+  * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true; when
+  * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is, Spark's RowToColumnarExec with [[RowToArrowExec]];
+  * and while [[RowbridgeConf.PYTHON_ENABLED]] is, the JVM side of the Arrow exchange with Python
+  * workers ([[ReplacePythonExchange]]).
   */
 class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
@@ -36,7 +39,9 @@ class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
 
 case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = plan =>
-    ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
+    ReplacePythonExchange(session)(
+      ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
+    )
 }
 
 /** Replaces Spark's RowToColumnarExec with [[RowToArrowExec]] while

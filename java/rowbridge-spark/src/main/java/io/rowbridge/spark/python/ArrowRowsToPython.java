@@ -1,0 +1,300 @@
+package io.rowbridge.spark.python;
+
+import io.rowbridge.NativeIpcWriter;
+import io.rowbridge.RowStaging;
+import io.rowbridge.spark.StagedBatches;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.util.Iterator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.ArrowUtils;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.util.TaskCompletionListener;
+
+/**
+ * A task's rows on their way to a Python worker: Arrow IPC record batch messages made natively (the
+ * rows are staged in native memory, decoded to Arrow and encoded by the native workers, up to
+ * {@link #IN_FLIGHT} batches ahead of the task) and written straight into the worker's stream, in
+ * place of Spark's {@code ArrowWriter}. Spark's own stream writer has written the schema message
+ * before the first batch, and writes the end of the stream after the last.
+ *
+ * <p>Batches hold {@link Settings#maxRows} rows each ({@code
+ * spark.sql.execution.arrow.maxRecordsPerBatch}), the last one fewer, as Spark's writer cuts them.
+ * Spark's writer also closes a batch once its Arrow data reaches {@link Settings#maxArrowBytes}
+ * ({@code spark.sql.execution.arrow.maxBytesPerBatch}). A batch's Arrow data is at most twice its
+ * rows' bytes plus {@code 16} bytes per schema node, so a batch whose rows stay below half the
+ * limit is cut by the row count alone. A batch that may reach the limit is not written here: the
+ * rows from its first on are handed back ({@link #handedOver}, {@link #remainingRows}) for Spark's
+ * own writer, which measures them as it writes, after the batches before them. Native memory is
+ * taken on the first {@link #writeNext}, accounted to the task, and freed when the rows end, at
+ * {@link #close} or at the end of the task ({@link Settings#closeAtTaskEnd}). One thread at a time.
+ */
+public final class ArrowRowsToPython implements AutoCloseable {
+  /** Batches encoded ahead of the one being written: the native workers' share of the work. */
+  static final int IN_FLIGHT = 2;
+
+  /** The name of the one column a map or grouped UDF's rows travel in (Spark's). */
+  public static final String ONE_COLUMN = "struct";
+
+  /** What a plan ships to its tasks: the rows' schema and the stream's Arrow settings. */
+  public static final class Settings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final StructType rowSchema;
+    final boolean inOneColumn;
+    final String timeZoneId;
+    final boolean largeVarTypes;
+    final int maxRows;
+    final long maxArrowBytes;
+    final NativeIpcWriter.Codec codec;
+    final int zstdLevel;
+    final boolean closeAtTaskEnd;
+
+    /**
+     * @param rowSchema the rows' schema
+     * @param inOneColumn whether the rows travel as one struct column named {@link #ONE_COLUMN}
+     *     (map and grouped UDFs) rather than as the batch's columns
+     * @param timeZoneId the session time zone, which timestamp columns carry
+     * @param largeVarTypes spark.sql.execution.arrow.useLargeVarTypes
+     * @param maxRows rows per batch (at least 1)
+     * @param maxArrowBytes the Arrow data at which Spark's writer closes a batch (Long.MAX_VALUE:
+     *     none)
+     * @param codec the codec of the record batch bodies
+     *     (spark.sql.execution.arrow.compression.codec)
+     * @param zstdLevel ZSTD's level
+     * @param closeAtTaskEnd whether the end of the task frees the native memory (false when a
+     *     thread of Spark's own writes the rows and frees it when it stops)
+     */
+    public Settings(
+        StructType rowSchema,
+        boolean inOneColumn,
+        String timeZoneId,
+        boolean largeVarTypes,
+        int maxRows,
+        long maxArrowBytes,
+        String codec,
+        int zstdLevel,
+        boolean closeAtTaskEnd) {
+      if (maxRows < 1) {
+        throw new IllegalArgumentException("rowbridge: " + maxRows + " rows per batch");
+      }
+      this.rowSchema = rowSchema;
+      this.inOneColumn = inOneColumn;
+      this.timeZoneId = timeZoneId;
+      this.largeVarTypes = largeVarTypes;
+      this.maxRows = maxRows;
+      this.maxArrowBytes = maxArrowBytes;
+      this.codec = NativeIpcWriter.Codec.of(codec);
+      this.zstdLevel = zstdLevel;
+      this.closeAtTaskEnd = closeAtTaskEnd;
+    }
+
+    /** The same settings for rows of {@code schema}, sent as the batch's columns. */
+    public Settings forColumns(StructType schema) {
+      return new Settings(
+          schema,
+          false,
+          timeZoneId,
+          largeVarTypes,
+          maxRows,
+          maxArrowBytes,
+          codec.name(),
+          zstdLevel,
+          closeAtTaskEnd);
+    }
+
+    /** The schema of the stream: Spark's Arrow schema of what the worker is sent. */
+    public StructType streamSchema() {
+      return inOneColumn
+          ? new StructType(new StructField[] {StructField.apply(ONE_COLUMN, rowSchema, true, null)})
+          : rowSchema;
+    }
+
+    /** The Arrow schema of the stream, as Spark's writer writes it. */
+    public Schema arrowSchema() {
+      return ArrowUtils.toArrowSchema(streamSchema(), timeZoneId, true, largeVarTypes);
+    }
+
+    /**
+     * Checks that the native writer takes the stream's schema; throws a RowbridgeException naming
+     * the field it does not take. For the planner, which keeps Spark's operator then.
+     */
+    public void check() {
+      makeWriter().close();
+    }
+
+    NativeIpcWriter makeWriter() {
+      Schema schema = arrowSchema();
+      return inOneColumn
+          ? NativeIpcWriter.createStreamInOneColumn(schema, codec, zstdLevel, IN_FLIGHT)
+          : NativeIpcWriter.createStream(schema, codec, zstdLevel, IN_FLIGHT);
+    }
+
+    /** The writer of {@code rows}; nothing native is taken before its first batch. */
+    public ArrowRowsToPython open(Iterator<InternalRow> rows) {
+      return new ArrowRowsToPython(this, rows);
+    }
+  }
+
+  private final Settings settings;
+  private final Iterator<InternalRow> rows;
+
+  /** Arrow bytes a batch may have beyond twice its rows' bytes: 16 per schema node. */
+  private final long slackBytes;
+
+  private StagedBatches batches;
+  private NativeIpcWriter writer;
+  private boolean inputDone;
+  private RowStaging handedOver;
+  private boolean closed;
+
+  private ArrowRowsToPython(Settings settings, Iterator<InternalRow> rows) {
+    this.settings = settings;
+    this.rows = rows;
+    this.slackBytes = 16L * (1 + nodes(settings.rowSchema));
+  }
+
+  /**
+   * Writes the next batch's record batch message (and any later one already encoded) to {@code
+   * out}; returns false, writing nothing, once every row has been written or {@link #handedOver}.
+   */
+  public boolean writeNext(OutputStream out) throws IOException {
+    if (closed) {
+      return false;
+    }
+    if (batches == null) {
+      start();
+    }
+    while (!inputDone && writer.pending() < IN_FLIGHT) {
+      stageAndSubmit(out);
+    }
+    if (writer.pending() == 0) {
+      if (handedOver == null) {
+        close();
+      }
+      return false;
+    }
+    writer.drainTo(out, true);
+    return true;
+  }
+
+  /** Whether the rows travel as one struct column. */
+  public boolean inOneColumn() {
+    return settings.inOneColumn;
+  }
+
+  /**
+   * Whether the rows from a batch that may reach {@link Settings#maxArrowBytes} on are left to
+   * Spark's writer; true once {@link #writeNext} has returned false for that reason.
+   */
+  public boolean handedOver() {
+    return handedOver != null;
+  }
+
+  /**
+   * The rows not written here, in order, once {@link #handedOver}: that batch's staged rows (each
+   * valid until the next) and every later row. The staging stays until {@link #close}.
+   */
+  public Iterator<InternalRow> remainingRows() {
+    if (handedOver == null) {
+      throw new IllegalStateException("rowbridge: the rows were not handed over");
+    }
+    RowStaging staged = handedOver;
+    UnsafeRow row = new UnsafeRow(settings.rowSchema.fields().length);
+    return new Iterator<InternalRow>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < staged.numRows() || rows.hasNext();
+      }
+
+      @Override
+      public InternalRow next() {
+        if (next < staged.numRows()) {
+          long start = Platform.getLong(null, staged.offsetsAddress() + 8L * next);
+          long end = Platform.getLong(null, staged.offsetsAddress() + 8L * (next + 1));
+          row.pointTo(null, staged.dataAddress() + start, (int) (end - start));
+          next++;
+          return row;
+        }
+        return rows.next();
+      }
+    };
+  }
+
+  private void start() {
+    batches =
+        new StagedBatches(
+            settings.rowSchema,
+            settings.maxRows,
+            Long.MAX_VALUE,
+            IN_FLIGHT,
+            "rowbridge's row staging for a Python worker",
+            "lower spark.sql.execution.arrow.maxRecordsPerBatch (now " + settings.maxRows + ")",
+            settings::makeWriter);
+    writer = batches.writer();
+    writer.startBytes(); // Spark's stream writer has written the schema message
+    TaskContext task = TaskContext.get();
+    if (settings.closeAtTaskEnd && task != null) {
+      task.addTaskCompletionListener((TaskCompletionListener) context -> close());
+    }
+  }
+
+  /**
+   * Stages the next batch of rows and hands it to the encoders, or keeps it for Spark's writer when
+   * its Arrow data may reach the byte limit.
+   */
+  private void stageAndSubmit(OutputStream out) throws IOException {
+    RowStaging staging = batches.current();
+    while (!staging.isFull() && rows.hasNext()) {
+      staging.add(rows.next());
+    }
+    inputDone = !rows.hasNext();
+    if (2 * staging.dataBytes() + slackBytes >= settings.maxArrowBytes) {
+      handedOver = staging;
+      inputDone = true;
+      return;
+    }
+    batches.submit(() -> writer.drainTo(out, true));
+  }
+
+  /** The schema's nodes: every field, array element, map key and value, at any depth. */
+  private static long nodes(DataType type) {
+    if (type instanceof StructType struct) {
+      long count = 0;
+      for (StructField field : struct.fields()) {
+        count += 1 + nodes(field.dataType());
+      }
+      return count;
+    }
+    if (type instanceof ArrayType array) {
+      return 1 + nodes(array.elementType());
+    }
+    if (type instanceof MapType map) {
+      return 2 + nodes(map.keyType()) + nodes(map.valueType());
+    }
+    return 0;
+  }
+
+  /** Frees the native memory; idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (batches != null) {
+      batches.close();
+    }
+  }
+}

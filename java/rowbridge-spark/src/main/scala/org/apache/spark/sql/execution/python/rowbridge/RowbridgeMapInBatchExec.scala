@@ -1,0 +1,159 @@
+package org.apache.spark.sql.execution.python.rowbridge
+
+import scala.jdk.CollectionConverters._
+
+import io.rowbridge.spark.{BatchRowSource, RowbridgeConf}
+import io.rowbridge.spark.python.ArrowRowsToPython
+
+import org.apache.spark.{SparkContext, TaskContext}
+import org.apache.spark.api.python.PythonEvalType
+import org.apache.spark.rdd.RDD
+import org.apache.spark.resource.ResourceProfile
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression, PythonUDF}
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
+import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.execution.python.PythonSQLMetrics
+import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.vectorized.{ArrowColumnVector, ColumnVector, ColumnarBatch}
+
+/** `mapInArrow` and `mapInPandas` with rowbridge on both sides of the Python worker's stream: the
+  * child's rows become Arrow IPC record batches natively ([[ArrowRowsToPython]], one struct column
+  * as Spark sends them) and the worker's batches become UnsafeRows through rowbridge's converter
+  * ([[BatchRowSource]]). PySpark's worker, the protocol and the user's function are Spark's own,
+  * and so are the batch boundaries, the schema check of the worker's batches and the errors.
+  */
+case class RowbridgeMapInBatchExec(
+    func: Expression,
+    output: Seq[Attribute],
+    child: SparkPlan,
+    isBarrier: Boolean,
+    evalType: Int,
+    profile: Option[ResourceProfile]
+) extends UnaryExecNode
+    with PythonSQLMetrics {
+
+  override def nodeName: String =
+    if (evalType == PythonEvalType.SQL_MAP_ARROW_ITER_UDF) "RowbridgeMapInArrow"
+    else "RowbridgeMapInPandas"
+
+  override def producedAttributes: AttributeSet = AttributeSet(output)
+
+  override def outputPartitioning: Partitioning = child.outputPartitioning
+
+  override lazy val metrics: Map[String, SQLMetric] =
+    pythonMetrics ++ RowbridgePython.outputMetrics(sparkContext)
+
+  // Made on the driver, where the session and the job's artifacts are.
+  @transient private lazy val input = RowbridgePython.inputSettings(conf, child.schema, true)
+  @transient private lazy val python = new PythonRunners.MapInBatchPython(
+    this,
+    func,
+    evalType,
+    input.streamSchema(),
+    func.dataType,
+    pythonMetrics
+  )
+
+  override protected def doExecute(): RDD[InternalRow] = {
+    val settings = input
+    val runner = python
+    val rows = RowbridgePython.rowSource(conf, output, longMetric)
+    val columns = output.size
+    val evaluate = (partition: Iterator[InternalRow]) => {
+      val context = TaskContext.get()
+      val batches = runner.compute(partition, settings, context).map { batch =>
+        // The worker's one struct column: its fields are the output's columns.
+        val struct = batch.column(0).asInstanceOf[ArrowColumnVector]
+        val flat = new ColumnarBatch(Array.tabulate[ColumnVector](columns)(struct.getChild))
+        flat.setNumRows(batch.numRows())
+        flat
+      }
+      rows.open(batches.asJava).asScala
+    }
+    val rdd =
+      if (isBarrier) child.execute().barrier().mapPartitions(evaluate)
+      else child.execute().mapPartitionsInternal(evaluate)
+    profile.map(rdd.withResources).getOrElse(rdd)
+  }
+
+  override protected def withNewChildInternal(newChild: SparkPlan): RowbridgeMapInBatchExec =
+    copy(child = newChild)
+}
+
+/** What rowbridge's Python operators share. */
+private[rowbridge] object RowbridgePython {
+
+  /** Rows per batch beyond which rowbridge leaves the operator to Spark (its staging is sized by
+    * them).
+    */
+  val MaxRowsPerBatch: Int = 1 << 22
+
+  /** The settings of the stream of `schema`'s rows to a Python worker under `conf`. */
+  def inputSettings(
+      conf: org.apache.spark.sql.internal.SQLConf,
+      schema: StructType,
+      inOneColumn: Boolean
+  ): ArrowRowsToPython.Settings = {
+    val (codec, level) = PythonRunners.codec(conf)
+    new ArrowRowsToPython.Settings(
+      schema,
+      inOneColumn,
+      conf.sessionLocalTimeZone,
+      conf.arrowUseLargeVarTypes,
+      conf.arrowMaxRecordsPerBatch,
+      PythonRunners.maxArrowBytes(conf),
+      codec,
+      level,
+      PythonRunners.closesAtTaskEnd
+    )
+  }
+
+  /** The metrics of [[rowSource]]. */
+  def outputMetrics(sparkContext: SparkContext): Map[String, SQLMetric] = Map(
+    "numOutputRows" -> SQLMetrics.createMetric(sparkContext, "rows from Python"),
+    "numInputBatches" -> SQLMetrics.createMetric(sparkContext, "batches from Python"),
+    "numSparkBatches" -> SQLMetrics
+      .createMetric(sparkContext, "batches from Python converted by Spark"),
+    "convertTime" -> SQLMetrics.createNanoTimingMetric(
+      sparkContext,
+      "time converting batches from Python to rows"
+    )
+  )
+
+  /** The schema of the arguments `udfs` send to the worker (before Spark drops repeated ones). */
+  def argumentSchema(udfs: Seq[PythonUDF]): StructType = {
+    def arguments(udf: PythonUDF): Seq[Expression] = udf.children match {
+      case Seq(inner: PythonUDF) => arguments(inner)
+      case children              => children
+    }
+    StructType(udfs.flatMap(arguments).zipWithIndex.map { case (argument, i) =>
+      StructField(s"_$i", argument.dataType)
+    })
+  }
+
+  /** The rows of the worker's batches, through rowbridge's converter. */
+  def rowSource(
+      conf: org.apache.spark.sql.internal.SQLConf,
+      output: Seq[Attribute],
+      metric: String => SQLMetric
+  ): BatchRowSource =
+    new BatchRowSource(
+      DataTypeUtils.fromAttributes(output),
+      RowbridgeConf.maxChunkBytes(conf),
+      RowbridgeConf.validation(conf),
+      metric("numOutputRows"),
+      metric("numInputBatches"),
+      metric("numSparkBatches"),
+      metric("convertTime"),
+      null
+    )
+
+  /** The rows `input` left to Spark's writer, as that writer takes them. */
+  def handedOverRows(input: ArrowRowsToPython): Iterator[InternalRow] = {
+    val rows = input.remainingRows().asScala
+    if (input.inOneColumn()) rows.map(row => InternalRow(row)) else rows
+  }
+}

@@ -1,0 +1,126 @@
+package org.apache.spark.sql.execution.python.rowbridge
+
+import java.io.DataOutputStream
+
+import scala.jdk.CollectionConverters._
+
+import io.rowbridge.spark.python.ArrowRowsToPython
+import org.apache.arrow.vector.VectorSchemaRoot
+import org.apache.arrow.vector.ipc.ArrowStreamWriter
+
+import org.apache.spark.{ContextAwareIterator, JobArtifactSet, TaskContext}
+import org.apache.spark.api.python.{BasePythonRunner, ChainedPythonFunctions}
+import org.apache.spark.resource.ResourceProfile
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, PythonUDF}
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.metric.SQLMetric
+import org.apache.spark.sql.execution.python.{
+  ArrowPythonRunner,
+  BasicPythonArrowInput,
+  MapInPandasExec,
+  PythonMapInArrowExec
+}
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.vectorized.ColumnarBatch
+
+/** The Spark-line-specific side of rowbridge's Python operators (Spark 3.5). */
+private[rowbridge] object PythonRunners {
+
+  /** The fields of Spark's map-in-batch operators. */
+  case class MapInBatch(
+      func: Expression,
+      output: Seq[Attribute],
+      child: SparkPlan,
+      isBarrier: Boolean,
+      evalType: Int,
+      profile: Option[ResourceProfile]
+  )
+
+  def mapInBatch(plan: SparkPlan): Option[MapInBatch] = plan match {
+    case PythonMapInArrowExec(func, output, child, isBarrier) =>
+      Some(MapInBatch(func, output, child, isBarrier, evalTypeOf(func), None))
+    case MapInPandasExec(func, output, child, isBarrier) =>
+      Some(MapInBatch(func, output, child, isBarrier, evalTypeOf(func), None))
+    case _ => None
+  }
+
+  private def evalTypeOf(func: Expression): Int = func.asInstanceOf[PythonUDF].evalType
+
+  /** Spark 3.5 cuts batches to Python workers by their row count alone. */
+  def maxArrowBytes(conf: SQLConf): Long = Long.MaxValue
+
+  /** Spark's writer thread frees the native memory when it stops (the task joins it first). */
+  val closesAtTaskEnd: Boolean = false
+
+  /** Spark 3.5 does not compress the stream to Python workers. */
+  def codec(conf: SQLConf): (String, Int) = ("none", 0)
+
+  /** What a task needs to start the worker of a map-in-batch operator; made on the driver. */
+  class MapInBatchPython(
+      plan: SparkPlan,
+      func: Expression,
+      evalType: Int,
+      streamSchema: StructType,
+      outputType: DataType,
+      pythonMetrics: Map[String, SQLMetric]
+  ) extends Serializable {
+    private val chained = Seq(ChainedPythonFunctions(Seq(func.asInstanceOf[PythonUDF].func)))
+    private val runnerConf = ArrowPythonRunner.getPythonRunnerConfMap(plan.conf)
+    private val timeZone = plan.conf.sessionLocalTimeZone
+    private val largeVarTypes = plan.conf.arrowUseLargeVarTypes
+    private val jobArtifactUUID = JobArtifactSet.getCurrentJobArtifactState.map(_.uuid)
+
+    /** The worker's batches for `rows`, each of one struct column, read by Spark's reader. */
+    def compute(
+        rows: Iterator[InternalRow],
+        input: ArrowRowsToPython.Settings,
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
+      val taskRows = new ContextAwareIterator(context, rows)
+      val toPython = input.open(taskRows.asJava)
+      val runner = new ArrowPythonRunner(
+        chained,
+        evalType,
+        Array(Array(0)),
+        streamSchema,
+        timeZone,
+        largeVarTypes,
+        runnerConf,
+        pythonMetrics,
+        jobArtifactUUID
+      ) with RowbridgeArrowInput {
+        override protected def rowbridgeInput: ArrowRowsToPython = toPython
+      }
+      runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
+    }
+  }
+
+  /** Spark's Arrow input to a Python worker with the batches written by rowbridge, on Spark's
+    * writer thread.
+    */
+  trait RowbridgeArrowInput extends BasicPythonArrowInput {
+    self: BasePythonRunner[Iterator[InternalRow], _] =>
+
+    protected def rowbridgeInput: ArrowRowsToPython
+
+    override protected def writeIteratorToArrowStream(
+        root: VectorSchemaRoot,
+        writer: ArrowStreamWriter,
+        dataOut: DataOutputStream,
+        inputIterator: Iterator[Iterator[InternalRow]]
+    ): Unit = {
+      try {
+        var more = true
+        while (more) {
+          val start = dataOut.size()
+          more = rowbridgeInput.writeNext(dataOut)
+          if (more) pythonMetrics("pythonDataSent") += dataOut.size() - start
+        }
+      } finally {
+        rowbridgeInput.close()
+      }
+    }
+  }
+}

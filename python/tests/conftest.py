@@ -1,0 +1,37 @@
+"""The PySpark sessions of the Python exchange suites: Spark's local mode with rowbridge's
+jars and extension, and this interpreter as the Python workers' interpreter.
+
+ROWBRIDGE_CLASSPATH names rowbridge's jars (its core and Spark jars and arrow-c-data), as
+scripts/python_tests.sh passes them for the Spark line under test.
+"""
+
+import os
+import sys
+
+import pytest
+from pyspark.sql import SparkSession
+
+
+def session_builder(master):
+    """A session of `master` with rowbridge on the driver's and the executors' class paths."""
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    classpath = os.environ["ROWBRIDGE_CLASSPATH"]
+    return (
+        SparkSession.builder.master(master)
+        .appName("rowbridge-python-exchange")
+        .config("spark.driver.extraClassPath", classpath)
+        .config("spark.executor.extraClassPath", classpath)
+        .config("spark.pyspark.python", sys.executable)
+        .config("spark.sql.extensions", "io.rowbridge.spark.RowbridgeExtensions")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "America/Los_Angeles")
+    )
+
+
+@pytest.fixture(scope="session")
+def spark():
+    session = session_builder("local[2]").getOrCreate()
+    yield session
+    session.stop()

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the Python exchange suites (python/tests, pytest) on one Spark line, against that
+# line's PySpark from PyPI and rowbridge's jars of the same line (built by Maven before).
+#
+#   scripts/python_tests.sh LINE [PYTEST ARGS...]     LINE: 4.1, 4.0 or 3.5
+#
+# The 4.1 line uses make deps' virtual environment (build/venv); another line gets its own,
+# build/venv-spark-LINE, from scripts/python-requirements-spark-LINE.txt, made again whenever
+# that file changes. Local mode runs in one pytest process and local-cluster mode in another
+# (one SparkContext per process).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+line=${1:?usage: scripts/python_tests.sh LINE [PYTEST ARGS...]}
+shift
+
+case "$line" in
+  4.1) scala=2.13 arrow=18.3.0 target=target venv=build/venv ;;
+  4.0) scala=2.13 arrow=18.1.0 target=target/4.0_2.13 venv=build/venv-spark-4.0 ;;
+  3.5) scala=2.12 arrow=12.0.1 target=target/3.5_2.12 venv=build/venv-spark-3.5 ;;
+  *) echo "python_tests: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
+esac
+
+if [[ "$line" != 4.1 ]]; then
+  requirements=scripts/python-requirements-spark-$line.txt
+  if [[ ! -f "$venv/pyvenv.cfg" ]] || ! cmp -s "$venv/.requirements" "$requirements"; then
+    echo "python_tests: installing $requirements into $venv"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python3" -m pip install -q --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$venv/.requirements"
+  fi
+fi
+
+jars=()
+for module in core spark; do
+  jar=java/rowbridge-$module/$target/rowbridge-$module-${line}_$scala-0.1.0.jar
+  if [[ ! -f "$jar" ]]; then
+    echo "python_tests: $jar is missing (Maven packages it first)" >&2
+    exit 1
+  fi
+  jars+=("$(realpath "$jar")")
+done
+c_data="$HOME/.m2/repository/org/apache/arrow/arrow-c-data/$arrow/arrow-c-data-$arrow.jar"
+[[ -f "$c_data" ]] && jars+=("$c_data")
+
+ROWBRIDGE_CLASSPATH=$(IFS=:; echo "${jars[*]}")
+export ROWBRIDGE_CLASSPATH
+export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}"
+unset SPARK_HOME
+
+python="$PWD/$venv/bin/python3"
+echo "== Python exchange suites on Spark $line ($("$python" -c 'import pyspark; print("pyspark", pyspark.__version__)'))"
+cd python/tests
+pytest=("$python" -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning)
+"${pytest[@]}" test_map_in_batch.py test_scalar_udfs.py "$@"
+"${pytest[@]}" test_local_cluster.py "$@"
