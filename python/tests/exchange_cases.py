@@ -12,6 +12,7 @@ PYTHON_NODES = (
     "RowbridgeMapInPandas",
     "RowbridgeArrowEvalPython",
     "RowbridgeFlatMapGroupsInPandas",
+    "RowbridgeFlatMapGroupsInArrow",
 )
 
 # Every flat type, with nulls, NaN and infinities, multi-byte strings, decimals of both

@@ -145,6 +145,25 @@ public final class NativeIpcWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes the next batch's message to {@code out}, waiting for it, and nothing else (not the start
+   * of the output); returns false, writing nothing, when no batch is pending.
+   */
+  public boolean writeOne(OutputStream out) throws IOException {
+    long h = open();
+    for (; ; ) {
+      long size = RowbridgeNative.writerNext(h, true);
+      if (size >= 0) {
+        copyPiece(h, size, out);
+        return true;
+      }
+      if (RowbridgeNative.writerPending(h) == 0) {
+        return false;
+      }
+      checkInterrupted();
+    }
+  }
+
   /** Writes every pending batch, then the end of the output (a file's footer) to {@code out}. */
   public void finish(OutputStream out) throws IOException {
     long h = open();

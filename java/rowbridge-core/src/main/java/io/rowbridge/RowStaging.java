@@ -16,13 +16,14 @@ import org.apache.spark.unsafe.Platform;
  * first row alone is larger, {@code maxBytes} bytes: {@link #add} refuses a row that would pass
  * either cap, and the caller decodes the batch, {@link #clear}s it and adds the row again.
  *
- * <p>The staging owns its native memory and frees it at {@link #close}; the memory listener, when
- * given, is told of every growth (after it) and of the release at close. Nothing is allocated on
- * the JVM per row or per batch once the buffers have grown to the batches' size. One thread at a
- * time.
+ * <p>The staging owns its native memory and frees it at {@link #close}; the row bytes and the
+ * offsets grow as a batch needs them. The memory listener, when given, is told of every growth
+ * (after it) and of the release at close. Nothing is allocated on the JVM per row or per batch once
+ * the buffers have grown to the batches' size. One thread at a time.
  */
 public final class RowStaging implements AutoCloseable {
   private static final long INITIAL_DATA_BYTES = 64L << 10;
+  private static final int INITIAL_ROWS = 1024;
 
   private final StructType schema;
   private final int numFields;
@@ -33,7 +34,8 @@ public final class RowStaging implements AutoCloseable {
 
   private long data;
   private long dataCapacity;
-  private final long offsets;
+  private long offsets;
+  private int offsetsCapacity;
   private int numRows;
   private long dataBytes;
   private long reservedBytes;
@@ -56,7 +58,8 @@ public final class RowStaging implements AutoCloseable {
     this.maxRows = maxRows;
     this.maxBytes = maxBytes;
     this.listener = listener;
-    long offsetsBytes = 8L * (maxRows + 1L);
+    this.offsetsCapacity = Math.min(maxRows, INITIAL_ROWS);
+    long offsetsBytes = 8L * (offsetsCapacity + 1L);
     this.offsets = Platform.allocateMemory(offsetsBytes);
     Platform.putLong(null, offsets, 0L);
     this.dataCapacity = Math.min(INITIAL_DATA_BYTES, maxBytes);
@@ -115,6 +118,9 @@ public final class RowStaging implements AutoCloseable {
     if (dataBytes + size > dataCapacity) {
       grow(dataBytes + size);
     }
+    if (numRows == offsetsCapacity) {
+      growOffsets();
+    }
     Platform.copyMemory(
         unsafe.getBaseObject(), unsafe.getBaseOffset(), null, data + dataBytes, size);
     dataBytes += size;
@@ -143,7 +149,7 @@ public final class RowStaging implements AutoCloseable {
     return data;
   }
 
-  /** The address of the numRows() + 1 int64 row offsets; valid until close. */
+  /** The address of the numRows() + 1 int64 row offsets; valid until the next add or close. */
   public long offsetsAddress() {
     return offsets;
   }
@@ -174,6 +180,14 @@ public final class RowStaging implements AutoCloseable {
     data = grown;
     dataCapacity = capacity;
     reserve(added);
+  }
+
+  /** Room for twice the rows (at most maxRows), as the batch reaches the offsets' end. */
+  private void growOffsets() {
+    int capacity = (int) Math.min(maxRows, 2L * offsetsCapacity);
+    offsets = Platform.reallocateMemory(offsets, 8L * (offsetsCapacity + 1L), 8L * (capacity + 1L));
+    reserve(8L * (capacity - offsetsCapacity));
+    offsetsCapacity = capacity;
   }
 
   private void reserve(long bytes) {

@@ -28,7 +28,7 @@ import org.apache.spark.sql.SparkSession;
  * <pre>
  * Demo [--data DIR] [--master local[2]] [--record-files N] [--record-rows ROWS_PER_FILE]
  *      [--nested-files N] [--nested-rows ROWS_PER_FILE] [--runs R]
- *      [--suite demo|bench] [--variants v1,v2,...] [--json FILE]
+ *      [--suite demo|bench|data] [--variants v1,v2,...] [--json FILE]
  * </pre>
  *
  * Variants: {@code rowbridge} (columnar batches, rows by rowbridge's columnar-to-row operator),
@@ -112,6 +112,9 @@ public final class Demo {
     Path nested = data.resolve("nested");
     long recordRows = (long) integer("record-files") * integer("record-rows");
     prepareArrow(data, record, nested);
+    if (options.get("suite").equals("data")) {
+      return; // the datasets alone (make bench-python)
+    }
 
     SparkSession spark = localSession(options.get("master"), "rowbridge " + options.get("suite"));
     try {

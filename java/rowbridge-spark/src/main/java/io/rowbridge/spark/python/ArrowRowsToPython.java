@@ -3,10 +3,13 @@ package io.rowbridge.spark.python;
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
 import io.rowbridge.spark.StagedBatches;
+import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.Serializable;
+import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.NoSuchElementException;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -24,8 +27,9 @@ import org.apache.spark.util.TaskCompletionListener;
  * A task's rows on their way to a Python worker: Arrow IPC record batch messages made natively (the
  * rows are staged in native memory, decoded to Arrow and encoded by the native workers, up to
  * {@link #IN_FLIGHT} batches ahead of the task) and written straight into the worker's stream, in
- * place of Spark's {@code ArrowWriter}. Spark's own stream writer has written the schema message
- * before the first batch, and writes the end of the stream after the last.
+ * place of Spark's {@code ArrowWriter}, framed as Spark frames them ({@link Framing}). With {@link
+ * Framing#ROWS}, Spark's own stream writer has written the schema message before the first batch,
+ * and writes the end of the stream after the last.
  *
  * <p>Batches hold {@link Settings#maxRows} rows each ({@code
  * spark.sql.execution.arrow.maxRecordsPerBatch}), the last one fewer, as Spark's writer cuts them.
@@ -33,10 +37,11 @@ import org.apache.spark.util.TaskCompletionListener;
  * ({@code spark.sql.execution.arrow.maxBytesPerBatch}). A batch's Arrow data is at most twice its
  * rows' bytes plus {@code 16} bytes per schema node, so a batch whose rows stay below half the
  * limit is cut by the row count alone. A batch that may reach the limit is not written here: the
- * rows from its first on are handed back ({@link #handedOver}, {@link #remainingRows}) for Spark's
- * own writer, which measures them as it writes, after the batches before them. Native memory is
- * taken on the first {@link #writeNext}, accounted to the task, and freed when the rows end, at
- * {@link #close} or at the end of the task ({@link Settings#closeAtTaskEnd}). One thread at a time.
+ * rows from its first on are handed back ({@link #handedOver}, {@link #remainingRows}, {@link
+ * #remainingGroups}) for Spark's own writer, which measures them as it writes, after the batches
+ * before them. Native memory is taken on the first {@link #writeNext}, accounted to the task, and
+ * freed when the rows end, at {@link #close} or at the end of the task ({@link
+ * Settings#closeAtTaskEnd}). One thread at a time.
  */
 public final class ArrowRowsToPython implements AutoCloseable {
   /** Batches encoded ahead of the one being written: the native workers' share of the work. */
@@ -141,33 +146,68 @@ public final class ArrowRowsToPython implements AutoCloseable {
 
     /** The writer of {@code rows}; nothing native is taken before its first batch. */
     public ArrowRowsToPython open(Iterator<InternalRow> rows) {
-      return new ArrowRowsToPython(this, rows);
+      return new ArrowRowsToPython(this, Collections.singletonList(rows).iterator(), Framing.ROWS);
+    }
+
+    /** The writer of {@code groups}, framed as {@code framing} says. */
+    public ArrowRowsToPython openGroups(
+        Iterator<? extends Iterator<InternalRow>> groups, Framing framing) {
+      return new ArrowRowsToPython(this, groups, framing);
     }
   }
 
+  /** How the batches are framed in the worker's stream. */
+  public enum Framing {
+    /** One stream of batches of up to maxRows rows; Spark writes its schema and its end. */
+    ROWS,
+    /** One stream, one batch per group (Spark 3.5 and 4.0's grouped input). */
+    BATCH_PER_GROUP,
+    /**
+     * A stream per group, written here: an int 1, the schema, the group's batches of up to maxRows
+     * rows, the end of the stream; after the last group an int 0 (Spark 4.1's grouped input).
+     */
+    STREAM_PER_GROUP
+  }
+
+  private static final byte[] END_OF_STREAM = {-1, -1, -1, -1, 0, 0, 0, 0};
+  private static final int FIRST_OF_GROUP = 1;
+  private static final int LAST_OF_GROUP = 2;
+
   private final Settings settings;
-  private final Iterator<InternalRow> rows;
+  private final Iterator<? extends Iterator<InternalRow>> groups;
+  private final Framing framing;
 
   /** Arrow bytes a batch may have beyond twice its rows' bytes: 16 per schema node. */
   private final long slackBytes;
 
   private StagedBatches batches;
   private NativeIpcWriter writer;
+  private byte[] schemaMessage;
+
+  /** Per batch with the encoders, in order: FIRST_OF_GROUP and LAST_OF_GROUP. */
+  private final ArrayDeque<Integer> submitted = new ArrayDeque<>();
+
+  private Iterator<InternalRow> group = Collections.emptyIterator();
+  private boolean groupStarted;
+  private boolean groupOpened;
   private boolean inputDone;
   private RowStaging handedOver;
   private boolean closed;
 
-  private ArrowRowsToPython(Settings settings, Iterator<InternalRow> rows) {
+  private ArrowRowsToPython(
+      Settings settings, Iterator<? extends Iterator<InternalRow>> groups, Framing framing) {
     this.settings = settings;
-    this.rows = rows;
+    this.groups = groups;
+    this.framing = framing;
     this.slackBytes = 16L * (1 + nodes(settings.rowSchema));
   }
 
   /**
-   * Writes the next batch's record batch message (and any later one already encoded) to {@code
-   * out}; returns false, writing nothing, once every row has been written or {@link #handedOver}.
+   * Writes the next batch's record batch message to {@code out}, with the framing around it;
+   * returns false once every row has been written (after the end of the last group's stream, with
+   * {@link Framing#STREAM_PER_GROUP}), or {@link #handedOver}.
    */
-  public boolean writeNext(OutputStream out) throws IOException {
+  public boolean writeNext(DataOutputStream out) throws IOException {
     if (closed) {
       return false;
     }
@@ -175,16 +215,34 @@ public final class ArrowRowsToPython implements AutoCloseable {
       start();
     }
     while (!inputDone && writer.pending() < IN_FLIGHT) {
-      stageAndSubmit(out);
+      stageAndSubmit();
     }
     if (writer.pending() == 0) {
       if (handedOver == null) {
+        if (framing == Framing.STREAM_PER_GROUP) {
+          out.writeInt(0);
+        }
         close();
       }
       return false;
     }
-    writer.drainTo(out, true);
+    int flags = submitted.poll();
+    if (framing == Framing.STREAM_PER_GROUP && (flags & FIRST_OF_GROUP) != 0) {
+      out.writeInt(1);
+      out.write(schemaMessage);
+      groupOpened = true;
+    }
+    writer.writeOne(out);
+    if (framing == Framing.STREAM_PER_GROUP && (flags & LAST_OF_GROUP) != 0) {
+      out.write(END_OF_STREAM);
+      groupOpened = false;
+    }
     return true;
+  }
+
+  /** The schema message of the stream (after the first {@link #writeNext}). */
+  public byte[] schemaMessage() {
+    return schemaMessage;
   }
 
   /** Whether the rows travel as one struct column. */
@@ -201,21 +259,75 @@ public final class ArrowRowsToPython implements AutoCloseable {
   }
 
   /**
-   * The rows not written here, in order, once {@link #handedOver}: that batch's staged rows (each
-   * valid until the next) and every later row. The staging stays until {@link #close}.
+   * Once {@link #handedOver}, whether the stream of the group the remaining rows start in is open
+   * (its schema and earlier batches written), with {@link Framing#STREAM_PER_GROUP}.
    */
-  public Iterator<InternalRow> remainingRows() {
+  public boolean groupOpened() {
+    return groupOpened;
+  }
+
+  /**
+   * The groups not written here, in order, once {@link #handedOver}: the first is the rest of the
+   * group that batch belongs to (its staged rows, each valid until the next, then its unread rows),
+   * then every later group. The staging stays until {@link #close}.
+   */
+  public Iterator<Iterator<InternalRow>> remainingGroups() {
     if (handedOver == null) {
       throw new IllegalStateException("rowbridge: the rows were not handed over");
     }
-    RowStaging staged = handedOver;
+    Iterator<InternalRow> first = stagedThen(handedOver, group);
+    return new Iterator<Iterator<InternalRow>>() {
+      private boolean firstTaken;
+
+      @Override
+      public boolean hasNext() {
+        return !firstTaken || groups.hasNext();
+      }
+
+      @Override
+      public Iterator<InternalRow> next() {
+        if (!firstTaken) {
+          firstTaken = true;
+          return first;
+        }
+        return groups.next();
+      }
+    };
+  }
+
+  /** The rows not written here, once {@link #handedOver}: the remaining groups' rows in order. */
+  public Iterator<InternalRow> remainingRows() {
+    Iterator<Iterator<InternalRow>> rest = remainingGroups();
+    return new Iterator<InternalRow>() {
+      private Iterator<InternalRow> current = Collections.emptyIterator();
+
+      @Override
+      public boolean hasNext() {
+        while (!current.hasNext() && rest.hasNext()) {
+          current = rest.next();
+        }
+        return current.hasNext();
+      }
+
+      @Override
+      public InternalRow next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return current.next();
+      }
+    };
+  }
+
+  /** The staged rows of {@code staged} (one reused row), then {@code rest}. */
+  private Iterator<InternalRow> stagedThen(RowStaging staged, Iterator<InternalRow> rest) {
     UnsafeRow row = new UnsafeRow(settings.rowSchema.fields().length);
     return new Iterator<InternalRow>() {
       private int next;
 
       @Override
       public boolean hasNext() {
-        return next < staged.numRows() || rows.hasNext();
+        return next < staged.numRows() || rest.hasNext();
       }
 
       @Override
@@ -227,23 +339,25 @@ public final class ArrowRowsToPython implements AutoCloseable {
           next++;
           return row;
         }
-        return rows.next();
+        return rest.next();
       }
     };
   }
 
   private void start() {
+    int maxRows = framing == Framing.BATCH_PER_GROUP ? Integer.MAX_VALUE - 1 : settings.maxRows;
     batches =
         new StagedBatches(
             settings.rowSchema,
-            settings.maxRows,
+            maxRows,
             Long.MAX_VALUE,
             IN_FLIGHT,
             "rowbridge's row staging for a Python worker",
             "lower spark.sql.execution.arrow.maxRecordsPerBatch (now " + settings.maxRows + ")",
             settings::makeWriter);
     writer = batches.writer();
-    writer.startBytes(); // Spark's stream writer has written the schema message
+    // Spark's stream writer has written the schema message, or each group's stream carries it.
+    schemaMessage = writer.startBytes();
     TaskContext task = TaskContext.get();
     if (settings.closeAtTaskEnd && task != null) {
       task.addTaskCompletionListener((TaskCompletionListener) context -> close());
@@ -251,21 +365,42 @@ public final class ArrowRowsToPython implements AutoCloseable {
   }
 
   /**
-   * Stages the next batch of rows and hands it to the encoders, or keeps it for Spark's writer when
-   * its Arrow data may reach the byte limit.
+   * Stages the next batch of rows (never across groups) and hands it to the encoders, or keeps it
+   * for Spark's writer when its Arrow data may reach the byte limit.
    */
-  private void stageAndSubmit(OutputStream out) throws IOException {
-    RowStaging staging = batches.current();
-    while (!staging.isFull() && rows.hasNext()) {
-      staging.add(rows.next());
+  private void stageAndSubmit() throws IOException {
+    if (!group.hasNext()) {
+      if (!groups.hasNext()) {
+        inputDone = true;
+        return;
+      }
+      group = groups.next();
+      groupStarted = false;
     }
-    inputDone = !rows.hasNext();
+    RowStaging staging = batches.current();
+    while (!staging.isFull() && group.hasNext()) {
+      staging.add(group.next());
+    }
     if (2 * staging.dataBytes() + slackBytes >= settings.maxArrowBytes) {
       handedOver = staging;
       inputDone = true;
       return;
     }
-    batches.submit(() -> writer.drainTo(out, true));
+    if (staging.numRows() == 0) {
+      return; // an empty group: nothing to send
+    }
+    int flags = (groupStarted ? 0 : FIRST_OF_GROUP) | (group.hasNext() ? 0 : LAST_OF_GROUP);
+    groupStarted = true;
+    if ((flags & LAST_OF_GROUP) != 0) {
+      // Spark's grouped iterator reuses a group's iterator for the next group once that one is
+      // asked for: this one is not read again.
+      group = Collections.emptyIterator();
+    }
+    batches.submit(
+        () -> {
+          throw new IllegalStateException("rowbridge: more batches with the encoders than room");
+        });
+    submitted.add(flags);
   }
 
   /** The schema's nodes: every field, array element, map key and value, at any depth. */

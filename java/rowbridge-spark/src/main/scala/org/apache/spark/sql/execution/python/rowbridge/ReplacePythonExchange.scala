@@ -7,7 +7,8 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.python.ArrowEvalPythonExec
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.execution.python.{ArrowEvalPythonExec, PandasGroupUtils}
 import org.apache.spark.sql.types.StructType
 
 /** Replaces the JVM side of Spark's Arrow exchange with Python workers by rowbridge's while
@@ -25,12 +26,17 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
     } else {
       plan.transformUp {
         case eval: ArrowEvalPythonExec => replaceEval(eval).getOrElse(eval)
-        case node => PythonRunners.mapInBatch(node).flatMap(replace).getOrElse(node)
+        case node                      =>
+          PythonRunners
+            .mapInBatch(node)
+            .flatMap(replace)
+            .orElse(PythonRunners.flatMapGroups(node).flatMap(replaceGroups))
+            .getOrElse(node)
       }
     }
   }
 
-  private def replace(map: PythonRunners.MapInBatch): Option[SparkPlan] =
+  private def replace(map: PythonOperators.MapInBatch): Option[SparkPlan] =
     replacement(map.child.schema, true, map.func.prettyName) {
       RowbridgeMapInBatchExec(
         map.func,
@@ -41,6 +47,20 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
         map.profile
       )
     }
+
+  private def replaceGroups(groups: PythonOperators.FlatMapGroups): Option[SparkPlan] = {
+    val data = PandasGroupUtils.resolveArgOffsets(groups.child.output, groups.groupingAttributes)._1
+    replacement(DataTypeUtils.fromAttributes(data), groups.inOneColumn, groups.func.prettyName) {
+      RowbridgeFlatMapGroupsExec(
+        groups.groupingAttributes,
+        groups.func,
+        groups.output,
+        groups.child,
+        groups.evalType,
+        groups.inOneColumn
+      )
+    }
+  }
 
   private def replaceEval(eval: ArrowEvalPythonExec): Option[SparkPlan] =
     replacement(RowbridgePython.argumentSchema(eval.udfs), false, eval.nodeName) {

@@ -48,7 +48,7 @@ case class RowbridgeMapInBatchExec(
 
   // Made on the driver, where the session and the job's artifacts are.
   @transient private lazy val input = RowbridgePython.inputSettings(conf, child.schema, true)
-  @transient private lazy val python = new PythonRunners.MapInBatchPython(
+  @transient private lazy val python = new PythonRunners.PythonFunction(
     this,
     func,
     evalType,
@@ -63,15 +63,8 @@ case class RowbridgeMapInBatchExec(
     val rows = RowbridgePython.rowSource(conf, output, longMetric)
     val columns = output.size
     val evaluate = (partition: Iterator[InternalRow]) => {
-      val context = TaskContext.get()
-      val batches = runner.compute(partition, settings, context).map { batch =>
-        // The worker's one struct column: its fields are the output's columns.
-        val struct = batch.column(0).asInstanceOf[ArrowColumnVector]
-        val flat = new ColumnarBatch(Array.tabulate[ColumnVector](columns)(struct.getChild))
-        flat.setNumRows(batch.numRows())
-        flat
-      }
-      rows.open(batches.asJava).asScala
+      val batches = runner.compute(partition, settings, TaskContext.get())
+      RowbridgePython.rowsOfStructBatches(batches, columns, rows)
     }
     val rdd =
       if (isBarrier) child.execute().barrier().mapPartitions(evaluate)
@@ -91,11 +84,17 @@ private[rowbridge] object RowbridgePython {
     */
   val MaxRowsPerBatch: Int = 1 << 22
 
-  /** The settings of the stream of `schema`'s rows to a Python worker under `conf`. */
+  /** The end of an Arrow IPC stream: the continuation token and a zero length. */
+  val EndOfStream: Array[Byte] = Array[Byte](-1, -1, -1, -1, 0, 0, 0, 0)
+
+  /** The settings of the stream of `schema`'s rows to a Python worker under `conf`; `byteLimit`:
+    * whether Spark cuts those batches at spark.sql.execution.arrow.maxBytesPerBatch too.
+    */
   def inputSettings(
       conf: org.apache.spark.sql.internal.SQLConf,
       schema: StructType,
-      inOneColumn: Boolean
+      inOneColumn: Boolean,
+      byteLimit: Boolean = true
   ): ArrowRowsToPython.Settings = {
     val (codec, level) = PythonRunners.codec(conf)
     new ArrowRowsToPython.Settings(
@@ -104,7 +103,7 @@ private[rowbridge] object RowbridgePython {
       conf.sessionLocalTimeZone,
       conf.arrowUseLargeVarTypes,
       conf.arrowMaxRecordsPerBatch,
-      PythonRunners.maxArrowBytes(conf),
+      if (byteLimit) PythonRunners.maxArrowBytes(conf) else Long.MaxValue,
       codec,
       level,
       PythonRunners.closesAtTaskEnd
@@ -151,9 +150,31 @@ private[rowbridge] object RowbridgePython {
       null
     )
 
-  /** The rows `input` left to Spark's writer, as that writer takes them. */
-  def handedOverRows(input: ArrowRowsToPython): Iterator[InternalRow] = {
-    val rows = input.remainingRows().asScala
-    if (input.inOneColumn()) rows.map(row => InternalRow(row)) else rows
+  /** The rows of the worker's batches of one struct column, whose fields are the `columns` output
+    * columns.
+    */
+  def rowsOfStructBatches(
+      batches: Iterator[ColumnarBatch],
+      columns: Int,
+      rows: BatchRowSource
+  ): Iterator[InternalRow] = {
+    val flat = batches.map { batch =>
+      val struct = batch.column(0).asInstanceOf[ArrowColumnVector]
+      val fields = new ColumnarBatch(Array.tabulate[ColumnVector](columns)(struct.getChild))
+      fields.setNumRows(batch.numRows())
+      fields
+    }
+    rows.open(flat.asJava).asScala
   }
+
+  /** The rows `input` left to Spark's writer, as that writer takes them. */
+  def handedOverRows(input: ArrowRowsToPython): Iterator[InternalRow] =
+    asSparkWrites(input, input.remainingRows().asScala)
+
+  /** The groups `input` left to Spark's writer, as that writer takes them. */
+  def handedOverGroups(input: ArrowRowsToPython): Iterator[Iterator[InternalRow]] =
+    input.remainingGroups().asScala.map(group => asSparkWrites(input, group.asScala))
+
+  private def asSparkWrites(input: ArrowRowsToPython, rows: Iterator[InternalRow]) =
+    if (input.inOneColumn()) rows.map(row => InternalRow(row)) else rows
 }

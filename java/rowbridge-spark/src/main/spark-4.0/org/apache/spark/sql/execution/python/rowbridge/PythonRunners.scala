@@ -19,6 +19,8 @@ import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.execution.python.{
   ArrowPythonRunner,
   BasicPythonArrowInput,
+  FlatMapGroupsInArrowExec,
+  FlatMapGroupsInPandasExec,
   MapInArrowExec,
   MapInPandasExec
 }
@@ -29,23 +31,24 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
 /** The Spark-line-specific side of rowbridge's Python operators (Spark 4.0). */
 private[rowbridge] object PythonRunners {
 
-  /** The fields of Spark's map-in-batch operators. */
-  case class MapInBatch(
-      func: Expression,
-      output: Seq[Attribute],
-      child: SparkPlan,
-      isBarrier: Boolean,
-      evalType: Int,
-      profile: Option[ResourceProfile]
-  )
-
-  def mapInBatch(plan: SparkPlan): Option[MapInBatch] = plan match {
+  def mapInBatch(plan: SparkPlan): Option[PythonOperators.MapInBatch] = plan match {
     case MapInArrowExec(func, output, child, isBarrier, profile) =>
-      Some(MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
+      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
     case MapInPandasExec(func, output, child, isBarrier, profile) =>
-      Some(MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
+      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
     case _ => None
   }
+
+  def flatMapGroups(plan: SparkPlan): Option[PythonOperators.FlatMapGroups] = plan match {
+    case FlatMapGroupsInPandasExec(grouping, func, output, child) =>
+      Some(PythonOperators.FlatMapGroups(grouping, func, output, child, evalTypeOf(func), false))
+    case FlatMapGroupsInArrowExec(grouping, func, output, child) =>
+      Some(PythonOperators.FlatMapGroups(grouping, func, output, child, evalTypeOf(func), true))
+    case _ => None
+  }
+
+  /** Spark 4.0 sends each group as one batch, whatever its size. */
+  val groupsHaveByteLimit: Boolean = false
 
   private def evalTypeOf(func: Expression): Int = func.asInstanceOf[PythonUDF].evalType
 
@@ -58,8 +61,8 @@ private[rowbridge] object PythonRunners {
   /** The codec and ZSTD level of the stream to Python workers: Spark 4.0 does not compress it. */
   def codec(conf: SQLConf): (String, Int) = ("none", 0)
 
-  /** What a task needs to start the worker of a map-in-batch operator; made on the driver. */
-  class MapInBatchPython(
+  /** What a task needs to start the worker of a map or grouped operator; made on the driver. */
+  class PythonFunction(
       plan: SparkPlan,
       func: Expression,
       evalType: Int,
@@ -88,6 +91,34 @@ private[rowbridge] object PythonRunners {
         chained,
         evalType,
         Array(Array(0)),
+        streamSchema,
+        timeZone,
+        largeVarTypes,
+        runnerConf,
+        pythonMetrics,
+        jobArtifactUUID,
+        profiler
+      ) with RowbridgeArrowInput {
+        override protected def rowbridgeInput: ArrowRowsToPython = toPython
+      }
+      runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
+    }
+
+    /** The worker's batches for `groups`, each of one struct column, read by Spark's reader. */
+    def computeGroups(
+        groups: Iterator[Iterator[InternalRow]],
+        argOffsets: Array[Int],
+        input: ArrowRowsToPython.Settings,
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
+      val toPython = input.openGroups(
+        groups.map(_.asJava).asJava,
+        ArrowRowsToPython.Framing.BATCH_PER_GROUP
+      )
+      val runner = new ArrowPythonRunner(
+        chained,
+        evalType,
+        Array(argOffsets),
         streamSchema,
         timeZone,
         largeVarTypes,

@@ -5,12 +5,15 @@ import java.io.DataOutputStream
 import scala.jdk.CollectionConverters._
 
 import io.rowbridge.spark.python.ArrowRowsToPython
-import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.handedOverRows
+import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.{
+  handedOverGroups,
+  handedOverRows
+}
 import org.apache.arrow.vector.VectorSchemaRoot
 import org.apache.arrow.vector.ipc.ArrowStreamWriter
 
-import org.apache.spark.{JobArtifactSet, TaskContext}
-import org.apache.spark.api.python.{BasePythonRunner, ChainedPythonFunctions}
+import org.apache.spark.{JobArtifactSet, SparkEnv, TaskContext}
+import org.apache.spark.api.python.{BasePythonRunner, ChainedPythonFunctions, PythonWorker}
 import org.apache.spark.resource.ResourceProfile
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, PythonUDF}
@@ -21,33 +24,37 @@ import org.apache.spark.sql.execution.python.{
   ArrowPythonRunner,
   BasicPythonArrowInput,
   BatchedPythonArrowInput,
+  FlatMapGroupsInArrowExec,
+  FlatMapGroupsInPandasExec,
   MapInArrowExec,
   MapInPandasExec
 }
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
+import org.apache.spark.util.Utils
 
 /** The Spark-line-specific side of rowbridge's Python operators (Spark 4.1). */
 private[rowbridge] object PythonRunners {
 
-  /** The fields of Spark's map-in-batch operators. */
-  case class MapInBatch(
-      func: Expression,
-      output: Seq[Attribute],
-      child: SparkPlan,
-      isBarrier: Boolean,
-      evalType: Int,
-      profile: Option[ResourceProfile]
-  )
-
-  def mapInBatch(plan: SparkPlan): Option[MapInBatch] = plan match {
+  def mapInBatch(plan: SparkPlan): Option[PythonOperators.MapInBatch] = plan match {
     case MapInArrowExec(func, output, child, isBarrier, profile) =>
-      Some(MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
+      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
     case MapInPandasExec(func, output, child, isBarrier, profile) =>
-      Some(MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
+      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
     case _ => None
   }
+
+  def flatMapGroups(plan: SparkPlan): Option[PythonOperators.FlatMapGroups] = plan match {
+    case FlatMapGroupsInPandasExec(grouping, func, output, child) =>
+      Some(PythonOperators.FlatMapGroups(grouping, func, output, child, evalTypeOf(func), false))
+    case FlatMapGroupsInArrowExec(grouping, func, output, child) =>
+      Some(PythonOperators.FlatMapGroups(grouping, func, output, child, evalTypeOf(func), true))
+    case _ => None
+  }
+
+  /** Spark 4.1 cuts each group's batches at the byte limit too. */
+  val groupsHaveByteLimit: Boolean = true
 
   private def evalTypeOf(func: Expression): Int = func.asInstanceOf[PythonUDF].evalType
 
@@ -61,8 +68,8 @@ private[rowbridge] object PythonRunners {
   def codec(conf: SQLConf): (String, Int) =
     (conf.arrowCompressionCodec, conf.arrowZstdCompressionLevel)
 
-  /** What a task needs to start the worker of a map-in-batch operator; made on the driver. */
-  class MapInBatchPython(
+  /** What a task needs to start the worker of a map or grouped operator; made on the driver. */
+  class PythonFunction(
       plan: SparkPlan,
       func: Expression,
       evalType: Int,
@@ -122,6 +129,35 @@ private[rowbridge] object PythonRunners {
         }
       }
     }
+
+    /** The worker's batches for `groups`, each of one struct column, read by Spark's reader. */
+    def computeGroups(
+        groups: Iterator[Iterator[InternalRow]],
+        argOffsets: Array[Int],
+        input: ArrowRowsToPython.Settings,
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
+      val toPython = input.openGroups(
+        groups.map(_.asJava).asJava,
+        ArrowRowsToPython.Framing.STREAM_PER_GROUP
+      )
+      val runner = new ArrowPythonRunner(
+        chained,
+        evalType,
+        Array(argOffsets),
+        streamSchema,
+        timeZone,
+        largeVarTypes,
+        runnerConf,
+        pythonMetrics,
+        jobArtifactUUID,
+        sessionUUID,
+        profiler
+      ) with RowbridgeGroupedArrowInput {
+        override protected def rowbridgeInput: ArrowRowsToPython = toPython
+      }
+      runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
+    }
   }
 
   /** Spark's Arrow input to a Python worker with the batches written by rowbridge. */
@@ -163,5 +199,79 @@ private[rowbridge] object PythonRunners {
     }
 
     private var sparkRows: Iterator[InternalRow] = _
+  }
+
+  /** Spark's grouped Arrow input to a Python worker (a stream per group) with the batches and their
+    * framing written by rowbridge; rows whose batch may reach the byte limit go through Spark's own
+    * writer, group by group, in the same framing.
+    */
+  trait RowbridgeGroupedArrowInput extends BasicPythonArrowInput {
+    self: BasePythonRunner[Iterator[InternalRow], _] =>
+
+    protected def rowbridgeInput: ArrowRowsToPython
+
+    protected override def newWriter(
+        env: SparkEnv,
+        worker: PythonWorker,
+        inputIterator: Iterator[Iterator[InternalRow]],
+        partitionIndex: Int,
+        context: TaskContext
+    ): Writer = new Writer(env, worker, inputIterator, partitionIndex, context) {
+      protected override def writeCommand(dataOut: DataOutputStream): Unit = {
+        handleMetadataBeforeExec(dataOut)
+        writeUDF(dataOut)
+      }
+
+      override def writeNextInputToStream(dataOut: DataOutputStream): Boolean = {
+        val start = dataOut.size()
+        val wrote = rowbridgeInput.writeNext(dataOut) ||
+          rowbridgeInput.handedOver() && writeHandedOver(dataOut)
+        pythonMetrics("pythonDataSent") += dataOut.size() - start
+        if (!wrote) {
+          rowbridgeInput.close()
+          Utils.tryWithSafeFinally(root.close())(allocator.close())
+        }
+        wrote
+      }
+    }
+
+    private var sparkGroups: Iterator[Iterator[InternalRow]] = _
+    private var sparkGroup: Iterator[InternalRow] = Iterator.empty
+    private var sparkGroupOpen = false
+
+    /** One batch of the handed-over groups (the first may continue an open stream), or the end. */
+    private def writeHandedOver(dataOut: DataOutputStream): Boolean = {
+      if (sparkGroups == null) {
+        sparkGroups = handedOverGroups(rowbridgeInput)
+        sparkGroupOpen = rowbridgeInput.groupOpened()
+        sparkGroup = sparkGroups.next()
+      }
+      while (!sparkGroup.hasNext) {
+        if (sparkGroupOpen) {
+          dataOut.write(RowbridgePython.EndOfStream)
+          sparkGroupOpen = false
+        }
+        if (!sparkGroups.hasNext) {
+          dataOut.writeInt(0)
+          return false
+        }
+        sparkGroup = sparkGroups.next()
+      }
+      if (!sparkGroupOpen) {
+        dataOut.writeInt(1)
+        dataOut.write(rowbridgeInput.schemaMessage())
+        sparkGroupOpen = true
+      }
+      BatchedPythonArrowInput.writeSizedBatch(
+        arrowWriter,
+        null,
+        sparkGroup,
+        maxBytesPerBatch,
+        maxRecordsPerBatch,
+        unloader,
+        dataOut
+      )
+      true
+    }
   }
 }

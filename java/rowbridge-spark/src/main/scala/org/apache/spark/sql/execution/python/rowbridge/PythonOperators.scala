@@ -1,0 +1,31 @@
+package org.apache.spark.sql.execution.python.rowbridge
+
+import org.apache.spark.resource.ResourceProfile
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
+import org.apache.spark.sql.execution.SparkPlan
+
+/** The fields of Spark's Python operators that rowbridge replaces, whatever the Spark line
+  * ([[PythonRunners]] reads them from that line's classes).
+  */
+private[rowbridge] object PythonOperators {
+
+  /** `mapInArrow` and `mapInPandas`; no resource profile on Spark 3.5. */
+  case class MapInBatch(
+      func: Expression,
+      output: Seq[Attribute],
+      child: SparkPlan,
+      isBarrier: Boolean,
+      evalType: Int,
+      profile: Option[ResourceProfile]
+  )
+
+  /** `applyInPandas`, and `applyInArrow` (its rows in one struct column) from Spark 4.0 on. */
+  case class FlatMapGroups(
+      groupingAttributes: Seq[Attribute],
+      func: Expression,
+      output: Seq[Attribute],
+      child: SparkPlan,
+      evalType: Int,
+      inOneColumn: Boolean
+  )
+}

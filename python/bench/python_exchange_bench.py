@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""The Python exchange benchmark (make bench-python) and make run's PySpark part.
+
+    python_exchange_bench.py --lineitem PARQUET --lineitem-arrow DIR --nested DIR
+                             [--rounds R] [--cases a,b] [--json FILE] [--plot PNG]
+    python_exchange_bench.py --demo --nested DIR --record DIR
+
+One PySpark session in local[2] with rowbridge's extension (ROWBRIDGE_CLASSPATH names its
+jars). The inputs are cached first, so that no scan is timed, except in the columnar cases,
+which read format("rowbridge") files. Each case runs a Python exchange and a digest of every
+column of its output, in three modes: rowbridge's operators (spark.rowbridge.python.enabled
+true), Spark's (false) and Spark's again as an A/A twin. Every mode runs once to warm up, then
+the rounds interleave the modes, each round in a rotated order; every run's answer (a sum of
+row hashes and a count) must equal the others'. For each run the CPU time of the JVM and of
+its Python workers (their process tree) is read from /proc, which splits the time between the
+two sides of the socket.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import pandas as pd
+import pyspark.sql.functions as F
+from pyspark.sql import SparkSession
+from pyspark.sql.functions import pandas_udf, udf
+
+ENABLED = "spark.rowbridge.python.enabled"
+MODES = ("rowbridge", "spark", "spark-aa")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def session(master, memory):
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    classpath = os.environ["ROWBRIDGE_CLASSPATH"]
+    return (
+        SparkSession.builder.master(master)
+        .appName("rowbridge python exchange")
+        .config("spark.driver.memory", memory)
+        .config("spark.driver.extraClassPath", classpath)
+        .config("spark.sql.extensions", "io.rowbridge.spark.RowbridgeExtensions")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+
+
+# ---- CPU time of the JVM and of its Python workers, from /proc ----
+
+
+def process_table():
+    table = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the command: state ppid ... utime(12) stime(13), counted from state as 1.
+        table[int(name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS)
+    return table
+
+
+def cpu_seconds(jvm_pid):
+    """(JVM CPU seconds, CPU seconds of the JVM's descendants: the Python workers)."""
+    table = process_table()
+    children = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    workers = 0.0
+    pending = list(children.get(jvm_pid, []))
+    while pending:
+        pid = pending.pop()
+        workers += table[pid][1]
+        pending.extend(children.get(pid, []))
+    return table.get(jvm_pid, (0, 0.0))[1], workers
+
+
+# ---- the cases ----
+
+
+def digest_frame(df):
+    """A sum of every row's hash over all columns, and the row count."""
+    return df.select(F.sum(F.xxhash64(*df.columns)).alias("h"), F.count(F.lit(1)).alias("n"))
+
+
+def digest(df):
+    row = digest_frame(df).first()
+    return row.h, row.n
+
+
+def arrow_identity(batches):
+    for batch in batches:
+        yield batch
+
+
+def pandas_identity(frames):
+    for frame in frames:
+        yield frame
+
+
+@pandas_udf("double")
+def weighted(quantity: pd.Series, price: pd.Series, discount: pd.Series) -> pd.Series:
+    return quantity * price * (1 - discount)
+
+
+@udf("double", useArrow=True)
+def weighted_rows(quantity, price, discount):
+    return float(quantity) * float(price) * (1 - float(discount))
+
+
+def group_identity(frame):
+    return frame
+
+
+def cases(lineitem, lineitem_columnar, nested):
+    numeric = ["l_quantity", "l_extendedprice", "l_discount"]
+    doubles = [F.col(c).cast("double") for c in numeric]
+    return {
+        "mapInArrow identity, lineitem": lambda: lineitem.mapInArrow(
+            arrow_identity, lineitem.schema
+        ),
+        "mapInPandas identity, lineitem": lambda: lineitem.mapInPandas(
+            pandas_identity, lineitem.schema
+        ),
+        "mapInArrow identity, nested": lambda: nested.mapInArrow(arrow_identity, nested.schema),
+        "pandas UDF, 3 numeric columns": lambda: lineitem.withColumn(
+            "weighted", weighted(*doubles)
+        ),
+        "Arrow-optimized UDF, 3 numeric columns": lambda: lineitem.withColumn(
+            "weighted", weighted_rows(*doubles)
+        ),
+        "applyInPandas per (l_returnflag, l_linestatus)": lambda: lineitem.groupBy(
+            "l_returnflag", "l_linestatus"
+        ).applyInPandas(group_identity, lineitem.schema),
+        "mapInArrow identity, lineitem from format(rowbridge)": lambda: lineitem_columnar.mapInArrow(
+            arrow_identity, lineitem_columnar.schema
+        ),
+        "mapInPandas identity, lineitem from format(rowbridge)": lambda: lineitem_columnar.mapInPandas(
+            pandas_identity, lineitem_columnar.schema
+        ),
+    }
+
+
+ROWBRIDGE_NODES = ("RowbridgeMapIn", "RowbridgeArrowEvalPython", "RowbridgeFlatMapGroups")
+
+
+def operator_of(df):
+    """Whose Python operator the executed plan of `df` ran."""
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    return "rowbridge" if any(node in plan for node in ROWBRIDGE_NODES) else "spark"
+
+
+def run(spark, jvm_pid, build, mode):
+    spark.conf.set(ENABLED, "true" if mode == "rowbridge" else "false")
+    df = digest_frame(build())
+    jvm_before, py_before = cpu_seconds(jvm_pid)
+    start = time.perf_counter()
+    row = df.first()
+    seconds = time.perf_counter() - start
+    jvm_after, py_after = cpu_seconds(jvm_pid)
+    answer = (row.h, row.n)
+    return {
+        "seconds": seconds,
+        "jvm_cpu": jvm_after - jvm_before,
+        "python_cpu": py_after - py_before,
+        "answer": answer,
+        "operator": operator_of(df),
+    }
+
+
+def measure(spark, jvm_pid, name, build, rounds):
+    runs = {mode: [] for mode in MODES}
+    answers = set()
+    for mode in MODES:  # warm-up
+        answers.add(run(spark, jvm_pid, build, mode)["answer"])
+    for r in range(rounds):
+        order = MODES[r % 3:] + MODES[: r % 3]
+        for mode in order:
+            result = run(spark, jvm_pid, build, mode)
+            answers.add(result["answer"])
+            runs[mode].append(result)
+    if len(answers) != 1:
+        raise SystemExit(f"{name}: the modes' answers differ: {sorted(answers)}")
+    summary = {"case": name, "answer": list(answers)[0], "operator": runs["rowbridge"][0]["operator"]}
+    for mode in MODES:
+        times = [r["seconds"] for r in runs[mode]]
+        summary[mode] = {
+            "median_s": statistics.median(times),
+            "min_s": min(times),
+            "max_s": max(times),
+            "jvm_cpu_s": statistics.median(r["jvm_cpu"] for r in runs[mode]),
+            "python_cpu_s": statistics.median(r["python_cpu"] for r in runs[mode]),
+        }
+    summary["speedup"] = summary["spark"]["median_s"] / summary["rowbridge"]["median_s"]
+    summary["aa"] = summary["spark-aa"]["median_s"] / summary["spark"]["median_s"]
+    return summary
+
+
+def table(results):
+    lines = [
+        "| case | rowbridge s | Spark s | A/A s | speed-up | A/A | JVM CPU s (rb / Spark) "
+        "| Python CPU s (rb / Spark) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for s in results:
+        rb, sp, aa = s["rowbridge"], s["spark"], s["spark-aa"]
+        lines.append(
+            f"| {s['case']}{'' if s['operator'] == 'rowbridge' else ' (Spark operator)'} "
+            f"| {rb['median_s']:.2f} | {sp['median_s']:.2f} | {aa['median_s']:.2f} "
+            f"| {s['speedup']:.2f}x | {s['aa']:.2f} "
+            f"| {rb['jvm_cpu_s']:.1f} / {sp['jvm_cpu_s']:.1f} "
+            f"| {rb['python_cpu_s']:.1f} / {sp['python_cpu_s']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def plot(results, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [s["case"] for s in results]
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(names) + 1.5))
+    ys = range(len(names))
+    ax.barh([y + 0.2 for y in ys], [s["spark"]["median_s"] for s in results], 0.4, label="Spark")
+    ax.barh([y - 0.2 for y in ys], [s["rowbridge"]["median_s"] for s in results], 0.4,
+            label="rowbridge")
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("seconds, median (local[2])")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def bench(args):
+    spark = session("local[2]", "6g")
+    jvm_pid = spark._jvm.java.lang.ProcessHandle.current().pid()
+    lineitem = spark.read.parquet(args.lineitem).cache()
+    nested = spark.read.format("rowbridge").load(args.nested).cache()
+    print(f"lineitem: {lineitem.count():,} rows cached; nested: {nested.count():,} rows cached",
+          flush=True)
+    lineitem_columnar = spark.read.format("rowbridge").load(args.lineitem_arrow)
+    chosen = cases(lineitem, lineitem_columnar, nested)
+    names = args.cases.split(",") if args.cases else list(chosen)
+    results = []
+    for name in names:
+        summary = measure(spark, jvm_pid, name, chosen[name], args.rounds)
+        results.append(summary)
+        print(f"{name}: rowbridge {summary['rowbridge']['median_s']:.2f} s, Spark "
+              f"{summary['spark']['median_s']:.2f} s ({summary['speedup']:.2f}x, A/A "
+              f"{summary['aa']:.2f})", flush=True)
+    print(table(results))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"spark": spark.version, "rounds": args.rounds, "cases": results}, out,
+                      indent=1)
+    if args.plot:
+        plot(results, args.plot)
+    spark.stop()
+
+
+def demo(args):
+    """make run's PySpark part: a mapInArrow and a pandas UDF over the demo's data, each with
+    rowbridge's operators and with Spark's, answers compared and timed."""
+    spark = session("local[2]", "3g")
+    record = spark.read.format("rowbridge").load(args.record).cache()
+    nested = spark.read.format("rowbridge").load(args.nested).cache()
+    print(f"== PySpark {spark.version}: record {record.count():,} rows, nested "
+          f"{nested.count():,} rows (cached), local[2]")
+
+    @pandas_udf("double")
+    def scaled(b: pd.Series, c: pd.Series) -> pd.Series:
+        return b * 0.5 + c
+
+    shown = {
+        "mapInArrow identity over nested": lambda: nested.mapInArrow(
+            arrow_identity, nested.schema
+        ),
+        "pandas UDF over record (b, c)": lambda: record.withColumn("scaled", scaled("b", "c")),
+    }
+    for name, build in shown.items():
+        timings = {}
+        for mode in ("rowbridge", "spark"):
+            spark.conf.set(ENABLED, "true" if mode == "rowbridge" else "false")
+            digest(build())  # warm-up
+            start = time.perf_counter()
+            timings[mode] = (digest(build()), time.perf_counter() - start)
+        (ours, ours_s), (theirs, theirs_s) = timings["rowbridge"], timings["spark"]
+        if ours != theirs:
+            raise SystemExit(f"{name}: rowbridge {ours} != Spark {theirs}")
+        print(f"{name}: hash sum {ours[0]}, {ours[1]:,} rows; rowbridge {ours_s:.2f} s, "
+              f"Spark {theirs_s:.2f} s ({theirs_s / ours_s:.2f}x)")
+    spark.conf.set(ENABLED, "true")
+    sample = nested.mapInArrow(arrow_identity, nested.schema).limit(3).collect()
+    for row in sample:
+        print(f"  {row}")
+    spark.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lineitem")
+    parser.add_argument("--lineitem-arrow")
+    parser.add_argument("--nested", required=True)
+    parser.add_argument("--record")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cases", default="")
+    parser.add_argument("--json", default="")
+    parser.add_argument("--plot", default="")
+    parser.add_argument("--demo", action="store_true")
+    args = parser.parse_args()
+    demo(args) if args.demo else bench(args)
+
+
+if __name__ == "__main__":
+    main()
