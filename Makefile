@@ -12,7 +12,8 @@
 #                    and an aarch64 JVM (under qemu-user) on the jar's library
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
 #                    dataset through format("rowbridge") and rowbridge's row conversion,
-#                    timed against Spark's Parquet reader; then rowbridge bench
+#                    timed against Spark's Parquet reader; a PySpark mapInArrow and pandas
+#                    UDF with rowbridge's operators and with Spark's; then rowbridge bench
 #   make bench       rowbridge bench --json > build/bench/c2r.json, then the table
 #   make jni         the portable libraries (Zig's toolchain, glibc 2.28, LZ4 and
 #                    Zstandard linked in): librowbridge_jni.so and librowbridge.so
@@ -39,6 +40,10 @@
 #                    TPCH_ROUNDS, TPCH_SCALE) and with Comet (build/bench/tpch-comet*.json),
 #                    then the same data read from local
 #                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
+#   make bench-python the Python exchange (mapInArrow, mapInPandas, pandas UDFs,
+#                    applyInPandas) with rowbridge's operators and with Spark's, side by
+#                    side over cached TPC-H lineitem and make run's nested dataset
+#                    (build/bench/python.json, docs/img/python.png)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
 #   make format-check / tidy   the same check without changes; clang-tidy (.clang-tidy)
@@ -146,7 +151,7 @@ JAVA_TEST_ROWS ?= 500
         test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
         test-java-spark40 test-python \
         $(LONG_SUITES) run bench golden format format-check tidy clean jni java test-java bench-jvm \
-        bench-spark
+        bench-spark bench-python
 
 deps:
 	scripts/deps.sh
@@ -298,6 +303,13 @@ bench-spark: java
 	  java/rowbridge-demo/tpch.sh $(BENCH_DIR)
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/storage-bench.sh $(BENCH_DIR)
 
+# The Python exchange (docs/BENCHMARKS.md, "Python exchange"): mapInArrow, mapInPandas, a
+# pandas UDF, an Arrow-optimized UDF and applyInPandas over cached TPC-H lineitem (SF 1) and
+# make run's nested dataset, in PySpark local[2]: rowbridge's operators, Spark's and Spark's
+# again (A/A), interleaved; build/bench/python.json and docs/img/python.png.
+bench-python: java
+	$(JAVA_ENV) BUILD=$(BUILD) scripts/bench_python.sh $(BENCH_DIR)
+
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 
 test-long: $(LONG_SUITES)
@@ -366,6 +378,11 @@ DEMO_ARGS ?=
 
 run: build java
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/run.sh --data $(DEMO_DIR) $(DEMO_ARGS)
+	@echo
+	@echo "== PySpark: a mapInArrow and a pandas UDF with rowbridge's operators and with Spark's"
+	$(JAVA_ENV) ROWBRIDGE_CLASSPATH=$$(scripts/rowbridge_classpath.sh 4.1) \
+	  $(BUILD)/venv/bin/python3 python/bench/python_exchange_bench.py --demo \
+	  --record $(DEMO_DIR)/record --nested $(DEMO_DIR)/nested
 	@echo
 	@echo "== rowbridge bench (columnar -> row, SPEC 6)"
 	$(CLI) bench

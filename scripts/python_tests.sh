@@ -15,9 +15,8 @@ line=${1:?usage: scripts/python_tests.sh LINE [PYTEST ARGS...]}
 shift
 
 case "$line" in
-  4.1) scala=2.13 arrow=18.3.0 target=target venv=build/venv ;;
-  4.0) scala=2.13 arrow=18.1.0 target=target/4.0_2.13 venv=build/venv-spark-4.0 ;;
-  3.5) scala=2.12 arrow=12.0.1 target=target/3.5_2.12 venv=build/venv-spark-3.5 ;;
+  4.1) venv=build/venv ;;
+  4.0 | 3.5) venv=build/venv-spark-$line ;;
   *) echo "python_tests: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
 esac
 
@@ -32,19 +31,7 @@ if [[ "$line" != 4.1 ]]; then
   fi
 fi
 
-jars=()
-for module in core spark; do
-  jar=java/rowbridge-$module/$target/rowbridge-$module-${line}_$scala-0.1.0.jar
-  if [[ ! -f "$jar" ]]; then
-    echo "python_tests: $jar is missing (Maven packages it first)" >&2
-    exit 1
-  fi
-  jars+=("$(realpath "$jar")")
-done
-c_data="$HOME/.m2/repository/org/apache/arrow/arrow-c-data/$arrow/arrow-c-data-$arrow.jar"
-[[ -f "$c_data" ]] && jars+=("$c_data")
-
-ROWBRIDGE_CLASSPATH=$(IFS=:; echo "${jars[*]}")
+ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh "$line")
 export ROWBRIDGE_CLASSPATH
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}"
 unset SPARK_HOME

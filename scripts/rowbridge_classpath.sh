@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Prints the class path of rowbridge's jars for one Spark line, as a PySpark session takes it
+# (spark.driver.extraClassPath): the core and Spark jars Maven packaged under java/, and
+# arrow-c-data at that line's Arrow Java version from the local Maven repository.
+#
+#   scripts/rowbridge_classpath.sh LINE        LINE: 4.1, 4.0 or 3.5
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+line=${1:?usage: scripts/rowbridge_classpath.sh LINE}
+case "$line" in
+  4.1) scala=2.13 arrow=18.3.0 target=target ;;
+  4.0) scala=2.13 arrow=18.1.0 target=target/4.0_2.13 ;;
+  3.5) scala=2.12 arrow=12.0.1 target=target/3.5_2.12 ;;
+  *) echo "rowbridge_classpath: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
+esac
+
+jars=()
+for module in core spark; do
+  jar=java/rowbridge-$module/$target/rowbridge-$module-${line}_$scala-0.1.0.jar
+  if [[ ! -f "$jar" ]]; then
+    echo "rowbridge_classpath: $jar is missing (Maven packages it first)" >&2
+    exit 1
+  fi
+  jars+=("$(realpath "$jar")")
+done
+c_data="$HOME/.m2/repository/org/apache/arrow/arrow-c-data/$arrow/arrow-c-data-$arrow.jar"
+if [[ ! -f "$c_data" ]]; then
+  echo "rowbridge_classpath: $c_data is missing (Maven downloads it with the build)" >&2
+  exit 1
+fi
+jars+=("$c_data")
+(IFS=:; echo "${jars[*]}")
