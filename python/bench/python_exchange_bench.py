@@ -27,17 +27,19 @@ import pandas as pd
 import pyspark.sql.functions as F
 from pyspark.sql import SparkSession
 from pyspark.sql.functions import pandas_udf, udf
+from pyspark.sql.types import DoubleType
 
 ENABLED = "spark.rowbridge.python.enabled"
 MODES = ("rowbridge", "spark", "spark-aa")
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def session(master, memory):
+def session(master, memory, java_options=""):
     os.environ["PYSPARK_PYTHON"] = sys.executable
     classpath = os.environ["ROWBRIDGE_CLASSPATH"]
     return (
         SparkSession.builder.master(master)
+        .config("spark.driver.extraJavaOptions", java_options)
         .appName("rowbridge python exchange")
         .config("spark.driver.memory", memory)
         .config("spark.driver.extraClassPath", classpath)
@@ -45,6 +47,9 @@ def session(master, memory):
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.ui.showConsoleProgress", "false")
+        # The digest hashes map columns too: their entries come in the same order either way.
+        .config("spark.sql.legacy.allowHashOnMapType", "true")
         .getOrCreate()
     )
 
@@ -86,12 +91,14 @@ def cpu_seconds(jvm_pid):
 
 
 def digest_frame(df):
-    """A sum of every row's hash over all columns, and the row count."""
-    return df.select(F.sum(F.xxhash64(*df.columns)).alias("h"), F.count(F.lit(1)).alias("n"))
+    """A sum of every row's hash over all columns (its low 32 bits: no overflow), and the row
+    count."""
+    hashes = F.xxhash64(*df.columns).bitwiseAND(0xFFFFFFFF)
+    return df.select(F.sum(hashes).alias("h"), F.count(F.lit(1)).alias("n"))
 
 
 def digest(df):
-    row = digest_frame(df).first()
+    row = digest_frame(df).collect()[0]
     return row.h, row.n
 
 
@@ -105,12 +112,12 @@ def pandas_identity(frames):
         yield frame
 
 
-@pandas_udf("double")
+@pandas_udf(DoubleType())
 def weighted(quantity: pd.Series, price: pd.Series, discount: pd.Series) -> pd.Series:
     return quantity * price * (1 - discount)
 
 
-@udf("double", useArrow=True)
+@udf(DoubleType(), useArrow=True)
 def weighted_rows(quantity, price, discount):
     return float(quantity) * float(price) * (1 - float(discount))
 
@@ -162,7 +169,7 @@ def run(spark, jvm_pid, build, mode):
     df = digest_frame(build())
     jvm_before, py_before = cpu_seconds(jvm_pid)
     start = time.perf_counter()
-    row = df.first()
+    row = df.collect()[0]  # this frame's own execution, whose plan operator_of reads
     seconds = time.perf_counter() - start
     jvm_after, py_after = cpu_seconds(jvm_pid)
     answer = (row.h, row.n)
@@ -269,6 +276,60 @@ def bench(args):
     spark.stop()
 
 
+def profile(args):
+    """Where the JVM's time goes in one case: Java Flight Recorder's execution samples over
+    `--rounds` runs in one mode, in a JVM of its own, summed by the frame on top of the stack
+    and by the code it belongs to."""
+    recording = os.path.abspath(args.profile_jfr)
+    spark = session("local[2]", "6g", f"-XX:StartFlightRecording=filename={recording}")
+    lineitem = spark.read.parquet(args.lineitem).cache()
+    nested = spark.read.format("rowbridge").load(args.nested).cache()
+    lineitem.count()
+    build = cases(lineitem, None, nested)[args.cases]
+    spark.conf.set(ENABLED, "true" if args.profile == "rowbridge" else "false")
+    for _ in range(args.rounds):
+        digest(build())
+    spark.stop()
+    import subprocess
+    from collections import Counter
+
+    jfr = os.path.join(os.environ["JAVA_HOME"], "bin", "jfr")
+    printed = subprocess.run(
+        [jfr, "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1", recording],
+        check=True, capture_output=True, text=True).stdout
+    frames = Counter(line.strip().split("(")[0] for line in printed.splitlines()
+                     if line.strip().startswith(("at ", "[")) is False and "line:" in line)
+    total = sum(frames.values())
+    owners = Counter()
+    for frame, count in frames.items():
+        owners[owner_of(frame)] += count
+    print(f"{args.cases}, {args.profile}: {total} samples")
+    for owner, count in owners.most_common():
+        print(f"  {100.0 * count / total:5.1f} %  {owner}")
+    for frame, count in frames.most_common(15):
+        print(f"  {100.0 * count / total:5.1f} %  {frame}")
+
+
+OWNERS = (
+    ("io.rowbridge", "rowbridge (Java side)"),
+    ("org.apache.spark.sql.execution.arrow", "Spark's ArrowWriter"),
+    ("org.apache.spark.sql.vectorized", "Spark's Arrow column vectors"),
+    ("org.apache.spark.sql.catalyst.expressions", "Spark's projections and rows"),
+    ("org.apache.arrow", "Arrow Java (vectors, IPC)"),
+    ("org.apache.spark.unsafe", "Spark's memory access"),
+    ("sun.nio", "sockets"),
+    ("java.", "the JDK"),
+    ("jdk.", "the JDK"),
+)
+
+
+def owner_of(frame):
+    for prefix, owner in OWNERS:
+        if frame.startswith(prefix):
+            return owner
+    return frame.rsplit(".", 2)[0] if "." in frame else frame
+
+
 def demo(args):
     """make run's PySpark part: a mapInArrow and a pandas UDF over the demo's data, each with
     rowbridge's operators and with Spark's, answers compared and timed."""
@@ -319,8 +380,15 @@ def main():
     parser.add_argument("--json", default="")
     parser.add_argument("--plot", default="")
     parser.add_argument("--demo", action="store_true")
+    parser.add_argument("--profile", choices=("rowbridge", "spark"))
+    parser.add_argument("--profile-jfr", default="build/bench/python.jfr")
     args = parser.parse_args()
-    demo(args) if args.demo else bench(args)
+    if args.demo:
+        demo(args)
+    elif args.profile:
+        profile(args)
+    else:
+        bench(args)
 
 
 if __name__ == "__main__":
