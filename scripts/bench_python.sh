@@ -5,7 +5,7 @@
 #
 #   scripts/bench_python.sh OUT_DIR [PLOT]
 #
-# Environment: BUILD (build), ROUNDS (3), CASES (every case; comma-separated names).
+# Environment: BUILD (build), ROUNDS (3), CASES (every case; names separated by semicolons).
 # Writes OUT_DIR/python.json and the plot (default docs/img/python.png); prints the table.
 set -euo pipefail
 

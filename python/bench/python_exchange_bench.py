@@ -4,6 +4,7 @@
     python_exchange_bench.py --lineitem PARQUET --lineitem-arrow DIR --nested DIR
                              [--rounds R] [--cases a,b] [--json FILE] [--plot PNG]
     python_exchange_bench.py --demo --nested DIR --record DIR
+    python_exchange_bench.py --profile MODE|--memory MODE --cases CASE --lineitem ... --nested ...
 
 One PySpark session in local[2] with rowbridge's extension (ROWBRIDGE_CLASSPATH names its
 jars). The inputs are cached first, so that no scan is timed, except in the columnar cases,
@@ -140,6 +141,9 @@ def cases(lineitem, lineitem_columnar, nested):
         "pandas UDF, 3 numeric columns": lambda: lineitem.withColumn(
             "weighted", weighted(*doubles)
         ),
+        "reference: the same column in SQL, no Python": lambda: lineitem.withColumn(
+            "weighted", doubles[0] * doubles[1] * (1 - doubles[2])
+        ),
         "Arrow-optimized UDF, 3 numeric columns": lambda: lineitem.withColumn(
             "weighted", weighted_rows(*doubles)
         ),
@@ -258,7 +262,7 @@ def bench(args):
           flush=True)
     lineitem_columnar = spark.read.format("rowbridge").load(args.lineitem_arrow)
     chosen = cases(lineitem, lineitem_columnar, nested)
-    names = args.cases.split(",") if args.cases else list(chosen)
+    names = args.cases.split(";") if args.cases else list(chosen)
     results = []
     for name in names:
         summary = measure(spark, jvm_pid, name, chosen[name], args.rounds)
@@ -296,7 +300,7 @@ def profile(args):
     jfr = os.path.join(os.environ["JAVA_HOME"], "bin", "jfr")
     printed = subprocess.run(
         [jfr, "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1", recording],
-        check=True, capture_output=True, text=True).stdout
+        check=False, capture_output=True, text=True).stdout  # its last chunk may be cut short
     frames = Counter(line.strip().split("(")[0] for line in printed.splitlines()
                      if line.strip().startswith(("at ", "[")) is False and "line:" in line)
     total = sum(frames.values())
@@ -308,6 +312,34 @@ def profile(args):
         print(f"  {100.0 * count / total:5.1f} %  {owner}")
     for frame, count in frames.most_common(15):
         print(f"  {100.0 * count / total:5.1f} %  {frame}")
+
+
+def memory(args):
+    """The JVM's peak resident memory (VmHWM) after caching the inputs and after running one
+    case `--rounds` times in one mode, in a JVM of its own."""
+    spark = session("local[2]", "6g")
+    jvm_pid = spark._jvm.java.lang.ProcessHandle.current().pid()
+    lineitem = spark.read.parquet(args.lineitem).cache()
+    nested = spark.read.format("rowbridge").load(args.nested).cache()
+    lineitem.count()
+    nested.count()
+    before = peak_resident_kib(jvm_pid)
+    build = cases(lineitem, None, nested)[args.cases]
+    spark.conf.set(ENABLED, "true" if args.memory == "rowbridge" else "false")
+    for _ in range(args.rounds):
+        digest(build())
+    after = peak_resident_kib(jvm_pid)
+    print(f"{args.cases}, {args.memory}: JVM peak resident {before / 1024:.0f} MiB after "
+          f"caching, {after / 1024:.0f} MiB after {args.rounds} runs")
+    spark.stop()
+
+
+def peak_resident_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
 
 
 OWNERS = (
@@ -382,11 +414,14 @@ def main():
     parser.add_argument("--demo", action="store_true")
     parser.add_argument("--profile", choices=("rowbridge", "spark"))
     parser.add_argument("--profile-jfr", default="build/bench/python.jfr")
+    parser.add_argument("--memory", choices=("rowbridge", "spark"))
     args = parser.parse_args()
     if args.demo:
         demo(args)
     elif args.profile:
         profile(args)
+    elif args.memory:
+        memory(args)
     else:
         bench(args)
 

@@ -76,6 +76,23 @@ def test_map_in_pandas_identity_arrays(spark):
     same_rows(ours, theirs)
 
 
+def test_large_variable_width_types(spark):
+    """spark.sql.execution.arrow.useLargeVarTypes: strings and binaries with 64-bit offsets,
+    both ways."""
+    spark.conf.set("spark.sql.execution.arrow.useLargeVarTypes", "true")
+    try:
+        df = frame(spark, FLAT).select("id", "s", "bin")
+        for build, node in (
+            (lambda: df.mapInArrow(arrow_identity, df.schema), "RowbridgeMapInArrow"),
+            (lambda: df.mapInPandas(pandas_identity, df.schema), "RowbridgeMapInPandas"),
+        ):
+            ours, theirs = collect_both(spark, build, node)
+            assert len(ours) == 3000
+            same_rows(ours, theirs)
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.useLargeVarTypes")
+
+
 def test_functions_that_change_rows_and_batches(spark):
     """Filters, new values, batches split in two and empty batches on the way back."""
 
