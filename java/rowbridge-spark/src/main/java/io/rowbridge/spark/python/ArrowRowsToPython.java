@@ -2,6 +2,7 @@ package io.rowbridge.spark.python;
 
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
+import io.rowbridge.spark.RowbridgeArrow;
 import io.rowbridge.spark.StagedBatches;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -169,7 +170,6 @@ public final class ArrowRowsToPython implements AutoCloseable {
     STREAM_PER_GROUP
   }
 
-  private static final byte[] END_OF_STREAM = {-1, -1, -1, -1, 0, 0, 0, 0};
   private static final int FIRST_OF_GROUP = 1;
   private static final int LAST_OF_GROUP = 2;
 
@@ -234,7 +234,7 @@ public final class ArrowRowsToPython implements AutoCloseable {
     }
     writer.writeOne(out);
     if (framing == Framing.STREAM_PER_GROUP && (flags & LAST_OF_GROUP) != 0) {
-      out.write(END_OF_STREAM);
+      out.write(RowbridgeArrow.END_OF_STREAM);
       groupOpened = false;
     }
     return true;

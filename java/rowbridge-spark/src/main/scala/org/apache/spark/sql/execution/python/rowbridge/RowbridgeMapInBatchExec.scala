@@ -84,9 +84,6 @@ private[rowbridge] object RowbridgePython {
     */
   val MaxRowsPerBatch: Int = 1 << 22
 
-  /** The end of an Arrow IPC stream: the continuation token and a zero length. */
-  val EndOfStream: Array[Byte] = Array[Byte](-1, -1, -1, -1, 0, 0, 0, 0)
-
   /** The settings of the stream of `schema`'s rows to a Python worker under `conf`; `byteLimit`:
     * whether Spark cuts those batches at spark.sql.execution.arrow.maxBytesPerBatch too.
     */

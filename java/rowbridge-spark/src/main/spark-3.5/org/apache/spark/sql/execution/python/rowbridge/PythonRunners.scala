@@ -79,21 +79,7 @@ private[rowbridge] object PythonRunners {
         context: TaskContext
     ): Iterator[ColumnarBatch] = {
       val taskRows = new ContextAwareIterator(context, rows)
-      val toPython = input.open(taskRows.asJava)
-      val runner = new ArrowPythonRunner(
-        chained,
-        evalType,
-        Array(Array(0)),
-        streamSchema,
-        timeZone,
-        largeVarTypes,
-        runnerConf,
-        pythonMetrics,
-        jobArtifactUUID
-      ) with RowbridgeArrowInput {
-        override protected def rowbridgeInput: ArrowRowsToPython = toPython
-      }
-      runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
+      run(input.open(taskRows.asJava), Array(0), context)
     }
 
     /** The worker's batches for `groups`, each of one struct column, read by Spark's reader. */
@@ -107,6 +93,15 @@ private[rowbridge] object PythonRunners {
         groups.map(_.asJava).asJava,
         ArrowRowsToPython.Framing.BATCH_PER_GROUP
       )
+      run(toPython, argOffsets, context)
+    }
+
+    /** Spark's runner for this function with `toPython` as its input. */
+    private def run(
+        toPython: ArrowRowsToPython,
+        argOffsets: Array[Int],
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
       val runner = new ArrowPythonRunner(
         chained,
         evalType,

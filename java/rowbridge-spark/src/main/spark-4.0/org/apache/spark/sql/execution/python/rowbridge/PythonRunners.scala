@@ -86,22 +86,7 @@ private[rowbridge] object PythonRunners {
         input: ArrowRowsToPython.Settings,
         context: TaskContext
     ): Iterator[ColumnarBatch] = {
-      val toPython = input.open(rows.asJava)
-      val runner = new ArrowPythonRunner(
-        chained,
-        evalType,
-        Array(Array(0)),
-        streamSchema,
-        timeZone,
-        largeVarTypes,
-        runnerConf,
-        pythonMetrics,
-        jobArtifactUUID,
-        profiler
-      ) with RowbridgeArrowInput {
-        override protected def rowbridgeInput: ArrowRowsToPython = toPython
-      }
-      runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
+      run(input.open(rows.asJava), Array(0), context)
     }
 
     /** The worker's batches for `groups`, each of one struct column, read by Spark's reader. */
@@ -115,6 +100,15 @@ private[rowbridge] object PythonRunners {
         groups.map(_.asJava).asJava,
         ArrowRowsToPython.Framing.BATCH_PER_GROUP
       )
+      run(toPython, argOffsets, context)
+    }
+
+    /** Spark's runner for this function with `toPython` as its input. */
+    private def run(
+        toPython: ArrowRowsToPython,
+        argOffsets: Array[Int],
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
       val runner = new ArrowPythonRunner(
         chained,
         evalType,

@@ -4,6 +4,7 @@ import java.io.DataOutputStream
 
 import scala.jdk.CollectionConverters._
 
+import io.rowbridge.spark.RowbridgeArrow
 import io.rowbridge.spark.python.ArrowRowsToPython
 import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.{
   handedOverGroups,
@@ -248,7 +249,7 @@ private[rowbridge] object PythonRunners {
       }
       while (!sparkGroup.hasNext) {
         if (sparkGroupOpen) {
-          dataOut.write(RowbridgePython.EndOfStream)
+          dataOut.write(RowbridgeArrow.END_OF_STREAM)
           sparkGroupOpen = false
         }
         if (!sparkGroups.hasNext) {
