@@ -40,5 +40,5 @@ python="$PWD/$venv/bin/python3"
 echo "== Python exchange suites on Spark $line ($("$python" -c 'import pyspark; print("pyspark", pyspark.__version__)'))"
 cd python/tests
 pytest=("$python" -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning)
-"${pytest[@]}" test_map_in_batch.py test_scalar_udfs.py test_grouped.py "$@"
+"${pytest[@]}" test_map_in_batch.py test_columnar_input.py test_scalar_udfs.py test_grouped.py "$@"
 "${pytest[@]}" test_local_cluster.py "$@"

@@ -4,7 +4,8 @@
     python_exchange_bench.py --lineitem PARQUET --lineitem-arrow DIR --nested DIR
                              [--rounds R] [--cases a,b] [--json FILE] [--plot PNG]
     python_exchange_bench.py --demo --nested DIR --record DIR
-    python_exchange_bench.py --profile MODE|--memory MODE --cases CASE --lineitem ... --nested ...
+    python_exchange_bench.py --profile MODE|--memory MODE [--uncached]|--allocation MODE
+                             --cases CASE --lineitem ... --lineitem-arrow ... --nested ...
 
 One PySpark session in local[2] with rowbridge's extension (ROWBRIDGE_CLASSPATH names its
 jars). The inputs are cached first, so that no scan is timed, except in the columnar cases,
@@ -315,23 +316,98 @@ def profile(args):
 
 
 def memory(args):
-    """The JVM's peak resident memory (VmHWM) after caching the inputs and after running one
-    case `--rounds` times in one mode, in a JVM of its own."""
+    """The JVM's peak resident memory (VmHWM) in one mode, in a JVM of its own: with the inputs
+    cached, after caching them and after running one case `--rounds` times; with `--uncached`,
+    after a scan of the input alone (its digest) and after the case `--rounds` times over the
+    same scan, so that the difference is the exchange's own (the executor's, in local mode)."""
     spark = session("local[2]", "6g")
     jvm_pid = spark._jvm.java.lang.ProcessHandle.current().pid()
-    lineitem = spark.read.parquet(args.lineitem).cache()
-    nested = spark.read.format("rowbridge").load(args.nested).cache()
-    lineitem.count()
-    nested.count()
-    before = peak_resident_kib(jvm_pid)
-    build = cases(lineitem, None, nested)[args.cases]
+    lineitem, lineitem_columnar, nested = inputs(spark, args, cache=not args.uncached)
+    build = cases(lineitem, lineitem_columnar, nested)[args.cases]
     spark.conf.set(ENABLED, "true" if args.memory == "rowbridge" else "false")
+    if args.uncached:
+        for _ in range(args.rounds):
+            digest(input_of(args.cases, lineitem, lineitem_columnar, nested))
+    before = peak_resident_kib(jvm_pid)
     for _ in range(args.rounds):
         digest(build())
     after = peak_resident_kib(jvm_pid)
     print(f"{args.cases}, {args.memory}: JVM peak resident {before / 1024:.0f} MiB after "
-          f"caching, {after / 1024:.0f} MiB after {args.rounds} runs")
+          f"{'scanning the input' if args.uncached else 'caching'}, {after / 1024:.0f} MiB "
+          f"after {args.rounds} runs")
     spark.stop()
+
+
+def input_of(name, lineitem, lineitem_columnar, nested):
+    if "nested" in name:
+        return nested
+    return lineitem_columnar if "format(rowbridge)" in name else lineitem
+
+
+def inputs(spark, args, cache=True):
+    """lineitem (Parquet), lineitem in format("rowbridge") (never cached) and the nested
+    dataset; the first and the last cached and counted when `cache`."""
+    lineitem = spark.read.parquet(args.lineitem)
+    nested = spark.read.format("rowbridge").load(args.nested)
+    if cache:
+        lineitem = lineitem.cache()
+        nested = nested.cache()
+        lineitem.count()
+        nested.count()
+    columnar = spark.read.format("rowbridge").load(args.lineitem_arrow) if args.lineitem_arrow \
+        else None
+    return lineitem, columnar, nested
+
+
+def allocation(args):
+    """What the JVM allocates in one case and mode, in a JVM of its own: Java Flight Recorder's
+    allocation samples (jdk.ObjectAllocationSample, whose weights add up to the bytes allocated)
+    over `--rounds` runs after a warm-up run, split by whether rowbridge's code is on the
+    allocating stack, per row of the case's input."""
+    recording = os.path.abspath(args.profile_jfr)
+    spark = session("local[2]", "6g")
+    lineitem, lineitem_columnar, nested = inputs(spark, args)
+    build = cases(lineitem, lineitem_columnar, nested)[args.cases]
+    spark.conf.set(ENABLED, "true" if args.allocation == "rowbridge" else "false")
+    rows = digest(build())[1]  # warm-up
+    jvm = spark._jvm
+    recorder = jvm.jdk.jfr.Recording()
+    sample = recorder.enable("jdk.ObjectAllocationSample")
+    sample.withStackTrace()
+    sample.withoutThreshold()
+    recorder.start()
+    for _ in range(args.rounds):
+        digest(build())
+    recorder.stop()
+    recorder.dump(jvm.java.nio.file.Paths.get(recording, []))
+    recorder.close()
+    spark.stop()
+    import subprocess
+
+    jfr = os.path.join(os.environ["JAVA_HOME"], "bin", "jfr")
+    printed = subprocess.run(
+        [jfr, "print", "--json", "--events", "jdk.ObjectAllocationSample", "--stack-depth", "64",
+         recording], check=True, capture_output=True, text=True).stdout
+    events = json.loads(printed)["recording"]["events"]
+    ours = total = 0
+    by_class = {}
+    for event in events:
+        values = event["values"]
+        weight = values["weight"]
+        total += weight
+        frames = (values.get("stackTrace") or {}).get("frames") or []
+        types = [f["method"]["type"]["name"] for f in frames]
+        if any(t.startswith(("io.rowbridge", "org.apache.spark.sql.execution.python.rowbridge"))
+               for t in types):
+            ours += weight
+            name = values["objectClass"]["name"]
+            by_class[name] = by_class.get(name, 0) + weight
+    all_rows = rows * args.rounds
+    print(f"{args.cases}, {args.allocation}: {len(events)} allocation samples over "
+          f"{args.rounds} runs of {rows:,} rows; JVM allocation {total / all_rows:.1f} B/row, "
+          f"with rowbridge's code on the stack {ours / all_rows:.3f} B/row")
+    for name, weight in sorted(by_class.items(), key=lambda kv: -kv[1])[:8]:
+        print(f"  {weight / all_rows:8.3f} B/row  {name}")
 
 
 def peak_resident_kib(pid):
@@ -416,6 +492,8 @@ def main():
     parser.add_argument("--profile", choices=("rowbridge", "spark"))
     parser.add_argument("--profile-jfr", default="build/bench/python.jfr")
     parser.add_argument("--memory", choices=("rowbridge", "spark"))
+    parser.add_argument("--uncached", action="store_true")
+    parser.add_argument("--allocation", choices=("rowbridge", "spark"))
     args = parser.parse_args()
     if args.demo:
         demo(args)
@@ -423,6 +501,8 @@ def main():
         profile(args)
     elif args.memory:
         memory(args)
+    elif args.allocation:
+        allocation(args)
     else:
         bench(args)
 

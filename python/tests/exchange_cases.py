@@ -45,6 +45,24 @@ NESTED = (
 )
 
 
+def arrow_identity(batches):
+    for batch in batches:
+        yield batch
+
+
+def pandas_identity(frames):
+    for pdf in frames:
+        yield pdf
+
+
+def batch_sizes(batches):
+    """One row per batch the worker is sent: its row count."""
+    import pyarrow as pa
+
+    for batch in batches:
+        yield pa.RecordBatch.from_pydict({"rows": [batch.num_rows]})
+
+
 def frame(spark, query, rows=3000, partitions=3):
     return spark.sql(query.format(rows=rows, partitions=partitions))
 

@@ -12,6 +12,9 @@ import pytest
 
 from exchange_cases import (
     ENABLED,
+    arrow_identity,
+    batch_sizes,
+    pandas_identity,
     FLAT,
     NESTED,
     collect_both,
@@ -24,16 +27,6 @@ from exchange_cases import (
 )
 
 SPARK_4 = int(pyspark.__version__.split(".")[0]) >= 4
-
-
-def arrow_identity(batches):
-    for batch in batches:
-        yield batch
-
-
-def pandas_identity(frames):
-    for pdf in frames:
-        yield pdf
 
 
 @pytest.mark.parametrize("zone", ["America/Los_Angeles", "UTC", "Asia/Kolkata"])
@@ -115,11 +108,6 @@ def test_functions_that_change_rows_and_batches(spark):
     )
     assert len(ours) == 2250
     same_rows(ours, theirs)
-
-
-def batch_sizes(batches):
-    for batch in batches:
-        yield pa.RecordBatch.from_pydict({"rows": [batch.num_rows]})
 
 
 def test_batch_boundaries_follow_max_records_per_batch(spark):

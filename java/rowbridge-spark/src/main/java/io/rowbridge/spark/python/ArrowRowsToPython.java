@@ -4,6 +4,7 @@ import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
 import io.rowbridge.spark.RowbridgeArrow;
 import io.rowbridge.spark.StagedBatches;
+import io.rowbridge.spark.TaskMemoryAccounting;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
@@ -40,11 +41,11 @@ import org.apache.spark.util.TaskCompletionListener;
  * limit is cut by the row count alone. A batch that may reach the limit is not written here: the
  * rows from its first on are handed back ({@link #handedOver}, {@link #remainingRows}, {@link
  * #remainingGroups}) for Spark's own writer, which measures them as it writes, after the batches
- * before them. Native memory is taken on the first {@link #writeNext}, accounted to the task, and
- * freed when the rows end, at {@link #close} or at the end of the task ({@link
- * Settings#closeAtTaskEnd}). One thread at a time.
+ * before them. Native memory (the stagings, and the encoded messages sampled at each batch) is
+ * taken on the first {@link #writeNext}, accounted to the task, and freed when the rows end, at
+ * {@link #close} or at the end of the task ({@link Settings#closeAtTaskEnd}). One thread at a time.
  */
-public final class ArrowRowsToPython implements AutoCloseable {
+public final class ArrowRowsToPython implements PythonInput {
   /** Batches encoded ahead of the one being written: the native workers' share of the work. */
   static final int IN_FLIGHT = 2;
 
@@ -118,6 +119,11 @@ public final class ArrowRowsToPython implements AutoCloseable {
           closeAtTaskEnd);
     }
 
+    /** Whether the record batch bodies are compressed. */
+    public boolean compressed() {
+      return codec != NativeIpcWriter.Codec.NONE;
+    }
+
     /** The schema of the stream: Spark's Arrow schema of what the worker is sent. */
     public StructType streamSchema() {
       return inOneColumn
@@ -182,6 +188,10 @@ public final class ArrowRowsToPython implements AutoCloseable {
 
   private StagedBatches batches;
   private NativeIpcWriter writer;
+
+  /** The encoded messages waiting for the task, sampled at each batch; null off Spark. */
+  private TaskMemoryAccounting encoded;
+
   private byte[] schemaMessage;
 
   /** Per batch with the encoders, in order: FIRST_OF_GROUP and LAST_OF_GROUP. */
@@ -207,6 +217,7 @@ public final class ArrowRowsToPython implements AutoCloseable {
    * returns false once every row has been written (after the end of the last group's stream, with
    * {@link Framing#STREAM_PER_GROUP}), or {@link #handedOver}.
    */
+  @Override
   public boolean writeNext(DataOutputStream out) throws IOException {
     if (closed) {
       return false;
@@ -233,6 +244,9 @@ public final class ArrowRowsToPython implements AutoCloseable {
       groupOpened = true;
     }
     writer.writeOne(out);
+    if (encoded != null) {
+      encoded.hold(writer.bytesHeld());
+    }
     if (framing == Framing.STREAM_PER_GROUP && (flags & LAST_OF_GROUP) != 0) {
       out.write(RowbridgeArrow.END_OF_STREAM);
       groupOpened = false;
@@ -246,6 +260,7 @@ public final class ArrowRowsToPython implements AutoCloseable {
   }
 
   /** Whether the rows travel as one struct column. */
+  @Override
   public boolean inOneColumn() {
     return settings.inOneColumn;
   }
@@ -254,6 +269,7 @@ public final class ArrowRowsToPython implements AutoCloseable {
    * Whether the rows from a batch that may reach {@link Settings#maxArrowBytes} on are left to
    * Spark's writer; true once {@link #writeNext} has returned false for that reason.
    */
+  @Override
   public boolean handedOver() {
     return handedOver != null;
   }
@@ -296,6 +312,7 @@ public final class ArrowRowsToPython implements AutoCloseable {
   }
 
   /** The rows not written here, once {@link #handedOver}: the remaining groups' rows in order. */
+  @Override
   public Iterator<InternalRow> remainingRows() {
     Iterator<Iterator<InternalRow>> rest = remainingGroups();
     return new Iterator<InternalRow>() {
@@ -359,6 +376,13 @@ public final class ArrowRowsToPython implements AutoCloseable {
     // Spark's stream writer has written the schema message, or each group's stream carries it.
     schemaMessage = writer.startBytes();
     TaskContext task = TaskContext.get();
+    if (task != null) {
+      encoded =
+          new TaskMemoryAccounting(
+              task.taskMemoryManager(),
+              "rowbridge's encoded record batches for a Python worker",
+              "lower spark.sql.execution.arrow.maxRecordsPerBatch (now " + settings.maxRows + ")");
+    }
     if (settings.closeAtTaskEnd && task != null) {
       task.addTaskCompletionListener((TaskCompletionListener) context -> close());
     }
@@ -430,6 +454,9 @@ public final class ArrowRowsToPython implements AutoCloseable {
     closed = true;
     if (batches != null) {
       batches.close();
+    }
+    if (encoded != null) {
+      encoded.releaseAll();
     }
   }
 }

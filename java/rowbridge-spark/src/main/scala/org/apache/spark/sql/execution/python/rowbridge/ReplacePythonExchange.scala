@@ -1,7 +1,7 @@
 package org.apache.spark.sql.execution.python.rowbridge
 
 import io.rowbridge.RowbridgeException
-import io.rowbridge.spark.RowbridgeConf
+import io.rowbridge.spark.{RowbridgeColumnarToRowExec, RowbridgeConf}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
@@ -38,13 +38,24 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
 
   private def replace(map: PythonOperators.MapInBatch): Option[SparkPlan] =
     replacement(map.child.schema, true, map.func.prettyName) {
+      // Above rowbridge's transition, the batches under it go to Python without becoming rows
+      // (an uncompressed stream: Spark's codec is not applied to them).
+      val columnarChild = map.child match {
+        case RowbridgeColumnarToRowExec(batches, null)
+            if !RowbridgePython
+              .inputSettings(session.sessionState.conf, map.child.schema, true)
+              .compressed() =>
+          Some(batches)
+        case _ => None
+      }
       RowbridgeMapInBatchExec(
         map.func,
         map.output,
-        map.child,
+        columnarChild.getOrElse(map.child),
         map.isBarrier,
         map.evalType,
-        map.profile
+        map.profile,
+        columnarChild.isDefined
       )
     }
 

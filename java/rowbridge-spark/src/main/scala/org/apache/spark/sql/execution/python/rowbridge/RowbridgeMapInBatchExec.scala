@@ -3,7 +3,7 @@ package org.apache.spark.sql.execution.python.rowbridge
 import scala.jdk.CollectionConverters._
 
 import io.rowbridge.spark.{BatchRowSource, RowbridgeConf}
-import io.rowbridge.spark.python.ArrowRowsToPython
+import io.rowbridge.spark.python.{ArrowBatchesToPython, ArrowRowsToPython, PythonInput}
 
 import org.apache.spark.{SparkContext, TaskContext}
 import org.apache.spark.api.python.PythonEvalType
@@ -21,9 +21,11 @@ import org.apache.spark.sql.vectorized.{ArrowColumnVector, ColumnVector, Columna
 
 /** `mapInArrow` and `mapInPandas` with rowbridge on both sides of the Python worker's stream: the
   * child's rows become Arrow IPC record batches natively ([[ArrowRowsToPython]], one struct column
-  * as Spark sends them) and the worker's batches become UnsafeRows through rowbridge's converter
-  * ([[BatchRowSource]]). PySpark's worker, the protocol and the user's function are Spark's own,
-  * and so are the batch boundaries, the schema check of the worker's batches and the errors.
+  * as Spark sends them), or, with `columnarInput`, the columnar child's Arrow-backed batches are
+  * sent without becoming rows ([[io.rowbridge.spark.python.ArrowBatchesToPython]]), and the
+  * worker's batches become UnsafeRows through rowbridge's converter ([[BatchRowSource]]). PySpark's
+  * worker, the protocol and the user's function are Spark's own, and so are the batch boundaries,
+  * the schema check of the worker's batches and the errors.
   */
 case class RowbridgeMapInBatchExec(
     func: Expression,
@@ -31,7 +33,8 @@ case class RowbridgeMapInBatchExec(
     child: SparkPlan,
     isBarrier: Boolean,
     evalType: Int,
-    profile: Option[ResourceProfile]
+    profile: Option[ResourceProfile],
+    columnarInput: Boolean = false
 ) extends UnaryExecNode
     with PythonSQLMetrics {
 
@@ -39,12 +42,32 @@ case class RowbridgeMapInBatchExec(
     if (evalType == PythonEvalType.SQL_MAP_ARROW_ITER_UDF) "RowbridgeMapInArrow"
     else "RowbridgeMapInPandas"
 
+  override def simpleString(maxFields: Int): String =
+    super.simpleString(maxFields) + (if (columnarInput) " (columnar input)" else "")
+
   override def producedAttributes: AttributeSet = AttributeSet(output)
 
   override def outputPartitioning: Partitioning = child.outputPartitioning
 
   override lazy val metrics: Map[String, SQLMetric] =
-    pythonMetrics ++ RowbridgePython.outputMetrics(sparkContext)
+    pythonMetrics ++ RowbridgePython.outputMetrics(sparkContext) ++ (
+      if (!columnarInput) Map.empty
+      else
+        Map(
+          "numBatchesWithoutRows" -> SQLMetrics
+            .createMetric(sparkContext, "batches to Python from columnar input"),
+          "numInputRowsConverted" -> SQLMetrics
+            .createMetric(sparkContext, "rows of columnar input converted for Python"),
+          "numInputBatchesConverted" -> SQLMetrics
+            .createMetric(sparkContext, "columnar input batches converted for Python"),
+          "numInputSparkBatches" -> SQLMetrics
+            .createMetric(sparkContext, "columnar input batches converted by Spark"),
+          "inputConvertTime" -> SQLMetrics.createNanoTimingMetric(
+            sparkContext,
+            "time converting columnar input to rows"
+          )
+        )
+    )
 
   // Made on the driver, where the session and the job's artifacts are.
   @transient private lazy val input = RowbridgePython.inputSettings(conf, child.schema, true)
@@ -62,13 +85,35 @@ case class RowbridgeMapInBatchExec(
     val runner = python
     val rows = RowbridgePython.rowSource(conf, output, longMetric)
     val columns = output.size
-    val evaluate = (partition: Iterator[InternalRow]) => {
-      val batches = runner.compute(partition, settings, TaskContext.get())
-      RowbridgePython.rowsOfStructBatches(batches, columns, rows)
-    }
-    val rdd =
+    val rdd = if (columnarInput) {
+      // The child's Arrow-backed batches go to Python as they are; the rows of any other batch
+      // come from rowbridge's converter, as its transition would have made them.
+      val inputRows = new BatchRowSource(
+        DataTypeUtils.fromAttributes(child.output),
+        RowbridgeConf.maxChunkBytes(conf),
+        RowbridgeConf.validation(conf),
+        longMetric("numInputRowsConverted"),
+        longMetric("numInputBatchesConverted"),
+        longMetric("numInputSparkBatches"),
+        longMetric("inputConvertTime"),
+        null
+      )
+      val sent = longMetric("numBatchesWithoutRows")
+      val evaluate = (partition: Iterator[ColumnarBatch]) => {
+        val rowsOf = (batches: Iterator[ColumnarBatch]) => inputRows.open(batches.asJava).asScala
+        val batches = runner.computeBatches(partition, rowsOf, settings, sent, TaskContext.get())
+        RowbridgePython.rowsOfStructBatches(batches, columns, rows)
+      }
+      if (isBarrier) child.executeColumnar().barrier().mapPartitions(evaluate)
+      else child.executeColumnar().mapPartitionsInternal(evaluate)
+    } else {
+      val evaluate = (partition: Iterator[InternalRow]) => {
+        val batches = runner.compute(partition, settings, TaskContext.get())
+        RowbridgePython.rowsOfStructBatches(batches, columns, rows)
+      }
       if (isBarrier) child.execute().barrier().mapPartitions(evaluate)
       else child.execute().mapPartitionsInternal(evaluate)
+    }
     profile.map(rdd.withResources).getOrElse(rdd)
   }
 
@@ -164,14 +209,30 @@ private[rowbridge] object RowbridgePython {
     rows.open(flat.asJava).asScala
   }
 
+  /** The input of the child's Arrow-backed `batches` to a worker; the rows of those that do not fit
+    * the stream's schema come from `rowsOf`, and `sent` counts the batches sent without rows.
+    */
+  def batchesToPython(
+      batches: Iterator[ColumnarBatch],
+      rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
+      input: ArrowRowsToPython.Settings,
+      sent: SQLMetric
+  ): PythonInput =
+    new ArrowBatchesToPython(
+      input,
+      batches.asJava,
+      rest => rowsOf(rest.asScala).asJava,
+      count => sent += count
+    )
+
   /** The rows `input` left to Spark's writer, as that writer takes them. */
-  def handedOverRows(input: ArrowRowsToPython): Iterator[InternalRow] =
+  def handedOverRows(input: PythonInput): Iterator[InternalRow] =
     asSparkWrites(input, input.remainingRows().asScala)
 
   /** The groups `input` left to Spark's writer, as that writer takes them. */
   def handedOverGroups(input: ArrowRowsToPython): Iterator[Iterator[InternalRow]] =
     input.remainingGroups().asScala.map(group => asSparkWrites(input, group.asScala))
 
-  private def asSparkWrites(input: ArrowRowsToPython, rows: Iterator[InternalRow]) =
+  private def asSparkWrites(input: PythonInput, rows: Iterator[InternalRow]) =
     if (input.inOneColumn()) rows.map(row => InternalRow(row)) else rows
 }

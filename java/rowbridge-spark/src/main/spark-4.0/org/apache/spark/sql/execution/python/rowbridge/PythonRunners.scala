@@ -4,7 +4,7 @@ import java.io.DataOutputStream
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.python.ArrowRowsToPython
+import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput}
 import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.handedOverRows
 import org.apache.arrow.vector.VectorSchemaRoot
 import org.apache.arrow.vector.ipc.ArrowStreamWriter
@@ -89,6 +89,20 @@ private[rowbridge] object PythonRunners {
       run(input.open(rows.asJava), Array(0), context)
     }
 
+    /** The worker's batches for the child's Arrow-backed `batches`, each of one struct column; the
+      * batches that do not fit Spark's stream schema go through `rowsOf`.
+      */
+    def computeBatches(
+        batches: Iterator[ColumnarBatch],
+        rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
+        input: ArrowRowsToPython.Settings,
+        sent: SQLMetric,
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
+      val toPython = RowbridgePython.batchesToPython(batches, rowsOf, input, sent)
+      run(toPython, Array(0), context)
+    }
+
     /** The worker's batches for `groups`, each of one struct column, read by Spark's reader. */
     def computeGroups(
         groups: Iterator[Iterator[InternalRow]],
@@ -105,7 +119,7 @@ private[rowbridge] object PythonRunners {
 
     /** Spark's runner for this function with `toPython` as its input. */
     private def run(
-        toPython: ArrowRowsToPython,
+        toPython: PythonInput,
         argOffsets: Array[Int],
         context: TaskContext
     ): Iterator[ColumnarBatch] = {
@@ -121,7 +135,7 @@ private[rowbridge] object PythonRunners {
         jobArtifactUUID,
         profiler
       ) with RowbridgeArrowInput {
-        override protected def rowbridgeInput: ArrowRowsToPython = toPython
+        override protected def rowbridgeInput: PythonInput = toPython
       }
       runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
     }
@@ -131,7 +145,7 @@ private[rowbridge] object PythonRunners {
   trait RowbridgeArrowInput extends BasicPythonArrowInput {
     self: BasePythonRunner[Iterator[InternalRow], _] =>
 
-    protected def rowbridgeInput: ArrowRowsToPython
+    protected def rowbridgeInput: PythonInput
 
     override protected def writeNextBatchToArrowStream(
         root: VectorSchemaRoot,

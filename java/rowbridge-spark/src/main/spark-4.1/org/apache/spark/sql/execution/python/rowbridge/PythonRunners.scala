@@ -5,7 +5,7 @@ import java.io.DataOutputStream
 import scala.jdk.CollectionConverters._
 
 import io.rowbridge.spark.RowbridgeArrow
-import io.rowbridge.spark.python.ArrowRowsToPython
+import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput}
 import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.{
   handedOverGroups,
   handedOverRows
@@ -97,8 +97,10 @@ private[rowbridge] object PythonRunners {
         rows: Iterator[InternalRow],
         input: ArrowRowsToPython.Settings,
         context: TaskContext
-    ): Iterator[ColumnarBatch] = {
-      val toPython = input.open(rows.asJava)
+    ): Iterator[ColumnarBatch] = run(input.open(rows.asJava), context)
+
+    /** Spark's runner for this function with `toPython` as its input, and its schema check. */
+    private def run(toPython: PythonInput, context: TaskContext): Iterator[ColumnarBatch] = {
       val runner = new ArrowPythonRunner(
         chained,
         evalType,
@@ -112,7 +114,7 @@ private[rowbridge] object PythonRunners {
         sessionUUID,
         profiler
       ) with RowbridgeArrowInput {
-        override protected def rowbridgeInput: ArrowRowsToPython = toPython
+        override protected def rowbridgeInput: PythonInput = toPython
       }
       val batches = runner.compute(Iterator(Iterator.empty), context.partitionId(), context)
       if (!validateSchema) batches
@@ -129,6 +131,20 @@ private[rowbridge] object PythonRunners {
           batch
         }
       }
+    }
+
+    /** The worker's batches for the child's Arrow-backed `batches`, each of one struct column; the
+      * batches that do not fit Spark's stream schema go through `rowsOf`.
+      */
+    def computeBatches(
+        batches: Iterator[ColumnarBatch],
+        rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
+        input: ArrowRowsToPython.Settings,
+        sent: SQLMetric,
+        context: TaskContext
+    ): Iterator[ColumnarBatch] = {
+      val toPython = RowbridgePython.batchesToPython(batches, rowsOf, input, sent)
+      run(toPython, context)
     }
 
     /** The worker's batches for `groups`, each of one struct column, read by Spark's reader. */
@@ -165,7 +181,7 @@ private[rowbridge] object PythonRunners {
   trait RowbridgeArrowInput extends BasicPythonArrowInput {
     self: BasePythonRunner[Iterator[InternalRow], _] =>
 
-    protected def rowbridgeInput: ArrowRowsToPython
+    protected def rowbridgeInput: PythonInput
 
     override protected def writeNextBatchToArrowStream(
         root: VectorSchemaRoot,
