@@ -283,27 +283,23 @@ def bench(args):
 
 def profile(args):
     """Where the JVM's time goes in one case: Java Flight Recorder's execution samples over
-    `--rounds` runs in one mode, in a JVM of its own, summed by the frame on top of the stack
-    and by the code it belongs to."""
-    recording = os.path.abspath(args.profile_jfr)
-    spark = session("local[2]", "6g", f"-XX:StartFlightRecording=filename={recording}")
-    lineitem = spark.read.parquet(args.lineitem).cache()
-    nested = spark.read.format("rowbridge").load(args.nested).cache()
-    lineitem.count()
-    build = cases(lineitem, None, nested)[args.cases]
+    `--rounds` runs in one mode after a warm-up run, in a JVM of its own, summed by the frame on
+    top of the stack and by the code it belongs to."""
+    spark = session("local[2]", "6g")
+    lineitem, lineitem_columnar, nested = inputs(spark, args)
+    build = cases(lineitem, lineitem_columnar, nested)[args.cases]
     spark.conf.set(ENABLED, "true" if args.profile == "rowbridge" else "false")
-    for _ in range(args.rounds):
-        digest(build())
+    digest(build())  # warm-up
+    events = recorded(spark, args, "jdk.ExecutionSample", 1,
+                      lambda: [digest(build()) for _ in range(args.rounds)])
     spark.stop()
-    import subprocess
     from collections import Counter
 
-    jfr = os.path.join(os.environ["JAVA_HOME"], "bin", "jfr")
-    printed = subprocess.run(
-        [jfr, "print", "--events", "jdk.ExecutionSample", "--stack-depth", "1", recording],
-        check=False, capture_output=True, text=True).stdout  # its last chunk may be cut short
-    frames = Counter(line.strip().split("(")[0] for line in printed.splitlines()
-                     if line.strip().startswith(("at ", "[")) is False and "line:" in line)
+    frames = Counter()
+    for event in events:
+        top = ((event["values"].get("stackTrace") or {}).get("frames") or [None])[0]
+        if top:
+            frames[f"{type_name(top)}.{top['method']['name']}"] += 1
     total = sum(frames.values())
     owners = Counter()
     for frame, count in frames.items():
@@ -315,12 +311,46 @@ def profile(args):
         print(f"  {100.0 * count / total:5.1f} %  {frame}")
 
 
+def type_name(frame):
+    """The class of a frame of `jfr print --json`, dotted."""
+    return frame["method"]["type"]["name"].replace("/", ".")
+
+
+def recorded(spark, args, event, depth, body):
+    """The events `event` (with stacks of `depth` frames) Java Flight Recorder records in the
+    session's JVM while `body()` runs, as `jfr print --json` prints them."""
+    import subprocess
+
+    recording = os.path.abspath(args.profile_jfr)
+    jvm = spark._jvm
+    recorder = jvm.jdk.jfr.Recording()
+    setting = recorder.enable(event)
+    setting.withStackTrace()
+    if event == "jdk.ExecutionSample":
+        setting.withPeriod(jvm.java.time.Duration.ofMillis(10))
+    else:
+        setting.withoutThreshold()
+    recorder.start()
+    body()
+    recorder.stop()
+    recorder.dump(jvm.java.io.File(recording).toPath())
+    recorder.close()
+    jfr = os.path.join(os.environ["JAVA_HOME"], "bin", "jfr")
+    printed = subprocess.run(
+        [jfr, "print", "--json", "--events", event, "--stack-depth", str(depth), recording],
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(printed)["recording"]["events"]
+
+
 def memory(args):
     """The JVM's peak resident memory (VmHWM) in one mode, in a JVM of its own: with the inputs
     cached, after caching them and after running one case `--rounds` times; with `--uncached`,
     after a scan of the input alone (its digest) and after the case `--rounds` times over the
-    same scan, so that the difference is the exchange's own (the executor's, in local mode)."""
-    spark = session("local[2]", "6g")
+    same scan, so that the difference is the exchange's own (the executor's, in local mode).
+    The heap is committed and touched at start (-Xms, AlwaysPreTouch), so that the resident
+    memory that grows is native memory and code, not the heap's growth, which follows the
+    collector rather than the exchange."""
+    spark = session("local[2]", "6g", "-Xms6g -XX:+AlwaysPreTouch")
     jvm_pid = spark._jvm.java.lang.ProcessHandle.current().pid()
     lineitem, lineitem_columnar, nested = inputs(spark, args, cache=not args.uncached)
     build = cases(lineitem, lineitem_columnar, nested)[args.cases]
@@ -364,50 +394,52 @@ def allocation(args):
     allocation samples (jdk.ObjectAllocationSample, whose weights add up to the bytes allocated)
     over `--rounds` runs after a warm-up run, split by whether rowbridge's code is on the
     allocating stack, per row of the case's input."""
-    recording = os.path.abspath(args.profile_jfr)
     spark = session("local[2]", "6g")
     lineitem, lineitem_columnar, nested = inputs(spark, args)
     build = cases(lineitem, lineitem_columnar, nested)[args.cases]
     spark.conf.set(ENABLED, "true" if args.allocation == "rowbridge" else "false")
     rows = digest(build())[1]  # warm-up
-    jvm = spark._jvm
-    recorder = jvm.jdk.jfr.Recording()
-    sample = recorder.enable("jdk.ObjectAllocationSample")
-    sample.withStackTrace()
-    sample.withoutThreshold()
-    recorder.start()
-    for _ in range(args.rounds):
-        digest(build())
-    recorder.stop()
-    recorder.dump(jvm.java.nio.file.Paths.get(recording, []))
-    recorder.close()
+    events = recorded(spark, args, "jdk.ObjectAllocationSample", 64,
+                      lambda: [digest(build()) for _ in range(args.rounds)])
     spark.stop()
-    import subprocess
-
-    jfr = os.path.join(os.environ["JAVA_HOME"], "bin", "jfr")
-    printed = subprocess.run(
-        [jfr, "print", "--json", "--events", "jdk.ObjectAllocationSample", "--stack-depth", "64",
-         recording], check=True, capture_output=True, text=True).stdout
-    events = json.loads(printed)["recording"]["events"]
     ours = total = 0
-    by_class = {}
+    by_site = {}
+    everywhere = {}
     for event in events:
         values = event["values"]
         weight = values["weight"]
         total += weight
-        frames = (values.get("stackTrace") or {}).get("frames") or []
-        types = [f["method"]["type"]["name"] for f in frames]
-        if any(t.startswith(("io.rowbridge", "org.apache.spark.sql.execution.python.rowbridge"))
-               for t in types):
+        frames = [type_name(f) + "." + f["method"]["name"]
+                  for f in (values.get("stackTrace") or {}).get("frames") or []]
+        site = (values["objectClass"]["name"].replace("/", "."),) + tuple(frames[:4])
+        everywhere[site] = everywhere.get(site, 0) + weight
+        if allocated_by_rowbridge(frames):
             ours += weight
-            name = values["objectClass"]["name"]
-            by_class[name] = by_class.get(name, 0) + weight
+            by_site[site] = by_site.get(site, 0) + weight
     all_rows = rows * args.rounds
     print(f"{args.cases}, {args.allocation}: {len(events)} allocation samples over "
           f"{args.rounds} runs of {rows:,} rows; JVM allocation {total / all_rows:.1f} B/row, "
-          f"with rowbridge's code on the stack {ours / all_rows:.3f} B/row")
-    for name, weight in sorted(by_class.items(), key=lambda kv: -kv[1])[:8]:
-        print(f"  {weight / all_rows:8.3f} B/row  {name}")
+          f"by rowbridge's code {ours / all_rows:.3f} B/row")
+    for title, sites in (("rowbridge's", by_site), ("all", everywhere)):
+        print(f" {title} top sites (sampled: a sample weighs what its thread allocated since "
+              "its last one):")
+        for site, weight in sorted(sites.items(), key=lambda kv: -kv[1])[:6]:
+            print(f"  {weight / all_rows:8.3f} B/row  {site[0]} at " + " < ".join(site[1:]))
+
+
+def allocated_by_rowbridge(frames):
+    """Whether rowbridge's code is the allocating stack's nearest code of a project: a frame of
+    rowbridge's comes before (nearer the allocation than) any frame of Spark's generated code or
+    Spark's operators, whose allocations (reading the child's rows, say) rowbridge's iterators
+    only trigger."""
+    for frame in frames:
+        if frame.startswith(("io.rowbridge", "org.apache.spark.sql.execution.python.rowbridge")):
+            return True
+        if "GeneratedClass" in frame or frame.startswith((
+                "org.apache.spark.sql.execution", "org.apache.spark.sql.catalyst",
+                "org.apache.spark.api.python", "org.apache.spark.rdd")):
+            return False
+    return False
 
 
 def peak_resident_kib(pid):
