@@ -93,6 +93,10 @@ final class BatchBuffer implements AutoCloseable {
         clear += 8 - Integer.bitCount(Platform.getByte(null, dst + (to >>> 3) + j) & 0xff);
       }
       i = whole << 3;
+    } else if (source == 0 && (to & 7) == 0) {
+      int whole = count >>> 3;
+      Platform.setMemory(dst + (to >>> 3), (byte) 0xff, whole);
+      i = whole << 3;
     }
     for (; i < count; i++) {
       int bit = from + i;
