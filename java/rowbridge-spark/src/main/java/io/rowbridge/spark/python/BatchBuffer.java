@@ -58,16 +58,6 @@ final class BatchBuffer implements AutoCloseable {
     }
   }
 
-  /** Sets bits {@code [first, first + count)} of {@code bits}. */
-  static void setBits(BatchBuffer bits, int first, int count) {
-    bits.ensure(bitBytes(first + count));
-    for (int i = first; i < first + count; i++) {
-      long at = bits.address() + (i >>> 3);
-      Platform.putByte(null, at, (byte) (Platform.getByte(null, at) | (1 << (i & 7))));
-    }
-    bits.used = bitBytes(first + count);
-  }
-
   static long bitBytes(long bits) {
     return (bits + 7) >>> 3;
   }

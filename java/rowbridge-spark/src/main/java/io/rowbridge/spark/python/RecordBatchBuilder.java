@@ -83,7 +83,7 @@ final class RecordBatchBuilder implements AutoCloseable {
       columns[i].append(sources[i], start, length);
     }
     if (oneColumnValidity != null) {
-      BatchBuffer.setBits(oneColumnValidity, rows, length);
+      BatchBuffer.copyBits(0, 0, oneColumnValidity, rows, length);
     }
     rows += length;
   }
