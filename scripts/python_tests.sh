@@ -7,7 +7,8 @@
 # The 4.1 line uses make deps' virtual environment (build/venv); another line gets its own,
 # build/venv-spark-LINE, from scripts/python-requirements-spark-LINE.txt, made again whenever
 # that file changes. Local mode runs in one pytest process and local-cluster mode in another
-# (one SparkContext per process).
+# (one SparkContext per process); on 4.1, a third runs the suite over Apache Comet's scans, with
+# Comet's jar in place of arrow-c-data (scripts/rowbridge_classpath.sh 4.1 comet).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -42,3 +43,7 @@ cd python/tests
 pytest=("$python" -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning)
 "${pytest[@]}" test_map_in_batch.py test_columnar_input.py test_scalar_udfs.py test_grouped.py "$@"
 "${pytest[@]}" test_local_cluster.py "$@"
+if [[ "$line" == 4.1 ]]; then
+  ROWBRIDGE_CLASSPATH=$(cd ../.. && scripts/rowbridge_classpath.sh 4.1 comet) \
+    "${pytest[@]}" test_comet_input.py "$@"
+fi

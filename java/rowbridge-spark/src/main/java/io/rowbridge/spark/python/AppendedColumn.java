@@ -1,5 +1,6 @@
 package io.rowbridge.spark.python;
 
+import io.rowbridge.ColumnBuffers;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -19,9 +20,10 @@ import org.apache.spark.unsafe.Platform;
 
 /**
  * The buffers of one target field of a {@link RecordBatchBuilder} and its children, appended to
- * range by range from Arrow Java vectors of the same layout. The buffers are the IPC format's, in
- * its order: the validity bitmap (none for the null type), then the layout's own (offsets, values).
- * They belong to this column until {@link #close}.
+ * range by range from Arrow Java vectors of the same layout, or, for the flat layouts (boolean,
+ * fixed-width, utf8 and binary), from another engine's columns given as {@link ColumnBuffers}. The
+ * buffers are the IPC format's, in its order: the validity bitmap (none for the null type), then
+ * the layout's own (offsets, values). They belong to this column until {@link #close}.
  */
 abstract class AppendedColumn implements AutoCloseable {
   private static final AppendedColumn[] NO_CHILDREN = new AppendedColumn[0];
@@ -92,6 +94,29 @@ abstract class AppendedColumn implements AutoCloseable {
   }
 
   abstract void appendValues(ValueVector source, int start, int count);
+
+  /**
+   * Appends {@code [start, start + count)} of a flat column given as buffers (borrowed, read now),
+   * whose layout and capacities {@link EngineColumns} has checked against this column's.
+   */
+  final void append(ColumnBuffers source, int start, int count) {
+    if (count == 0) {
+      return;
+    }
+    nulls += BatchBuffer.copyBits(source.validityAddress, start, validity, length, count);
+    appendValues(source, start, count);
+    length += count;
+  }
+
+  /** The values of a flat column's buffers; the layouts with children have none. */
+  void appendValues(ColumnBuffers source, int start, int count) {
+    throw new IllegalStateException("rowbridge: no flat buffers for " + getClass().getSimpleName());
+  }
+
+  /** {@link #sizeWith(ValueVector, int, int)} of a flat column given as buffers. */
+  long sizeWith(ColumnBuffers source, int start, int count) {
+    throw new IllegalStateException("rowbridge: no flat buffers for " + getClass().getSimpleName());
+  }
 
   /**
    * Arrow Java's {@code getBufferSizeFor} of this column were {@code [start, start + count)} of
@@ -174,13 +199,15 @@ abstract class AppendedColumn implements AutoCloseable {
     offsets.used = (long) width * (length + count + 1);
   }
 
-  private static long getOffset(long address, int index, int width) {
+  /** The offset {@code index} of {@code width} bytes at {@code address}. */
+  static long getOffset(long address, int index, int width) {
     return width == 4
         ? Platform.getInt(null, address + 4L * index)
         : Platform.getLong(null, address + 8L * index);
   }
 
-  private static void putOffset(long address, int index, int width, long value) {
+  /** Writes the offset {@code index} of {@code width} bytes at {@code address}. */
+  static void putOffset(long address, int index, int width, long value) {
     if (width == 4) {
       Platform.putInt(null, address + 4L * index, (int) value);
     } else {
@@ -221,7 +248,21 @@ abstract class AppendedColumn implements AutoCloseable {
     }
 
     @Override
+    void appendValues(ColumnBuffers source, int start, int count) {
+      BatchBuffer.copyBits(source.dataAddress, start, buffer(0), length, count);
+    }
+
+    @Override
     long sizeWith(ValueVector source, int start, int count) {
+      return sizeWith(count);
+    }
+
+    @Override
+    long sizeWith(ColumnBuffers source, int start, int count) {
+      return sizeWith(count);
+    }
+
+    private long sizeWith(int count) {
       long n = length + (long) count;
       return n == 0 ? 0 : 2 * BatchBuffer.bitBytes(n);
     }
@@ -237,23 +278,36 @@ abstract class AppendedColumn implements AutoCloseable {
     @Override
     void appendValues(ValueVector source, int start, int count) {
       BaseFixedWidthVector vector = (BaseFixedWidthVector) source;
+      appendValues(vector.getDataBuffer().memoryAddress(), vector.getTypeWidth(), start, count);
+    }
+
+    @Override
+    void appendValues(ColumnBuffers source, int start, int count) {
+      appendValues(source.dataAddress, EngineColumns.fixedWidth(source.minorType), start, count);
+    }
+
+    private void appendValues(long address, long width, int start, int count) {
       BatchBuffer values = buffer(0);
-      width = vector.getTypeWidth();
+      this.width = width;
       long bytes = width * count;
       values.ensure(values.used + bytes);
       Platform.copyMemory(
-          null,
-          vector.getDataBuffer().memoryAddress() + width * start,
-          null,
-          values.address() + values.used,
-          bytes);
+          null, address + width * start, null, values.address() + values.used, bytes);
       values.used += bytes;
     }
 
     @Override
     long sizeWith(ValueVector source, int start, int count) {
+      return sizeWith(count == 0 ? width : ((BaseFixedWidthVector) source).getTypeWidth(), count);
+    }
+
+    @Override
+    long sizeWith(ColumnBuffers source, int start, int count) {
+      return sizeWith(EngineColumns.fixedWidth(source.minorType), count);
+    }
+
+    private long sizeWith(long bytesPerValue, int count) {
       long n = length + (long) count;
-      long bytesPerValue = count == 0 ? width : ((BaseFixedWidthVector) source).getTypeWidth();
       return n == 0 ? 0 : n * bytesPerValue + BatchBuffer.bitBytes(n);
     }
   }
@@ -286,27 +340,42 @@ abstract class AppendedColumn implements AutoCloseable {
           source instanceof BaseVariableWidthVector vector
               ? vector.getDataBuffer()
               : ((BaseLargeVariableWidthVector) source).getDataBuffer();
+      appendValues(offsetsOf(source).memoryAddress(), sourceValues.memoryAddress(), start, count);
+    }
+
+    @Override
+    void appendValues(ColumnBuffers source, int start, int count) {
+      appendValues(source.offsetsAddress, source.dataAddress, start, count);
+    }
+
+    private void appendValues(long offsets, long data, int start, int count) {
       BatchBuffer values = buffer(1);
-      long address = offsetsOf(source).memoryAddress();
-      long first = getOffset(address, start, width);
-      long bytes = getOffset(address, start + count, width) - first;
-      appendOffsets(address, start, count, width, buffer(0), length, values.used);
+      long first = getOffset(offsets, start, width);
+      long bytes = getOffset(offsets, start + count, width) - first;
+      appendOffsets(offsets, start, count, width, buffer(0), length, values.used);
       values.ensure(values.used + bytes);
-      Platform.copyMemory(
-          null, sourceValues.memoryAddress() + first, null, values.address() + values.used, bytes);
+      Platform.copyMemory(null, data + first, null, values.address() + values.used, bytes);
       values.used += bytes;
     }
 
     @Override
     long sizeWith(ValueVector source, int start, int count) {
+      return sizeWith(count == 0 ? 0 : offsetsOf(source).memoryAddress(), start, count);
+    }
+
+    @Override
+    long sizeWith(ColumnBuffers source, int start, int count) {
+      return sizeWith(source.offsetsAddress, start, count);
+    }
+
+    private long sizeWith(long offsets, int start, int count) {
       long n = length + (long) count;
       if (n == 0) {
         return 0;
       }
       long bytes = buffer(1).used;
       if (count > 0) {
-        long address = offsetsOf(source).memoryAddress();
-        bytes += getOffset(address, start + count, width) - getOffset(address, start, width);
+        bytes += getOffset(offsets, start + count, width) - getOffset(offsets, start, width);
       }
       return BatchBuffer.bitBytes(n) + (n + 1) * width + bytes;
     }
@@ -385,7 +454,7 @@ abstract class AppendedColumn implements AutoCloseable {
       }
       long elementBytes;
       if (count == 0) {
-        elementBytes = children[0].sizeWith(null, 0, 0);
+        elementBytes = children[0].sizeWith((ValueVector) null, 0, 0);
       } else {
         long address = offsetsAddress(source);
         long first = getOffset(address, start, width);

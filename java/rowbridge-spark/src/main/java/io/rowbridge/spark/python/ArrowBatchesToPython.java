@@ -1,5 +1,7 @@
 package io.rowbridge.spark.python;
 
+import io.rowbridge.ColumnBuffers;
+import io.rowbridge.spark.EngineInput;
 import io.rowbridge.spark.TaskMemoryAccounting;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -25,12 +27,12 @@ import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * A task's Arrow-backed columnar batches (a {@code format("rowbridge")} scan's, or any child's
- * whose columns are {@link ArrowColumnVector}s) on their way to a Python worker without becoming
- * rows: their values are copied buffer by buffer into record batches of Spark's stream schema
- * ({@link RecordBatchBuilder}) and written straight into the worker's stream, in place of Spark's
- * {@code ArrowWriter} over the rows of a columnar-to-row transition. Spark's own stream writer has
- * written the schema message before the first batch, and writes the end of the stream after the
- * last.
+ * whose columns are {@link ArrowColumnVector}s, or another engine's flat columns read by its {@link
+ * EngineInput}, such as Apache Comet's) on their way to a Python worker without becoming rows:
+ * their values are copied buffer by buffer into record batches of Spark's stream schema ({@link
+ * RecordBatchBuilder}) and written straight into the worker's stream, in place of Spark's {@code
+ * ArrowWriter} over the rows of a columnar-to-row transition. Spark's own stream writer has written
+ * the schema message before the first batch, and writes the end of the stream after the last.
  *
  * <p>The batches are cut as Spark's writer cuts the rows: {@link
  * ArrowRowsToPython.Settings#maxRows} rows each, across the child's batch boundaries, the last one
@@ -53,6 +55,11 @@ public final class ArrowBatchesToPython implements PythonInput {
   /** Spark's byte limit on a batch's Arrow data (Long.MAX_VALUE: none). */
   private final long byteLimit;
 
+  /** The engine whose batches these are; null for Arrow Java's. */
+  private final EngineInput engine;
+
+  private EngineColumns engineColumns;
+
   private BufferAllocator allocator;
   private RecordBatchBuilder builder;
   private TaskMemoryAccounting memory;
@@ -60,7 +67,11 @@ public final class ArrowBatchesToPython implements PythonInput {
   private DataOutputStream channelOut;
 
   private ColumnarBatch current;
+
+  /** The current batch's columns: Arrow Java's vectors, or the engine's flat columns. */
   private ValueVector[] currentVectors;
+
+  private ColumnBuffers[] currentBuffers;
   private int position;
 
   /** The first batch that does not fit, not yet handed to {@link #rows}. */
@@ -74,13 +85,17 @@ public final class ArrowBatchesToPython implements PythonInput {
    * @param batches the child's batches (each valid until the next is asked for)
    * @param rowsOf the rows of batches that do not fit, in order
    * @param batchesWithoutRows told of each record batch written from columnar input
+   * @param engine the engine whose batches these are ({@link EngineInput#named}); null when they
+   *     are Arrow Java's
    */
   public ArrowBatchesToPython(
       ArrowRowsToPython.Settings settings,
       Iterator<ColumnarBatch> batches,
       Function<Iterator<ColumnarBatch>, Iterator<InternalRow>> rowsOf,
-      LongConsumer batchesWithoutRows) {
+      LongConsumer batchesWithoutRows,
+      EngineInput engine) {
     this.settings = settings;
+    this.engine = engine;
     this.batches = batches;
     this.rowsOf = rowsOf;
     this.batchesWithoutRows = batchesWithoutRows;
@@ -111,17 +126,20 @@ public final class ArrowBatchesToPython implements PythonInput {
         continue;
       }
       int take = Math.min(settings.maxRows - builder.rows(), current.numRows() - position);
-      if (byteLimit != Long.MAX_VALUE
-          && builder.sparkSizeWith(currentVectors, position, take) >= byteLimit) {
+      if (byteLimit != Long.MAX_VALUE && sizeWith(take) >= byteLimit) {
         take = rowsReachingLimit(take);
         full = true;
       }
-      builder.append(currentVectors, position, take);
+      if (currentBuffers != null) {
+        builder.append(currentBuffers, position, take);
+      } else {
+        builder.append(currentVectors, position, take);
+      }
       position += take;
     }
     if (builder.rows() > 0) {
       if (memory != null) {
-        memory.hold(builder.capacity());
+        memory.hold(builder.capacity() + (engineColumns == null ? 0 : engineColumns.capacity()));
       }
       write(out);
       return true;
@@ -146,13 +164,20 @@ public final class ArrowBatchesToPython implements PythonInput {
     int high = take;
     while (low < high) {
       int middle = (low + high) >>> 1;
-      if (builder.sparkSizeWith(currentVectors, position, middle) >= byteLimit) {
+      if (sizeWith(middle) >= byteLimit) {
         high = middle;
       } else {
         low = middle + 1;
       }
     }
     return low;
+  }
+
+  /** The batch's Arrow data, as Spark's writer measures it, with the next {@code count} rows. */
+  private long sizeWith(int count) {
+    return currentBuffers != null
+        ? builder.sparkSizeWith(currentBuffers, position, count)
+        : builder.sparkSizeWith(currentVectors, position, count);
   }
 
   /**
@@ -164,13 +189,20 @@ public final class ArrowBatchesToPython implements PythonInput {
       return false;
     }
     ColumnarBatch batch = batches.next();
-    ValueVector[] vectors = fittingVectors(batch);
-    if (vectors == null) {
+    ValueVector[] vectors = null;
+    ColumnBuffers[] buffers = null;
+    if (engineColumns != null) {
+      buffers = engineColumns.read(batch);
+    } else {
+      vectors = fittingVectors(batch);
+    }
+    if (vectors == null && buffers == null) {
       misfit = batch;
       return false;
     }
     current = batch;
     currentVectors = vectors;
+    currentBuffers = buffers;
     position = 0;
     return true;
   }
@@ -211,6 +243,10 @@ public final class ArrowBatchesToPython implements PythonInput {
         ArrowUtils.rootAllocator()
             .newChildAllocator("rowbridge's batches for a Python worker", 0, Long.MAX_VALUE);
     builder = new RecordBatchBuilder(targets, settings.inOneColumn, allocator);
+    if (engine != null) {
+      engineColumns =
+          new EngineColumns(engine.name(), engine.reader(targets.size()), targets, allocator);
+    }
     TaskContext task = TaskContext.get();
     if (task != null) {
       memory =
@@ -271,6 +307,10 @@ public final class ArrowBatchesToPython implements PythonInput {
     if (builder != null) {
       builder.close();
       builder = null;
+    }
+    if (engineColumns != null) {
+      engineColumns.close();
+      engineColumns = null;
     }
     if (allocator != null) {
       allocator.close();

@@ -64,12 +64,17 @@ final class BatchBuffer implements AutoCloseable {
 
   /**
    * Copies bits {@code [from, from + count)} at {@code source} (0: all set) to {@code [to, to +
-   * count)} of {@code target}; returns how many of them are clear.
+   * count)} of {@code target}, whose bits after them are left clear; returns how many of them are
+   * clear.
    */
   static int copyBits(long source, int from, BatchBuffer target, int to, int count) {
-    target.ensure(bitBytes(to + (long) count));
-    target.used = bitBytes(to + (long) count);
+    long written = bitBytes(to);
+    long end = bitBytes(to + (long) count);
+    target.ensure(end);
+    target.used = end;
     long dst = target.address();
+    // New bytes start clear, so that the bits after the last one are 0, as Arrow Java's are.
+    Platform.setMemory(dst + written, (byte) 0, end - written);
     int clear = 0;
     int i = 0;
     if (source != 0 && (from & 7) == 0 && (to & 7) == 0) {

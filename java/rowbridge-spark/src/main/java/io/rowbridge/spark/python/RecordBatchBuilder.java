@@ -1,5 +1,6 @@
 package io.rowbridge.spark.python;
 
+import io.rowbridge.ColumnBuffers;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -11,8 +12,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * One Arrow record batch of a target schema assembled from ranges of Arrow Java vectors, buffer by
- * buffer (bulk copies of values, shifted validity bits, rebased offsets; nothing per row on the
+ * One Arrow record batch of a target schema assembled from ranges of Arrow Java vectors (or of
+ * another engine's flat columns given as {@link ColumnBuffers}, see {@link EngineColumns}), buffer
+ * by buffer (bulk copies of values, shifted validity bits, rebased offsets; nothing per row on the
  * JVM's heap), so that columnar input reaches a Python worker without becoming rows. The ranges may
  * come from several source batches, which need to stay valid only while their range is appended.
  *
@@ -82,10 +84,25 @@ final class RecordBatchBuilder implements AutoCloseable {
     for (int i = 0; i < columns.length; i++) {
       columns[i].append(sources[i], start, length);
     }
+    appended(length);
+  }
+
+  private void appended(int length) {
     if (oneColumnValidity != null) {
       BatchBuffer.copyBits(0, 0, oneColumnValidity, rows, length);
     }
     rows += length;
+  }
+
+  /**
+   * Appends rows {@code [start, start + length)} of {@code sources} (one flat column per target
+   * column, each fitting it as {@link EngineColumns} checks; borrowed, read now).
+   */
+  void append(ColumnBuffers[] sources, int start, int length) {
+    for (int i = 0; i < columns.length; i++) {
+      columns[i].append(sources[i], start, length);
+    }
+    appended(length);
   }
 
   /**
@@ -117,6 +134,21 @@ final class RecordBatchBuilder implements AutoCloseable {
     long bytes = oneColumnValidity == null ? 0 : BatchBuffer.bitBytes(rows + (long) count);
     for (int i = 0; i < columns.length; i++) {
       bytes += columns[i].sizeWith(count == 0 ? null : sources[i], start, count);
+    }
+    return bytes;
+  }
+
+  /** {@link #sparkSizeWith(ValueVector[], int, int)} for another engine's flat columns. */
+  long sparkSizeWith(ColumnBuffers[] sources, int start, int count) {
+    if (rows + count == 0) {
+      return 0;
+    }
+    long bytes = oneColumnValidity == null ? 0 : BatchBuffer.bitBytes(rows + (long) count);
+    for (int i = 0; i < columns.length; i++) {
+      bytes +=
+          count == 0
+              ? columns[i].sizeWith((ValueVector) null, start, 0)
+              : columns[i].sizeWith(sources[i], start, count);
     }
     return bytes;
   }

@@ -1,12 +1,14 @@
 package org.apache.spark.sql.execution.python.rowbridge
 
 import io.rowbridge.RowbridgeException
-import io.rowbridge.spark.{RowbridgeColumnarToRowExec, RowbridgeConf}
+import scala.jdk.CollectionConverters._
+
+import io.rowbridge.spark.{EngineInput, RowbridgeColumnarToRowExec, RowbridgeConf}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.{ColumnarToRowExec, SparkPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.execution.python.{ArrowEvalPythonExec, PandasGroupUtils}
 import org.apache.spark.sql.types.StructType
@@ -17,6 +19,11 @@ import org.apache.spark.sql.types.StructType
   * [[RowbridgeArrowEvalPythonExec]]. An operator rowbridge cannot take as Spark runs it keeps
   * Spark's: batches of no row limit or of more than [[RowbridgePython.MaxRowsPerBatch]] rows, and
   * input columns of a type the native writer does not write (the reason is logged).
+  *
+  * Above a columnar to row transition whose batches rowbridge reads (its own over Arrow Java
+  * vectors; another engine's, or Spark's above that engine's columnar plan, with an [[EngineInput]]
+  * installed and [[RowbridgeConf.ENGINES_ENABLED]] true), `mapInArrow` and `mapInPandas` take the
+  * transition's child and send its batches without making rows, unless the stream is compressed.
   */
 case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] with Logging {
   override def apply(plan: SparkPlan): SparkPlan = {
@@ -38,26 +45,43 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
 
   private def replace(map: PythonOperators.MapInBatch): Option[SparkPlan] =
     replacement(map.child.schema, true, map.func.prettyName) {
-      // Above rowbridge's transition, the batches under it go to Python without becoming rows
-      // (an uncompressed stream: Spark's codec is not applied to them).
-      val columnarChild = map.child match {
-        case RowbridgeColumnarToRowExec(batches, null)
-            if !RowbridgePython
-              .inputSettings(session.sessionState.conf, map.child.schema, true)
-              .compressed() =>
-          Some(batches)
-        case _ => None
-      }
+      // Above a transition whose batches rowbridge reads, they go to Python without becoming
+      // rows (an uncompressed stream: Spark's codec is not applied to them).
+      val columnarChild =
+        if (
+          RowbridgePython
+            .inputSettings(session.sessionState.conf, map.child.schema, true)
+            .compressed()
+        ) None
+        else columnarInput(map.child)
       RowbridgeMapInBatchExec(
         map.func,
         map.output,
-        columnarChild.getOrElse(map.child),
+        columnarChild.map(_._1).getOrElse(map.child),
         map.isBarrier,
         map.evalType,
         map.profile,
-        columnarChild.isDefined
+        columnarChild.isDefined,
+        columnarChild.map(_._2).orNull
       )
     }
+
+  /** The columnar plan under `child` whose batches go to Python, and the engine they are of (null
+    * for Arrow Java's); None when `child` is not a transition whose batches rowbridge reads.
+    */
+  private def columnarInput(child: SparkPlan): Option[(SparkPlan, String)] = {
+    lazy val engines =
+      if (RowbridgeConf.enginesEnabled(session.sessionState.conf)) EngineInput.installed().asScala
+      else Nil
+    child match {
+      case RowbridgeColumnarToRowExec(batches, engine) => Some((batches, engine))
+      case ColumnarToRowExec(batches)                  =>
+        engines.find(_.feedsTransition(batches)).map(engine => (batches, engine.name()))
+      case transition if transition.children.size == 1 =>
+        engines.find(_.isTransition(transition)).map(e => (transition.children.head, e.name()))
+      case _ => None
+    }
+  }
 
   private def replaceGroups(groups: PythonOperators.FlatMapGroups): Option[SparkPlan] = {
     val data = PandasGroupUtils.resolveArgOffsets(groups.child.output, groups.groupingAttributes)._1

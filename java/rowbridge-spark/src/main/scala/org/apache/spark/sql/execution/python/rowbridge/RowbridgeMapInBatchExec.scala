@@ -2,7 +2,7 @@ package org.apache.spark.sql.execution.python.rowbridge
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.{BatchRowSource, RowbridgeConf}
+import io.rowbridge.spark.{BatchRowSource, EngineInput, RowbridgeConf}
 import io.rowbridge.spark.python.{ArrowBatchesToPython, ArrowRowsToPython, PythonInput}
 
 import org.apache.spark.{SparkContext, TaskContext}
@@ -22,10 +22,11 @@ import org.apache.spark.sql.vectorized.{ArrowColumnVector, ColumnVector, Columna
 /** `mapInArrow` and `mapInPandas` with rowbridge on both sides of the Python worker's stream: the
   * child's rows become Arrow IPC record batches natively ([[ArrowRowsToPython]], one struct column
   * as Spark sends them), or, with `columnarInput`, the columnar child's Arrow-backed batches are
-  * sent without becoming rows ([[io.rowbridge.spark.python.ArrowBatchesToPython]]), and the
-  * worker's batches become UnsafeRows through rowbridge's converter ([[BatchRowSource]]). PySpark's
-  * worker, the protocol and the user's function are Spark's own, and so are the batch boundaries,
-  * the schema check of the worker's batches and the errors.
+  * sent without becoming rows ([[io.rowbridge.spark.python.ArrowBatchesToPython]]; with an `engine`
+  * named, they are that engine's, read by its [[io.rowbridge.spark.EngineInput]]), and the worker's
+  * batches become UnsafeRows through rowbridge's converter ([[BatchRowSource]]). PySpark's worker,
+  * the protocol and the user's function are Spark's own, and so are the batch boundaries, the
+  * schema check of the worker's batches and the errors.
   */
 case class RowbridgeMapInBatchExec(
     func: Expression,
@@ -34,7 +35,8 @@ case class RowbridgeMapInBatchExec(
     isBarrier: Boolean,
     evalType: Int,
     profile: Option[ResourceProfile],
-    columnarInput: Boolean = false
+    columnarInput: Boolean = false,
+    engine: String = null
 ) extends UnaryExecNode
     with PythonSQLMetrics {
 
@@ -43,7 +45,11 @@ case class RowbridgeMapInBatchExec(
     else "RowbridgeMapInPandas"
 
   override def simpleString(maxFields: Int): String =
-    super.simpleString(maxFields) + (if (columnarInput) " (columnar input)" else "")
+    super.simpleString(maxFields) + (
+      if (!columnarInput) ""
+      else if (engine == null) " (columnar input)"
+      else s" (columnar input from $engine)"
+    )
 
   override def producedAttributes: AttributeSet = AttributeSet(output)
 
@@ -96,12 +102,14 @@ case class RowbridgeMapInBatchExec(
         longMetric("numInputBatchesConverted"),
         longMetric("numInputSparkBatches"),
         longMetric("inputConvertTime"),
-        null
+        engine
       )
       val sent = longMetric("numBatchesWithoutRows")
+      val inputEngine = engine
       val evaluate = (partition: Iterator[ColumnarBatch]) => {
         val rowsOf = (batches: Iterator[ColumnarBatch]) => inputRows.open(batches.asJava).asScala
-        val batches = runner.computeBatches(partition, rowsOf, settings, sent, TaskContext.get())
+        val batches =
+          runner.computeBatches(partition, rowsOf, settings, sent, inputEngine, TaskContext.get())
         RowbridgePython.rowsOfStructBatches(batches, columns, rows)
       }
       if (isBarrier) child.executeColumnar().barrier().mapPartitions(evaluate)
@@ -209,20 +217,27 @@ private[rowbridge] object RowbridgePython {
     rows.open(flat.asJava).asScala
   }
 
-  /** The input of the child's Arrow-backed `batches` to a worker; the rows of those that do not fit
-    * the stream's schema come from `rowsOf`, and `sent` counts the batches sent without rows.
+  /** The input of the child's Arrow-backed `batches` (the named `engine`'s, or Arrow Java's when
+    * null) to a worker; the rows of those that do not fit the stream's schema come from `rowsOf`,
+    * and `sent` counts the batches sent without rows.
     */
   def batchesToPython(
       batches: Iterator[ColumnarBatch],
       rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
       input: ArrowRowsToPython.Settings,
-      sent: SQLMetric
+      sent: SQLMetric,
+      engine: String
   ): PythonInput =
     new ArrowBatchesToPython(
       input,
       batches.asJava,
       rest => rowsOf(rest.asScala).asJava,
-      count => sent += count
+      count => sent += count,
+      if (engine == null) null
+      else
+        Option(EngineInput.named(engine)).getOrElse(
+          throw new IllegalStateException(s"rowbridge: no engine input named $engine is installed")
+        )
     )
 
   /** The rows `input` left to Spark's writer, as that writer takes them. */

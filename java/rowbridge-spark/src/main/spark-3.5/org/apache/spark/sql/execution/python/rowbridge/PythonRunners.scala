@@ -90,13 +90,15 @@ private[rowbridge] object PythonRunners {
         rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
         input: ArrowRowsToPython.Settings,
         sent: SQLMetric,
+        engine: String,
         context: TaskContext
     ): Iterator[ColumnarBatch] = {
       val toPython = RowbridgePython.batchesToPython(
         new ContextAwareIterator(context, batches),
         rowsOf,
         input,
-        sent
+        sent,
+        engine
       )
       run(toPython, Array(0), context)
     }

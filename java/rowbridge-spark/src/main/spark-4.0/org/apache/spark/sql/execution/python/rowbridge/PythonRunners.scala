@@ -97,9 +97,10 @@ private[rowbridge] object PythonRunners {
         rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
         input: ArrowRowsToPython.Settings,
         sent: SQLMetric,
+        engine: String,
         context: TaskContext
     ): Iterator[ColumnarBatch] = {
-      val toPython = RowbridgePython.batchesToPython(batches, rowsOf, input, sent)
+      val toPython = RowbridgePython.batchesToPython(batches, rowsOf, input, sent, engine)
       run(toPython, Array(0), context)
     }
 
