@@ -5,8 +5,13 @@
 #
 #   scripts/bench_python.sh OUT_DIR [PLOT]
 #
-# Environment: BUILD (build), ROUNDS (3), CASES (every case; names separated by semicolons).
-# Writes OUT_DIR/python.json and the plot (default docs/img/python.png); prints the table.
+# Then the same identity cases over Apache Comet's scan of lineitem, in a session with Comet's
+# plugin (--comet: rowbridge, Spark's path through Comet's transition, the A/A twin and Comet's
+# own exchange), unless CASES names cases or COMET=0.
+#
+# Environment: BUILD (build), ROUNDS (3), CASES (every case; names separated by semicolons),
+# COMET (1). Writes OUT_DIR/python.json, OUT_DIR/python-comet.json and the plot (default
+# docs/img/python.png); prints the tables.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,3 +34,10 @@ unset SPARK_HOME
   --nested "$build/demo/nested" \
   --rounds "${ROUNDS:-3}" ${CASES:+--cases "$CASES"} \
   --json "$out/python.json" --plot "$plot"
+
+if [[ -z "${CASES:-}" && "${COMET:-1}" != 0 ]]; then
+  ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh 4.1 comet) "$python" \
+    python/bench/python_exchange_bench.py --comet \
+    --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
+    --rounds "${ROUNDS:-3}" --json "$out/python-comet.json"
+fi

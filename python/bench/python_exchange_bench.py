@@ -6,6 +6,7 @@
     python_exchange_bench.py --demo --nested DIR --record DIR
     python_exchange_bench.py --profile MODE|--memory MODE [--uncached]|--allocation MODE
                              --cases CASE --lineitem ... --lineitem-arrow ... --nested ...
+    python_exchange_bench.py --comet --lineitem PARQUET [--rounds R] [--json FILE]
 
 One PySpark session in local[2] with rowbridge's extension (ROWBRIDGE_CLASSPATH names its
 jars). The inputs are cached first, so that no scan is timed, except in the columnar cases,
@@ -16,6 +17,14 @@ the rounds interleave the modes, each round in a rotated order; every run's answ
 row hashes and a count) must equal the others'. For each run the CPU time of the JVM and of
 its Python workers (their process tree) is read from /proc, which splits the time between the
 two sides of the socket.
+
+With --comet (ROWBRIDGE_CLASSPATH then names the class path of
+scripts/rowbridge_classpath.sh 4.1 comet), the session also has Apache Comet's plugin, and the
+cases read lineitem's Parquet file through Comet's native scan (not cached: Comet scans it in
+every mode). Spark's mode is then Comet's transition to rows and Spark's ArrowWriter
+(rowbridge's reading of Comet's batches off), and a fourth mode, "comet", is Comet's own
+exchange (spark.comet.exec.pyarrowUDF.enabled), which hands Comet's batches to Spark's runner
+as rows of a batch.
 """
 
 import argparse
@@ -32,20 +41,49 @@ from pyspark.sql.functions import pandas_udf, udf
 from pyspark.sql.types import DoubleType
 
 ENABLED = "spark.rowbridge.python.enabled"
+ENGINES = "spark.rowbridge.columnarToRow.engines.enabled"
+COMET_EXCHANGE = "spark.comet.exec.pyarrowUDF.enabled"
 MODES = ("rowbridge", "spark", "spark-aa")
+COMET_MODES = ("rowbridge", "spark", "spark-aa", "comet")
+
+# The settings of each mode; the Comet ones only in a session with Comet.
+MODE_SETTINGS = {
+    "rowbridge": {ENABLED: "true"},
+    "spark": {ENABLED: "false"},
+    "spark-aa": {ENABLED: "false"},
+}
+COMET_MODE_SETTINGS = {
+    "rowbridge": {ENABLED: "true", ENGINES: "true", COMET_EXCHANGE: "false"},
+    "spark": {ENABLED: "false", ENGINES: "false", COMET_EXCHANGE: "false"},
+    "spark-aa": {ENABLED: "false", ENGINES: "false", COMET_EXCHANGE: "false"},
+    "comet": {ENABLED: "false", ENGINES: "false", COMET_EXCHANGE: "true"},
+}
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def session(master, memory, java_options=""):
+def session(master, memory, java_options="", comet=False):
     os.environ["PYSPARK_PYTHON"] = sys.executable
     classpath = os.environ["ROWBRIDGE_CLASSPATH"]
+    builder = SparkSession.builder
+    extensions = "io.rowbridge.spark.RowbridgeExtensions"
+    if comet:
+        extensions += ",org.apache.comet.CometSparkSessionExtensions"
+        builder = (
+            builder.config("spark.plugins", "org.apache.spark.CometPlugin")
+            .config("spark.comet.enabled", "true")
+            .config("spark.comet.exec.enabled", "true")
+            .config("spark.shuffle.manager",
+                    "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager")
+            .config("spark.memory.offHeap.enabled", "true")
+            .config("spark.memory.offHeap.size", "2g")
+        )
     return (
-        SparkSession.builder.master(master)
+        builder.master(master)
         .config("spark.driver.extraJavaOptions", java_options)
         .appName("rowbridge python exchange")
         .config("spark.driver.memory", memory)
         .config("spark.driver.extraClassPath", classpath)
-        .config("spark.sql.extensions", "io.rowbridge.spark.RowbridgeExtensions")
+        .config("spark.sql.extensions", extensions)
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.session.timeZone", "UTC")
@@ -169,8 +207,9 @@ def operator_of(df):
     return "rowbridge" if any(node in plan for node in ROWBRIDGE_NODES) else "spark"
 
 
-def run(spark, jvm_pid, build, mode):
-    spark.conf.set(ENABLED, "true" if mode == "rowbridge" else "false")
+def run(spark, jvm_pid, build, mode, settings=MODE_SETTINGS):
+    for key, value in settings[mode].items():
+        spark.conf.set(key, value)
     df = digest_frame(build())
     jvm_before, py_before = cpu_seconds(jvm_pid)
     start = time.perf_counter()
@@ -187,21 +226,21 @@ def run(spark, jvm_pid, build, mode):
     }
 
 
-def measure(spark, jvm_pid, name, build, rounds):
-    runs = {mode: [] for mode in MODES}
+def measure(spark, jvm_pid, name, build, rounds, modes=MODES, settings=MODE_SETTINGS):
+    runs = {mode: [] for mode in modes}
     answers = set()
-    for mode in MODES:  # warm-up
-        answers.add(run(spark, jvm_pid, build, mode)["answer"])
+    for mode in modes:  # warm-up
+        answers.add(run(spark, jvm_pid, build, mode, settings)["answer"])
     for r in range(rounds):
-        order = MODES[r % 3:] + MODES[: r % 3]
+        order = modes[r % len(modes):] + modes[: r % len(modes)]
         for mode in order:
-            result = run(spark, jvm_pid, build, mode)
+            result = run(spark, jvm_pid, build, mode, settings)
             answers.add(result["answer"])
             runs[mode].append(result)
     if len(answers) != 1:
         raise SystemExit(f"{name}: the modes' answers differ: {sorted(answers)}")
     summary = {"case": name, "answer": list(answers)[0], "operator": runs["rowbridge"][0]["operator"]}
-    for mode in MODES:
+    for mode in modes:
         times = [r["seconds"] for r in runs[mode]]
         summary[mode] = {
             "median_s": statistics.median(times),
@@ -212,6 +251,8 @@ def measure(spark, jvm_pid, name, build, rounds):
         }
     summary["speedup"] = summary["spark"]["median_s"] / summary["rowbridge"]["median_s"]
     summary["aa"] = summary["spark-aa"]["median_s"] / summary["spark"]["median_s"]
+    if "comet" in modes:
+        summary["against_comet"] = summary["comet"]["median_s"] / summary["rowbridge"]["median_s"]
     return summary
 
 
@@ -278,6 +319,44 @@ def bench(args):
                       indent=1)
     if args.plot:
         plot(results, args.plot)
+    spark.stop()
+
+
+def comet_bench(args):
+    """mapInArrow and mapInPandas identity over Comet's scan of lineitem, in four modes."""
+    spark = session("local[2]", "6g", comet=True)
+    jvm_pid = spark._jvm.java.lang.ProcessHandle.current().pid()
+    lineitem = spark.read.parquet(args.lineitem)
+    chosen = {
+        "mapInArrow identity, lineitem from Comet's scan": lambda: lineitem.mapInArrow(
+            arrow_identity, lineitem.schema
+        ),
+        "mapInPandas identity, lineitem from Comet's scan": lambda: lineitem.mapInPandas(
+            pandas_identity, lineitem.schema
+        ),
+    }
+    results = []
+    lines = [
+        "| case | rowbridge s | Spark s | A/A s | Comet's exchange s | speed-up | A/A "
+        "| against Comet's | JVM CPU s (rb / Spark / Comet) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, build in chosen.items():
+        s = measure(spark, jvm_pid, name, build, args.rounds, COMET_MODES, COMET_MODE_SETTINGS)
+        results.append(s)
+        rb, sp, aa, cm = s["rowbridge"], s["spark"], s["spark-aa"], s["comet"]
+        lines.append(
+            f"| {name} | {rb['median_s']:.2f} | {sp['median_s']:.2f} | {aa['median_s']:.2f} "
+            f"| {cm['median_s']:.2f} | {s['speedup']:.2f}x | {s['aa']:.2f} "
+            f"| {s['against_comet']:.2f}x "
+            f"| {rb['jvm_cpu_s']:.1f} / {sp['jvm_cpu_s']:.1f} / {cm['jvm_cpu_s']:.1f} |"
+        )
+        print(lines[-1], flush=True)
+    print("\n".join(lines))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"spark": spark.version, "rounds": args.rounds, "cases": results}, out,
+                      indent=1)
     spark.stop()
 
 
@@ -514,7 +593,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lineitem")
     parser.add_argument("--lineitem-arrow")
-    parser.add_argument("--nested", required=True)
+    parser.add_argument("--nested")
+    parser.add_argument("--comet", action="store_true")
     parser.add_argument("--record")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cases", default="")
@@ -527,7 +607,9 @@ def main():
     parser.add_argument("--uncached", action="store_true")
     parser.add_argument("--allocation", choices=("rowbridge", "spark"))
     args = parser.parse_args()
-    if args.demo:
+    if args.comet:
+        comet_bench(args)
+    elif args.demo:
         demo(args)
     elif args.profile:
         profile(args)
