@@ -7,6 +7,7 @@
     python_exchange_bench.py --profile MODE|--memory MODE [--uncached]|--allocation MODE
                              --cases CASE --lineitem ... --lineitem-arrow ... --nested ...
     python_exchange_bench.py --comet --lineitem PARQUET [--rounds R] [--json FILE]
+    python_exchange_bench.py --tasks --cases CASE --lineitem ... --lineitem-arrow ... --nested ...
 
 One PySpark session in local[2] with rowbridge's extension (ROWBRIDGE_CLASSPATH names its
 jars). The inputs are cached first, so that no scan is timed, except in the columnar cases,
@@ -390,6 +391,61 @@ def profile(args):
         print(f"  {100.0 * count / total:5.1f} %  {frame}")
 
 
+def task_times(args):
+    """Each task's time in one case, per mode: a warm-up run per mode, then one run per mode
+    with Spark's event log on; prints each stage's tasks (wall time, the executor's run time and
+    CPU time, from the log's task-end events), longest first. Where one task bounds the case,
+    its time is the case's."""
+    import glob
+    import tempfile
+
+    log_dir = tempfile.mkdtemp(prefix="rowbridge-tasks-")
+    os.environ["PYSPARK_SUBMIT_ARGS"] = (
+        f"--conf spark.eventLog.enabled=true --conf spark.eventLog.dir=file://{log_dir} "
+        "pyspark-shell"
+    )
+    spark = session("local[2]", "6g")
+    lineitem, lineitem_columnar, nested = inputs(spark, args)
+    build = cases(lineitem, lineitem_columnar, nested)[args.cases]
+    jobs = {}
+    for mode in ("rowbridge", "spark"):
+        spark.conf.set(ENABLED, "true" if mode == "rowbridge" else "false")
+        digest(build())  # warm-up
+    for mode in ("rowbridge", "spark"):
+        spark.conf.set(ENABLED, "true" if mode == "rowbridge" else "false")
+        spark.sparkContext.setJobGroup(f"tasks-{mode}", mode)
+        start = time.perf_counter()
+        digest(build())
+        jobs[mode] = time.perf_counter() - start
+    spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+    spark.stop()
+    stage_groups, stage_names, tasks = {}, {}, {}
+    for path in glob.glob(os.path.join(log_dir, "*")):
+        with open(path) as log:
+            for line in log:
+                event = json.loads(line)
+                kind = event.get("Event")
+                if kind == "SparkListenerJobStart":
+                    group = (event.get("Properties") or {}).get("spark.jobGroup.id", "")
+                    for stage in event.get("Stage IDs", []):
+                        stage_groups[stage] = group
+                    for info in event.get("Stage Infos", []):
+                        stage_names[info["Stage ID"]] = info["Stage Name"]
+                elif kind == "SparkListenerTaskEnd":
+                    info, metrics = event["Task Info"], event.get("Task Metrics") or {}
+                    tasks.setdefault(event["Stage ID"], []).append((
+                        (info["Finish Time"] - info["Launch Time"]) / 1000.0,
+                        metrics.get("Executor Run Time", 0) / 1000.0,
+                        metrics.get("Executor CPU Time", 0) / 1e9,
+                    ))
+    for mode in ("rowbridge", "spark"):
+        print(f"{args.cases}, {mode}: {jobs[mode]:.2f} s")
+        for stage in sorted(s for s, g in stage_groups.items() if g == f"tasks-{mode}"):
+            times = sorted(tasks.get(stage, []), reverse=True)
+            shown = ", ".join(f"{w:.2f} s (run {r:.2f}, CPU {c:.2f})" for w, r, c in times[:4])
+            print(f"  stage {stage} ({stage_names.get(stage, '?')}), {len(times)} tasks: {shown}")
+
+
 def type_name(frame):
     """The class of a frame of `jfr print --json`, dotted."""
     return frame["method"]["type"]["name"].replace("/", ".")
@@ -595,6 +651,7 @@ def main():
     parser.add_argument("--lineitem-arrow")
     parser.add_argument("--nested")
     parser.add_argument("--comet", action="store_true")
+    parser.add_argument("--tasks", action="store_true")
     parser.add_argument("--record")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cases", default="")
@@ -609,6 +666,8 @@ def main():
     args = parser.parse_args()
     if args.comet:
         comet_bench(args)
+    elif args.tasks:
+        task_times(args)
     elif args.demo:
         demo(args)
     elif args.profile:

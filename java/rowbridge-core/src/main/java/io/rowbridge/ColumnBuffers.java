@@ -3,10 +3,10 @@ package io.rowbridge;
 import org.apache.arrow.vector.types.Types.MinorType;
 
 /**
- * One flat Arrow column given as primitives: its Arrow Java minor type, value count, null count and
- * the address and capacity of each buffer, for vectors whose Arrow Java classes rowbridge cannot
- * name (a relocated Arrow Java, as Apache Comet's). Read by {@link RowbridgeConverter#convert(
- * ColumnBuffers[], int)}.
+ * One Arrow column given as primitives: its Arrow Java minor type, value count, null count and the
+ * address and capacity of each buffer, and, for a struct, list or map, its child columns; for
+ * vectors whose Arrow Java classes rowbridge cannot name (a relocated Arrow Java, as Apache
+ * Comet's). Read by {@link RowbridgeConverter#convert(ColumnBuffers[], int)}.
  *
  * <p>A holder is mutable and meant to be reused for every batch, so that describing a batch
  * allocates nothing. Every address is borrowed: the memory belongs to the vector it was read from,
@@ -44,6 +44,14 @@ public final class ColumnBuffers {
   /** The dictionary's values when this column holds dictionary indices; null otherwise. */
   public ColumnBuffers dictionary;
 
+  /**
+   * The child columns of a STRUCT (one per field, with the struct's validity here and no other
+   * buffer), of a LIST or LARGELIST (its element; offsets here), or of a MAP (its entries, a STRUCT
+   * of the key and the value; offsets here); null for other columns. A child may be
+   * dictionary-encoded.
+   */
+  public ColumnBuffers[] children;
+
   /** Sets the layout fields; returns this. */
   public ColumnBuffers layout(MinorType type, int valueCount, int nullCount) {
     this.minorType = type;
@@ -78,6 +86,7 @@ public final class ColumnBuffers {
         + " of "
         + valueCount
         + " values"
-        + (dictionary != null ? ", dictionary " + dictionary : "");
+        + (dictionary != null ? ", dictionary " + dictionary : "")
+        + (children != null ? ", children " + java.util.Arrays.toString(children) : "");
   }
 }

@@ -95,20 +95,40 @@ final class NestedBinders {
       }
       for (int i = 0; i < children.length; i++) {
         ValueVector child = struct.getChildByOrdinal(i);
-        if (child.getValueCount() < count) {
-          throw new RowbridgeException(
-              "rowbridge: "
-                  + children[i].label
-                  + " has "
-                  + child.getValueCount()
-                  + " values but its struct has "
-                  + count);
-        }
+        checkChildCount(children[i], child.getValueCount(), count);
         if (!children[i].bind(child, dictionaries)) {
           return false;
         }
       }
       return true;
+    }
+
+    @Override
+    boolean bindBuffers(ColumnBuffers column) {
+      if (column.minorType != minorType
+          || column.dictionary != null
+          || column.children == null
+          || column.children.length != children.length) {
+        return false;
+      }
+      int count = column.valueCount;
+      for (int i = 0; i < children.length; i++) {
+        checkChildCount(children[i], column.children[i].valueCount, count);
+      }
+      bindValidity(column);
+      for (int i = 0; i < children.length; i++) {
+        if (!children[i].bindBuffers(column.children[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static void checkChildCount(NodeBinder child, int values, int count) {
+      if (values < count) {
+        throw new RowbridgeException(
+            "rowbridge: " + child.label + " has " + values + " values but its struct has " + count);
+      }
     }
   }
 
@@ -155,6 +175,30 @@ final class NestedBinders {
       bindValidity(list.getValidityBuffer(), count);
       putBuffer(1, offsets);
       return children[0].bind(element, dictionaries);
+    }
+
+    @Override
+    boolean bindBuffers(ColumnBuffers column) {
+      if (column.minorType != minorType
+          || column.dictionary != null
+          || column.children == null
+          || column.children.length != 1) {
+        return false;
+      }
+      int count = column.valueCount;
+      ColumnBuffers element = column.children[0];
+      long offsets =
+          checkedOffsets(
+              column.offsetsAddress != 0 ? column.offsetsAddress : zeroes,
+              column.offsetsCapacity,
+              offsetWidth,
+              count,
+              element.valueCount,
+              "the child has ",
+              " values");
+      bindValidity(column);
+      putBuffer(1, offsets);
+      return children[0].bindBuffers(element);
     }
   }
 

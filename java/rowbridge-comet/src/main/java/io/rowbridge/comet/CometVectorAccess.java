@@ -9,12 +9,19 @@ import java.lang.invoke.MethodType;
  * How a Comet column vector class is read, resolved once per class ({@link #of}) by name, with no
  * compile-time dependency on Comet: a {@code CometPlainVector} is its Arrow Java vector; a {@code
  * CometDictionaryVector} is its public final fields {@code indices} (a CometPlainVector) and {@code
- * values} (a {@code CometDictionary}, whose {@code getValueVector()} is the dictionary); any other
- * class is not read.
+ * values} (a {@code CometDictionary}, whose {@code getValueVector()} is the dictionary); a {@code
+ * CometListVector}, {@code CometStructVector} or {@code CometMapVector} is its Arrow Java vector
+ * tree, read by {@link NestedVectorAccess} with the vector's dictionary provider (its field {@code
+ * dictionaryProvider}); any other class is not read.
  */
 final class CometVectorAccess {
   static final String PLAIN = "org.apache.comet.vector.CometPlainVector";
   static final String DICTIONARY = "org.apache.comet.vector.CometDictionaryVector";
+  static final java.util.Set<String> NESTED =
+      java.util.Set.of(
+          "org.apache.comet.vector.CometListVector",
+          "org.apache.comet.vector.CometStructVector",
+          "org.apache.comet.vector.CometMapVector");
 
   private static final ClassValue<CometVectorAccess> BY_CLASS =
       new ClassValue<>() {
@@ -26,10 +33,18 @@ final class CometVectorAccess {
 
   private static final CometVectorAccess NONE = new CometVectorAccess(null);
 
-  /** True for CometPlainVector and CometDictionaryVector. */
+  /** True for CometPlainVector, CometDictionaryVector and the nested vectors. */
   final boolean readable;
 
   private final boolean dictionary;
+
+  private final boolean nested;
+
+  /**
+   * A nested vector's dictionary provider: its field {@code dictionaryProvider} (package-private;
+   * its getDictionaryProvider() is not implemented).
+   */
+  private final MethodHandle provider;
 
   /** CometPlainVector: getValueVector() and numNulls() (CometDecodedVector's, counted once). */
   private final MethodHandle valueVector;
@@ -45,11 +60,19 @@ final class CometVectorAccess {
   private CometVectorAccess(Class<?> type) {
     String name = type == null ? "" : type.getName();
     this.dictionary = name.equals(DICTIONARY);
-    this.readable = dictionary || name.equals(PLAIN);
+    this.nested = NESTED.contains(name);
+    this.readable = dictionary || nested || name.equals(PLAIN);
     if (!readable) {
-      valueVector = numNulls = indices = values = dictionaryVector = null;
+      valueVector = numNulls = indices = values = dictionaryVector = provider = null;
       return;
     }
+    if (nested) {
+      valueVector = ArrowVectorAccess.handle(type, "getValueVector", Object.class);
+      provider = declaredField(type, "dictionaryProvider");
+      numNulls = indices = values = dictionaryVector = null;
+      return;
+    }
+    provider = null;
     if (dictionary) {
       indices = field(type, "indices");
       values = field(type, "values");
@@ -78,6 +101,12 @@ final class CometVectorAccess {
       return false;
     }
     try {
+      if (nested) {
+        Object vector = valueVector.invokeExact(column);
+        Object dictionaries = provider.invokeExact(column);
+        return NestedVectorAccess.read(vector, dictionaries, into);
+      }
+      into.children = null;
       if (!dictionary) {
         into.dictionary = null;
         return readPlain(this, column, into);
@@ -85,7 +114,7 @@ final class CometVectorAccess {
       Object plain = indices.invokeExact(column);
       Object dictionaryValues = dictionaryVector.invokeExact(values.invokeExact(column));
       CometVectorAccess plainAccess = of(plain.getClass());
-      if (plainAccess.dictionary || !plainAccess.readable) {
+      if (plainAccess.dictionary || plainAccess.nested || !plainAccess.readable) {
         return false;
       }
       if (!readPlain(plainAccess, plain, into)) {
@@ -116,6 +145,22 @@ final class CometVectorAccess {
     } catch (NoSuchFieldException | IllegalAccessException e) {
       throw new IllegalStateException(
           "rowbridge: " + type.getName() + " has no public field " + name, e);
+    }
+  }
+
+  /**
+   * A getter of {@code type}'s own field {@code name}, whatever its access, typed (Object)Object.
+   */
+  private static MethodHandle declaredField(Class<?> type, String name) {
+    try {
+      java.lang.reflect.Field field = type.getDeclaredField(name);
+      field.setAccessible(true);
+      return MethodHandles.lookup()
+          .unreflectGetter(field)
+          .asType(MethodType.methodType(Object.class, Object.class));
+    } catch (NoSuchFieldException | IllegalAccessException | RuntimeException e) {
+      throw new IllegalStateException(
+          "rowbridge: " + type.getName() + " has no readable field " + name, e);
     }
   }
 

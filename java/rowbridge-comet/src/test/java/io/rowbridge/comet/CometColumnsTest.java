@@ -17,7 +17,6 @@ import org.apache.arrow.vector.types.Types.MinorType;
 import org.apache.comet.shaded.arrow.memory.BufferAllocator;
 import org.apache.comet.shaded.arrow.memory.RootAllocator;
 import org.apache.comet.shaded.arrow.vector.IntVector;
-import org.apache.comet.shaded.arrow.vector.complex.ListVector;
 import org.apache.comet.vector.CometVector;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
@@ -55,6 +54,28 @@ class CometColumnsTest {
     return seed;
   }
 
+  /**
+   * Converts the batch {@code comet} has read and asserts each row's bytes equal those of Spark's
+   * {@code projection} of the batch's own rows.
+   */
+  private static void assertSameRows(
+      RowbridgeConverter converter,
+      CometColumns comet,
+      ColumnarBatch batch,
+      UnsafeProjection projection,
+      String context) {
+    converter.convert(comet.columns(), batch.numRows());
+    Iterator<InternalRow> expected = batch.rowIterator();
+    int rows = 0;
+    while (converter.next()) {
+      UnsafeRow want = projection.apply(expected.next());
+      assertArrayEquals(want.getBytes(), converter.row().getBytes(), context + " row " + rows);
+      rows++;
+    }
+    assertFalse(expected.hasNext(), context);
+    assertEquals(batch.numRows(), rows, context);
+  }
+
   /** The batch's schema as Comet's vectors give it. */
   private static StructType schemaOf(ColumnarBatch batch) {
     StructType schema = new StructType();
@@ -89,17 +110,7 @@ class CometColumnsTest {
           encodedBatches += comet.columns()[6].dictionary != null ? 1 : 0;
           assertEquals(
               b == 0 || encoded, comet.columns()[6].dictionary != null, "dictionary, " + context);
-          converter.convert(comet.columns(), batch.numRows());
-          Iterator<InternalRow> expected = batch.rowIterator();
-          int rows = 0;
-          while (converter.next()) {
-            UnsafeRow want = projection.apply(expected.next());
-            assertArrayEquals(
-                want.getBytes(), converter.row().getBytes(), context + " row " + rows);
-            rows++;
-          }
-          assertFalse(expected.hasNext(), context);
-          assertEquals(batch.numRows(), rows, context);
+          assertSameRows(converter, comet, batch, projection, context);
         }
         // Plain batches bind into the registered batch; dictionary ones pass their own schema.
         assertEquals(encodedBatches, converter.schemaPathBatches());
@@ -213,26 +224,51 @@ class CometColumnsTest {
   }
 
   @Test
-  void aListVectorOrANonCometColumnIsNotNative() {
-    Random random = new Random(seed("aListVectorOrANonCometColumnIsNotNative"));
-    try (CometBatchMaker maker = new CometBatchMaker(allocator, random)) {
-      ListVector list = ListVector.empty("list", allocator);
-      list.addOrGetVector(
-          org.apache.comet.shaded.arrow.vector.types.pojo.FieldType.nullable(
-              new org.apache.comet.shaded.arrow.vector.types.pojo.ArrowType.Int(32, true)));
-      list.allocateNew();
-      list.setValueCount(0);
-      ColumnVector comet = maker.wrap(list);
-      assertEquals("org.apache.comet.vector.CometListVector", comet.getClass().getName());
-      assertTrue(CometColumns.isComet(comet));
-      ColumnarBatch listBatch = new ColumnarBatch(new ColumnVector[] {comet}, 0);
-      assertFalse(new CometColumns(1).read(listBatch));
-      ColumnVector onHeap =
-          new org.apache.spark.sql.execution.vectorized.OnHeapColumnVector(
-              4, DataTypes.IntegerType);
-      assertFalse(CometColumns.isComet(onHeap));
-      assertFalse(new CometColumns(1).read(new ColumnarBatch(new ColumnVector[] {onHeap}, 4)));
-      onHeap.close();
+  void nestedBatchesMatchSparkByteForByte() {
+    Random random = new Random(seed("nestedBatchesMatchSparkByteForByte"));
+    try (CometNestedBatchMaker maker = new CometNestedBatchMaker(allocator, random)) {
+      ColumnarBatch first = maker.batch(50);
+      // The plan's schema: Comet's struct vector says int for its dictionary-encoded child.
+      StructType schema = CometNestedBatchMaker.SCHEMA;
+      assertEquals("org.apache.comet.vector.CometListVector", first.column(0).getClass().getName());
+      assertEquals(
+          "org.apache.comet.vector.CometStructVector", first.column(1).getClass().getName());
+      assertEquals("org.apache.comet.vector.CometMapVector", first.column(2).getClass().getName());
+      CometColumns comet = new CometColumns(schema.fields().length);
+      UnsafeProjection projection = UnsafeProjection.create(schema);
+      try (RowbridgeConverter converter =
+          CometColumns.converter(schema, ConverterOptions.defaults())) {
+        int[] sizes = {50, 0, 1, 700, 65, 2000};
+        for (int b = 0; b < 10; b++) {
+          ColumnarBatch batch = b == 0 ? first : maker.batch(sizes[random.nextInt(sizes.length)]);
+          String context = "batch " + b + " (" + batch.numRows() + " rows)";
+          assertTrue(comet.read(batch), context);
+          assertTrue(comet.columns()[1].children[1].dictionary != null, "struct child b encoded");
+          assertSameRows(converter, comet, batch, projection, context);
+        }
+        // A list whose offsets buffer is shorter than its values need, and a struct child with
+        // fewer values than the struct: named errors, nothing read.
+        ColumnarBatch batch = maker.batch(100);
+        assertTrue(comet.read(batch));
+        comet.columns()[0].offsetsCapacity = 40;
+        RowbridgeException shortOffsets =
+            assertThrows(RowbridgeException.class, () -> converter.convert(comet.columns(), 100));
+        assertTrue(shortOffsets.getMessage().contains("column 'li'"), shortOffsets.getMessage());
+        assertTrue(comet.read(batch));
+        comet.columns()[1].children[0].valueCount = 99;
+        RowbridgeException shortChild =
+            assertThrows(RowbridgeException.class, () -> converter.convert(comet.columns(), 100));
+        assertTrue(shortChild.getMessage().contains("99 values"), shortChild.getMessage());
+      }
     }
+  }
+
+  @Test
+  void aNonCometColumnIsNotNative() {
+    ColumnVector onHeap =
+        new org.apache.spark.sql.execution.vectorized.OnHeapColumnVector(4, DataTypes.IntegerType);
+    assertFalse(CometColumns.isComet(onHeap));
+    assertFalse(new CometColumns(1).read(new ColumnarBatch(new ColumnVector[] {onHeap}, 4)));
+    onHeap.close();
   }
 }
