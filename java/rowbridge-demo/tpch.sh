@@ -15,12 +15,14 @@
 # 2. Per query: a warm-up run per mode, then ROUNDS rounds with the modes interleaved, their
 #    order reversed every other round; answers compared across every mode of both JVMs.
 # 3. tpch_report.py: OUT_DIR/tpch.json, a Markdown table, PLOT (a PNG).
-# 4. With Apache Comet (COMET_MODES, default all five), a third JVM: the Parquet copies read by
-#    Comet's native scans, rows by rowbridge's transition (comet-rowbridge) or by Comet's JVM
+# 4. With Apache Comet (COMET_MODES, default all five), a JVM per COMET_SHUFFLE setting
+#    (default "off on": Comet's shuffle off, then on): the Parquet copies read by Comet's native
+#    scans, rows by rowbridge's transition (comet-rowbridge) or by Comet's JVM
 #    transition (comet-jvm, its A/A twin comet-jvm-aa), its direct converter (comet-direct) or
 #    its native one (comet-native). Its class path is the others' with Comet's jar and without
-#    arrow-c-data (java/README.md, "With Apache Comet"). tpch_comet_report.py writes
-#    OUT_DIR/tpch-comet-report.json and prints the table.
+#    arrow-c-data (java/README.md, "With Apache Comet"). Each writes
+#    OUT_DIR/tpch-comet-shuffle-SETTING.json; tpch_comet_report.py writes
+#    OUT_DIR/tpch-comet-shuffle-SETTING-report.json and prints the table.
 # 5. WriteBench (WRITES=1, the default): lineitem written by format("rowbridge"), Spark's
 #    Parquet writer and ArrowWriter + ArrowFileWriter, all ZSTD (OUT_DIR/writes.json).
 #
@@ -29,7 +31,8 @@
 # Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
 # QUERIES (all, or q01,q06,sort-lineitem,...), MODES (all five), UNSAFE_MODES
 # (rowbridge,spark-c2r; empty: no second JVM), COMET_MODES (comet-rowbridge,comet-jvm,
-# comet-jvm-aa,comet-direct,comet-native; empty: no Comet JVM), PLOT (docs/img/tpch.png),
+# comet-jvm-aa,comet-direct,comet-native; empty: no Comet JVM), COMET_SHUFFLE (off on),
+# PLOT (docs/img/tpch.png),
 # DEMO_JAVA_OPTS (-Xmx6g), WRITES (1), WRITE_ROUNDS (3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -96,12 +99,17 @@ fi
 "$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" \
   --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "${runs[@]}"
 if [[ -n "$comet_modes" ]]; then
-  echo "== TPC-H SF $scale with Apache Comet: $comet_modes"
-  DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm" \
-    DEMO_CLASSPATH_FILE=$jars/classpath-comet.txt java/rowbridge-demo/run.sh "${common[@]}" \
-    --modes "$comet_modes" --json "$out/tpch-comet.json"
-  "$python" java/rowbridge-demo/tpch_comet_report.py --out "$out/tpch-comet-report.json" \
-    --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "$out/tpch-comet.json"
+  for shuffle in ${COMET_SHUFFLE-off on}; do
+    echo "== TPC-H SF $scale with Apache Comet, Comet's shuffle $shuffle: $comet_modes"
+    DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm" \
+      DEMO_CLASSPATH_FILE=$jars/classpath-comet.txt java/rowbridge-demo/run.sh "${common[@]}" \
+      --modes "$comet_modes" --comet-shuffle "$([[ $shuffle == on ]] && echo true || echo false)" \
+      --json "$out/tpch-comet-shuffle-$shuffle.json"
+    "$python" java/rowbridge-demo/tpch_comet_report.py \
+      --out "$out/tpch-comet-shuffle-$shuffle-report.json" \
+      --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" \
+      "$out/tpch-comet-shuffle-$shuffle.json"
+  done
 fi
 if [[ "${WRITES:-1}" == 1 ]]; then
   echo "== writes: lineitem SF $scale (rowbridge ZSTD, Parquet ZSTD, ArrowWriter + ArrowFileWriter)"

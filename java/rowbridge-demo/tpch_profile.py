@@ -3,11 +3,13 @@
 Reads `jfr print --events jdk.ExecutionSample,jdk.NativeMethodSample` output and counts the
 samples of Spark's task threads ("Executor task launch worker ...") by what their stack is
 doing, deciding by the frame nearest the top of the stack that names one of:
-  transition  rowbridge's converter and operator (its native convert calls included), or
-              Spark's ColumnarToRow reading Arrow vectors (ArrowColumnVector and the Arrow
-              Java getters behind it);
+  transition  rowbridge's converter and operator (its native convert calls included, and its
+              reading of Comet's vectors), Spark's ColumnarToRow reading Arrow vectors
+              (ArrowColumnVector and the Arrow Java getters behind it), or Comet's transitions
+              and the Comet vectors' getters they read through;
   scan        rowbridge's scan (io.rowbridge.scan, the data source's readers, waiting for
-              batches) and Spark's Parquet reader;
+              batches), Spark's Parquet reader, and Comet's native execution (its scan and
+              operators, behind CometExecIterator);
   rest        everything else (the query's own operators, shuffle, hashing, ...).
 Java samples are taken every 10 ms of a running thread, native ones every 20 ms of a thread in
 native code, so each native sample counts twice.
@@ -21,13 +23,17 @@ import sys
 
 TRANSITION = re.compile(
     r"^(io\.rowbridge\.(RowbridgeConverter|RowbridgeNative|NodeBinder|LeafBinders|NestedBinders"
-    r"|spark\.BatchRowIterator)|org\.apache\.spark\.sql\.vectorized\.ArrowColumnVector"
+    r"|BufferColumns|spark\.BatchRowIterator|comet\.)"
+    r"|org\.apache\.spark\.sql\.vectorized\.ArrowColumnVector"
     r"|org\.apache\.spark\.sql\.execution\.ColumnarToRow|org\.apache\.arrow\.vector\."
-    r"|org\.apache\.arrow\.memory\.ArrowBuf)")
+    r"|org\.apache\.arrow\.memory\.ArrowBuf|org\.apache\.comet\.vector\."
+    r"|org\.apache\.comet\.shaded\.arrow\."
+    r"|org\.apache\.spark\.sql\.comet\.Comet(Native)?ColumnarToRow)")
 SCAN = re.compile(
     r"^(io\.rowbridge\.scan\.|io\.rowbridge\.spark\.source\.|org\.apache\.parquet\."
     r"|org\.apache\.spark\.sql\.execution\.datasources\.parquet\."
-    r"|org\.apache\.spark\.sql\.execution\.datasources\.v2\.DataSourceRDD)")
+    r"|org\.apache\.spark\.sql\.execution\.datasources\.v2\.DataSourceRDD"
+    r"|org\.apache\.comet\.(CometExecIterator|Native)|org\.apache\.spark\.sql\.comet\.CometExecRDD)")
 TASK_THREAD = "Executor task launch worker"
 
 

@@ -7,7 +7,8 @@
 #   java/rowbridge-demo/tpch_profile.sh [OUT_DIR]
 #
 # Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), QUERIES
-# (q01,q03,q18), MODES (rowbridge,spark-c2r), ROUNDS (3), DEMO_JAVA_OPTS (-Xmx6g).
+# (q01,q03,q18), MODES (rowbridge,spark-c2r; comet-* modes run on tpch.sh's Comet class path),
+# ROUNDS (3), DEMO_JAVA_OPTS (-Xmx6g).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -27,7 +28,9 @@ IFS=, read -ra modes <<< "${MODES:-rowbridge,spark-c2r}"
 for query in "${queries[@]}"; do
   for mode in "${modes[@]}"; do
     recording="$out/$query-$mode.jfr"
-    DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$jars/classpath.txt \
+    classpath=$jars/classpath.txt
+    [[ "$mode" == comet-* ]] && classpath=$jars/classpath-comet.txt  # a Comet JVM's (tpch.sh)
+    DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$classpath \
       DEMO_MAIN=io.rowbridge.demo.TpchBench \
       DEMO_JAVA_OPTS="${DEMO_JAVA_OPTS:--Xmx6g} -XX:StartFlightRecording=filename=$recording,settings=profile" \
       java/rowbridge-demo/run.sh --data "$data" --scale "$scale" --rounds "${ROUNDS:-3}" \

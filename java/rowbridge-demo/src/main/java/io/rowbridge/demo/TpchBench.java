@@ -75,7 +75,8 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <pre>
  * TpchBench --data DIR --scale SF [--rounds 5] [--modes m1,m2,...] [--queries q01,q02,...]
- *           [--master local[2]] [--nested-rows 100000] [--json FILE]
+ *           [--master local[2]] [--nested-rows 100000] [--wide-rows 400000]
+ *           [--comet-shuffle true|false] [--json FILE]
  * </pre>
  */
 public final class TpchBench {
@@ -110,6 +111,10 @@ public final class TpchBench {
     "local[2]",
     "nested-rows",
     "100000",
+    "wide-rows",
+    "400000",
+    "comet-shuffle",
+    "true",
     "json",
     ""
   };
@@ -156,20 +161,26 @@ public final class TpchBench {
       throw new IllegalStateException("no TPC-H data under " + data + " (tpch_data.py)");
     }
     prepareNested(data.resolve("nested"), nestedRows);
+    long wideRows = Long.parseLong(options.get("wide-rows"));
 
     boolean comet = modes.stream().anyMatch(mode -> mode.startsWith("comet-"));
     if (comet && !modes.stream().allMatch(mode -> mode.startsWith("comet-"))) {
       throw new IllegalArgumentException("Comet modes run in a JVM of their own: " + modes);
     }
-    if (comet && !Files.exists(data.resolve("nested-parquet").resolve("_SUCCESS"))) {
+    if (comet
+        && !(Files.exists(data.resolve("nested-parquet").resolve("_SUCCESS"))
+            && Files.exists(data.resolve("wide-parquet").resolve("_SUCCESS")))) {
       throw new IllegalStateException(
           "no Parquet copies under " + data + ": run the parquet mode first (tpch.sh does)");
     }
     SparkSession base =
         comet
-            ? cometSession(options.get("master"))
+            ? cometSession(options.get("master"), options.get("comet-shuffle"))
             : Demo.localSession(options.get("master"), "rowbridge TPC-H");
     try {
+      if (!comet) {
+        prepareWide(base, data, wideRows);
+      }
       if (modes.contains("parquet")) {
         prepareParquet(base, data);
       }
@@ -222,6 +233,44 @@ public final class TpchBench {
   }
 
   /**
+   * The wide table: {@code rows} rows of 100 columns (an id, then 33 longs, 33 doubles and 33
+   * strings of 4 to 20 bytes, a tenth of each null), written by Spark as {@code
+   * format("rowbridge")} ({@code wide}) and as Parquet ({@code wide-parquet}), remade when the row
+   * count changes.
+   */
+  private void prepareWide(SparkSession spark, Path data, long rows) throws IOException {
+    String manifest = "wide " + rows + "\n";
+    Path stamp = data.resolve("_wide");
+    if (Files.exists(stamp) && Files.readString(stamp).equals(manifest)) {
+      return;
+    }
+    List<String> columns = new ArrayList<>(List.of("id"));
+    for (int i = 0; i < 33; i++) {
+      String nullable = "IF(pmod(hash(id, " + i + "), 10) = 0, NULL, ";
+      columns.add(nullable + "hash(id, " + (100 + i) + ") * 7919) AS l" + i);
+      columns.add(nullable + "hash(id, " + (200 + i) + ") / 3.0D) AS d" + i);
+      columns.add(
+          nullable
+              + "substr(concat('w', sha1(CAST(hash(id, "
+              + (300 + i)
+              + ") AS STRING))), 1, 4 + pmod(hash(id, "
+              + (400 + i)
+              + "), 17))) AS s"
+              + i);
+    }
+    long start = System.nanoTime();
+    Dataset<Row> wide = spark.range(0, rows, 1, 4).selectExpr(columns.toArray(new String[0]));
+    wide.write().mode("overwrite").format("rowbridge").save(data.resolve("wide").toString());
+    wide.write().mode("overwrite").parquet(data.resolve("wide-parquet").toString());
+    Files.writeString(stamp, manifest);
+    out.printf(
+        Locale.ROOT,
+        "-- Spark wrote the wide table (%d rows) in %.1f s%n",
+        rows,
+        (System.nanoTime() - start) / 1e9);
+  }
+
+  /**
    * Spark's own Parquet copies: each generated table read with Spark's Parquet reader and written
    * again by Spark; the nested dataset read through rowbridge and written by Spark.
    */
@@ -257,9 +306,10 @@ public final class TpchBench {
 
   /**
    * The Comet modes' base session: Comet's plugin, extension and shuffle manager (off-heap memory
-   * as Comet needs it) beside rowbridge's extension, otherwise as {@link Demo#localSession}.
+   * as Comet needs it) beside rowbridge's extension, otherwise as {@link Demo#localSession};
+   * Comet's shuffle on or off ({@code spark.comet.exec.shuffle.enabled}).
    */
-  private static SparkSession cometSession(String master) {
+  private static SparkSession cometSession(String master, String shuffle) {
     return Demo.start(
         Demo.localBuilder(master, "rowbridge TPC-H with Comet")
             .config("spark.plugins", "org.apache.spark.CometPlugin")
@@ -271,6 +321,7 @@ public final class TpchBench {
                 "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager")
             .config("spark.comet.enabled", "true")
             .config("spark.comet.exec.enabled", "true")
+            .config("spark.comet.exec.shuffle.enabled", shuffle)
             .config("spark.memory.offHeap.enabled", "true")
             .config("spark.memory.offHeap.size", "4g"));
   }
@@ -287,15 +338,17 @@ public final class TpchBench {
     }
     List<String> tables = new ArrayList<>(TABLES);
     tables.add("nested");
+    tables.add("wide");
     for (String table : tables) {
       Dataset<Row> frame;
+      boolean extra = table.equals("nested") || table.equals("wide");
       if (mode.equals("parquet") || mode.startsWith("comet-")) {
         frame =
             session
                 .read()
                 .parquet(
-                    (table.equals("nested")
-                            ? data.resolve("nested-parquet")
+                    (extra
+                            ? data.resolve(table + "-parquet")
                             : data.resolve("spark-parquet").resolve(table))
                         .toString());
       } else {
@@ -305,9 +358,7 @@ public final class TpchBench {
                 .format("rowbridge")
                 .option("mode", mode.equals("rows") ? "rows" : "auto")
                 .load(
-                    (table.equals("nested")
-                            ? data.resolve("nested")
-                            : data.resolve("arrow").resolve(table))
+                    (extra ? data.resolve(table) : data.resolve("arrow").resolve(table))
                         .toString());
       }
       frame.createOrReplaceTempView(table);

@@ -49,6 +49,8 @@ record TpchQueries(String name, String sql, boolean wholeRow, boolean digest) {
     queries.add(
         new TpchQueries(
             "collect-nested", "SELECT * FROM nested WHERE id < " + nestedRows, true, false));
+    queries.add(new TpchQueries("scan-nested", "SELECT * FROM nested", true, true));
+    queries.add(new TpchQueries("scan-wide", "SELECT * FROM wide", true, true));
     return queries;
   }
 
