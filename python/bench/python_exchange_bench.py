@@ -402,7 +402,7 @@ def task_times(args):
     log_dir = tempfile.mkdtemp(prefix="rowbridge-tasks-")
     os.environ["PYSPARK_SUBMIT_ARGS"] = (
         f"--conf spark.eventLog.enabled=true --conf spark.eventLog.dir=file://{log_dir} "
-        "pyspark-shell"
+        "--conf spark.eventLog.compress=false pyspark-shell"
     )
     spark = session("local[2]", "6g")
     lineitem, lineitem_columnar, nested = inputs(spark, args)
@@ -420,7 +420,11 @@ def task_times(args):
     spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
     spark.stop()
     stage_groups, stage_names, tasks = {}, {}, {}
-    for path in glob.glob(os.path.join(log_dir, "*")):
+    # Spark 4 writes a directory of rolled files per application.
+    paths = [p for p in glob.glob(os.path.join(log_dir, "**"), recursive=True) if os.path.isfile(p)]
+    for path in paths:
+        if path.endswith(".zstd") or path.endswith(".lz4"):
+            raise SystemExit(f"{path}: compressed event log (spark.eventLog.compress is on)")
         with open(path) as log:
             for line in log:
                 event = json.loads(line)

@@ -247,7 +247,7 @@ public final class TpchBench {
     List<String> columns = new ArrayList<>(List.of("id"));
     for (int i = 0; i < 33; i++) {
       String nullable = "IF(pmod(hash(id, " + i + "), 10) = 0, NULL, ";
-      columns.add(nullable + "hash(id, " + (100 + i) + ") * 7919) AS l" + i);
+      columns.add(nullable + "CAST(hash(id, " + (100 + i) + ") AS BIGINT) * 7919) AS l" + i);
       columns.add(nullable + "hash(id, " + (200 + i) + ") / 3.0D) AS d" + i);
       columns.add(
           nullable
@@ -307,7 +307,7 @@ public final class TpchBench {
   /**
    * The Comet modes' base session: Comet's plugin, extension and shuffle manager (off-heap memory
    * as Comet needs it) beside rowbridge's extension, otherwise as {@link Demo#localSession};
-   * Comet's shuffle on or off ({@code spark.comet.exec.shuffle.enabled}).
+   * Comet's shuffle on or off ({@code spark.comet.shuffle.enabled}).
    */
   private static SparkSession cometSession(String master, String shuffle) {
     return Demo.start(
@@ -321,7 +321,7 @@ public final class TpchBench {
                 "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager")
             .config("spark.comet.enabled", "true")
             .config("spark.comet.exec.enabled", "true")
-            .config("spark.comet.exec.shuffle.enabled", shuffle)
+            .config("spark.comet.shuffle.enabled", shuffle)
             .config("spark.memory.offHeap.enabled", "true")
             .config("spark.memory.offHeap.size", "4g"));
   }
