@@ -149,7 +149,7 @@ final class ArrowVectorAccess {
   }
 
   /** Arrow Java's own MinorType of a relocated one (the same enum, by name); null if none. */
-  private static MinorType unshaded(Enum<?> relocated) {
+  static MinorType unshaded(Enum<?> relocated) {
     try {
       return MinorType.valueOf(relocated.name());
     } catch (IllegalArgumentException e) {

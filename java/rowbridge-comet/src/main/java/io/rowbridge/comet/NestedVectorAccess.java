@@ -129,10 +129,8 @@ final class NestedVectorAccess {
       throws Throwable {
     Class<?> type = vector.getClass();
     Object relocated = MINOR_TYPE.get(type).invokeExact(vector);
-    MinorType minor;
-    try {
-      minor = MinorType.valueOf(((Enum<?>) relocated).name());
-    } catch (IllegalArgumentException e) {
+    MinorType minor = ArrowVectorAccess.unshaded((Enum<?>) relocated);
+    if (minor == null) {
       return false;
     }
     if (ArrowVectorAccess.FLAT.contains(minor)) {
