@@ -8,7 +8,8 @@
 #
 # Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), QUERIES
 # (q01,q03,q18), MODES (rowbridge,spark-c2r; comet-* modes run on tpch.sh's Comet class path),
-# ROUNDS (3), DEMO_JAVA_OPTS (-Xmx6g).
+# ROUNDS (3), COMET_SHUFFLE (TpchBench's default; false or true: spark.comet.shuffle.enabled
+# in the comet-* modes), DEMO_JAVA_OPTS (-Xmx6g).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,6 +26,8 @@ fi
 mkdir -p "$out"
 IFS=, read -ra queries <<< "${QUERIES:-q01,q03,q18}"
 IFS=, read -ra modes <<< "${MODES:-rowbridge,spark-c2r}"
+shuffle=()
+[[ -n "${COMET_SHUFFLE:-}" ]] && shuffle=(--comet-shuffle "$COMET_SHUFFLE")
 for query in "${queries[@]}"; do
   for mode in "${modes[@]}"; do
     recording="$out/$query-$mode.jfr"
@@ -34,7 +37,7 @@ for query in "${queries[@]}"; do
       DEMO_MAIN=io.rowbridge.demo.TpchBench \
       DEMO_JAVA_OPTS="${DEMO_JAVA_OPTS:--Xmx6g} -XX:StartFlightRecording=filename=$recording,settings=profile" \
       java/rowbridge-demo/run.sh --data "$data" --scale "$scale" --rounds "${ROUNDS:-3}" \
-      --queries "$query" --modes "$mode" > "$out/$query-$mode.log" 2>&1
+      --queries "$query" --modes "$mode" "${shuffle[@]}" > "$out/$query-$mode.log" 2>&1
     jfr print --events jdk.ExecutionSample,jdk.NativeMethodSample --stack-depth 96 \
       "$recording" > "$out/$query-$mode.txt"
     "$python" java/rowbridge-demo/tpch_profile.py "$out/$query-$mode.txt" \

@@ -56,6 +56,9 @@ final class ArrowVectorAccess {
 
   private final MethodHandle scale;
 
+  /** Null for vectors other than fixed-size binary ones. */
+  private final MethodHandle byteWidth;
+
   /** The relocated ArrowBuf's memoryAddress() and capacity(). */
   private final MethodHandle address;
 
@@ -69,6 +72,7 @@ final class ArrowVectorAccess {
     offsets = optional(type, "getOffsetBuffer", Object.class);
     precision = optional(type, "getPrecision", int.class);
     scale = optional(type, "getScale", int.class);
+    byteWidth = optional(type, "getByteWidth", int.class);
     Class<?> buffer = method(type, "getDataBuffer").getReturnType();
     address = handle(buffer, "memoryAddress", long.class);
     capacity = handle(buffer, "capacity", long.class);
@@ -114,6 +118,42 @@ final class ArrowVectorAccess {
           address(dataBuffer),
           capacity(dataBuffer));
       return true;
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("rowbridge: reading " + vector.getClass().getName(), e);
+    }
+  }
+
+  /**
+   * Describes a FIXEDSIZEBINARY {@code vector} in {@code into} through {@code column} (which lays
+   * it out as Spark reads it, as text when {@code uuid}); false when it is of another minor type or
+   * {@code column} does not read it.
+   */
+  boolean readFixedSizeBinary(
+      Object vector,
+      int nullCount,
+      boolean uuid,
+      FixedSizeBinaryColumn column,
+      ColumnBuffers into) {
+    try {
+      Object relocated = minorType.invokeExact(vector);
+      MinorType type = unshaded((Enum<?>) relocated);
+      if (type != MinorType.FIXEDSIZEBINARY || byteWidth == null) {
+        return false;
+      }
+      Object validityBuffer = validity.invokeExact(vector);
+      Object dataBuffer = data.invokeExact(vector);
+      return column.describe(
+          into,
+          (int) valueCount.invokeExact(vector),
+          nullCount,
+          (int) byteWidth.invokeExact(vector),
+          uuid,
+          address(validityBuffer),
+          capacity(validityBuffer),
+          address(dataBuffer),
+          capacity(dataBuffer));
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable e) {

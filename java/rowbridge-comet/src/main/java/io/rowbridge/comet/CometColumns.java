@@ -23,13 +23,19 @@ public final class CometColumns implements EngineInput.BatchReader {
   private final ColumnBuffers[] columns;
   private final ColumnBuffers[] dictionaries;
 
-  /** Holders for batches of {@code numColumns} columns. */
-  public CometColumns(int numColumns) {
+  /** Each column's layout of fixed-size binary vectors (own memory, freed by {@link #close}). */
+  private final FixedSizeBinaryColumn[] fixedSizeBinaries;
+
+  /** Holders for batches of rows of {@code schema}. */
+  public CometColumns(StructType schema) {
+    int numColumns = schema.fields().length;
     columns = new ColumnBuffers[numColumns];
     dictionaries = new ColumnBuffers[numColumns];
+    fixedSizeBinaries = new FixedSizeBinaryColumn[numColumns];
     for (int i = 0; i < numColumns; i++) {
       columns[i] = new ColumnBuffers();
       dictionaries[i] = new ColumnBuffers();
+      fixedSizeBinaries[i] = new FixedSizeBinaryColumn(schema.fields()[i]);
     }
   }
 
@@ -48,8 +54,9 @@ public final class CometColumns implements EngineInput.BatchReader {
 
   /**
    * Reads {@code batch}'s columns into {@link #columns()}; false when a column is not a Comet plain
-   * or dictionary vector of a flat type (fixed-width, boolean, decimal, utf8, binary), or the batch
-   * has another column count: then the whole batch takes Spark's path.
+   * or dictionary vector of a flat type (fixed-width, boolean, decimal, utf8, binary, fixed-size
+   * binary as {@link FixedSizeBinaryColumn} reads it) or a nested vector of such leaves, or the
+   * batch has another column count: then the whole batch takes Spark's path.
    */
   @Override
   public boolean read(ColumnarBatch batch) {
@@ -58,7 +65,8 @@ public final class CometColumns implements EngineInput.BatchReader {
     }
     for (int i = 0; i < columns.length; i++) {
       Object column = batch.column(i);
-      if (!CometVectorAccess.of(column.getClass()).read(column, columns[i], dictionaries[i])) {
+      if (!CometVectorAccess.of(column.getClass())
+          .read(column, columns[i], dictionaries[i], fixedSizeBinaries[i])) {
         return false;
       }
     }
@@ -69,5 +77,13 @@ public final class CometColumns implements EngineInput.BatchReader {
   @Override
   public ColumnBuffers[] columns() {
     return columns;
+  }
+
+  /** Frees the memory of the fixed-size binary columns' layouts. */
+  @Override
+  public void close() {
+    for (FixedSizeBinaryColumn column : fixedSizeBinaries) {
+      column.close();
+    }
   }
 }

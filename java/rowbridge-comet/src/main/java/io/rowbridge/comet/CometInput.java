@@ -67,8 +67,8 @@ public final class CometInput implements EngineInput {
   }
 
   @Override
-  public BatchReader reader(int numColumns) {
-    return new CometColumns(numColumns);
+  public BatchReader reader(StructType schema) {
+    return new CometColumns(schema);
   }
 
   /** True for Comet's own operators (org.apache.spark.sql.comet and below). */

@@ -12,7 +12,9 @@ import java.lang.invoke.MethodType;
  * values} (a {@code CometDictionary}, whose {@code getValueVector()} is the dictionary); a {@code
  * CometListVector}, {@code CometStructVector} or {@code CometMapVector} is its Arrow Java vector
  * tree, read by {@link NestedVectorAccess} with the vector's dictionary provider (its field {@code
- * dictionaryProvider}); any other class is not read.
+ * dictionaryProvider}); any other class is not read. A CometPlainVector of fixed-size binary values
+ * is read through a {@link FixedSizeBinaryColumn}, as text when Comet flags it as a UUID
+ * (CometDecodedVector's protected field {@code isUuid}, false when the class has none).
  */
 final class CometVectorAccess {
   static final String PLAIN = "org.apache.comet.vector.CometPlainVector";
@@ -51,6 +53,9 @@ final class CometVectorAccess {
 
   private final MethodHandle numNulls;
 
+  /** CometPlainVector: its isUuid flag (null when Comet's classes have none). */
+  private final MethodHandle uuid;
+
   /** CometDictionaryVector: its fields indices and values, and CometDictionary.getValueVector. */
   private final MethodHandle indices;
 
@@ -63,16 +68,17 @@ final class CometVectorAccess {
     this.nested = NESTED.contains(name);
     this.readable = dictionary || nested || name.equals(PLAIN);
     if (!readable) {
-      valueVector = numNulls = indices = values = dictionaryVector = provider = null;
+      valueVector = numNulls = indices = values = dictionaryVector = provider = uuid = null;
       return;
     }
     if (nested) {
       valueVector = ArrowVectorAccess.handle(type, "getValueVector", Object.class);
       provider = declaredField(type, "dictionaryProvider");
-      numNulls = indices = values = dictionaryVector = null;
+      numNulls = indices = values = dictionaryVector = uuid = null;
       return;
     }
     provider = null;
+    uuid = dictionary ? null : inheritedFlag(type, "isUuid");
     if (dictionary) {
       indices = field(type, "indices");
       values = field(type, "values");
@@ -94,9 +100,14 @@ final class CometVectorAccess {
   /**
    * Fills {@code into} (and, for a dictionary-encoded vector, {@code dictionaryInto}, which becomes
    * {@code into.dictionary}) from the Comet vector {@code column}; false when it is not readable as
-   * primitives.
+   * primitives. A plain fixed-size binary vector is read through {@code fixed} (not read when
+   * null).
    */
-  boolean read(Object column, ColumnBuffers into, ColumnBuffers dictionaryInto) {
+  boolean read(
+      Object column,
+      ColumnBuffers into,
+      ColumnBuffers dictionaryInto,
+      FixedSizeBinaryColumn fixed) {
     if (!readable) {
       return false;
     }
@@ -109,7 +120,7 @@ final class CometVectorAccess {
       into.children = null;
       if (!dictionary) {
         into.dictionary = null;
-        return readPlain(this, column, into);
+        return readPlain(this, column, into) || readFixed(column, into, fixed);
       }
       Object plain = indices.invokeExact(column);
       Object dictionaryValues = dictionaryVector.invokeExact(values.invokeExact(column));
@@ -135,6 +146,44 @@ final class CometVectorAccess {
     Object vector = access.valueVector.invokeExact(column);
     int nulls = (int) access.numNulls.invokeExact(column);
     return ArrowVectorAccess.of(vector.getClass()).read(vector, nulls, into);
+  }
+
+  /** A plain vector of fixed-size binary values, through {@code fixed}. */
+  private boolean readFixed(Object column, ColumnBuffers into, FixedSizeBinaryColumn fixed)
+      throws Throwable {
+    if (fixed == null) {
+      return false;
+    }
+    Object vector = valueVector.invokeExact(column);
+    int nulls = (int) numNulls.invokeExact(column);
+    boolean flagged = uuid != null && (boolean) uuid.invokeExact(column);
+    return ArrowVectorAccess.of(vector.getClass())
+        .readFixedSizeBinary(vector, nulls, flagged, fixed, into);
+  }
+
+  /**
+   * A getter of the boolean field {@code name} that {@code type} or a superclass declares, typed
+   * (Object)boolean; null when none does.
+   */
+  private static MethodHandle inheritedFlag(Class<?> type, String name) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      try {
+        java.lang.reflect.Field field = c.getDeclaredField(name);
+        if (field.getType() != boolean.class) {
+          return null;
+        }
+        field.setAccessible(true);
+        return MethodHandles.lookup()
+            .unreflectGetter(field)
+            .asType(MethodType.methodType(boolean.class, Object.class));
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      } catch (IllegalAccessException | RuntimeException e) {
+        throw new IllegalStateException(
+            "rowbridge: " + type.getName() + "'s field " + name + " is not readable", e);
+      }
+    }
+    return null;
   }
 
   private static MethodHandle field(Class<?> type, String name) {

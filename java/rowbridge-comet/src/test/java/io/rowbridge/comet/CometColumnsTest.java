@@ -46,14 +46,6 @@ class CometColumnsTest {
     allocator.close();
   }
 
-  /** The test's seed (-Drowbridge.test.seed reruns it), printed. */
-  private static long seed(String test) {
-    String given = System.getProperty("rowbridge.test.seed", "");
-    long seed = given.isEmpty() ? System.nanoTime() : Long.parseLong(given.trim());
-    System.out.println("CometColumnsTest." + test + ": seed " + seed);
-    return seed;
-  }
-
   /**
    * Converts the batch {@code comet} has read and asserts each row's bytes equal those of Spark's
    * {@code projection} of the batch's own rows.
@@ -87,7 +79,8 @@ class CometColumnsTest {
 
   @Test
   void plainAndDictionaryBatchesMatchSparkByteForByte() {
-    Random random = new Random(seed("plainAndDictionaryBatchesMatchSparkByteForByte"));
+    Random random =
+        new Random(TestSeeds.of("CometColumnsTest.plainAndDictionaryBatchesMatchSparkByteForByte"));
     try (CometBatchMaker maker = new CometBatchMaker(allocator, random)) {
       ColumnarBatch first = maker.batch(10, true);
       StructType schema = schemaOf(first);
@@ -95,7 +88,7 @@ class CometColumnsTest {
       assertEquals(CometVectorAccess.DICTIONARY, first.column(6).getClass().getName());
       assertEquals(DataTypes.DateType, schema.fields()[7].dataType());
       assertEquals(DataTypes.TimestampType, schema.fields()[8].dataType());
-      CometColumns comet = new CometColumns(schema.fields().length);
+      CometColumns comet = new CometColumns(schema);
       UnsafeProjection projection = UnsafeProjection.create(schema);
       try (RowbridgeConverter converter =
           CometColumns.converter(schema, ConverterOptions.defaults())) {
@@ -120,10 +113,10 @@ class CometColumnsTest {
 
   @Test
   void readsBuffersAsTheVectorsHoldThem() {
-    Random random = new Random(seed("readsBuffersAsTheVectorsHoldThem"));
+    Random random = new Random(TestSeeds.of("CometColumnsTest.readsBuffersAsTheVectorsHoldThem"));
     try (CometBatchMaker maker = new CometBatchMaker(allocator, random)) {
       ColumnarBatch batch = maker.batch(100, true);
-      CometColumns comet = new CometColumns(batch.numCols());
+      CometColumns comet = new CometColumns(schemaOf(batch));
       assertTrue(comet.read(batch));
       ColumnBuffers[] columns = comet.columns();
       assertEquals(MinorType.INT, columns[0].minorType);
@@ -146,7 +139,8 @@ class CometColumnsTest {
 
   @Test
   void aBufferSmallerThanItsValueCountIsANamedError() {
-    Random random = new Random(seed("aBufferSmallerThanItsValueCountIsANamedError"));
+    Random random =
+        new Random(TestSeeds.of("CometColumnsTest.aBufferSmallerThanItsValueCountIsANamedError"));
     try (CometBatchMaker maker = new CometBatchMaker(allocator, random)) {
       IntVector damaged = new IntVector("i", allocator);
       damaged.allocateNew(100);
@@ -154,7 +148,7 @@ class CometColumnsTest {
       damaged.getDataBuffer().capacity(16);
       ColumnarBatch batch = new ColumnarBatch(new ColumnVector[] {maker.wrap(damaged)}, 100);
       StructType schema = new StructType().add("i", DataTypes.IntegerType);
-      CometColumns comet = new CometColumns(1);
+      CometColumns comet = new CometColumns(schema);
       assertTrue(comet.read(batch));
       try (RowbridgeConverter converter =
           CometColumns.converter(schema, ConverterOptions.defaults())) {
@@ -169,13 +163,15 @@ class CometColumnsTest {
 
   @Test
   void aDictionaryIndexOutsideTheDictionaryIsANamedError() {
-    Random random = new Random(seed("aDictionaryIndexOutsideTheDictionaryIsANamedError"));
+    Random random =
+        new Random(
+            TestSeeds.of("CometColumnsTest.aDictionaryIndexOutsideTheDictionaryIsANamedError"));
     try (CometBatchMaker maker = new CometBatchMaker(allocator, random)) {
       ColumnarBatch batch = maker.batch(50, true);
       // A CometDictionaryVector's own vector is its indices.
       IntVector indices = (IntVector) ((CometVector) batch.column(6)).getValueVector();
       indices.set(7, CometBatchMaker.WORDS.length);
-      CometColumns comet = new CometColumns(batch.numCols());
+      CometColumns comet = new CometColumns(schemaOf(batch));
       assertTrue(comet.read(batch));
       try (RowbridgeConverter converter =
           CometColumns.converter(schemaOf(batch), ConverterOptions.defaults())) {
@@ -189,11 +185,12 @@ class CometColumnsTest {
 
   @Test
   void aColumnOfAnotherTypeThanTheSchemaIsRefused() {
-    Random random = new Random(seed("aColumnOfAnotherTypeThanTheSchemaIsRefused"));
+    Random random =
+        new Random(TestSeeds.of("CometColumnsTest.aColumnOfAnotherTypeThanTheSchemaIsRefused"));
     try (CometBatchMaker maker = new CometBatchMaker(allocator, random)) {
       ColumnarBatch batch = maker.batch(20, false);
       StructType schema = schemaOf(batch);
-      CometColumns comet = new CometColumns(schema.fields().length);
+      CometColumns comet = new CometColumns(schema);
       assertTrue(comet.read(batch));
       // The int column read as a long, then the decimal column with another scale.
       StructType longs = replace(schema, 0, DataTypes.LongType);
@@ -225,7 +222,7 @@ class CometColumnsTest {
 
   @Test
   void nestedBatchesMatchSparkByteForByte() {
-    Random random = new Random(seed("nestedBatchesMatchSparkByteForByte"));
+    Random random = new Random(TestSeeds.of("CometColumnsTest.nestedBatchesMatchSparkByteForByte"));
     try (CometNestedBatchMaker maker = new CometNestedBatchMaker(allocator, random)) {
       ColumnarBatch first = maker.batch(50);
       // The plan's schema: Comet's struct vector says int for its dictionary-encoded child.
@@ -234,7 +231,7 @@ class CometColumnsTest {
       assertEquals(
           "org.apache.comet.vector.CometStructVector", first.column(1).getClass().getName());
       assertEquals("org.apache.comet.vector.CometMapVector", first.column(2).getClass().getName());
-      CometColumns comet = new CometColumns(schema.fields().length);
+      CometColumns comet = new CometColumns(schema);
       UnsafeProjection projection = UnsafeProjection.create(schema);
       try (RowbridgeConverter converter =
           CometColumns.converter(schema, ConverterOptions.defaults())) {
@@ -268,7 +265,9 @@ class CometColumnsTest {
     ColumnVector onHeap =
         new org.apache.spark.sql.execution.vectorized.OnHeapColumnVector(4, DataTypes.IntegerType);
     assertFalse(CometColumns.isComet(onHeap));
-    assertFalse(new CometColumns(1).read(new ColumnarBatch(new ColumnVector[] {onHeap}, 4)));
+    assertFalse(
+        new CometColumns(new StructType().add("i", DataTypes.IntegerType))
+            .read(new ColumnarBatch(new ColumnVector[] {onHeap}, 4)));
     onHeap.close();
   }
 }

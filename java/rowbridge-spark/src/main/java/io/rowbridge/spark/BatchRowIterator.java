@@ -179,7 +179,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         converterUnusable = true;
         return false;
       }
-      engineReader = input.reader(batch.numCols());
+      engineReader = input.reader(source.schema);
     }
     return engineReader.read(batch);
   }
@@ -280,7 +280,10 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
 
   @Override
   public void close() {
-    engineReader = null;
+    if (engineReader != null) {
+      engineReader.close();
+      engineReader = null;
+    }
     if (converter != null) {
       converter.close();
       converter = null;

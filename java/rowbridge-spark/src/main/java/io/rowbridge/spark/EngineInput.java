@@ -42,19 +42,32 @@ public interface EngineInput {
   /** A converter to rows of {@code schema} from the engine's batches. */
   RowbridgeConverter converter(StructType schema, ConverterOptions options);
 
-  /** A reader for one task's batches of {@code numColumns} columns, used by one thread. */
-  BatchReader reader(int numColumns);
+  /**
+   * A reader for one task's batches of rows of {@code schema}, used by one thread; the caller
+   * closes it when the task is done with it.
+   */
+  BatchReader reader(StructType schema);
 
-  /** One task's view of the engine's batches as rowbridge's primitive columns. */
-  interface BatchReader {
+  /**
+   * One task's view of the engine's batches as rowbridge's primitive columns. A reader may own
+   * memory for columns it has to lay out anew (freed by {@link #close}).
+   */
+  interface BatchReader extends AutoCloseable {
     /**
      * Describes {@code batch}'s columns in {@link #columns()}; false when a column is not one the
      * engine's input reads (the batch then takes Spark's path).
      */
     boolean read(ColumnarBatch batch);
 
-    /** The columns {@link #read} last described; valid while the batch is open. */
+    /**
+     * The columns {@link #read} last described; valid while the batch is open and until the next
+     * {@link #read} or {@link #close}.
+     */
     ColumnBuffers[] columns();
+
+    /** Frees what the reader owns; the default owns nothing. */
+    @Override
+    default void close() {}
   }
 
   /** The engine inputs on the class path, in the order ServiceLoader finds them. */

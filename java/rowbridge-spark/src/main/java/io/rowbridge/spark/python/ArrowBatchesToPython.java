@@ -245,7 +245,7 @@ public final class ArrowBatchesToPython implements PythonInput {
     builder = new RecordBatchBuilder(targets, settings.inOneColumn, allocator);
     if (engine != null) {
       engineColumns =
-          new EngineColumns(engine.name(), engine.reader(targets.size()), targets, allocator);
+          new EngineColumns(engine.name(), engine.reader(settings.rowSchema), targets, allocator);
     }
     TaskContext task = TaskContext.get();
     if (task != null) {

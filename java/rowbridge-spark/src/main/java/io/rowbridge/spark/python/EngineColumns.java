@@ -115,8 +115,10 @@ final class EngineColumns implements AutoCloseable {
     return bytes;
   }
 
+  /** Frees the decoded buffers and closes the reader. */
   @Override
   public void close() {
+    reader.close();
     for (BatchBuffer[] buffers : decodedBuffers) {
       for (BatchBuffer buffer : buffers) {
         buffer.close();
