@@ -7,9 +7,11 @@
 #   make build       Release build in build/release (warnings are errors)
 #   make test        deps, the format check, build, clang-tidy, every test suite
 #                    (Release, ASan+UBSan, TSan), then the install/consumer check,
-#                    the portable libraries and the aarch64 tests under qemu-user
+#                    the Java and Python suites on Spark 4.1 and 3.5, the wheel in fresh
+#                    virtual environments (4.1, 3.5) and the portable libraries
 #   make test-long   the long fuzz, sanitizer and soak suites, every aarch64 test
-#                    and an aarch64 JVM (under qemu-user) on the jar's library
+#                    and an aarch64 JVM (under qemu-user) on the jar's library, the
+#                    Spark 4.0 line's suites and the wheel on Spark 4.0
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
 #                    dataset through format("rowbridge") and rowbridge's row conversion,
 #                    timed against Spark's Parquet reader; a PySpark mapInArrow and pandas
@@ -32,6 +34,13 @@
 #                    the differential and operator suites on Spark 3.5 (Scala 2.12)
 #                    and on Spark 4.0, then the Python exchange suites against that
 #                    line's PySpark; make test runs the 3.5 one, make test-long both
+#   make java-lines  the jars of the Spark 3.5 (Scala 2.12) and 4.0 lines (no tests)
+#   make wheel       the Python package rowbridge (python/rowbridge) with the jars of
+#                    every Spark line: build/dist/rowbridge-VERSION-py3-none-PLATFORM.whl
+#                    (VERSION java/pom.xml's, PLATFORM manylinux_2_28 x86_64 and aarch64)
+#   make test-wheel  the wheel's suites (python/wheel_tests) on Spark 4.1 and 3.5, each in
+#                    a fresh virtual environment with that line's PySpark from PyPI and the
+#                    wheel installed; part of make test (4.0: make test-long)
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -95,7 +104,7 @@ LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
 LONG_SUITES := long-random long-fuzz long-java long-aarch64 long-java-spark35 \
-               long-java-spark35-scala213 long-java-spark40
+               long-java-spark35-scala213 long-java-spark40 long-wheel-spark40
 
 # ---- The portable libraries and the JVM side (java/, src/jni). ----
 # Zig's toolchain (cmake/toolchains/zig-*.cmake, installed with the LZ4 and
@@ -149,7 +158,7 @@ JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
         test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
-        test-java-spark40 test-python \
+        test-java-spark40 test-python java-lines wheel test-wheel \
         $(LONG_SUITES) run bench golden format format-check tidy clean jni java test-java bench-jvm \
         bench-spark bench-python
 
@@ -174,8 +183,8 @@ build-tsan: deps
 # The qemu runs (test-aarch64) and the Spark 4.0 line (test-java-spark40) are in make test-long
 # (long-aarch64, long-java-spark40), to keep make test under 45 minutes on 2 cores.
 test: format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
-      test-java-spark35 test-portable
-	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
+      test-java-spark35 test-wheel test-portable
+	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the wheel on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -287,6 +296,24 @@ test-java-spark40: jni
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LINE_TEST)
 	$(JAVA_ENV) scripts/python_tests.sh 4.0
 
+# ---- The Python wheel (python/pyproject.toml, scripts/build_wheel.sh). ----
+
+# The jars of the lines besides the default (make java's), in their target/LINE_SCALA directories.
+java-lines: jni
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 -DskipTests package
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 -DskipTests package
+
+# One wheel in build/dist: python/rowbridge with every line's jars (rowbridge/jars/spark-LINE)
+# and rowbridge/jars/lines.json, built from a staging copy in build/wheel-stage.
+wheel: java java-lines
+	scripts/build_wheel.sh
+
+# The wheel as a user installs it: a new virtual environment per line, with that line's PySpark.
+test-wheel: wheel
+	@echo "== the wheel's suites on Spark 4.1, then 3.5, each in a fresh virtual environment"
+	$(JAVA_ENV) scripts/wheel_tests.sh 4.1
+	$(JAVA_ENV) scripts/wheel_tests.sh 3.5
+
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
 # converter, an Arrow C Data export alone (docs/BENCHMARKS.md, "JVM: Arrow to rows"); then
 # rows -> Arrow: rowbridge's decoder, Spark's ArrowWriter and RowToColumnConverter.
@@ -361,6 +388,10 @@ long-java-spark40: jni
 	@echo "== Java suites on Spark 4.0, then the Python exchange suites"
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LONG_LINE)
 	$(JAVA_ENV) scripts/python_tests.sh 4.0
+
+long-wheel-spark40: wheel
+	@echo "== the wheel's suites on Spark 4.0, in a fresh virtual environment"
+	$(JAVA_ENV) scripts/wheel_tests.sh 4.0
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

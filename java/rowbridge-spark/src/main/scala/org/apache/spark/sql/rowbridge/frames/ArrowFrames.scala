@@ -1,0 +1,175 @@
+package org.apache.spark.sql.rowbridge.frames
+
+import java.io.OutputStream
+
+import scala.collection.mutable
+import scala.jdk.CollectionConverters._
+
+import io.rowbridge.ArrowSchemas
+import io.rowbridge.spark.{BatchRowSource, RowbridgeArrow, RowbridgeConf}
+import io.rowbridge.spark.frames.RecordBatchMessages
+
+import org.apache.arrow.vector.types.pojo.Schema
+import org.apache.spark.TaskContext
+import org.apache.spark.network.util.JavaUtils
+import org.apache.spark.security.{SocketAuthHelper, SocketAuthServer}
+import org.apache.spark.sql.{DataFrame, Dataset, SparkSession}
+import org.apache.spark.sql.api.python.PythonSQLUtils
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.AttributeReference
+import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
+import org.apache.spark.sql.execution.metric.SQLMetrics
+import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.util.ArrowUtils
+
+/** DataFrames to and from Python's Arrow, with rowbridge on the JVM's side of each crossing.
+  *
+  *   - [[serveArrow]]: a DataFrame's rows become Arrow IPC batches on the executors (rowbridge's
+  *     decoder and encoder), streamed to the Python driver through a local socket in partition
+  *     order, with no file between. Task results are the batches, so spark.driver.maxResultSize
+  *     stops a collect that is too large with Spark's own error.
+  *   - [[toDataFrame]]: the batches PySpark's createDataFrame sends (its own pandas and Arrow
+  *     conversion, untouched) become rows through rowbridge's converter, in place of the row by row
+  *     reading of Spark's PythonSQLUtils.toDataFrame; small data becomes a local relation and
+  *     larger data an RDD with a batch per partition, as Spark's own does.
+  */
+object ArrowFrames {
+
+  /** The IPC end-of-stream marker. */
+  private val EndOfStream = RowbridgeArrow.END_OF_STREAM
+
+  /** Spark's default for spark.sql.execution.arrow.localRelationThreshold. */
+  private val DefaultLocalRelationThreshold = "48MB"
+
+  /** Serves `dataset`'s rows as one Arrow IPC stream to a Python reader, as PySpark's own
+    * collectAsArrowToPython serves its batches: returns the connection (a port or a socket path),
+    * the secret (or null) and the server, whose getResult() raises the job's error once the stream
+    * has ended. The schema is Spark's Arrow schema of the rows, timestamps labelled with
+    * `timeZoneId`; batches come in partition order, each partition's as its task returned them, and
+    * partitions that finish early wait on the driver until those before them are written.
+    */
+  def serveArrow(dataset: Dataset[_], timeZoneId: String): Array[Any] = {
+    val schema = RowbridgeArrow.schemaMessage(dataset, timeZoneId)
+    val batches = RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd
+    val context = dataset.sparkSession.sparkContext
+    val helper = new SocketAuthHelper(context.conf)
+    SocketAuthServer.serveToStream("serve rowbridge Arrow batches", helper) { out =>
+      out.write(schema)
+      val ordered = new PartitionOrder(out, batches.getNumPartitions)
+      val collect = (_: TaskContext, partition: Iterator[Array[Byte]]) => partition.toArray
+      context.runJob[Array[Byte], Array[Array[Byte]]](
+        batches,
+        collect,
+        0 until batches.getNumPartitions,
+        (index: Int, result: Array[Array[Byte]]) => ordered.arrived(index, result)
+      )
+      ordered.finish()
+      out.write(EndOfStream)
+      out.flush()
+    }
+  }
+
+  /** Writes each partition's batches once every partition before it has been written. */
+  private final class PartitionOrder(out: OutputStream, partitions: Int) {
+    private val waiting = mutable.HashMap.empty[Int, Array[Array[Byte]]]
+    private var next = 0
+
+    def arrived(index: Int, batches: Array[Array[Byte]]): Unit = synchronized {
+      waiting(index) = batches
+      while (waiting.contains(next)) {
+        waiting.remove(next).get.foreach(batch => out.write(batch))
+        next += 1
+      }
+    }
+
+    def finish(): Unit = synchronized {
+      require(next == partitions, s"rowbridge: wrote $next of $partitions partitions' batches")
+    }
+  }
+
+  /** A DataFrame of `schemaJson`'s rows from the record batch messages PySpark's createDataFrame
+    * sends (its arguments are those of PythonSQLUtils.toDataFrame, which takes over when rowbridge
+    * does not convert one of the schema's types).
+    */
+  def toDataFrame(
+      batches: Iterator[Array[Byte]],
+      schemaJson: String,
+      session: SparkSession
+  ): DataFrame = {
+    val schema = DataType.fromJson(schemaJson).asInstanceOf[StructType]
+    if (!schema.fields.forall(field => ArrowSchemas.supports(field.dataType))) {
+      return PythonSQLUtils.toDataFrame(batches, schemaJson, session)
+    }
+    val conf = session.sessionState.conf
+    val largeVarTypes =
+      conf.getConfString("spark.sql.execution.arrow.useLargeVarTypes", "false").toBoolean
+    val arrowSchema =
+      ArrowUtils.toArrowSchema(schema, conf.sessionLocalTimeZone, true, largeVarTypes).toJson
+    val data = batches.toArray
+    val threshold = JavaUtils.byteStringAsBytes(
+      conf.getConfString(
+        "spark.sql.execution.arrow.localRelationThreshold",
+        DefaultLocalRelationThreshold
+      )
+    )
+    val source = rowSource(session, schema)
+    if (data.iterator.map(_.length.toLong).sum > threshold) {
+      val rdd = session.sparkContext
+        .parallelize(data.toSeq, math.max(1, data.length))
+        .mapPartitions(messages => rows(messages, arrowSchema, source))
+      FramesShim.createDataFrame(session, rdd.setName("arrow"), schema)
+    } else {
+      val attributes = schema.fields.toSeq.map { field =>
+        AttributeReference(field.name, field.dataType, field.nullable, field.metadata)()
+      }
+      val local = rows(data.iterator, arrowSchema, source).map(_.copy()).toArray
+      FramesShim.ofRows(session, LocalRelation(attributes, local.toSeq))
+    }
+  }
+
+  /** The rows of the messages' batches, through rowbridge's converter (reused rows, as a scan's;
+    * the batches' memory is freed after the last row, or at the task's end).
+    */
+  private def rows(
+      messages: Iterator[Array[Byte]],
+      arrowSchema: String,
+      source: BatchRowSource
+  ): Iterator[InternalRow] = {
+    val batches = new RecordBatchMessages(messages.asJava, Schema.fromJSON(arrowSchema))
+    val task = TaskContext.get()
+    if (task != null) {
+      task.addTaskCompletionListener[Unit](_ => batches.close())
+    }
+    val converted = source.open(batches)
+    new Iterator[InternalRow] {
+      private var open = true
+
+      override def hasNext: Boolean = {
+        val more = open && converted.hasNext
+        if (!more && open) {
+          open = false
+          converted.close()
+          batches.close()
+        }
+        more
+      }
+
+      override def next(): InternalRow = converted.next()
+    }
+  }
+
+  private def rowSource(session: SparkSession, schema: StructType): BatchRowSource = {
+    val context = session.sparkContext
+    val conf = session.sessionState.conf
+    new BatchRowSource(
+      schema,
+      RowbridgeConf.maxChunkBytes(conf),
+      RowbridgeConf.validation(conf),
+      SQLMetrics.createMetric(context, "rows from Python"),
+      SQLMetrics.createMetric(context, "batches from Python"),
+      SQLMetrics.createMetric(context, "batches from Python converted by Spark"),
+      SQLMetrics.createNanoTimingMetric(context, "time converting Python's batches to rows"),
+      null
+    )
+  }
+}

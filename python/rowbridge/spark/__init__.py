@@ -1,0 +1,29 @@
+"""rowbridge for PySpark.
+
+- ``configure(builder)``: the builder with rowbridge's jars (for the installed PySpark's Spark
+  line) and extension.
+- ``to_arrow(df)``, ``to_pandas(df)``: a DataFrame collected through rowbridge's native Arrow
+  batches, equal to PySpark's ``toArrow()`` and Arrow ``toPandas()``.
+- ``create_dataframe(spark, data, schema=None)``: a DataFrame from Arrow or pandas, its rows made
+  by rowbridge's converter, equal to PySpark's ``createDataFrame``.
+- ``install()`` / ``uninstall()``: PySpark's own methods answered by these.
+"""
+
+from rowbridge.spark._configure import EXTENSION, configure
+from rowbridge.spark._frames import RowbridgeFrameError, create_dataframe, to_arrow, to_pandas
+from rowbridge.spark._install import install, installed, uninstall
+from rowbridge.spark._jars import UnsupportedSparkVersion, jars
+
+__all__ = [
+    "EXTENSION",
+    "RowbridgeFrameError",
+    "UnsupportedSparkVersion",
+    "configure",
+    "create_dataframe",
+    "install",
+    "installed",
+    "jars",
+    "to_arrow",
+    "to_pandas",
+    "uninstall",
+]

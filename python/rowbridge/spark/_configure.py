@@ -1,0 +1,28 @@
+"""A SparkSession builder with rowbridge's jars and extension."""
+
+from rowbridge.spark import _jars
+
+EXTENSION = "io.rowbridge.spark.RowbridgeExtensions"
+
+
+def _merged(existing, additions):
+    """A comma-separated list: ``existing``'s entries, then the additions it lacks."""
+    entries = [entry.strip() for entry in (existing or "").split(",") if entry.strip()]
+    for addition in additions:
+        if addition not in entries:
+            entries.append(addition)
+    return ",".join(entries)
+
+
+def configure(builder):
+    """Returns ``builder`` with rowbridge's jars for the installed PySpark added to
+    ``spark.jars`` and its extension to ``spark.sql.extensions``, after the user's own entries
+    of both. In local mode this is the whole set-up; on a cluster, ``spark.jars`` ships the jars
+    to the executors. Raises ``UnsupportedSparkVersion`` when the wheel has no jars for the
+    installed PySpark's line. Settings only take effect for a session that this builder starts.
+    """
+    options = getattr(builder, "_options", {})
+    builder = builder.config("spark.jars", _merged(options.get("spark.jars"), _jars.jars()))
+    return builder.config(
+        "spark.sql.extensions", _merged(options.get("spark.sql.extensions"), [EXTENSION])
+    )

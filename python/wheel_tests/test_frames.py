@@ -1,0 +1,148 @@
+"""to_arrow, to_pandas and create_dataframe against PySpark's own toArrow, Arrow toPandas and
+createDataFrame, in the session conftest.py sets up with rowbridge.spark.configure."""
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import rowbridge.spark
+from frames_cases import QUERIES, ArrowStream, arrow_enabled, spark_arrow
+
+
+@pytest.mark.parametrize("name", list(QUERIES))
+def test_to_arrow_equals_sparks(spark, name):
+    df = spark.sql(QUERIES[name])
+    ours = rowbridge.spark.to_arrow(df)
+    theirs = spark_arrow(df)
+    assert ours.schema.equals(theirs.schema), (ours.schema, theirs.schema)
+    assert ours.equals(theirs)
+    ours.validate(full=True)
+
+
+def test_to_arrow_of_day_time_intervals_equals_sparks(spark):
+    df = spark.sql("SELECT id, MAKE_DT_INTERVAL(1, 2, 3, id) AS dt FROM range(0, 500, 1, 2)")
+    if not hasattr(df, "toArrow"):  # PySpark 3.5's Arrow schema has no interval
+        return
+    ours = rowbridge.spark.to_arrow(df)
+    assert ours.schema.field("dt").type == pa.duration("us")
+    assert ours.equals(df.toArrow())
+
+
+@pytest.mark.parametrize("name", list(QUERIES))
+def test_to_pandas_equals_sparks(spark, name):
+    df = spark.sql(QUERIES[name])
+    ours = rowbridge.spark.to_pandas(df)
+    with arrow_enabled(spark):
+        theirs = df.toPandas()
+    assert list(ours.dtypes) == list(theirs.dtypes)
+    pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_a_result_over_max_result_size_gets_sparks_error(spark):
+    df = spark.range(0, 1_000_000, 1, 4).selectExpr("id", "REPEAT('x', 24) AS s")
+    with pytest.raises(Exception) as ours:
+        rowbridge.spark.to_arrow(df)
+    assert "spark.driver.maxResultSize" in str(ours.value)
+    with arrow_enabled(spark), pytest.raises(Exception) as theirs:
+        df.toPandas()
+    assert type(ours.value) is type(theirs.value)
+    # The session goes on.
+    assert rowbridge.spark.to_arrow(spark.range(3)).num_rows == 3
+
+
+def _arrow_input():
+    return pa.table(
+        {
+            "id": pa.array(range(2000), pa.int64()),
+            "s": pa.array([None if i % 7 == 0 else "v%d" % i for i in range(2000)]),
+            "dec": pa.array([i * 10 for i in range(2000)], pa.decimal128(12, 2)),
+            "ts": pa.array([i * 1_000_000 for i in range(2000)], pa.timestamp("us", tz="UTC")),
+            "naive": pa.array([i * 1_000_000 for i in range(2000)], pa.timestamp("us")),
+            "lst": pa.array([[i, None] for i in range(2000)], pa.list_(pa.int32())),
+            "st": pa.array(
+                [{"x": i, "y": str(i)} for i in range(2000)],
+                pa.struct([("x", pa.int64()), ("y", pa.string())]),
+            ),
+        }
+    )
+
+
+def _same_frames(ours, theirs):
+    assert ours.schema == theirs.schema, (ours.schema, theirs.schema)
+    assert sorted(ours.collect()) == sorted(theirs.collect())
+
+
+def _needs_arrow_input(spark):
+    if not hasattr(spark, "_create_from_arrow_table"):
+        with pytest.raises(rowbridge.spark.RowbridgeFrameError, match="PySpark 4.0 or later"):
+            rowbridge.spark.create_dataframe(spark, _arrow_input())
+        return False
+    return True
+
+
+@pytest.mark.parametrize("form", ["table", "reader", "capsule"])
+def test_create_dataframe_from_arrow_equals_sparks(spark, form):
+    if not _needs_arrow_input(spark):
+        return
+    table = _arrow_input()
+    given = {
+        "table": table,
+        "reader": pa.RecordBatchReader.from_batches(table.schema, table.to_batches(500)),
+        "capsule": ArrowStream(table),
+    }[form]
+    _same_frames(rowbridge.spark.create_dataframe(spark, given), spark.createDataFrame(table))
+
+
+def test_create_dataframe_with_a_schema_and_through_an_rdd(spark):
+    if not _needs_arrow_input(spark):
+        return
+    table = _arrow_input().select(["id", "s", "dec"])
+    schema = "id long, s string, dec decimal(14, 2)"
+    key = "spark.sql.execution.arrow.localRelationThreshold"
+    spark.conf.set(key, "1k")  # past it, the batches become an RDD, one per partition
+    try:
+        ours = rowbridge.spark.create_dataframe(spark, table, schema)
+        theirs = spark.createDataFrame(table, schema)
+        assert "LocalTableScan" not in ours._jdf.queryExecution().executedPlan().toString()
+        _same_frames(ours, theirs)
+    finally:
+        spark.conf.unset(key)
+
+
+def test_create_dataframe_from_pandas_equals_sparks(spark):
+    pdf = pd.DataFrame(
+        {
+            "id": range(3000),
+            "f": [i / 3 if i % 5 else None for i in range(3000)],
+            "s": ["s%d" % i for i in range(3000)],
+            "t": pd.date_range("2024-01-09", periods=3000, freq="min"),
+            "tz": pd.date_range("2024-01-09", periods=3000, freq="min", tz="Europe/Paris"),
+        }
+    )
+    ours = rowbridge.spark.create_dataframe(spark, pdf)
+    with arrow_enabled(spark):
+        theirs = spark.createDataFrame(pdf)
+    _same_frames(ours, theirs)
+    # No rows: as PySpark, a schema is needed, and its error comes without one.
+    schema = "id long, f double, s string, t timestamp, tz timestamp"
+    empty = rowbridge.spark.create_dataframe(spark, pdf.iloc[:0], schema)
+    assert empty.count() == 0 and empty.columns == list(pdf.columns)
+    with pytest.raises(Exception) as ours_error:
+        rowbridge.spark.create_dataframe(spark, pdf.iloc[:0])
+    with pytest.raises(Exception) as their_error:
+        spark.createDataFrame(pdf.iloc[:0])
+    assert type(ours_error.value) is type(their_error.value)
+
+
+def test_an_arrow_type_spark_lacks_is_a_named_error(spark):
+    table = pa.table({"id": pa.array([1, 2], pa.int64()), "u": pa.array([1, 2], pa.uint64())})
+    if not hasattr(spark, "_create_from_arrow_table"):
+        return _needs_arrow_input(spark)
+    with pytest.raises(rowbridge.spark.RowbridgeFrameError) as error:
+        rowbridge.spark.create_dataframe(spark, table)
+    assert "column 1 ('u')" in str(error.value) and "uint64" in str(error.value)
+
+
+def test_create_dataframe_refuses_other_inputs_by_name(spark):
+    with pytest.raises(rowbridge.spark.RowbridgeFrameError, match="not list"):
+        rowbridge.spark.create_dataframe(spark, [(1, 2)])

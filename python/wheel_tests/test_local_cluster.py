@@ -1,0 +1,48 @@
+"""to_arrow and create_dataframe in local-cluster mode: executors in JVMs of their own, which get
+the wheel's jars through spark.jars as configure sets it. A process of its own runs the session
+(one SparkContext per process)."""
+
+import subprocess
+import sys
+import textwrap
+
+SCRIPT = textwrap.dedent(
+    """
+    import sys
+    import pandas as pd
+    from conftest import session_builder
+    import rowbridge.spark
+    from frames_cases import QUERIES, spark_arrow
+
+    spark = session_builder("local-cluster[2,1,1024]").config(
+        "spark.executor.memory", "768m").getOrCreate()
+    try:
+        df = spark.sql(QUERIES["nested"])
+        assert rowbridge.spark.to_arrow(df).equals(spark_arrow(df))
+        pdf = pd.DataFrame({"id": range(5000), "s": ["v%d" % i for i in range(5000)]})
+        # Past the threshold, a partition per batch of 1000 rows.
+        spark.conf.set("spark.sql.execution.arrow.localRelationThreshold", "1k")
+        spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "1000")
+        created = rowbridge.spark.create_dataframe(spark, pdf)
+        assert created.rdd.getNumPartitions() == 5, created.rdd.getNumPartitions()
+        assert created.selectExpr("sum(id)").collect()[0][0] == sum(range(5000))
+        print("local-cluster: equal")
+    finally:
+        spark.stop()
+    """
+)
+
+
+def test_on_executors_of_their_own(tmp_path):
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
+    assert "local-cluster: equal" in result.stdout

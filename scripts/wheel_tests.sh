@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs the wheel's suites (python/wheel_tests, pytest) on one Spark line against the wheel that
+# make wheel built (build/dist), installed as a user installs it: into a new virtual environment,
+# beside that line's PySpark from PyPI, with no class path, SPARK_HOME or source tree to help.
+#
+#   scripts/wheel_tests.sh LINE [PYTEST ARGS...]     LINE: 4.1, 4.0 or 3.5
+#
+# Every run makes build/wheel-venv-LINE afresh and installs into it, in one pip command (so
+# that the wheel's own requirements cannot move a pin), the wheel and the line's pins of
+# pyspark, pyarrow, pandas, numpy and pytest: scripts/python-requirements.txt's for 4.1,
+# scripts/python-requirements-spark-LINE.txt's for the others. pytest runs in python/wheel_tests
+# (its rootdir), so that python/, where the package's sources are, is not on sys.path, and takes
+# no configuration from python/; the script first checks that rowbridge imports from the
+# environment's site-packages and has the line's jars.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+line=${1:?usage: scripts/wheel_tests.sh LINE [PYTEST ARGS...]}
+shift
+
+case "$line" in
+  4.1) requirements=scripts/python-requirements.txt ;;
+  4.0 | 3.5) requirements=scripts/python-requirements-spark-$line.txt ;;
+  *) echo "wheel_tests: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
+esac
+fail() {
+  echo "wheel_tests: $*" >&2
+  exit 1
+}
+
+wheels=(build/dist/rowbridge-*.whl)
+[[ ${#wheels[@]} -eq 1 && -f "${wheels[0]}" ]] ||
+  fail "build/dist must hold exactly one rowbridge wheel (make wheel), not: ${wheels[*]}"
+wheel=$(realpath "${wheels[0]}")
+# A package python/wheel_tests would make pytest put python/ on sys.path, ahead of the wheel.
+[[ -d python/wheel_tests && ! -e python/wheel_tests/__init__.py ]] ||
+  fail "python/wheel_tests must be a folder of tests without __init__.py"
+
+venv=$PWD/build/wheel-venv-$line
+started=$SECONDS
+rm -rf "$venv"
+python3 -m venv "$venv"
+pins=$(grep -E '^(pyspark|pyarrow|pandas|numpy|pytest)==' "$requirements" || true)
+[[ $(grep -c . <<<"$pins") -eq 5 ]] ||
+  fail "$requirements must pin each of pyspark, pyarrow, pandas, numpy and pytest once"
+echo "$pins" >"$venv/requirements.txt"
+"$venv/bin/python3" -m pip install -q --disable-pip-version-check \
+  -r "$venv/requirements.txt" "$wheel"
+
+# The environment as a user's activated one: its python3 first on PATH (PySpark's workers
+# start python3), rowbridge's jars only those of the wheel.
+export VIRTUAL_ENV=$venv
+export PATH="$venv/bin:$PATH"
+export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}"
+unset SPARK_HOME PYTHONPATH PYTHONHOME ROWBRIDGE_CLASSPATH PYSPARK_PYTHON PYSPARK_DRIVER_PYTHON \
+  PYSPARK_SUBMIT_ARGS
+
+cd python/wheel_tests
+python=$venv/bin/python3
+site=$("$python" -c 'import os, sysconfig; print(os.path.realpath(sysconfig.get_path("purelib")))')
+module=$("$python" -c 'import os, rowbridge; print(os.path.realpath(rowbridge.__file__))')
+[[ "$module" == "$site/rowbridge/__init__.py" ]] ||
+  fail "rowbridge imports from $module, not from $site (the installed wheel)"
+"$python" - "$line" <<'EOF' || fail "the installed wheel lacks Spark $line's jars"
+import json
+import sys
+from importlib import resources
+
+jars = resources.files("rowbridge") / "jars"
+entry = json.loads((jars / "lines.json").read_text())[sys.argv[1]]
+missing = [name for name in entry["jars"] if not (jars / f"spark-{sys.argv[1]}" / name).is_file()]
+sys.exit(f"missing {missing}" if missing else 0)
+EOF
+
+echo "== the wheel's suites on Spark $line ($("$python" -c 'import pyspark; print("pyspark", pyspark.__version__)'), $(basename "$wheel"), environment made in $((SECONDS - started)) s)"
+# pytest's configuration: python/wheel_tests/pytest.ini if there is one, never
+# python/pyproject.toml (the wheel's build file, which pytest would take for lack of another).
+config=/dev/null
+[[ ! -f pytest.ini ]] || config=pytest.ini
+"$python" -m pytest -c "$config" -p no:cacheprovider -q --rootdir . "$@"
