@@ -52,7 +52,9 @@
 #   make bench-python the Python exchange (mapInArrow, mapInPandas, pandas UDFs,
 #                    applyInPandas) with rowbridge's operators and with Spark's, side by
 #                    side over cached TPC-H lineitem and make run's nested dataset
-#                    (build/bench/python.json, docs/img/python.png)
+#                    (build/bench/python.json, docs/img/python.png), then rowbridge.spark's
+#                    to_arrow, to_pandas and create_dataframe against PySpark's own
+#                    (build/bench/python-frames.json)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
 #   make format-check / tidy   the same check without changes; clang-tidy (.clang-tidy)

@@ -9,9 +9,12 @@
 # plugin (--comet: rowbridge, Spark's path through Comet's transition, the A/A twin and Comet's
 # own exchange), unless CASES names cases or COMET=0.
 #
+# Then DataFrames to and from Arrow and pandas over lineitem (python/bench/frames_bench.py:
+# rowbridge.spark's to_arrow, to_pandas and create_dataframe against PySpark's own).
+#
 # Environment: BUILD (build), ROUNDS (3), CASES (every case; names separated by semicolons),
-# COMET (1). Writes OUT_DIR/python.json, OUT_DIR/python-comet.json and the plot (default
-# docs/img/python.png); prints the tables.
+# COMET (1), FRAMES (1). Writes OUT_DIR/python.json, OUT_DIR/python-frames.json,
+# OUT_DIR/python-comet.json and the plot (default docs/img/python.png); prints the tables.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -34,6 +37,14 @@ unset SPARK_HOME
   --nested "$build/demo/nested" \
   --rounds "${ROUNDS:-3}" ${CASES:+--cases "$CASES"} \
   --json "$out/python.json" --plot "$plot"
+
+# DataFrames to and from Arrow and pandas (rowbridge.spark against PySpark's own), unless CASES
+# names exchange cases or FRAMES=0.
+if [[ -z "${CASES:-}" && "${FRAMES:-1}" != 0 ]]; then
+  "$python" python/bench/frames_bench.py \
+    --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
+    --rounds "${ROUNDS:-3}" --json "$out/python-frames.json"
+fi
 
 if [[ -z "${CASES:-}" && "${COMET:-1}" != 0 ]]; then
   ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh 4.1 comet) "$python" \

@@ -93,20 +93,26 @@ def test_create_dataframe_from_arrow_equals_sparks(spark, form):
     _same_frames(rowbridge.spark.create_dataframe(spark, given), spark.createDataFrame(table))
 
 
-def test_create_dataframe_with_a_schema_and_through_an_rdd(spark):
+def test_create_dataframe_with_a_schema_through_a_scan_of_the_batches(spark):
     if not _needs_arrow_input(spark):
         return
     table = _arrow_input().select(["id", "s", "dec"])
     schema = "id long, s string, dec decimal(14, 2)"
-    key = "spark.sql.execution.arrow.localRelationThreshold"
-    spark.conf.set(key, "1k")  # past it, the batches become an RDD, one per partition
+    threshold = "spark.sql.execution.arrow.localRelationThreshold"
+    rows_per_batch = "spark.sql.execution.arrow.maxRecordsPerBatch"
+    spark.conf.set(threshold, "1k")  # past it, a scan of the batches, not a local relation
+    spark.conf.set(rows_per_batch, "300")
     try:
         ours = rowbridge.spark.create_dataframe(spark, table, schema)
         theirs = spark.createDataFrame(table, schema)
-        assert "LocalTableScan" not in ours._jdf.queryExecution().executedPlan().toString()
+        plan = ours._jdf.queryExecution().executedPlan().toString()
+        assert "7 Arrow batches from Python" in plan and "RowbridgeColumnarToRow" in plan, plan
         _same_frames(ours, theirs)
+        # Partitions hold consecutive batches: the rows keep their order.
+        assert [row.id for row in ours.select("id").collect()] == list(range(2000))
     finally:
-        spark.conf.unset(key)
+        spark.conf.unset(threshold)
+        spark.conf.unset(rows_per_batch)
 
 
 def test_create_dataframe_from_pandas_equals_sparks(spark):

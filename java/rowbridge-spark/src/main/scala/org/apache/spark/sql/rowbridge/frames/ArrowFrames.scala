@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import io.rowbridge.ArrowSchemas
 import io.rowbridge.spark.{BatchRowSource, RowbridgeArrow, RowbridgeConf}
-import io.rowbridge.spark.frames.RecordBatchMessages
+import io.rowbridge.spark.frames.{PythonBatchesTable, RecordBatchMessages}
 
 import org.apache.arrow.vector.types.pojo.Schema
 import org.apache.spark.TaskContext
@@ -18,6 +18,7 @@ import org.apache.spark.sql.api.python.PythonSQLUtils
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.AttributeReference
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.ArrowUtils
@@ -113,11 +114,13 @@ object ArrowFrames {
       )
     )
     val source = rowSource(session, schema)
-    if (data.iterator.map(_.length.toLong).sum > threshold) {
-      val rdd = session.sparkContext
-        .parallelize(data.toSeq, math.max(1, data.length))
-        .mapPartitions(messages => rows(messages, arrowSchema, source))
-      FramesShim.createDataFrame(session, rdd.setName("arrow"), schema)
+    val bytes = data.iterator.map(_.length.toLong).sum
+    if (bytes > threshold) {
+      // Every core gets a partition, of at most spark.sql.files.maxPartitionBytes.
+      val cores = math.max(1, session.sparkContext.defaultParallelism)
+      val perPartition = math.min(conf.filesMaxPartitionBytes, (bytes + cores - 1) / cores)
+      val table = new PythonBatchesTable(schema, arrowSchema, data, perPartition)
+      FramesShim.ofRows(session, DataSourceV2Relation.create(table, None, None))
     } else {
       val attributes = schema.fields.toSeq.map { field =>
         AttributeReference(field.name, field.dataType, field.nullable, field.metadata)()
