@@ -39,6 +39,13 @@ object ArrowFrames {
   /** The IPC end-of-stream marker. */
   private val EndOfStream = RowbridgeArrow.END_OF_STREAM
 
+  /** The bytes of batches a partition of [[PythonBatchesTable]] holds at most. A task carries its
+    * partition's bytes, and each running task holds them twice in the JVM's heap (serialized and
+    * read back): 16 MiB keeps that small while a task still converts some 100 000 rows (at a
+    * partition per 10 000-row batch, as Spark's RDD has, scheduling cost more than converting).
+    */
+  private val MaxPartitionBytes = 16L << 20
+
   /** Spark's default for spark.sql.execution.arrow.localRelationThreshold. */
   private val DefaultLocalRelationThreshold = "48MB"
 
@@ -116,9 +123,9 @@ object ArrowFrames {
     val source = rowSource(session, schema)
     val bytes = data.iterator.map(_.length.toLong).sum
     if (bytes > threshold) {
-      // Every core gets a partition, of at most spark.sql.files.maxPartitionBytes.
+      // Every core gets a partition, of at most MaxPartitionBytes.
       val cores = math.max(1, session.sparkContext.defaultParallelism)
-      val perPartition = math.min(conf.filesMaxPartitionBytes, (bytes + cores - 1) / cores)
+      val perPartition = math.min(MaxPartitionBytes, (bytes + cores - 1) / cores)
       val table = new PythonBatchesTable(schema, arrowSchema, data, perPartition)
       FramesShim.ofRows(session, DataSourceV2Relation.create(table, None, None))
     } else {
