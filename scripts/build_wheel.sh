@@ -20,13 +20,7 @@ dist=build/dist
 platform=manylinux_2_28_x86_64.manylinux_2_28_aarch64
 requirements=scripts/wheel-requirements.txt
 
-if [[ ! -f "$venv/pyvenv.cfg" ]] || ! cmp -s "$venv/.requirements" "$requirements"; then
-  echo "build_wheel: installing $requirements into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/python3" -m pip install -q --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$venv/.requirements"
-fi
+scripts/requirements_venv.sh "$venv" "$requirements"
 python="$PWD/$venv/bin/python3"
 # No wheel of an earlier build outlives a failed one.
 rm -f "$dist"/rowbridge-*.whl

@@ -22,14 +22,7 @@ case "$line" in
 esac
 
 if [[ "$line" != 4.1 ]]; then
-  requirements=scripts/python-requirements-spark-$line.txt
-  if [[ ! -f "$venv/pyvenv.cfg" ]] || ! cmp -s "$venv/.requirements" "$requirements"; then
-    echo "python_tests: installing $requirements into $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/python3" -m pip install -q --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/.requirements"
-  fi
+  scripts/requirements_venv.sh "$venv" "scripts/python-requirements-spark-$line.txt"
 fi
 
 ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh "$line")

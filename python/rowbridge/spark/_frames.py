@@ -205,17 +205,22 @@ def _rowbridge_jvm(session):
                     session._jvm = session._jvm.rowbridge_original
 
 
+def is_pandas(data):
+    """True for a pandas DataFrame (False without pandas)."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is there wherever PySpark's Arrow is
+        return False
+    return isinstance(data, pd.DataFrame)
+
+
 def _as_table_or_pandas(data):
     """``data`` as a pyarrow Table or a pandas DataFrame."""
     import pyarrow as pa
 
     # pandas first: its DataFrame has __arrow_c_stream__ too (pandas 2.2), but PySpark converts
     # pandas by its own rules (time zones, dtypes), which create_dataframe keeps.
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is there wherever PySpark's Arrow is
-        pd = None
-    if pd is not None and isinstance(data, pd.DataFrame):
+    if is_pandas(data):
         return data
     if isinstance(data, pa.Table):
         return data

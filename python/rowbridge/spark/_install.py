@@ -21,14 +21,6 @@ def _classes():
     return DataFrame, SparkSession
 
 
-def _is_pandas(data):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(data, pd.DataFrame)
-
-
 def _is_arrow(data):
     """A pyarrow Table (what PySpark's createDataFrame itself takes from Arrow)."""
     import pyarrow as pa
@@ -60,7 +52,7 @@ def install():
         @functools.wraps(create)
         def rowbridge_create_dataframe(self, data, schema=None, *args, **kwargs):
             covered = not args and not kwargs and (
-                _is_pandas(data)
+                _frames.is_pandas(data)
                 or (_is_arrow(data) and hasattr(self, "_create_from_arrow_table"))
             )
             if not covered:

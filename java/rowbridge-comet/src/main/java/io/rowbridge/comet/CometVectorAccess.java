@@ -73,12 +73,16 @@ final class CometVectorAccess {
     }
     if (nested) {
       valueVector = ArrowVectorAccess.handle(type, "getValueVector", Object.class);
-      provider = declaredField(type, "dictionaryProvider");
+      provider = declaredField(type, "dictionaryProvider", Object.class);
+      if (provider == null) {
+        throw new IllegalStateException(
+            "rowbridge: " + type.getName() + " has no field dictionaryProvider");
+      }
       numNulls = indices = values = dictionaryVector = uuid = null;
       return;
     }
     provider = null;
-    uuid = dictionary ? null : inheritedFlag(type, "isUuid");
+    uuid = dictionary ? null : declaredField(type, "isUuid", boolean.class);
     if (dictionary) {
       indices = field(type, "indices");
       values = field(type, "values");
@@ -120,7 +124,7 @@ final class CometVectorAccess {
       into.children = null;
       if (!dictionary) {
         into.dictionary = null;
-        return readPlain(this, column, into) || readFixed(column, into, fixed);
+        return readPlain(this, column, into, fixed);
       }
       Object plain = indices.invokeExact(column);
       Object dictionaryValues = dictionaryVector.invokeExact(values.invokeExact(column));
@@ -128,7 +132,7 @@ final class CometVectorAccess {
       if (plainAccess.dictionary || plainAccess.nested || !plainAccess.readable) {
         return false;
       }
-      if (!readPlain(plainAccess, plain, into)) {
+      if (!readPlain(plainAccess, plain, into, null)) {
         return false;
       }
       into.dictionary = dictionaryInto;
@@ -141,49 +145,24 @@ final class CometVectorAccess {
     }
   }
 
-  private static boolean readPlain(CometVectorAccess access, Object column, ColumnBuffers into)
+  /**
+   * A CometPlainVector's Arrow vector into {@code into}; a fixed-size binary one through {@code
+   * fixed} (not read when null), as text when the vector is flagged as a UUID.
+   */
+  private static boolean readPlain(
+      CometVectorAccess access, Object column, ColumnBuffers into, FixedSizeBinaryColumn fixed)
       throws Throwable {
     Object vector = access.valueVector.invokeExact(column);
     int nulls = (int) access.numNulls.invokeExact(column);
-    return ArrowVectorAccess.of(vector.getClass()).read(vector, nulls, into);
-  }
-
-  /** A plain vector of fixed-size binary values, through {@code fixed}. */
-  private boolean readFixed(Object column, ColumnBuffers into, FixedSizeBinaryColumn fixed)
-      throws Throwable {
+    ArrowVectorAccess arrow = ArrowVectorAccess.of(vector.getClass());
+    if (arrow.read(vector, nulls, into)) {
+      return true;
+    }
     if (fixed == null) {
       return false;
     }
-    Object vector = valueVector.invokeExact(column);
-    int nulls = (int) numNulls.invokeExact(column);
-    boolean flagged = uuid != null && (boolean) uuid.invokeExact(column);
-    return ArrowVectorAccess.of(vector.getClass())
-        .readFixedSizeBinary(vector, nulls, flagged, fixed, into);
-  }
-
-  /**
-   * A getter of the boolean field {@code name} that {@code type} or a superclass declares, typed
-   * (Object)boolean; null when none does.
-   */
-  private static MethodHandle inheritedFlag(Class<?> type, String name) {
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      try {
-        java.lang.reflect.Field field = c.getDeclaredField(name);
-        if (field.getType() != boolean.class) {
-          return null;
-        }
-        field.setAccessible(true);
-        return MethodHandles.lookup()
-            .unreflectGetter(field)
-            .asType(MethodType.methodType(boolean.class, Object.class));
-      } catch (NoSuchFieldException e) {
-        // look in the superclass
-      } catch (IllegalAccessException | RuntimeException e) {
-        throw new IllegalStateException(
-            "rowbridge: " + type.getName() + "'s field " + name + " is not readable", e);
-      }
-    }
-    return null;
+    boolean uuid = access.uuid != null && (boolean) access.uuid.invokeExact(column);
+    return arrow.readFixedSizeBinary(vector, nulls, uuid, fixed, into);
   }
 
   private static MethodHandle field(Class<?> type, String name) {
@@ -198,19 +177,28 @@ final class CometVectorAccess {
   }
 
   /**
-   * A getter of {@code type}'s own field {@code name}, whatever its access, typed (Object)Object.
+   * A getter of the field {@code name} that {@code type} or a superclass declares, whatever its
+   * access, typed ({@code Object}){@code returns}; null when none declares it.
    */
-  private static MethodHandle declaredField(Class<?> type, String name) {
-    try {
-      java.lang.reflect.Field field = type.getDeclaredField(name);
-      field.setAccessible(true);
-      return MethodHandles.lookup()
-          .unreflectGetter(field)
-          .asType(MethodType.methodType(Object.class, Object.class));
-    } catch (NoSuchFieldException | IllegalAccessException | RuntimeException e) {
-      throw new IllegalStateException(
-          "rowbridge: " + type.getName() + " has no readable field " + name, e);
+  private static MethodHandle declaredField(Class<?> type, String name, Class<?> returns) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      java.lang.reflect.Field field;
+      try {
+        field = c.getDeclaredField(name);
+      } catch (NoSuchFieldException e) {
+        continue;
+      }
+      try {
+        field.setAccessible(true);
+        return MethodHandles.lookup()
+            .unreflectGetter(field)
+            .asType(MethodType.methodType(returns, Object.class));
+      } catch (IllegalAccessException | RuntimeException e) {
+        throw new IllegalStateException(
+            "rowbridge: " + type.getName() + "'s field " + name + " is not readable", e);
+      }
     }
+    return null;
   }
 
   private static Class<?> fieldType(Class<?> type, String name) {

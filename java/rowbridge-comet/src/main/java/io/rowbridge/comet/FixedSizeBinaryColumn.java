@@ -45,6 +45,11 @@ final class FixedSizeBinaryColumn implements AutoCloseable {
 
   private long offsets;
   private long offsetsBytes;
+
+  /** The step of the offsets written, and the last index written with it (-1: none). */
+  private int offsetsStep;
+
+  private int offsetsWritten = -1;
   private long text;
   private long textBytes;
 
@@ -114,16 +119,25 @@ final class FixedSizeBinaryColumn implements AutoCloseable {
     return true;
   }
 
-  /** Offsets 0, step, 2 * step, ... for {@code valueCount} values. */
+  /**
+   * Offsets 0, step, 2 * step, ... for {@code valueCount} values; those an earlier batch wrote with
+   * the same step stay as they are.
+   */
   private void writeOffsets(int valueCount, int step) {
     long needed = 4L * (valueCount + 1);
     if (offsetsBytes < needed) {
       offsets = grow(offsets, needed);
       offsetsBytes = needed;
+      offsetsWritten = -1;
     }
-    for (int i = 0; i <= valueCount; i++) {
+    if (step != offsetsStep) {
+      offsetsStep = step;
+      offsetsWritten = -1;
+    }
+    for (int i = offsetsWritten + 1; i <= valueCount; i++) {
       Platform.putInt(null, offsets + 4L * i, i * step);
     }
+    offsetsWritten = Math.max(offsetsWritten, valueCount);
   }
 
   /**
@@ -164,6 +178,7 @@ final class FixedSizeBinaryColumn implements AutoCloseable {
       Platform.freeMemory(offsets);
       offsets = 0;
       offsetsBytes = 0;
+      offsetsWritten = -1;
     }
     if (text != 0) {
       Platform.freeMemory(text);

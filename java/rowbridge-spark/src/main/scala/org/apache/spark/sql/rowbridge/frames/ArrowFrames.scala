@@ -120,7 +120,6 @@ object ArrowFrames {
         DefaultLocalRelationThreshold
       )
     )
-    val source = rowSource(session, schema)
     val bytes = data.iterator.map(_.length.toLong).sum
     if (bytes > threshold) {
       // Every core gets a partition, of at most MaxPartitionBytes.
@@ -132,39 +131,33 @@ object ArrowFrames {
       val attributes = schema.fields.toSeq.map { field =>
         AttributeReference(field.name, field.dataType, field.nullable, field.metadata)()
       }
-      val local = rows(data.iterator, arrowSchema, source).map(_.copy()).toArray
+      val local = localRows(data, arrowSchema, rowSource(session, schema))
       FramesShim.ofRows(session, LocalRelation(attributes, local.toSeq))
     }
   }
 
-  /** The rows of the messages' batches, through rowbridge's converter (reused rows, as a scan's;
-    * the batches' memory is freed after the last row, or at the task's end).
+  /** The rows of the messages' batches, made on the driver by rowbridge's converter and copied (a
+    * local relation keeps them); the batches' memory is freed before this returns.
     */
-  private def rows(
-      messages: Iterator[Array[Byte]],
+  private def localRows(
+      messages: Array[Array[Byte]],
       arrowSchema: String,
       source: BatchRowSource
-  ): Iterator[InternalRow] = {
-    val batches = new RecordBatchMessages(messages.asJava, Schema.fromJSON(arrowSchema))
-    val task = TaskContext.get()
-    if (task != null) {
-      task.addTaskCompletionListener[Unit](_ => batches.close())
-    }
-    val converted = source.open(batches)
-    new Iterator[InternalRow] {
-      private var open = true
-
-      override def hasNext: Boolean = {
-        val more = open && converted.hasNext
-        if (!more && open) {
-          open = false
-          converted.close()
-          batches.close()
+  ): Array[InternalRow] = {
+    val batches = new RecordBatchMessages(messages.iterator.asJava, Schema.fromJSON(arrowSchema))
+    try {
+      val converted = source.open(batches)
+      try {
+        val rows = mutable.ArrayBuffer.empty[InternalRow]
+        while (converted.hasNext) {
+          rows += converted.next().copy()
         }
-        more
+        rows.toArray
+      } finally {
+        converted.close()
       }
-
-      override def next(): InternalRow = converted.next()
+    } finally {
+      batches.close()
     }
   }
 
