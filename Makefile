@@ -282,7 +282,7 @@ test-python: java
 # the differential suites ($(JAVA_LINE_SCHEMAS) schemas) and the operator suites against each
 # line's own UnsafeProjection; make test-long runs every suite on every line.
 JAVA_LINE_SCHEMAS ?= 50
-JAVA_LINE_SUITES := SparkDifferentialTest,DecoderDifferentialTest,RowbridgeOperatorTest,RowToArrowExecTest,TransitionPlacementTest
+JAVA_LINE_SUITES := SparkDifferentialTest,DecoderDifferentialTest,RowbridgeOperatorTest,RowToArrowExecTest,TransitionPlacementTest,ArrowCacheTest,CacheEvictionTest
 MVN_LINE = $(MVN) -pl rowbridge-core,rowbridge-spark
 JAVA_LINE_TEST = -Dtest='$(JAVA_LINE_SUITES)' -Dsurefire.failIfNoSpecifiedTests=false \
                  -Drowbridge.cluster.skip=true -Drowbridge.test.schemas=$(JAVA_LINE_SCHEMAS) \
