@@ -8,7 +8,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, UnsafeRow}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.columnar.{CachedBatch, SimpleMetricsCachedBatchSerializer}
-import org.apache.spark.sql.execution.columnar.DefaultCachedBatchSerializer
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.columnar.{DefaultCachedBatchSerializer, InMemoryTableScanExec}
 import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.StructType
@@ -154,6 +155,16 @@ object ArrowCachedBatchSerializer {
 
   /** The session setting naming the cache's compression: none, lz4 or zstd. */
   val Compression = "spark.rowbridge.cache.compression"
+
+  /** Whether `plan` reads a cache of this serializer's as Arrow batches (so rowbridge's transition
+    * may take its rows, as it takes an allow-listed scan's).
+    */
+  def readsArrow(plan: SparkPlan): Boolean = plan match {
+    case scan: InMemoryTableScanExec =>
+      scan.relation.cacheBuilder.serializer.isInstanceOf[ArrowCachedBatchSerializer] &&
+      supports(scan.relation.output)
+    case _ => false
+  }
 
   /** Whether the Arrow cache takes every column of `schema`. */
   def supports(schema: Seq[Attribute]): Boolean =

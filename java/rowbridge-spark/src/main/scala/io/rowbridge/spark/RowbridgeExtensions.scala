@@ -98,7 +98,10 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
         (node, demand) =>
           (node match {
             case ColumnarToRowExec(child) =>
-              if (scans.contains(child.getClass.getName)) {
+              if (
+                scans.contains(child.getClass.getName) ||
+                ArrowCachedBatchSerializer.readsArrow(child)
+              ) {
                 if (TransitionPlacement.chooses(placement, demand, types(child))) {
                   Some(RowbridgeColumnarToRowExec(child))
                 } else {

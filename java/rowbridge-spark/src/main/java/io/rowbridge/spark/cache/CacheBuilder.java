@@ -41,7 +41,7 @@ public final class CacheBuilder implements Iterator<CachedBatch>, AutoCloseable 
   private final int batchRows;
   private final CachedBatchWriter writer;
   private final ArrayDeque<CachedBatch> ready = new ArrayDeque<>();
-  private BufferAllocator allocator;
+  private final BufferAllocator allocator;
   private RowbridgeDecoder decoder;
   private boolean first = true;
   private boolean closed;
@@ -58,7 +58,9 @@ public final class CacheBuilder implements Iterator<CachedBatch>, AutoCloseable 
     this.schema = schema;
     this.timeZoneId = timeZoneId;
     this.batchRows = Math.max(1, batchRows);
-    this.writer = new CachedBatchWriter(schema, compression);
+    this.allocator =
+        ArrowUtils.rootAllocator().newChildAllocator("rowbridge's cache build", 0, Long.MAX_VALUE);
+    this.writer = new CachedBatchWriter(schema, compression, allocator);
     TaskContext task = TaskContext.get();
     if (task != null) {
       task.addTaskCompletionListener((TaskContext context) -> close());
@@ -168,9 +170,6 @@ public final class CacheBuilder implements Iterator<CachedBatch>, AutoCloseable 
   /** Decodes and caches the next batch of {@code from}; false when it had no rows left. */
   private boolean decodeFrom(Iterator<InternalRow> from) {
     if (decoder == null) {
-      allocator =
-          ArrowUtils.rootAllocator()
-              .newChildAllocator("rowbridge's cache build", 0, Long.MAX_VALUE);
       decoder =
           RowbridgeDecoder.create(
               schema, timeZoneId, allocator, DecoderOptions.defaults().maxRows(batchRows));
@@ -235,8 +234,9 @@ public final class CacheBuilder implements Iterator<CachedBatch>, AutoCloseable 
     closed = true;
     if (decoder != null) {
       decoder.close();
-      allocator.close();
       decoder = null;
     }
+    writer.close();
+    allocator.close();
   }
 }

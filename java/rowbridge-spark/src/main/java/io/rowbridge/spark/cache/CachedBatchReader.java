@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -21,7 +23,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Cached batches read back as Arrow-backed ColumnarBatches of the columns asked for, in the order
  * asked for. Only those columns' messages are read: each body is copied once into off-heap memory,
- * which the vectors use as it is when the cache is uncompressed (and decompress from otherwise).
+ * which the vectors use as it is when the cache is uncompressed (and decompress from otherwise);
+ * compact decimal columns ({@link CompactDecimals}) are widened back to decimal128 from there.
  *
  * <p>The same vectors are loaded batch after batch: a batch returned is valid until the next call
  * to {@link #next} or {@link #close}; its columns ignore Spark's close calls. The vectors' memory
@@ -36,6 +39,10 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
   private Schema schema;
   private VectorSchemaRoot[] roots;
   private VectorLoader[] loaders;
+
+  /** Per column read, the decimal128 vector a compact decimal column widens into; else null. */
+  private DecimalVector[] widened;
+
   private ColumnarBatch batch;
   private long index;
   private boolean closed;
@@ -93,6 +100,9 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
       try (ArrowRecordBatch record =
           HeapMessages.recordBatch(cached.columnMessage(columns[i]), allocator, what)) {
         loaders[i].load(record);
+        if (widened[i] != null) {
+          CompactDecimals.widen((BigIntVector) roots[i].getVector(0), widened[i], cached.numRows());
+        }
       } catch (RowbridgeException e) {
         throw e;
       } catch (RuntimeException e) {
@@ -123,6 +133,7 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
     schema = read;
     roots = new VectorSchemaRoot[columns.length];
     loaders = new VectorLoader[columns.length];
+    widened = new DecimalVector[columns.length];
     ColumnVector[] vectors = new ColumnVector[columns.length];
     for (int i = 0; i < columns.length; i++) {
       Field field = read.getFields().get(columns[i]);
@@ -131,15 +142,24 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
           new VectorSchemaRoot(
               Collections.singletonList(field), Collections.singletonList(vector), 0);
       loaders[i] = new VectorLoader(roots[i], CacheCompression.DECOMPRESSION);
-      vectors[i] = new ReusedArrowColumnVector(vector);
+      Field wide = CompactDecimals.wideField(field);
+      if (wide != null) {
+        widened[i] = (DecimalVector) wide.createVector(allocator);
+        vectors[i] = new ReusedArrowColumnVector(widened[i]);
+      } else {
+        vectors[i] = new ReusedArrowColumnVector(vector);
+      }
     }
     batch = new ColumnarBatch(vectors);
   }
 
   private void closeVectors() {
     if (roots != null) {
-      for (VectorSchemaRoot root : roots) {
-        root.close();
+      for (int i = 0; i < roots.length; i++) {
+        roots[i].close();
+        if (widened[i] != null) {
+          widened[i].close();
+        }
       }
       roots = null;
     }

@@ -4,6 +4,7 @@ import io.rowbridge.RowbridgeException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
@@ -18,14 +19,18 @@ import org.apache.spark.sql.vectorized.ArrowColumnVector;
 /**
  * Makes cached batches of Arrow vectors: Spark's statistics per column ({@link ColumnStatistics}),
  * then each column as a one-column record batch message, its buffers compressed one by one.
+ * Decimals of precision 18 or less are kept as unscaled longs ({@link CompactDecimals}).
  *
  * <p>Borrows the vectors for the call; the batch made holds only heap arrays. Built once per
- * partition (the statistics chosen once per column); one thread at a time.
+ * partition (the statistics chosen once per column); the narrowing vectors come from the allocator
+ * given, until {@link #close}. One thread at a time.
  */
-final class CachedBatchWriter {
+final class CachedBatchWriter implements AutoCloseable {
   private final StructType schema;
   private final ColumnStatistics[] statistics;
   private final CompressionCodec codec;
+  private final BufferAllocator allocator;
+  private final CompactDecimals[] compact;
   private List<Field> fields;
   private byte[] schemaMessage;
 
@@ -33,8 +38,10 @@ final class CachedBatchWriter {
    * @throws RowbridgeException for a column whose statistics the cache cannot keep (see {@link
    *     CacheBuilder#supports})
    */
-  CachedBatchWriter(StructType schema, CacheCompression compression) {
+  CachedBatchWriter(StructType schema, CacheCompression compression, BufferAllocator allocator) {
     this.schema = schema;
+    this.allocator = allocator;
+    this.compact = new CompactDecimals[schema.fields().length];
     this.statistics = new ColumnStatistics[schema.fields().length];
     for (int i = 0; i < statistics.length; i++) {
       statistics[i] = ColumnStatistics.of(schema.fields()[i].dataType());
@@ -63,6 +70,12 @@ final class CachedBatchWriter {
     List<Field> batchFields = new ArrayList<>(vectors.size());
     for (int i = 0; i < vectors.size(); i++) {
       FieldVector vector = vectors.get(i);
+      if (CompactDecimals.applies(schema.fields()[i].dataType())) {
+        if (compact[i] == null) {
+          compact[i] = CompactDecimals.narrower(allocator, vector.getField());
+        }
+        vector = compact[i].narrow(vector, rows);
+      }
       batchFields.add(vector.getField());
       statistics[i].gather(new ArrowColumnVector(vector), rows, stats, 5 * i);
       stats[5 * i + 4] = (long) vector.getBufferSize();
@@ -73,6 +86,16 @@ final class CachedBatchWriter {
       schemaMessage = HeapMessages.of(new Schema(batchFields));
     }
     return new ArrowCachedBatch(rows, schemaMessage, messages, new GenericInternalRow(stats));
+  }
+
+  /** Frees the narrowing vectors. */
+  @Override
+  public void close() {
+    for (CompactDecimals narrower : compact) {
+      if (narrower != null) {
+        narrower.close();
+      }
+    }
   }
 
   private byte[] columnMessage(FieldVector vector, int rows) {

@@ -64,6 +64,8 @@ abstract class ColumnStatistics {
       return new Floating(false);
     } else if (type instanceof StringType) {
       return new Strings();
+    } else if (CompactDecimals.applies(type)) {
+      return new UnscaledDecimals((DecimalType) type);
     } else if (type instanceof DecimalType) {
       return new Decimals((DecimalType) type);
     } else if (type instanceof BinaryType || !(type instanceof AtomicType)) {
@@ -305,6 +307,46 @@ abstract class ColumnStatistics {
         }
       }
       put(stats, base, lower, upper, nulls, rows);
+    }
+  }
+
+  /**
+   * Decimals of precision 18 or less, read as the unscaled longs the cache keeps them as ({@link
+   * CompactDecimals}): for one scale the order of the longs is the decimals' order. No bounds
+   * without a value, as Spark's statistics have none.
+   */
+  private static final class UnscaledDecimals extends ColumnStatistics {
+    private final int precision;
+    private final int scale;
+
+    UnscaledDecimals(DecimalType type) {
+      this.precision = type.precision();
+      this.scale = type.scale();
+    }
+
+    @Override
+    void gather(ColumnVector column, int rows, Object[] stats, int base) {
+      long lower = Long.MAX_VALUE;
+      long upper = Long.MIN_VALUE;
+      int nulls = 0;
+      boolean anyNull = column.hasNull();
+      for (int i = 0; i < rows; i++) {
+        if (anyNull && column.isNullAt(i)) {
+          nulls++;
+          continue;
+        }
+        long value = column.getLong(i);
+        upper = Math.max(value, upper);
+        lower = Math.min(value, lower);
+      }
+      boolean any = nulls < rows;
+      put(
+          stats,
+          base,
+          any ? Decimal.createUnsafe(lower, precision, scale) : null,
+          any ? Decimal.createUnsafe(upper, precision, scale) : null,
+          nulls,
+          rows);
     }
   }
 }
