@@ -48,7 +48,9 @@
 #                    (section TPC-H: build/bench/tpch.json, docs/img/tpch.png;
 #                    TPCH_ROUNDS, TPCH_SCALE) and with Comet (build/bench/tpch-comet*.json),
 #                    then the same data read from local
-#                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json)
+#                    files, HDFS and S3 (section Storage: build/bench/spark-storage.json),
+#                    then df.cache() with Spark's serializer and rowbridge's (section Cache:
+#                    build/bench/cache.json; a JVM per mode, ROUNDS rounds)
 #   make bench-python the Python exchange (mapInArrow, mapInPandas, pandas UDFs,
 #                    applyInPandas) with rowbridge's operators and with Spark's, side by
 #                    side over cached TPC-H lineitem and make run's nested dataset
@@ -331,6 +333,7 @@ bench-spark: java
 	$(JAVA_ENV) BUILD=$(BUILD) SCALE=$(TPCH_SCALE) ROUNDS=$(TPCH_ROUNDS) \
 	  java/rowbridge-demo/tpch.sh $(BENCH_DIR)
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/storage-bench.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/cache-bench.sh $(BENCH_DIR)
 
 # The Python exchange (docs/BENCHMARKS.md, "Python exchange"): mapInArrow, mapInPandas, a
 # pandas UDF, an Arrow-optimized UDF and applyInPandas over cached TPC-H lineitem (SF 1) and

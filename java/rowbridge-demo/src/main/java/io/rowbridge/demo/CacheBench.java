@@ -38,7 +38,7 @@ import org.apache.spark.storage.StorageLevel;
  * up and then {@code runs} times. Appends one JSON line per dataset to {@code --json}.
  *
  * <pre>
- * CacheBench --mode MODE --lineitem FILE --nested DIR [--runs 3] [--json FILE]
+ * CacheBench --mode MODE --lineitem FILE --nested DIR [--runs 3] [--json FILE] [--conf k=v,...]
  * </pre>
  */
 public final class CacheBench {
@@ -94,6 +94,12 @@ public final class CacheBench {
       builder.config(
           "spark.sql.cache.serializer", "io.rowbridge.spark.ArrowCachedBatchSerializer");
       builder.config("spark.rowbridge.cache.compression", mode.endsWith("zstd") ? "zstd" : "none");
+    }
+    for (String setting : options.getOrDefault("conf", "").split(",")) {
+      if (!setting.isBlank()) {
+        String[] pair = setting.split("=", 2);
+        builder.config(pair[0].trim(), pair[1].trim());
+      }
     }
     if (mode.equals("spark-plain")) {
       builder.config("spark.sql.inMemoryColumnarStorage.compressed", "false");

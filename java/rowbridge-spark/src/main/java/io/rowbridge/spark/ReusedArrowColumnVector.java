@@ -10,7 +10,7 @@ import org.apache.spark.sql.vectorized.ArrowColumnVector;
  * early), which on a plain ArrowColumnVector would free the reused vectors; here both do nothing,
  * and the owner frees its vectors when the task's stream closes.
  */
-public final class ReusedArrowColumnVector extends ArrowColumnVector {
+public class ReusedArrowColumnVector extends ArrowColumnVector {
   public ReusedArrowColumnVector(ValueVector vector) {
     super(vector);
   }

@@ -145,7 +145,7 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
       Field wide = CompactDecimals.wideField(field);
       if (wide != null) {
         widened[i] = (DecimalVector) wide.createVector(allocator);
-        vectors[i] = new ReusedArrowColumnVector(widened[i]);
+        vectors[i] = new UnscaledDecimalColumnVector(widened[i]);
       } else {
         vectors[i] = new ReusedArrowColumnVector(vector);
       }
