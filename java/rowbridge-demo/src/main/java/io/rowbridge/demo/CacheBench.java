@@ -30,12 +30,13 @@ import org.apache.spark.storage.StorageLevel;
  *       uncompressed and with zstd.
  * </ul>
  *
- * <p>Per dataset (TPC-H lineitem from tpchgen-cli's Parquet, and make run's nested dataset from
- * its Arrow files): the time to read the source into Spark's noop sink (the part of a build that is
- * the same in every mode; after a warm-up), a warm-up build, then the timed build ({@code persist(MEMORY_ONLY)} and {@code
- * count()}), the size the block manager reports, and three queries over the cache (an aggregate, a
- * selective filter, and every column of every row into Spark's noop sink), each run once to warm
- * up and then {@code runs} times. Appends one JSON line per dataset to {@code --json}.
+ * <p>Per dataset (TPC-H lineitem from tpchgen-cli's Parquet, and make run's nested dataset from its
+ * Arrow files): the time to read the source into Spark's noop sink (the part of a build that is the
+ * same in every mode; after a warm-up), a warm-up build, then the timed build ({@code
+ * persist(MEMORY_ONLY)} and {@code count()}), the size the block manager reports, and three queries
+ * over the cache (an aggregate, a selective filter, and every column of every row into Spark's noop
+ * sink), each run once to warm up and then {@code runs} times. Appends one JSON line per dataset to
+ * {@code --json}.
  *
  * <pre>
  * CacheBench --mode MODE --lineitem FILE --nested DIR [--runs 3] [--json FILE] [--conf k=v,...]
@@ -91,8 +92,7 @@ public final class CacheBench {
             .config("spark.sql.adaptive.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2");
     if (mode.startsWith("rowbridge")) {
-      builder.config(
-          "spark.sql.cache.serializer", "io.rowbridge.spark.ArrowCachedBatchSerializer");
+      builder.config("spark.sql.cache.serializer", "io.rowbridge.spark.ArrowCachedBatchSerializer");
       builder.config("spark.rowbridge.cache.compression", mode.endsWith("zstd") ? "zstd" : "none");
     }
     for (String setting : options.getOrDefault("conf", "").split(",")) {

@@ -130,7 +130,11 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         onRowbridge = true;
         return;
       } catch (RowbridgeException e) {
-        if (e.code() == RowbridgeException.E2BIG || e.code() == RowbridgeException.ENOMEM) {
+        if (e.code() == RowbridgeException.ENOMEM) {
+          // The task's memory manager refused the row buffer (storage holds the memory, a
+          // block being unrolled, other consumers): Spark's path needs none, and takes it.
+          LOG.info("rowbridge: batch converted by Spark, memory refused: {}", e.getMessage());
+        } else if (e.code() == RowbridgeException.E2BIG) {
           throw new RowbridgeException(
               e.getMessage()
                   + " ("
@@ -139,10 +143,11 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
                   + source.maxChunkBytes
                   + ")",
               e.code());
+        } else {
+          // A batch rowbridge cannot take as it is: Spark's path reads it (and reports any
+          // value Spark itself cannot read).
+          LOG.debug("rowbridge: batch converted by Spark instead: {}", e.getMessage());
         }
-        // A batch rowbridge cannot take as it is: Spark's path reads it (and reports any
-        // value Spark itself cannot read).
-        LOG.debug("rowbridge: batch converted by Spark instead: {}", e.getMessage());
       } finally {
         source.convertTime.add(converter.conversionNanos() - before);
       }
