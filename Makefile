@@ -30,17 +30,17 @@
 #                    shared library, and export only their API; part of make test
 #   make test-aarch64   the aarch64 Release tests of AARCH64_TESTS under qemu-user
 #                    (build/aarch64); make test-long runs every aarch64 test
-#   make test-java-spark35 / test-java-spark40
-#                    the differential and operator suites on Spark 3.5 (Scala 2.12)
-#                    and on Spark 4.0, then the Python exchange suites against that
-#                    line's PySpark; make test runs the 3.5 one, make test-long both
-#   make java-lines  the jars of the Spark 3.5 (Scala 2.12) and 4.0 lines (no tests)
+#   make test-java-spark35 / test-java-spark40 / test-java-spark42
+#                    the differential, operator and cache suites on Spark 3.5 (Scala
+#                    2.12), 4.0 or 4.2, then the Python exchange suites against that
+#                    line's PySpark; make test runs 3.5 and 4.2, make test-long all three
+#   make java-lines  the jars of the Spark 3.5 (Scala 2.12), 4.0 and 4.2 lines (no tests)
 #   make wheel       the Python package rowbridge (python/rowbridge) with the jars of
 #                    every Spark line: build/dist/rowbridge-VERSION-py3-none-PLATFORM.whl
 #                    (VERSION java/pom.xml's, PLATFORM manylinux_2_28 x86_64 and aarch64)
 #   make test-wheel  the wheel's suites (python/wheel_tests) on Spark 4.1 and 3.5, each in
 #                    a fresh virtual environment with that line's PySpark from PyPI and the
-#                    wheel installed; part of make test (4.0: make test-long)
+#                    wheel installed; part of make test (4.0 and 4.2: make test-long)
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -108,7 +108,8 @@ LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
 LONG_SUITES := long-random long-fuzz long-java long-aarch64 long-java-spark35 \
-               long-java-spark35-scala213 long-java-spark40 long-wheel-spark40
+               long-java-spark35-scala213 long-java-spark40 long-wheel-spark40 \
+               long-java-spark42 long-wheel-spark42
 
 # ---- The portable libraries and the JVM side (java/, src/jni). ----
 # Zig's toolchain (cmake/toolchains/zig-*.cmake, installed with the LZ4 and
@@ -162,7 +163,7 @@ JAVA_TEST_ROWS ?= 500
 
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
         test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
-        test-java-spark40 test-python java-lines wheel test-wheel \
+        test-java-spark40 test-java-spark42 test-python java-lines wheel test-wheel \
         $(LONG_SUITES) run bench golden format format-check tidy clean jni java test-java bench-jvm \
         bench-spark bench-python
 
@@ -185,10 +186,10 @@ build-tsan: deps
 # ---- make test: every suite, in order; any failure stops it non-zero. ----
 
 # The qemu runs (test-aarch64) and the Spark 4.0 line (test-java-spark40) are in make test-long
-# (long-aarch64, long-java-spark40), to keep make test under 45 minutes on 2 cores.
+# (long-aarch64, long-java-spark40), to keep make test under 60 minutes on 2 cores.
 test: format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
-      test-java-spark35 test-wheel test-portable
-	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the wheel on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
+      test-java-spark35 test-java-spark42 test-wheel test-portable
+	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the Spark 4.2 line, the wheel on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -300,12 +301,18 @@ test-java-spark40: jni
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LINE_TEST)
 	$(JAVA_ENV) scripts/python_tests.sh 4.0
 
+test-java-spark42: jni
+	@echo "== Java differential and operator suites on Spark 4.2, then the Python exchange suites"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.2 $(JAVA_LINE_TEST)
+	$(JAVA_ENV) scripts/python_tests.sh 4.2
+
 # ---- The Python wheel (python/pyproject.toml, scripts/build_wheel.sh). ----
 
 # The jars of the lines besides the default (make java's), in their target/LINE_SCALA directories.
 java-lines: jni
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 -DskipTests package
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 -DskipTests package
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.2 -DskipTests package
 
 # One wheel in build/dist: python/rowbridge with every line's jars (rowbridge/jars/spark-LINE)
 # and rowbridge/jars/lines.json, built from a staging copy in build/wheel-stage.
@@ -394,9 +401,18 @@ long-java-spark40: jni
 	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LONG_LINE)
 	$(JAVA_ENV) scripts/python_tests.sh 4.0
 
+long-java-spark42: jni
+	@echo "== Java suites on Spark 4.2, then the Python exchange suites"
+	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.2 $(JAVA_LONG_LINE)
+	$(JAVA_ENV) scripts/python_tests.sh 4.2
+
 long-wheel-spark40: wheel
 	@echo "== the wheel's suites on Spark 4.0, in a fresh virtual environment"
 	$(JAVA_ENV) scripts/wheel_tests.sh 4.0
+
+long-wheel-spark42: wheel
+	@echo "== the wheel's suites on Spark 4.2, in a fresh virtual environment"
+	$(JAVA_ENV) scripts/wheel_tests.sh 4.2
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

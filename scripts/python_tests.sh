@@ -17,8 +17,8 @@ shift
 
 case "$line" in
   4.1) venv=build/venv ;;
-  4.0 | 3.5) venv=build/venv-spark-$line ;;
-  *) echo "python_tests: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
+  4.2 | 4.0 | 3.5) venv=build/venv-spark-$line ;;
+  *) echo "python_tests: unknown Spark line '$line' (4.2, 4.1, 4.0 or 3.5)" >&2; exit 2 ;;
 esac
 
 if [[ "$line" != 4.1 ]]; then

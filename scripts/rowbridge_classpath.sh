@@ -8,7 +8,7 @@
 # (Maven downloads it for rowbridge-comet's tests), without arrow-c-data, whose classes Comet's
 # jar carries in its own build.
 #
-#   scripts/rowbridge_classpath.sh LINE [comet]       LINE: 4.1, 4.0 or 3.5
+#   scripts/rowbridge_classpath.sh LINE [comet]       LINE: 4.2, 4.1, 4.0 or 3.5
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -16,9 +16,10 @@ line=${1:?usage: scripts/rowbridge_classpath.sh LINE [comet]}
 with=${2:-}
 case "$line" in
   4.1) scala=2.13 arrow=18.3.0 target=target ;;
+  4.2) scala=2.13 arrow=19.0.0 target=target/4.2_2.13 ;;
   4.0) scala=2.13 arrow=18.1.0 target=target/4.0_2.13 ;;
   3.5) scala=2.12 arrow=12.0.1 target=target/3.5_2.12 ;;
-  *) echo "rowbridge_classpath: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
+  *) echo "rowbridge_classpath: unknown Spark line '$line' (4.2, 4.1, 4.0 or 3.5)" >&2; exit 2 ;;
 esac
 
 modules=(core spark)

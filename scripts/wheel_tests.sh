@@ -3,7 +3,7 @@
 # make wheel built (build/dist), installed as a user installs it: into a new virtual environment,
 # beside that line's PySpark from PyPI, with no class path, SPARK_HOME or source tree to help.
 #
-#   scripts/wheel_tests.sh LINE [PYTEST ARGS...]     LINE: 4.1, 4.0 or 3.5
+#   scripts/wheel_tests.sh LINE [PYTEST ARGS...]     LINE: 4.2, 4.1, 4.0 or 3.5
 #
 # Every run makes build/wheel-venv-LINE afresh and installs into it, in one pip command (so
 # that the wheel's own requirements cannot move a pin), the wheel and the line's pins of
@@ -20,8 +20,8 @@ shift
 
 case "$line" in
   4.1) requirements=scripts/python-requirements.txt ;;
-  4.0 | 3.5) requirements=scripts/python-requirements-spark-$line.txt ;;
-  *) echo "wheel_tests: unknown Spark line '$line' (4.1, 4.0 or 3.5)" >&2; exit 2 ;;
+  4.2 | 4.0 | 3.5) requirements=scripts/python-requirements-spark-$line.txt ;;
+  *) echo "wheel_tests: unknown Spark line '$line' (4.2, 4.1, 4.0 or 3.5)" >&2; exit 2 ;;
 esac
 fail() {
   echo "wheel_tests: $*" >&2

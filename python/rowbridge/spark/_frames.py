@@ -10,6 +10,7 @@
 """
 
 import contextlib
+import inspect
 import threading
 
 _FRAMES = "org.apache.spark.sql.rowbridge.frames.ArrowFrames"
@@ -32,11 +33,16 @@ def _unwrap_spark_exception():
 
 
 def _local_socket(connection, secret):
+    """The file of PySpark's authenticated local socket, and the socket when PySpark returns
+    it too (4.2 and later; None before), for the caller to close."""
     try:
         from pyspark.util import _create_local_socket
     except ImportError:  # PySpark 3.5
         from pyspark.rdd import _create_local_socket
-    return _create_local_socket((connection, secret))
+    created = _create_local_socket((connection, secret))
+    if isinstance(created, tuple):
+        return created
+    return created, None
 
 
 def _read_batches(df):
@@ -49,7 +55,7 @@ def _read_batches(df):
     batches = []
     schema = None
     try:
-        sockfile = _local_socket(connection, secret)
+        sockfile, sock = _local_socket(connection, secret)
         try:
             reader = pa.ipc.open_stream(sockfile)
             schema = reader.schema
@@ -57,6 +63,8 @@ def _read_batches(df):
                 batches.append(batch)
         finally:
             sockfile.close()
+            if sock is not None:
+                sock.close()
     except Exception:
         # A stream cut short: the JVM's error says why.
         with _unwrap_spark_exception():
@@ -72,14 +80,16 @@ def _arrow_schema(df):
     from pyspark.sql.pandas.types import to_arrow_schema
 
     jconf = df.sparkSession._jconf
-    try:
-        return to_arrow_schema(
-            df.schema,
-            error_on_duplicated_field_names_in_struct=True,
-            prefers_large_types=jconf.arrowUseLargeVarTypes(),
-        )
-    except TypeError:  # PySpark 3.5: no such arguments
+    accepted = inspect.signature(to_arrow_schema).parameters
+    if "prefers_large_types" not in accepted:  # PySpark 3.5: no such arguments
         return to_arrow_schema(df.schema)
+    options = {
+        "error_on_duplicated_field_names_in_struct": True,
+        "prefers_large_types": jconf.arrowUseLargeVarTypes(),
+    }
+    if "timezone" in accepted:  # PySpark 4.2: timestamps need it; toArrow labels them UTC
+        options["timezone"] = "UTC"
+    return to_arrow_schema(df.schema, **options)
 
 
 def to_arrow(df):
@@ -135,7 +145,9 @@ def to_pandas(df):
     view.__dict__.update(df.__dict__)
     view._session = _SessionView(df.sparkSession)
 
-    def collect_as_arrow(split_batches=False, empty_list_if_zero_records=True):
+    def collect_as_arrow(split_batches=False, empty_list_if_zero_records=True, **_others):
+        # _others: what later PySparks add (4.2: prefers_large_var_types, which its pandas
+        # conversion does not need).
         import pyarrow as pa
 
         schema, batches = _read_batches(df)
@@ -151,7 +163,9 @@ def to_pandas(df):
         return batches
 
     view._collect_as_arrow = collect_as_arrow
-    return PandasConversionMixin.toPandas(view)
+    if hasattr(PandasConversionMixin, "toPandas"):
+        return PandasConversionMixin.toPandas(view)
+    return PandasConversionMixin._to_pandas(view)  # PySpark 4.2
 
 
 class _SqlUtils:
@@ -297,12 +311,48 @@ def create_dataframe(spark, data, schema=None):
             )
         if schema is None or isinstance(schema, (list, tuple)):
             _check_arrow_types(data.schema)
+        create = spark._create_from_arrow_table
         with _rowbridge_jvm(spark):
-            return spark._create_from_arrow_table(
-                data, _schema_argument(schema, data.schema.names), timezone
+            return create(
+                data,
+                _schema_argument(schema, data.schema.names),
+                timezone,
+                **_session_arguments(spark, create),
             )
     schema = _schema_argument(schema, data.columns)
     if len(data) == 0:
         return spark.createDataFrame(data, schema)
+    create = spark._create_from_pandas_with_arrow
     with _rowbridge_jvm(spark):
-        return spark._create_from_pandas_with_arrow(data, schema, timezone)
+        return create(data, schema, timezone, **_session_arguments(spark, create))
+
+
+# The arguments PySpark 4.2's createDataFrame reads from the session and hands to its
+# conversions (earlier lines read them inside): name -> (setting, how its value reads).
+_SESSION_ARGUMENTS = {
+    "prefer_timestamp_ntz": ("spark.sql.timestampType", lambda v: v.upper() == "TIMESTAMP_NTZ"),
+    "prefers_large_var_types": (
+        "spark.sql.execution.arrow.useLargeVarTypes",
+        lambda v: v.lower() == "true",
+    ),
+    "arrow_batch_size": ("spark.sql.execution.arrow.maxRecordsPerBatch", int),
+    "safecheck": (
+        "spark.sql.execution.pandas.convertToArrowArraySafely",
+        lambda v: v.lower() == "true",
+    ),
+    "infer_pandas_dict_as_map": (
+        "spark.sql.execution.pandas.inferPandasDictAsMap",
+        lambda v: v.lower() == "true",
+    ),
+}
+
+
+def _session_arguments(spark, conversion):
+    """The session's values of the arguments ``conversion`` takes beyond (data, schema,
+    timezone), as PySpark's own createDataFrame reads them."""
+    arguments = {}
+    for name in inspect.signature(conversion).parameters:
+        if name in _SESSION_ARGUMENTS:
+            setting, read = _SESSION_ARGUMENTS[name]
+            arguments[name] = read(spark.conf.get(setting))
+    return arguments
