@@ -156,6 +156,13 @@ std::string FieldTypeName(const ArrowField& field) {
   return name + ">";
 }
 
+std::string ExtensionName(const ArrowField& field) {
+  for (const auto& [key, value] : field.metadata) {
+    if (key == "ARROW:extension:name") return value;
+  }
+  return "";
+}
+
 bool SameLayout(const ArrowField& a, const ArrowSchema& b) {
   if (b.format == nullptr || a.format != b.format) return false;
   if (a.is_dictionary() != (b.dictionary != nullptr)) return false;

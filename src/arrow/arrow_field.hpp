@@ -44,6 +44,11 @@ Status DecodeMetadata(const char* metadata, std::vector<std::pair<std::string, s
 /// Returns a readable type of `field`, e.g. "dictionary<int32, utf8>".
 std::string FieldTypeName(const ArrowField& field);
 
+/// Returns the name of the field's Arrow extension type (its "ARROW:extension:name"
+/// metadata), or an empty string for a field without one. The field's format is the
+/// extension's storage type, which is what its values are read as.
+std::string ExtensionName(const ArrowField& field);
+
 /// Returns true when the two fields have the same physical layout: the same
 /// format strings and dictionary encoding, recursively (names are ignored).
 bool SameLayout(const ArrowField& a, const ArrowSchema& b);

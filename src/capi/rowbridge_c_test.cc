@@ -204,7 +204,7 @@ TEST(CApi, UnsupportedTypesAreEnotsupNamingTheColumn) {
   TestArray extension = SchemaNode("i", "ext_col");
   extension.metadata = testing::EncodeMetadata(
       {{"ARROW:extension:name", "my.ext"}, {"ARROW:extension:metadata", ""}});
-  ExpectUnsupported(extension, "ext_col");
+  ExpectUnsupported(extension, "column 'ext_col' has type int32 (extension my.ext)");
   TestArray dictionary_of_union = SchemaNode("i", "dict_union");
   dictionary_of_union.dictionary =
       std::make_shared<TestArray>(SchemaNode("+us:0", "", {SchemaNode("i", "x")}));

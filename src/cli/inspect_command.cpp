@@ -35,7 +35,9 @@ Status Inspect(const std::string& input, std::ostream& out) {
   out << "columns: " << field.children.size() << "\n";
   for (size_t i = 0; i < field.children.size(); ++i) {
     const ArrowField& column = field.children[i];
+    const std::string extension = ExtensionName(column);
     out << "  " << column.name << ": " << FieldTypeName(column)
+        << (extension.empty() ? "" : " (extension " + extension + ")")
         << (column.nullable ? "" : " not null");
     if (mapped.ok()) out << " -> " << plan->spark_schema().fields[i].type.ToString();
     out << "\n";

@@ -6,7 +6,9 @@ namespace rowbridge::row {
 namespace {
 
 Status Unsupported(const std::string& path, const ArrowField& field, const std::string& why) {
+  const std::string extension = ExtensionName(field);
   return Status::NotSupported("column '" + path + "' has type " + FieldTypeName(field) +
+                              (extension.empty() ? "" : " (extension " + extension + ")") +
                               ", which Spark rows cannot carry" +
                               (why.empty() ? "" : " (" + why + ")"));
 }
@@ -70,13 +72,6 @@ Status MapFlat(const ArrowField& field, const std::string& path, SparkType* out)
   return Status::Ok();
 }
 
-bool IsExtension(const ArrowField& field) {
-  for (const auto& [key, value] : field.metadata) {
-    if (key == "ARROW:extension:name") return true;
-  }
-  return false;
-}
-
 bool IsVariantChildType(ArrowTypeId id) {
   return id == ArrowTypeId::kBinary || id == ArrowTypeId::kLargeBinary ||
          id == ArrowTypeId::kBinaryView;
@@ -122,7 +117,7 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
                   bool variants) {
   out->name = field.name;
   out->nullable = field.nullable;
-  if (IsExtension(field)) return Unsupported(path, field, "extension type");
+  if (!ExtensionName(field).empty()) return Unsupported(path, field, "");
   const ArrowField& values = ValueField(field);
   if (&values != &field) {
     if (values.is_dictionary() || values.type.id == ArrowTypeId::kRunEndEncoded) {

@@ -14,6 +14,8 @@ BINARY, SOURCE = sys.argv[1], sys.argv[2]
 GOLDEN = os.path.join(SOURCE, "tests", "golden", "flat")
 CORPUS = os.path.join(SOURCE, "tests", "ipc", "corpus")
 UNCONVERTIBLE = os.path.join(SOURCE, "tests", "cli", "inputs", "decimal256_50_2.arrow")
+# Written by make_extension_inputs.py: extension-typed columns (refused: SPEC section 2).
+EXTENSIONS = os.path.join(SOURCE, "tests", "cli", "inputs", "extension_columns.arrow")
 failures = []
 
 
@@ -109,6 +111,24 @@ def test_inspect():
           "inspect names an unconvertible schema")
 
 
+def test_extension_types_are_named(work):
+    inspected = run("inspect", EXTENSIONS)
+    text = inspected.stdout.decode()
+    check(inspected.returncode == 0, f"inspect must succeed: {inspected.stderr!r}")
+    for expected in ("small: int8 (extension example.unregistered)",
+                     "point: struct<x: float64, tag: utf8> (extension example.unregistered)",
+                     "id: fixed_size_binary[16] (extension arrow.uuid)",
+                     "spark schema: not convertible: column 'small' has type int8 "
+                     "(extension example.unregistered)"):
+        check(expected in text, f"inspect output lacks {expected!r}:\n{text}")
+    out = os.path.join(work, "extension.rows")
+    result = run("convert", EXTENSIONS, out)
+    check(result.returncode == 1, "an extension type must exit 1")
+    check("(extension example.unregistered)" in result.stderr.decode(),
+          f"the error must name the extension: {result.stderr!r}")
+    check(not os.path.exists(out), "no output may be left after a failure")
+
+
 def test_unsupported_type_fails_cleanly(work):
     out = os.path.join(work, "decimal.rows")
     result = run("convert", UNCONVERTIBLE, out)
@@ -126,6 +146,7 @@ def test_usage_errors():
 with tempfile.TemporaryDirectory() as work:
     tests = [lambda: test_convert_matches_spark(work), test_standard_output_and_devices,
              lambda: test_failure_leaves_no_partial_output(work),
+             lambda: test_extension_types_are_named(work),
              lambda: test_hostile_corpus_never_crashes(work), test_inspect, test_usage_errors,
              lambda: test_unsupported_type_fails_cleanly(work)]
     failed = 0
