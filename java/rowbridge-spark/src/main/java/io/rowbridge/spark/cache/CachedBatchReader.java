@@ -96,9 +96,9 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
       useSchema(cached);
     }
     for (int i = 0; i < columns.length; i++) {
-      String what = "column " + columns[i] + " of cached batch " + number;
       try (ArrowRecordBatch record =
-          HeapMessages.recordBatch(cached.columnMessage(columns[i]), allocator, what)) {
+          HeapMessages.recordBatch(
+              cached.columnMessage(columns[i]), allocator, columns[i], number)) {
         loaders[i].load(record);
         if (widened[i] != null) {
           CompactDecimals.widen((BigIntVector) roots[i].getVector(0), widened[i], cached.numRows());
@@ -106,7 +106,8 @@ public final class CachedBatchReader implements Iterator<ColumnarBatch>, AutoClo
       } catch (RowbridgeException e) {
         throw e;
       } catch (RuntimeException e) {
-        throw new RowbridgeException("rowbridge: " + what + " does not load: " + e);
+        throw new RowbridgeException(
+            "rowbridge: " + HeapMessages.columnName(columns[i], number) + " does not load: " + e);
       }
     }
     batch.setNumRows(cached.numRows());

@@ -14,6 +14,7 @@ import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 
 /**
  * Arrow IPC messages (stream framing: continuation marker, metadata length, flatbuffer metadata,
@@ -54,29 +55,7 @@ final class HeapMessages {
   static Schema schema(byte[] message) {
     try {
       return MessageSerializer.deserializeSchema(
-          new ReadChannel(
-              new java.nio.channels.ReadableByteChannel() {
-                private int position;
-
-                @Override
-                public int read(ByteBuffer target) {
-                  if (position >= message.length) {
-                    return -1;
-                  }
-                  int n = Math.min(target.remaining(), message.length - position);
-                  target.put(message, position, n);
-                  position += n;
-                  return n;
-                }
-
-                @Override
-                public boolean isOpen() {
-                  return true;
-                }
-
-                @Override
-                public void close() {}
-              }));
+          new ReadChannel(new ByteArrayReadableSeekableByteChannel(message)));
     } catch (IOException | RuntimeException e) {
       throw new RowbridgeException(
           "rowbridge: a cached batch's schema message ("
@@ -90,14 +69,15 @@ final class HeapMessages {
    * The record batch of a message, its body copied once into a buffer of {@code allocator}. The
    * caller closes the batch (its buffers live on in the vectors it was loaded into).
    */
-  static ArrowRecordBatch recordBatch(byte[] message, BufferAllocator allocator, String what) {
+  static ArrowRecordBatch recordBatch(
+      byte[] message, BufferAllocator allocator, int column, long batch) {
     ByteBuffer framing = ByteBuffer.wrap(message).order(ByteOrder.LITTLE_ENDIAN);
     if (message.length < 8 || framing.getInt(0) != -1) {
-      throw damaged(what, message, "no continuation marker");
+      throw damaged(column, batch, message, "no continuation marker");
     }
     int metadataLength = framing.getInt(4);
     if (metadataLength <= 0 || metadataLength > message.length - 8) {
-      throw damaged(what, message, "a metadata length of " + metadataLength);
+      throw damaged(column, batch, message, "a metadata length of " + metadataLength);
     }
     ByteBuffer metadata = ByteBuffer.wrap(message, 8, metadataLength).slice();
     metadata.order(ByteOrder.LITTLE_ENDIAN);
@@ -107,7 +87,7 @@ final class HeapMessages {
     if (header.headerType() != MessageHeader.RecordBatch
         || bodyLength < 0
         || bodyStart + bodyLength > message.length) {
-      throw damaged(what, message, "not a record batch of " + bodyLength + " body bytes");
+      throw damaged(column, batch, message, "not a record batch of " + bodyLength + " body bytes");
     }
     ArrowBuf body = allocator.buffer(bodyLength);
     try {
@@ -119,13 +99,23 @@ final class HeapMessages {
       if (body.refCnt() > 0) {
         body.close();
       }
-      throw damaged(what, message, e.toString());
+      throw damaged(column, batch, message, e.toString());
     }
   }
 
-  private static RowbridgeException damaged(String what, byte[] message, String detail) {
+  /** Names column {@code column} of cached batch {@code batch} (built for errors only). */
+  static String columnName(int column, long batch) {
+    return "column " + column + " of cached batch " + batch;
+  }
+
+  private static RowbridgeException damaged(int column, long batch, byte[] message, String detail) {
     return new RowbridgeException(
-        "rowbridge: " + what + " (" + message.length + " bytes) is damaged: " + detail);
+        "rowbridge: "
+            + columnName(column, batch)
+            + " ("
+            + message.length
+            + " bytes) is damaged: "
+            + detail);
   }
 
   /**
