@@ -5,14 +5,19 @@ nested type, time zones other than the files', batch boundaries across the files
 the row and the byte limit, and the columns that cannot go as they are (partition values,
 large variable-width types), which go through rows."""
 
+import pandas as pd
 import pyspark
 import pytest
+from pyspark.sql.functions import pandas_udf
+from pyspark.sql.types import DoubleType
 
 from exchange_cases import (
     FLAT,
     NESTED,
+    ENABLED,
     arrow_identity,
     batch_sizes,
+    executed_plan,
     pandas_identity,
     collect_both,
     frame,
@@ -22,6 +27,9 @@ from exchange_cases import (
 )
 
 SPARK_4 = int(pyspark.__version__.split(".")[0]) >= 4
+SPARK_4_2 = tuple(int(part) for part in pyspark.__version__.split(".")[:2]) >= (4, 2)
+# Spark 4.2's setting: Arrow UDFs read a columnar child's batches themselves.
+UDF_COLUMNAR_INPUT = "spark.sql.execution.arrow.pythonUDF.columnarInput.enabled"
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +176,41 @@ def test_a_limit_stops_the_stream_and_frees_everything(spark, files):
     )
     assert len(ours) == 3
     same_rows(ours, theirs)
+
+
+@pandas_udf(DoubleType())
+def scaled_sum(i: pd.Series, dbl: pd.Series) -> pd.Series:
+    return i.astype("float64") * 0.5 + dbl
+
+
+@pytest.mark.parametrize("columnar_input", ["true", "false"])
+@pytest.mark.parametrize("enabled", ["true", "false"])
+def test_a_pandas_udf_over_the_files_keeps_every_passed_column(
+    spark, files, enabled, columnar_input
+):
+    """A pandas UDF straight over the scan's columns, every other column passed through, in
+    batches of 150 rows over the files' 333. On Spark 4.2 with its columnar input on, Spark's
+    ArrowEvalPythonExec holds each input batch's columns until the worker's results return, after
+    the scan has reused its vectors: rowbridge hides them, and Spark copies the rows. The oracle
+    is Spark's own path over the rows of the query that wrote the files."""
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "150")
+    try:
+        spark.conf.set(ENABLED, "false")
+        source = frame(spark, FLAT, rows=4000, partitions=3)
+        expected = source.withColumn("w", scaled_sum("i", "dbl")).orderBy("id").collect()
+        spark.conf.set(ENABLED, enabled)
+        spark.conf.set(UDF_COLUMNAR_INPUT, columnar_input)
+        df = spark.read.format("rowbridge").load(files["flat"])
+        query = df.withColumn("w", scaled_sum("i", "dbl"))
+        actual = query.orderBy("id").collect()
+        plan = executed_plan(query)
+    finally:
+        for key in (ENABLED, UDF_COLUMNAR_INPUT, "spark.sql.execution.arrow.maxRecordsPerBatch"):
+            spark.conf.unset(key)
+        spark.conf.set("spark.sql.session.timeZone", "America/Los_Angeles")
+    assert len(actual) == 4000
+    same_rows(actual, expected)
+    spark_reads_batches = SPARK_4_2 and columnar_input == "true"
+    assert ("HideReusedVectors" in plan) == spark_reads_batches, plan
+    assert ("RowbridgeArrowEvalPython" in plan) == (enabled == "true" and not spark_reads_batches)

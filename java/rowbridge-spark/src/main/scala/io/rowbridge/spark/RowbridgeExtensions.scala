@@ -21,7 +21,10 @@ import org.apache.spark.sql.execution.{
   SparkPlan
 }
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
-import org.apache.spark.sql.execution.python.rowbridge.ReplacePythonExchange
+import org.apache.spark.sql.execution.python.rowbridge.{
+  ProtectReusedPythonInput,
+  ReplacePythonExchange
+}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
 /** The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
@@ -29,7 +32,8 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
   * allow-listed scans ([[RowbridgeConf.SCANS]]) while [[RowbridgeConf.ENABLED]] is true; when
   * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is, Spark's RowToColumnarExec with [[RowToArrowExec]];
   * and while [[RowbridgeConf.PYTHON_ENABLED]] is, the JVM side of the Arrow exchange with Python
-  * workers ([[ReplacePythonExchange]]).
+  * workers ([[ReplacePythonExchange]]). Always, Spark 4.2's columnar input to Arrow UDFs copies the
+  * rows of the batches rowbridge reuses ([[ProtectReusedPythonInput]]).
   */
 class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
@@ -40,7 +44,9 @@ class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
 case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = plan =>
     ReplacePythonExchange(session)(
-      ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
+      ProtectReusedPythonInput(
+        ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
+      )
     )
 }
 

@@ -1,6 +1,7 @@
 package io.rowbridge.spark.frames;
 
 import io.rowbridge.RowbridgeException;
+import io.rowbridge.spark.ReusedArrowColumnVector;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
@@ -15,7 +16,6 @@ import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.util.ArrowUtils;
-import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -51,7 +51,7 @@ public final class RecordBatchMessages implements Iterator<ColumnarBatch>, AutoC
     ColumnVector[] columns = new ColumnVector[root.getFieldVectors().size()];
     int i = 0;
     for (FieldVector vector : root.getFieldVectors()) {
-      columns[i++] = new ArrowColumnVector(vector);
+      columns[i++] = new ReusedArrowColumnVector(vector);
     }
     this.batch = new ColumnarBatch(columns);
   }

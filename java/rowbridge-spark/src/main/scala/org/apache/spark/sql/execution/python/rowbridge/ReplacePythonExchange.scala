@@ -97,10 +97,19 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
     }
   }
 
+  /** Spark 4.2's ArrowEvalPythonExec over a columnar child reads its batches itself (no transition
+    * under it: `spark.sql.execution.arrow.pythonUDF.columnarInput.enabled`), and sends Arrow Java's
+    * vectors to the worker as they are: it stays Spark's (docs/BENCHMARKS.md, "Python exchange on
+    * Spark 4.2").
+    */
   private def replaceEval(eval: ArrowEvalPythonExec): Option[SparkPlan] =
-    replacement(RowbridgePython.argumentSchema(eval.udfs), false, eval.nodeName) {
-      RowbridgeArrowEvalPythonExec(eval.udfs, eval.resultAttrs, eval.child, eval.evalType)
-    }
+    if (eval.supportsColumnar) {
+      logInfo(s"rowbridge: Spark runs ${eval.nodeName}: it reads its child's batches itself")
+      None
+    } else
+      replacement(RowbridgePython.argumentSchema(eval.udfs), false, eval.nodeName) {
+        RowbridgeArrowEvalPythonExec(eval.udfs, eval.resultAttrs, eval.child, eval.evalType)
+      }
 
   /** `node`, or None when rowbridge cannot send rows of `schema` as Spark does (logged). */
   private def replacement(schema: StructType, inOneColumn: Boolean, what: String)(
