@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench-python: the Python exchange benchmark (python/bench/python_exchange_bench.py)
 # over TPC-H lineitem at SF 1 and make run's nested dataset, in PySpark local[2] with the
-# pinned PySpark of make deps and rowbridge's jars of the default Spark line.
+# pinned PySpark of make deps and rowbridge's jars of the default Spark line (or of LINE's).
 #
 #   scripts/bench_python.sh OUT_DIR [PLOT]
 #
@@ -12,23 +12,34 @@
 # Then DataFrames to and from Arrow and pandas over lineitem (python/bench/frames_bench.py:
 # rowbridge.spark's to_arrow, to_pandas and create_dataframe against PySpark's own).
 #
-# Environment: BUILD (build), ROUNDS (3), CASES (every case; names separated by semicolons),
-# COMET (1), FRAMES (1). Writes OUT_DIR/python.json, OUT_DIR/python-frames.json,
-# OUT_DIR/python-comet.json and the plot (default docs/img/python.png); prints the tables.
+# Environment: BUILD (build), LINE (4.1; 4.2 runs without Comet's part), ROUNDS (3), CASES
+# (every case; names separated by semicolons), COMET (1), FRAMES (1). Writes OUT_DIR/python.json,
+# OUT_DIR/python-frames.json, OUT_DIR/python-comet.json and the plot (default
+# docs/img/python.png; none on another line); prints the tables.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/bench_python.sh OUT_DIR [PLOT]}
 plot=${2:-docs/img/python.png}
 build=${BUILD:-build}
-python=$PWD/$build/venv/bin/python3
-mkdir -p "$out" "$(dirname "$plot")"
+# The Spark line (LINE: 4.1, the default, or 4.2): its PySpark's virtual environment and
+# rowbridge's jars of that line; Comet's part only on 4.1, where Comet 1.2.0 exists.
+line=${LINE:-4.1}
+venv=$build/venv
+if [[ "$line" != 4.1 ]]; then
+  venv=$build/venv-spark-$line
+  scripts/requirements_venv.sh "$venv" "scripts/python-requirements-spark-$line.txt"
+  plot=${2:-}  # no plot unless named: matplotlib is in make deps' environment only
+  COMET=0
+fi
+python=$PWD/$venv/bin/python3
+mkdir -p "$out" "$(dirname "${plot:-$out/none}")"
 
 # The data, kept between runs: TPC-H (tpchgen-cli, then Arrow IPC) and make run's datasets.
-"$python" java/rowbridge-demo/tpch_data.py 1 "$build/tpch/sf1"
+"$PWD/$build/venv/bin/python3" java/rowbridge-demo/tpch_data.py 1 "$build/tpch/sf1"
 java/rowbridge-demo/run.sh --data "$build/demo" --suite data
 
-ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh 4.1)
+ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh "$line")
 export ROWBRIDGE_CLASSPATH
 unset SPARK_HOME
 "$python" python/bench/python_exchange_bench.py \
@@ -36,7 +47,7 @@ unset SPARK_HOME
   --lineitem-arrow "$build/tpch/sf1/arrow/lineitem" \
   --nested "$build/demo/nested" \
   --rounds "${ROUNDS:-3}" ${CASES:+--cases "$CASES"} \
-  --json "$out/python.json" --plot "$plot"
+  --json "$out/python.json" ${plot:+--plot "$plot"}
 
 # DataFrames to and from Arrow and pandas (rowbridge.spark against PySpark's own), unless CASES
 # names exchange cases or FRAMES=0.

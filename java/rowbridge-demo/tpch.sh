@@ -28,7 +28,7 @@
 #
 #   java/rowbridge-demo/tpch.sh [OUT_DIR]          (after make java)
 #
-# Environment: BUILD (build), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
+# Environment: BUILD (build), LINE (the Spark line: 4.1, or 4.2 without Comet), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
 # QUERIES (all, or q01,q06,sort-lineitem,...), MODES (all five), UNSAFE_MODES
 # (rowbridge,spark-c2r; empty: no second JVM), COMET_MODES (comet-rowbridge,comet-jvm,
 # comet-jvm-aa,comet-direct,comet-native; empty: no Comet JVM), COMET_SHUFFLE (off on),
@@ -39,6 +39,11 @@ cd "$(dirname "$0")/../.."
 
 build=${BUILD:-build}
 out=${1:-$build/bench}
+# The Spark line (run.sh's LINE); Comet's modes only on 4.1, where Comet 1.2.0 exists.
+line=${LINE:-4.1}
+export LINE=$line
+target=java/rowbridge-demo/target
+[[ "$line" == 4.1 ]] || target+=/${line}_2.13
 scale=${SCALE:-1}
 data=${DATA_DIR:-$build/tpch/sf$scale}
 rounds=${ROUNDS:-5}
@@ -46,7 +51,9 @@ queries=${QUERIES:-all}
 modes=${MODES:-rowbridge,spark-c2r,spark-c2r-aa,rows,parquet}
 unsafe_modes=${UNSAFE_MODES-rowbridge,spark-c2r}
 comet_modes=${COMET_MODES-comet-rowbridge,comet-jvm,comet-jvm-aa,comet-direct,comet-native}
+[[ "$line" == 4.1 ]] || comet_modes=
 plot=${PLOT:-docs/img/tpch.png}
+[[ "$line" == 4.1 || -n "${PLOT:-}" ]] || plot=$out/tpch.png
 python=$build/venv/bin/python3
 jvm=${DEMO_JAVA_OPTS:--Xmx6g}
 mkdir -p "$out"
@@ -54,12 +61,13 @@ mkdir -p "$out"
 # of its own: builds in the same tree (make run, make java) rewrite java/*/target and run.sh's
 # class path file while the benchmark runs.
 jars=$build/tpch/jars
+[[ "$line" == 4.1 ]] || jars+=-$line
 if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
-  DEMO_BUILD_ONLY=1 DEMO_CLASSPATH_FILE="$build/tpch/maven-classpath.txt" \
+  DEMO_BUILD_ONLY=1 DEMO_CLASSPATH_FILE="$jars-maven-classpath.txt" \
     java/rowbridge-demo/run.sh
   rm -rf "$jars" && mkdir -p "$jars"
-  entries=("$PWD/$(ls java/rowbridge-demo/target/rowbridge-demo-*.jar)")
-  IFS=: read -ra maven < "$build/tpch/maven-classpath.txt" || true  # no newline at its end
+  entries=("$PWD/$(ls "$target"/rowbridge-demo-*.jar)")
+  IFS=: read -ra maven < "$jars-maven-classpath.txt" || true  # no newline at its end
   for entry in "${maven[@]}"; do
     if [[ "$entry" == *rowbridge* ]]; then
       cp -r "$entry" "$jars/" && entries+=("$PWD/$jars/$(basename "$entry")")
@@ -70,13 +78,16 @@ if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
   cp "${entries[0]}" "$jars/" && entries[0]="$PWD/$jars/$(basename "${entries[0]}")"
   (IFS=:; echo "${entries[*]}") > "$jars/classpath.txt"
   # The Comet JVM's: Comet's jar in place of arrow-c-data, whose org.apache.arrow.c it replaces.
-  flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml dependency:copy \
-    -Dartifact=org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0 -DoutputDirectory="$PWD/$jars"
-  comet=("$PWD/$jars/comet-spark-spark4.1_2.13-1.2.0.jar")
-  for entry in "${entries[@]}"; do
-    [[ "$(basename "$entry")" == arrow-c-data-* ]] || comet+=("$entry")
-  done
-  (IFS=:; echo "${comet[*]}") > "$jars/classpath-comet.txt"
+  if [[ "$line" == 4.1 ]]; then
+    flock "$build/.java.lock" mvn -q -B -Dstyle.color=never -f java/pom.xml dependency:copy \
+      -Dartifact=org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0 \
+      -DoutputDirectory="$PWD/$jars"
+    comet=("$PWD/$jars/comet-spark-spark4.1_2.13-1.2.0.jar")
+    for entry in "${entries[@]}"; do
+      [[ "$(basename "$entry")" == arrow-c-data-* ]] || comet+=("$entry")
+    done
+    (IFS=:; echo "${comet[*]}") > "$jars/classpath-comet.txt"
+  fi
   git rev-parse --short HEAD > "$jars/commit" 2> /dev/null || echo unknown > "$jars/commit"
 fi
 export DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$jars/classpath.txt

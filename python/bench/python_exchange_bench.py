@@ -19,6 +19,9 @@ row hashes and a count) must equal the others'. For each run the CPU time of the
 its Python workers (their process tree) is read from /proc, which splits the time between the
 two sides of the socket.
 
+On Spark 4.2, whose Arrow UDFs read a columnar child's batches themselves, a fourth mode,
+"spark-rows", is Spark's row path (that columnar input off; MODE_SETTINGS_4_2).
+
 With --comet (ROWBRIDGE_CLASSPATH then names the class path of
 scripts/rowbridge_classpath.sh 4.1 comet), the session also has Apache Comet's plugin, and the
 cases read lineitem's Parquet file through Comet's native scan (not cached: Comet scans it in
@@ -52,6 +55,17 @@ MODE_SETTINGS = {
     "rowbridge": {ENABLED: "true"},
     "spark": {ENABLED: "false"},
     "spark-aa": {ENABLED: "false"},
+}
+# Spark 4.2 reads a columnar child's batches into Arrow UDFs itself (its columnar input, on by
+# default). Spark's modes keep that default; "spark-rows" is Spark's row path (the columnar input
+# off), as before 4.2; rowbridge's mode runs rowbridge's path either way.
+UDF_COLUMNAR_INPUT = "spark.sql.execution.arrow.pythonUDF.columnarInput.enabled"
+MODES_4_2 = MODES + ("spark-rows",)
+MODE_SETTINGS_4_2 = {
+    "rowbridge": {ENABLED: "true", UDF_COLUMNAR_INPUT: "true"},
+    "spark": {ENABLED: "false", UDF_COLUMNAR_INPUT: "true"},
+    "spark-aa": {ENABLED: "false", UDF_COLUMNAR_INPUT: "true"},
+    "spark-rows": {ENABLED: "false", UDF_COLUMNAR_INPUT: "false"},
 }
 COMET_MODE_SETTINGS = {
     "rowbridge": {ENABLED: "true", ENGINES: "true", COMET_EXCHANGE: "false"},
@@ -158,6 +172,11 @@ def weighted(quantity: pd.Series, price: pd.Series, discount: pd.Series) -> pd.S
     return quantity * price * (1 - discount)
 
 
+@pandas_udf(DoubleType())
+def mixed_keys(order: pd.Series, part: pd.Series, supplier: pd.Series) -> pd.Series:
+    return order.astype("float64") * 0.5 + part - supplier
+
+
 @udf(DoubleType(), useArrow=True)
 def weighted_rows(quantity, price, discount):
     return float(quantity) * float(price) * (1 - float(discount))
@@ -195,6 +214,11 @@ def cases(lineitem, lineitem_columnar, nested):
         ),
         "mapInPandas identity, lineitem from format(rowbridge)": lambda: lineitem_columnar.mapInPandas(
             pandas_identity, lineitem_columnar.schema
+        ),
+        "pandas UDF over 3 key columns, lineitem from format(rowbridge)": lambda: (
+            lineitem_columnar.withColumn(
+                "weighted", mixed_keys("l_orderkey", "l_partkey", "l_suppkey")
+            )
         ),
     }
 
@@ -252,6 +276,10 @@ def measure(spark, jvm_pid, name, build, rounds, modes=MODES, settings=MODE_SETT
         }
     summary["speedup"] = summary["spark"]["median_s"] / summary["rowbridge"]["median_s"]
     summary["aa"] = summary["spark-aa"]["median_s"] / summary["spark"]["median_s"]
+    if "spark-rows" in modes:
+        summary["spark_rows_over_spark"] = (
+            summary["spark-rows"]["median_s"] / summary["spark"]["median_s"]
+        )
     if "comet" in modes:
         summary["against_comet"] = summary["comet"]["median_s"] / summary["rowbridge"]["median_s"]
     return summary
@@ -263,6 +291,10 @@ def table(results):
         "| Python CPU s (rb / Spark) |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    rows = any("spark-rows" in s for s in results)
+    if rows:
+        lines[0] += " Spark's row path s | row path / Spark |"
+        lines[1] += "---|---|"
     for s in results:
         rb, sp, aa = s["rowbridge"], s["spark"], s["spark-aa"]
         lines.append(
@@ -271,6 +303,8 @@ def table(results):
             f"| {s['speedup']:.2f}x | {s['aa']:.2f} "
             f"| {rb['jvm_cpu_s']:.1f} / {sp['jvm_cpu_s']:.1f} "
             f"| {rb['python_cpu_s']:.1f} / {sp['python_cpu_s']:.1f} |"
+            + (f" {s['spark-rows']['median_s']:.2f} | {s['spark_rows_over_spark']:.2f} |"
+               if rows else "")
         )
     return "\n".join(lines)
 
@@ -307,8 +341,10 @@ def bench(args):
     chosen = cases(lineitem, lineitem_columnar, nested)
     names = args.cases.split(";") if args.cases else list(chosen)
     results = []
+    spark_4_2 = tuple(int(part) for part in spark.version.split(".")[:2]) >= (4, 2)
+    modes, settings = (MODES_4_2, MODE_SETTINGS_4_2) if spark_4_2 else (MODES, MODE_SETTINGS)
     for name in names:
-        summary = measure(spark, jvm_pid, name, chosen[name], args.rounds)
+        summary = measure(spark, jvm_pid, name, chosen[name], args.rounds, modes, settings)
         results.append(summary)
         print(f"{name}: rowbridge {summary['rowbridge']['median_s']:.2f} s, Spark "
               f"{summary['spark']['median_s']:.2f} s ({summary['speedup']:.2f}x, A/A "

@@ -191,8 +191,9 @@ def test_a_pandas_udf_over_the_files_keeps_every_passed_column(
     """A pandas UDF straight over the scan's columns, every other column passed through, in
     batches of 150 rows over the files' 333. On Spark 4.2 with its columnar input on, Spark's
     ArrowEvalPythonExec holds each input batch's columns until the worker's results return, after
-    the scan has reused its vectors: rowbridge hides them, and Spark copies the rows. The oracle
-    is Spark's own path over the rows of the query that wrote the files."""
+    the scan has reused its vectors: rowbridge takes the UDF over its transition, or, with its
+    Python operators off, hides the vectors so that Spark copies the rows. The oracle is Spark's
+    own path over the rows of the query that wrote the files."""
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "150")
     try:
@@ -211,6 +212,33 @@ def test_a_pandas_udf_over_the_files_keeps_every_passed_column(
         spark.conf.set("spark.sql.session.timeZone", "America/Los_Angeles")
     assert len(actual) == 4000
     same_rows(actual, expected)
-    spark_reads_batches = SPARK_4_2 and columnar_input == "true"
+    # rowbridge takes the UDF (over its transition, on 4.2 too); Spark's on 4.2 reads the batches
+    # itself, behind rowbridge's guard.
+    assert ("RowbridgeArrowEvalPython" in plan) == (enabled == "true"), plan
+    spark_reads_batches = SPARK_4_2 and columnar_input == "true" and enabled == "false"
     assert ("HideReusedVectors" in plan) == spark_reads_batches, plan
-    assert ("RowbridgeArrowEvalPython" in plan) == (enabled == "true" and not spark_reads_batches)
+
+
+@pytest.mark.parametrize("enabled", ["true", "false"])
+def test_chained_pandas_udfs_over_the_files(spark, files, enabled):
+    """A UDF over another's result: two ArrowEvalPythonExecs, the lower one under a Python node
+    (on Spark 4.2 it reads the scan's batches itself and stays Spark's, guarded), the upper one
+    under a row node. Against Spark's path over the query that wrote the files."""
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "150")
+
+    def build(df):
+        first = df.withColumn("w", scaled_sum("i", "dbl"))
+        return first.withColumn("w2", scaled_sum("id", "w")).orderBy("id")
+
+    try:
+        spark.conf.set(ENABLED, "false")
+        expected = build(frame(spark, FLAT, rows=4000, partitions=3)).collect()
+        spark.conf.set(ENABLED, enabled)
+        actual = build(spark.read.format("rowbridge").load(files["flat"])).collect()
+    finally:
+        for key in (ENABLED, "spark.sql.execution.arrow.maxRecordsPerBatch"):
+            spark.conf.unset(key)
+        spark.conf.set("spark.sql.session.timeZone", "America/Los_Angeles")
+    assert len(actual) == 4000
+    same_rows(actual, expected)

@@ -43,8 +43,8 @@ class RowbridgeExtensions extends (SparkSessionExtensions => Unit) {
 
 case class RowbridgeColumnarRule(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = plan =>
-    ReplacePythonExchange(session)(
-      ProtectReusedPythonInput(
+    ProtectReusedPythonInput(
+      ReplacePythonExchange(session)(
         ReplaceRowToColumnar(session)(ReplaceColumnarToRow(session)(plan))
       )
     )
