@@ -60,6 +60,7 @@
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
 #   make format-check / tidy   the same check without changes; clang-tidy (.clang-tidy)
+#   make check-layers  no include crosses the library's layers (scripts/check_layers.py)
 #   make clean       remove build/
 
 SHELL := /bin/bash
@@ -164,7 +165,7 @@ JAVA_TEST_ROWS ?= 500
 .PHONY: deps build build-asan build-tsan build-fuzz test test-release test-asan test-tsan test-install \
         test-fuzz test-long test-portable build-aarch64 test-aarch64 test-java-spark35 \
         test-java-spark40 test-java-spark42 test-python java-lines wheel test-wheel \
-        $(LONG_SUITES) run bench golden format format-check tidy clean jni java test-java bench-jvm \
+        $(LONG_SUITES) run bench golden format format-check check-layers tidy clean jni java test-java bench-jvm \
         bench-spark bench-python
 
 deps:
@@ -187,9 +188,9 @@ build-tsan: deps
 
 # The qemu runs (test-aarch64) and the Spark 4.0 line (test-java-spark40) are in make test-long
 # (long-aarch64, long-java-spark40), to keep make test under 60 minutes on 2 cores.
-test: format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
+test: check-layers format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
       test-java-spark35 test-java-spark42 test-wheel test-portable
-	@echo "make test: all suites passed (format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the Spark 4.2 line, the wheel on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
+	@echo "make test: all suites passed (layers, format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the Spark 4.2 line, the wheel on Spark 4.1 and 3.5, portable libraries for x86_64 and aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
@@ -216,10 +217,13 @@ build-fuzz: deps
 	  -DROWBRIDGE_BUILD_CLI=OFF -DROWBRIDGE_BUILD_BENCHMARKS=OFF
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target ipc_reader_fuzz
 
-test-fuzz: build-fuzz
-	@echo "== fuzzing the IPC reader for $(FUZZ_SECONDS) s"
+# One recipe, two lengths: make test's FUZZ_SECONDS and make test-long's LONG_FUZZ_SECONDS.
+FUZZ_SECONDS_test-fuzz = $(FUZZ_SECONDS)
+FUZZ_SECONDS_long-fuzz = $(LONG_FUZZ_SECONDS)
+test-fuzz long-fuzz: build-fuzz
+	@echo "== fuzzing the IPC reader for $(FUZZ_SECONDS_$@) s"
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	$(FUZZER) -max_total_time=$(FUZZ_SECONDS_$@) -timeout=10 -rss_limit_mb=2048 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
 
 # The portable libraries: javac -h first (rowbridge-core), then CMake, x86_64 and
@@ -291,28 +295,31 @@ JAVA_LINE_TEST = -Dtest='$(JAVA_LINE_SUITES)' -Dsurefire.failIfNoSpecifiedTests=
                  -Drowbridge.cluster.skip=true -Drowbridge.test.schemas=$(JAVA_LINE_SCHEMAS) \
                  -Drowbridge.test.rows=$(JAVA_TEST_ROWS) package
 
-test-java-spark35: jni
-	@echo "== Java differential and operator suites on Spark 3.5 (Scala 2.12), then the Python exchange suites"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 $(JAVA_LINE_TEST)
-	$(JAVA_ENV) scripts/python_tests.sh 3.5
+# The Spark lines besides the default (4.1), by their names in targets: each one's Spark line
+# (the Python suites' and the wheel's) and Maven profiles. One pattern per kind of target:
+# test-java-sparkNN, long-java-sparkNN, long-wheel-sparkNN.
+LINE_35 := 3.5
+LINE_35-scala213 := 3.5
+LINE_40 := 4.0
+LINE_42 := 4.2
+PROFILES_35 := spark-3.5
+PROFILES_35-scala213 := spark-3.5,scala-2.13
+PROFILES_40 := spark-4.0
+PROFILES_42 := spark-4.2
+# The lines whose Python exchange suites make test does not run: long-java-sparkNN runs them.
+LONG_PYTHON_LINES := 40
 
-test-java-spark40: jni
-	@echo "== Java differential and operator suites on Spark 4.0, then the Python exchange suites"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LINE_TEST)
-	$(JAVA_ENV) scripts/python_tests.sh 4.0
-
-test-java-spark42: jni
-	@echo "== Java differential and operator suites on Spark 4.2, then the Python exchange suites"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.2 $(JAVA_LINE_TEST)
-	$(JAVA_ENV) scripts/python_tests.sh 4.2
+test-java-spark35 test-java-spark40 test-java-spark42: test-java-spark%: jni
+	@echo "== Java differential and operator suites on Spark $(LINE_$*) ($(PROFILES_$*)), then the Python exchange suites"
+	$(JAVA_ENV) $(MVN_LINE) -P$(PROFILES_$*) $(JAVA_LINE_TEST)
+	$(JAVA_ENV) scripts/python_tests.sh $(LINE_$*)
 
 # ---- The Python wheel (python/pyproject.toml, scripts/build_wheel.sh). ----
 
 # The jars of the lines besides the default (make java's), in their target/LINE_SCALA directories.
 java-lines: jni
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 -DskipTests package
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 -DskipTests package
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.2 -DskipTests package
+	$(JAVA_ENV) for profile in $(PROFILES_35) $(PROFILES_40) $(PROFILES_42); do \
+	  $(MVN_LINE) -P$$profile -DskipTests package || exit 1; done
 
 # One wheel in build/dist: python/rowbridge with every line's jars (rowbridge/jars/spark-LINE)
 # and rowbridge/jars/lines.json, built from a staging copy in build/wheel-stage.
@@ -354,12 +361,6 @@ bench-python: java
 test-long: $(LONG_SUITES)
 	@echo "make test-long: all long suites passed ($(LONG_SUITES))"
 
-long-fuzz: build-fuzz
-	@echo "== fuzzing the IPC reader for $(LONG_FUZZ_SECONDS) s"
-	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	$(FUZZER) -max_total_time=$(LONG_FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus tests/ipc/corpus
-
 long-java: jni
 	@echo "== Java suites with the randomized differential suite at $(JAVA_LONG_TEST_SCHEMAS) schemas x $(JAVA_TEST_ROWS) rows, an executor killed mid-job, storage in local-cluster mode and the storage servers' own checks"
 	$(JAVA_ENV) $(MVN) -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) \
@@ -388,31 +389,14 @@ JAVA_LONG_LINE = -Drowbridge.test.schemas=$(JAVA_LONG_TEST_SCHEMAS) -Drowbridge.
                  '-Drowbridge.cluster.tests=io/rowbridge/spark/cluster/*Test.java' \
                  -Drowbridge.long.excludes=none install
 
-long-java-spark35: jni
-	@echo "== Java suites on Spark 3.5, Scala 2.12"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5 $(JAVA_LONG_LINE)
+long-java-spark35 long-java-spark35-scala213 long-java-spark40 long-java-spark42: long-java-spark%: jni
+	@echo "== Java suites on Spark $(LINE_$*) ($(PROFILES_$*))"
+	$(JAVA_ENV) $(MVN_LINE) -P$(PROFILES_$*) $(JAVA_LONG_LINE)
+	$(if $(filter $*,$(LONG_PYTHON_LINES)),$(JAVA_ENV) scripts/python_tests.sh $(LINE_$*))
 
-long-java-spark35-scala213: jni
-	@echo "== Java suites on Spark 3.5, Scala 2.13"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-3.5,scala-2.13 $(JAVA_LONG_LINE)
-
-long-java-spark40: jni
-	@echo "== Java suites on Spark 4.0, then the Python exchange suites"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.0 $(JAVA_LONG_LINE)
-	$(JAVA_ENV) scripts/python_tests.sh 4.0
-
-long-java-spark42: jni
-	@echo "== Java suites on Spark 4.2, then the Python exchange suites"
-	$(JAVA_ENV) $(MVN_LINE) -Pspark-4.2 $(JAVA_LONG_LINE)
-	$(JAVA_ENV) scripts/python_tests.sh 4.2
-
-long-wheel-spark40: wheel
-	@echo "== the wheel's suites on Spark 4.0, in a fresh virtual environment"
-	$(JAVA_ENV) scripts/wheel_tests.sh 4.0
-
-long-wheel-spark42: wheel
-	@echo "== the wheel's suites on Spark 4.2, in a fresh virtual environment"
-	$(JAVA_ENV) scripts/wheel_tests.sh 4.2
+long-wheel-spark40 long-wheel-spark42: long-wheel-spark%: wheel
+	@echo "== the wheel's suites on Spark $(LINE_$*), in a fresh virtual environment"
+	$(JAVA_ENV) scripts/wheel_tests.sh $(LINE_$*)
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"
@@ -436,7 +420,7 @@ run: build java
 	  $(BUILD)/venv/bin/python3 python/bench/python_exchange_bench.py --demo \
 	  --record $(DEMO_DIR)/record --nested $(DEMO_DIR)/nested
 	@echo
-	@echo "== rowbridge bench (columnar -> row, SPEC 6)"
+	@echo "== rowbridge bench (columnar -> row, CONTRACTS.md §6)"
 	$(CLI) bench
 
 # Two runs: the JSON for tools (build/bench/c2r.json), then the table for people
@@ -464,6 +448,13 @@ format: deps
 	scripts/deps.sh clang-format
 	clang-format -i --style=file $(FORMAT_FILES)
 	$(JAVA_ENV) $(MVN) spotless:apply
+
+# The layers of src/ and include/rowbridge/ (scripts/check_layers.py, docs/ARCHITECTURE.md
+# "Layers"): the checker's own test first, then the tree.
+check-layers:
+	@echo "== layers: no include crosses a layer upward, no product file includes test support"
+	python3 scripts/check_layers.py --self-test
+	python3 scripts/check_layers.py
 
 format-check: deps
 	@echo "== format: clang-format, google-java-format and scalafmt"

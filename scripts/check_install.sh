@@ -34,6 +34,7 @@ for file in \
     include/rowbridge/version.h \
     include/rowbridge/converter.hpp \
     include/rowbridge/status.hpp \
+    include/rowbridge/status_codes.h \
     include/rowbridge/spark_type.hpp \
     lib/cmake/rowbridge/rowbridgeConfig.cmake \
     lib/cmake/rowbridge/rowbridgeConfigVersion.cmake \

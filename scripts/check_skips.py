@@ -2,7 +2,7 @@
 """Fails when a test report lists a test that did not run, or no test at all.
 
 Reads a ctest JUnit report (ctest --output-junit) or a GoogleTest XML report
-(--gtest_output=xml:FILE). SPEC section 5: a test that skips itself counts as
+(--gtest_output=xml:FILE). CONTRACTS.md §5: a test that skips itself counts as
 a failure unless it names a missing hardware feature, so a skipped test is
 accepted only when its skip message mentions "hardware"; a disabled test is
 never accepted.
@@ -57,7 +57,7 @@ def main(argv):
         print(f"check_skips: {name} did not run: {message}", file=sys.stderr)
     if bad:
         print(f"check_skips: {len(bad)} test(s) did not run without naming missing hardware; "
-              "a skipped test counts as a failure (SPEC section 5)", file=sys.stderr)
+              "a skipped test counts as a failure (CONTRACTS.md §5)", file=sys.stderr)
         return 1
     if ran == 0:
         print(f"check_skips: {argv[1]}: no test ran", file=sys.stderr)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times `rowbridge convert` on an uncompressed Arrow IPC file of the workload of
-record (SPEC section 6: a int64, b int32, c float64, d = "value_" + i; about 1 GB)
+record (CONTRACTS.md §6: a int64, b int32, c float64, d = "value_" + i; about 1 GB)
 in one run, against `cat FILE > /dev/null` and against the in-memory conversion
 of the same schema (`rowbridge bench`, record at 8192 rows per batch).
 

@@ -11,23 +11,25 @@
 
 namespace rowbridge {
 
+// The options' values are those of the C API's enums (rowbridge.h), which the
+// C API checks at compile time (src/capi/converter_options_c.hpp).
 enum class Validation : int32_t {
   /// Lengths, buffer and child counts, null counts and row sizes: O(columns)
   /// plus what the conversion reads anyway. For data from a trusted producer.
-  kCheap = ROWBRIDGE_VALIDATION_CHEAP,
+  kCheap = 0,
   /// Also every offset, view, dictionary index and run end, before any row
   /// is written. For untrusted data. UTF-8 is never checked, as in Spark.
-  kFull = ROWBRIDGE_VALIDATION_FULL,
+  kFull = 1,
 };
 
 /// Which instruction set the byte-copying and nested kernels are built for.
 /// kAuto takes the best the CPU runs; a named set the CPU or the build lacks
 /// is an error when the plan is compiled. The output bytes never depend on it.
 enum class Kernels : int32_t {
-  kAuto = ROWBRIDGE_KERNELS_AUTO,
-  kPortable = ROWBRIDGE_KERNELS_PORTABLE,
-  kAvx2 = ROWBRIDGE_KERNELS_AVX2,
-  kAvx512 = ROWBRIDGE_KERNELS_AVX512,
+  kAuto = 0,
+  kPortable = 1,
+  kAvx2 = 2,
+  kAvx512 = 3,
 };
 
 /// How nested and string columns are written. kAuto takes the depth-first
@@ -35,9 +37,9 @@ enum class Kernels : int32_t {
 /// faster on, and the level-by-level writer otherwise; the other two force
 /// one where it applies. The output bytes never depend on it.
 enum class NestedWriter : int32_t {
-  kAuto = ROWBRIDGE_NESTED_WRITER_AUTO,
-  kDepthFirst = ROWBRIDGE_NESTED_WRITER_DEPTH_FIRST,
-  kLevels = ROWBRIDGE_NESTED_WRITER_LEVELS,
+  kAuto = 0,
+  kDepthFirst = 1,
+  kLevels = 2,
 };
 
 struct ConverterOptions {
@@ -45,7 +47,7 @@ struct ConverterOptions {
   /// The most row bytes one output chunk holds. A batch whose rows exceed it
   /// is returned in several chunks; a single row larger than it is an error.
   int64_t max_chunk_bytes = int64_t{64} << 20;
-  /// Whether a struct in Spark's variant form (SPEC section 2) is a
+  /// Whether a struct in Spark's variant form (CONTRACTS.md §2) is a
   /// VariantType, as Spark 4.0+ reads it; false keeps it a struct, as Spark
   /// 3.5 reads it.
   bool variants = true;

@@ -1,5 +1,5 @@
 // The C++ API of the row -> columnar direction: Spark UnsafeRows (the bytes
-// of SPEC section 3, as Converter writes them and Spark's UnsafeProjection
+// of CONTRACTS.md §3, as Converter writes them and Spark's UnsafeProjection
 // does) decoded into Arrow arrays.
 #pragma once
 

@@ -14,21 +14,15 @@
 
 #include "rowbridge/arrow_c_data.h"
 #include "rowbridge/export.h"
+#include "rowbridge/status_codes.h"
 #include "rowbridge/version.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Status codes (the Linux errno values of the same names). */
-#define ROWBRIDGE_OK 0
-#define ROWBRIDGE_E2BIG 7       /* a row or chunk exceeds a size limit */
-#define ROWBRIDGE_EIO 5         /* internal failure (a bug: please report) */
-#define ROWBRIDGE_ENOMEM 12     /* an allocation failed */
-#define ROWBRIDGE_EINVAL 22     /* malformed input: schema, array or argument */
-#define ROWBRIDGE_EOVERFLOW 75  /* a value does not fit its Spark type */
-#define ROWBRIDGE_ENOTSUP 95    /* a type Spark rows cannot carry */
-#define ROWBRIDGE_ECANCELED 125 /* a stream was cancelled, closed or interrupted */
+/* Status codes: ROWBRIDGE_OK and the errno-style ROWBRIDGE_E* values of
+ * rowbridge/status_codes.h. */
 
 /* A caller-owned buffer that receives an error message. */
 typedef struct RowbridgeError {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "rowbridge/rowbridge.h"
+#include "rowbridge/status_codes.h"
 
 namespace rowbridge {
 

@@ -160,7 +160,7 @@ struct IpcScanOptions {
   int64_t batch_count = -1;
 };
 
-/// A producer over an Arrow IPC input (SPEC 4): for the file format, batches
+/// A producer over an Arrow IPC input (CONTRACTS.md §4): for the file format, batches
 /// are decoded (decompressed) in parallel by index, each concurrent call with
 /// its own reader (IpcReader::Clone) over one shared mapping of the file; a
 /// stream-format input is read in order. Batch i of the producer is batch

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Spark data source benchmark (make bench-spark; docs/BENCHMARKS.md, section "Spark data source"): about
-# 2 GB of the workload of record (SPEC 6 "record") as Arrow IPC files, a scan-and-aggregate
+# 2 GB of the workload of record (CONTRACTS.md §6 "record") as Arrow IPC files, a scan-and-aggregate
 # query and a query that shuffles every row, through
 #   rowbridge  = format("rowbridge") columnar batches, rows by rowbridge's operator,
 #   spark-c2r  = the same batches, rows by Spark's own ColumnarToRow,

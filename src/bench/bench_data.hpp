@@ -1,4 +1,4 @@
-// The benchmark datasets: SPEC §6's schemas and the kernel benchmarks' ones,
+// The benchmark datasets: CONTRACTS.md §6's schemas and the kernel benchmarks' ones,
 // generated from a fixed seed into Arrow arrays this file's builders own.
 //
 // Every value is a function of (seed, column, row) only, so a dataset cut
@@ -19,7 +19,7 @@ namespace rowbridge::bench {
 /// results).
 constexpr uint64_t kDefaultSeed = 0xC2A05EED;
 
-/// SPEC §6 row counts. "record" is fixed by the SPEC; "wide_strings" is
+/// CONTRACTS.md §6 row counts. "record" is fixed by the contracts; "wide_strings" is
 /// sized so that a run stays short (32 batches of 8192 rows).
 constexpr int64_t kRecordRows = int64_t{1} << 20;
 constexpr int64_t kWideStringsRows = int64_t{1} << 18;
@@ -35,15 +35,15 @@ enum class ColumnKind {
   kLargeDecimal,      // decimal128(38, 10): 16 variable-region bytes per row
   kDictionaryString,  // dictionary<int32, utf8> over 1024 random strings
   kRunEndInt64,       // run_end_encoded<int32, int64>, runs of 1-16 rows
-  // SPEC §6 "nested" (see nested_bench_data.hpp): 0-8 entries, strings of
+  // CONTRACTS.md §6 "nested" (see nested_bench_data.hpp): 0-8 entries, strings of
   // 5-30 bytes, nulls at every level.
   kStructInt64Utf8,         // struct<a int64, b utf8>
   kListInt32,               // list<int32>
   kMapUtf8Int64,            // map<utf8, int64>
   kListStructFloat64Utf8,   // list<struct<x float64, y utf8>>
-  kMapUtf8TimestampMillis,  // map<utf8, timestamp[ms]> (not in SPEC §6)
-  kListBool,                // list<bool> (not in SPEC §6)
-  kListLargeDecimal,        // list<decimal(38, 4)> (not in SPEC §6)
+  kMapUtf8TimestampMillis,  // map<utf8, timestamp[ms]> (not in CONTRACTS.md §6)
+  kListBool,                // list<bool> (not in CONTRACTS.md §6)
+  kListLargeDecimal,        // list<decimal(38, 4)> (not in CONTRACTS.md §6)
 };
 
 struct ColumnSpec {
@@ -57,11 +57,11 @@ struct DatasetSpec {
   std::vector<ColumnSpec> columns;
 };
 
-/// SPEC §6 "record": a int64, b int32, c float64, d utf8 = "value_" + i, no nulls.
+/// CONTRACTS.md §6 "record": a int64, b int32, c float64, d utf8 = "value_" + i, no nulls.
 DatasetSpec RecordSpec();
-/// SPEC §6 "wide_strings": 8 int64, 8 utf8 (5-60 bytes), 4 float64, 10 % nulls.
+/// CONTRACTS.md §6 "wide_strings": 8 int64, 8 utf8 (5-60 bytes), 4 float64, 10 % nulls.
 DatasetSpec WideStringsSpec();
-/// SPEC §6 "nested": struct<a int64, b utf8>, array<int32>, map<utf8, int64>,
+/// CONTRACTS.md §6 "nested": struct<a int64, b utf8>, array<int32>, map<utf8, int64>,
 /// array<struct<x float64, y utf8>>; 10 % nulls at every level.
 DatasetSpec NestedSpec();
 

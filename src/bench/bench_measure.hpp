@@ -1,4 +1,4 @@
-// The measurements of SPEC §6: one case (conversion and physical floor over
+// The measurements of CONTRACTS.md §6: one case (conversion and physical floor over
 // a dataset's batches) and the fixed-plus-linear fit over tiny batches.
 #pragma once
 
@@ -32,7 +32,7 @@ struct CaseResult {
 /// Borrows `data`.
 Status MeasureCase(const Dataset& data, CaseResult* out);
 
-/// The rows per batch of the fit's "record" runs (SPEC §6).
+/// The rows per batch of the fit's "record" runs (CONTRACTS.md §6).
 inline const std::vector<int64_t>& FitBatchRows() {
   static const std::vector<int64_t> kRows = {1, 2, 4, 8, 16, 32, 64};
   return kRows;

@@ -45,7 +45,7 @@ std::string RowList(const std::vector<int64_t>& rows) {
 }  // namespace
 
 void PrintTableHeader(std::ostream& out, uint64_t seed) {
-  out << "rowbridge bench: Arrow C Data record batches -> Spark UnsafeRows (SPEC 6)\n"
+  out << "rowbridge bench: Arrow C Data record batches -> Spark UnsafeRows (CONTRACTS.md §6)\n"
       << "seed " << seed << Format(" (0x%llx)", static_cast<unsigned long long>(seed))
       << "; data generated once, before timing; one converter per case, cheap validation,"
          " output reused\n"

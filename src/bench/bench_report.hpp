@@ -1,5 +1,5 @@
 // The output of `rowbridge bench`: a readable table, printed case by case,
-// or the single JSON object of SPEC §6.
+// or the single JSON object of CONTRACTS.md §6.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,7 @@ void PrintTableRow(std::ostream& out, const CaseResult& result);
 /// Prints the fit line, the per-size medians and the residuals.
 void PrintFit(std::ostream& out, const FitResult& fit);
 
-/// Prints the SPEC §6 JSON object (plus "seed") and a newline.
+/// Prints the CONTRACTS.md §6 JSON object (plus "seed") and a newline.
 void PrintJson(std::ostream& out, uint64_t seed, const std::vector<CaseResult>& cases,
                const FitResult& fit);
 

@@ -1,4 +1,4 @@
-// The physical floor of SPEC §6: copy every input byte range a conversion
+// The physical floor of CONTRACTS.md §6: copy every input byte range a conversion
 // reads into the output buffer, then zero the rest of the output size.
 #pragma once
 

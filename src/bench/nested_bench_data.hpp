@@ -1,4 +1,4 @@
-// The nested columns of SPEC §6's "nested" dataset, generated row by row
+// The nested columns of CONTRACTS.md §6's "nested" dataset, generated row by row
 // from (seed, stream, row) like every other benchmark column.
 #pragma once
 
@@ -14,12 +14,12 @@ enum class NestedKind {
   kListInt32,              // list<int32>
   kMapUtf8Int64,           // map<utf8, int64>
   kListStructFloat64Utf8,  // list<struct<x float64, y utf8>>
-  /// Not in SPEC §6: map<utf8, timestamp[ms]>, values that need a
+  /// Not in CONTRACTS.md §6: map<utf8, timestamp[ms]>, values that need a
   /// conversion (milliseconds within about 139 years of the epoch).
   kMapUtf8TimestampMillis,
-  /// Not in SPEC §6: list<bool>, values that are bits in Arrow.
+  /// Not in CONTRACTS.md §6: list<bool>, values that are bits in Arrow.
   kListBool,
-  /// Not in SPEC §6: list<decimal(38, 4)>, values of 1 to 16 big-endian
+  /// Not in CONTRACTS.md §6: list<decimal(38, 4)>, values of 1 to 16 big-endian
   /// bytes in the row.
   kListLargeDecimal,
 };

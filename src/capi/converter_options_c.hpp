@@ -1,5 +1,6 @@
-// The C converter options (rowbridge.h) as the C++ ones (converter.hpp), for
-// every C entry point that takes them.
+// The C API's structs (rowbridge.h) and the C++ ones (converter.hpp): the
+// converter options every C entry point takes, and the row batches they hand
+// out.
 #pragma once
 
 #include <string>
@@ -9,6 +10,17 @@
 #include "rowbridge/status.hpp"
 
 namespace rowbridge::capi {
+
+// The C++ options carry the C enums' values.
+static_assert(static_cast<int>(Validation::kCheap) == ROWBRIDGE_VALIDATION_CHEAP);
+static_assert(static_cast<int>(Validation::kFull) == ROWBRIDGE_VALIDATION_FULL);
+static_assert(static_cast<int>(Kernels::kAuto) == ROWBRIDGE_KERNELS_AUTO);
+static_assert(static_cast<int>(Kernels::kPortable) == ROWBRIDGE_KERNELS_PORTABLE);
+static_assert(static_cast<int>(Kernels::kAvx2) == ROWBRIDGE_KERNELS_AVX2);
+static_assert(static_cast<int>(Kernels::kAvx512) == ROWBRIDGE_KERNELS_AVX512);
+static_assert(static_cast<int>(NestedWriter::kAuto) == ROWBRIDGE_NESTED_WRITER_AUTO);
+static_assert(static_cast<int>(NestedWriter::kDepthFirst) == ROWBRIDGE_NESTED_WRITER_DEPTH_FIRST);
+static_assert(static_cast<int>(NestedWriter::kLevels) == ROWBRIDGE_NESTED_WRITER_LEVELS);
 
 /// Copies `in` into `*out`; a null `in` leaves the defaults. An enum value
 /// outside its range is Invalid, naming the field and the value. Borrows
@@ -30,6 +42,16 @@ inline Status ToConverterOptions(const RowbridgeConverterOptions* in, ConverterO
   }
   out->nested_writer = static_cast<NestedWriter>(in->nested_writer);
   return Status::Ok();
+}
+
+/// Copies a chunk's view into the C struct; borrows both (the rows stay the
+/// converter's).
+inline void ToRowBatch(const RowBatchView& view, RowbridgeRowBatch* out) {
+  out->data = view.data;
+  out->row_offsets = view.row_offsets;
+  out->num_rows = view.num_rows;
+  out->first_row = view.first_row;
+  out->data_size = view.data_size;
 }
 
 }  // namespace rowbridge::capi

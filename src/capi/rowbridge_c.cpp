@@ -33,14 +33,6 @@ int ReportException(RowbridgeError* error, const char* what) {
   return Report(rowbridge::Status::Internal(std::string("unexpected exception: ") + what), error);
 }
 
-void CopyView(const rowbridge::RowBatchView& view, RowbridgeRowBatch* out) {
-  out->data = view.data;
-  out->row_offsets = view.row_offsets;
-  out->num_rows = view.num_rows;
-  out->first_row = view.first_row;
-  out->data_size = view.data_size;
-}
-
 /// Runs `body`, turning any exception into a status.
 template <typename Body>
 int Guard(RowbridgeError* error, Body&& body) {
@@ -103,7 +95,7 @@ int rowbridge_converter_convert(RowbridgeConverter* converter, const struct Arro
     }
     rowbridge::RowBatchView view;
     rowbridge::Status status = converter->converter->Convert(*batch, batch_schema, &view);
-    CopyView(view, out);
+    rowbridge::capi::ToRowBatch(view, out);
     return status;
   });
 }
@@ -116,7 +108,7 @@ int rowbridge_converter_next_chunk(RowbridgeConverter* converter, RowbridgeRowBa
     }
     rowbridge::RowBatchView view;
     rowbridge::Status status = converter->converter->NextChunk(&view);
-    CopyView(view, out);
+    rowbridge::capi::ToRowBatch(view, out);
     return status;
   });
 }

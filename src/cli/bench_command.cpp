@@ -23,7 +23,7 @@ struct BenchCase {
   int64_t batch_rows;
 };
 
-/// The SPEC §6 cases, in output order.
+/// The CONTRACTS.md §6 cases, in output order.
 const std::vector<BenchCase>& Cases() {
   static const std::vector<BenchCase> kCases = {
       {&bench::RecordSpec, bench::kRecordRows, 8192},

@@ -1,10 +1,10 @@
-// `rowbridge bench [--json]`: the columnar -> row benchmark of SPEC §6.
+// `rowbridge bench [--json]`: the columnar -> row benchmark of CONTRACTS.md §6.
 #pragma once
 
 namespace rowbridge::cli {
 
 struct BenchOptions {
-  bool json = false;  // print only the SPEC §6 JSON object on stdout
+  bool json = false;  // print only the CONTRACTS.md §6 JSON object on stdout
 };
 
 /// Runs every case and the fit, printing to stdout; returns the exit status

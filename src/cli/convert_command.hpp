@@ -1,4 +1,4 @@
-// `rowbridge convert IN OUT` and `rowbridge inspect IN` (SPEC §4).
+// `rowbridge convert IN OUT` and `rowbridge inspect IN` (CONTRACTS.md §4).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The rowbridge command line (SPEC §4). Usage errors exit with status 2.
+// The rowbridge command line (CONTRACTS.md §4). Usage errors exit with status 2.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1, 1);
 
   rowbridge::cli::BenchOptions bench_options;
-  CLI::App* bench = app.add_subcommand("bench", "run the columnar -> row benchmark (SPEC 6)");
+  CLI::App* bench = app.add_subcommand(
+      "bench", "run the columnar -> row benchmark (docs/CONTRACTS.md, section 6)");
   bench->add_flag("--json", bench_options.json,
                   "print only one JSON object with the results on stdout");
 

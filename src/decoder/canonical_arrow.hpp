@@ -1,6 +1,6 @@
 // The Arrow type each Spark type's row values decode to when the caller
-// gives a Spark schema (RowDecoder::Make from a SparkType): the one of SPEC
-// section 2 that holds the row's value as it is.
+// gives a Spark schema (RowDecoder::Make from a SparkType): the one of
+// CONTRACTS.md §2 that holds the row's value as it is.
 #pragma once
 
 #include <string>

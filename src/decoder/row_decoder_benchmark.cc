@@ -1,4 +1,4 @@
-// Benchmarks of the row -> columnar decoder: the rows of the SPEC section 6
+// Benchmarks of the row -> columnar decoder: the rows of the CONTRACTS.md §6
 // datasets (as the converter writes them) decoded into Arrow arrays, beside
 // the floor of the same rows: one memcpy of each batch's row bytes into a
 // reused buffer. The ratio of the two ns_per_row, run in one process, is

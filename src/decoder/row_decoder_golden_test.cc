@@ -1,4 +1,4 @@
-// The row decoder on rows Spark itself wrote (tests/golden, SPEC section 2's
+// The row decoder on rows Spark itself wrote (tests/golden, CONTRACTS.md §2's
 // types flat, derived and nested): each case's UnsafeRows, decoded with the
 // decoder of its Spark schema and converted back by the converter, must be
 // Spark's bytes again, so the arrays hold exactly the values Spark's rows do.

@@ -1,5 +1,5 @@
 // Reading the parts of UnsafeRow, UnsafeArrayData and UnsafeMapData bytes
-// (SPEC section 3) that the row decoder's passes share.
+// (CONTRACTS.md §3) that the row decoder's passes share.
 #pragma once
 
 #include <climits>

@@ -1,7 +1,7 @@
 // Byte-exact rows for booleans, integers, unsigned widening, uint64 as
 // decimal(20,0), floats, the null type, and the row layout itself (bitset
 // words, 0 and 1 rows, more than 64 columns). Every expected row is written
-// by hand from SPEC section 3, one 8-byte word per line, little-endian.
+// by hand from CONTRACTS.md §3, one 8-byte word per line, little-endian.
 #include <gtest/gtest.h>
 
 #include <bit>

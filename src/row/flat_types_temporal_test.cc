@@ -1,6 +1,6 @@
 // Byte-exact rows for dates, timestamps, durations and intervals, plus the
 // unit-conversion overflow errors. Expected words are little-endian, one per
-// line, computed by hand from SPEC sections 2 and 3.
+// line, computed by hand from CONTRACTS.md §2 and §3.
 #include <gtest/gtest.h>
 
 #include <limits>

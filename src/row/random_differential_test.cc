@@ -261,7 +261,7 @@ TEST(RandomDifferential, DepthFirstWriterMatchesTheReferenceWriter) {
       << "too few tiles took the depth-first writer for this test to cover it";
 }
 
-// The reference writer itself, on hand-computed rows (SPEC section 3).
+// The reference writer itself, on hand-computed rows (CONTRACTS.md §3).
 TEST(ReferenceRowWriter, AgreesWithHandComputedBytes) {
   TestArray batch = testing::Batch({
       testing::Primitive<int32_t>("i", "a", {-1, std::nullopt}),

@@ -386,7 +386,7 @@ TEST(Validation, DictionaryStructure) {
   }
 }
 
-// SPEC section 2: nulls come from the validity bitmap whatever the declared
+// CONTRACTS.md §2: nulls come from the validity bitmap whatever the declared
 // nullability; full validation additionally rejects a null under a
 // non-nullable field, naming the column and the row.
 TEST(Validation, NullUnderANonNullableFieldFull) {

@@ -1,4 +1,4 @@
-// Spark variants (SPEC sections 2 and 3): a variant struct is written as
+// Spark variants (CONTRACTS.md §2 and §3): a variant struct is written as
 // [int32 value length][value][metadata], padded to 8. Each case is checked
 // byte for byte against the same rows built from a binary column holding
 // those bytes, and one flat case against hand-written words.

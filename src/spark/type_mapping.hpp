@@ -1,4 +1,4 @@
-// The Arrow -> Spark type mapping of SPEC section 2.
+// The Arrow -> Spark type mapping of CONTRACTS.md §2.
 #pragma once
 
 #include <string>

@@ -61,7 +61,7 @@ TestArray MakeColumn(Rng& rng, const ColumnSpec& spec, const EncodingSpec& encod
 
 EncodingSpec RandomEncoding(Rng& rng);
 
-/// A random flat Arrow format (every type SPEC section 2 maps).
+/// A random flat Arrow format (every type CONTRACTS.md §2 maps).
 std::string RandomFormat(Rng& rng);
 
 }  // namespace rowbridge::testing

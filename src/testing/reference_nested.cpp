@@ -1,5 +1,5 @@
 // The nested part of the reference writer: structs as UnsafeRows, lists of
-// every layout as UnsafeArrayData, maps as UnsafeMapData (SPEC section 3),
+// every layout as UnsafeArrayData, maps as UnsafeMapData (CONTRACTS.md §3),
 // one value at a time.
 #include <stdexcept>
 #include <vector>

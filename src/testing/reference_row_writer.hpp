@@ -1,7 +1,7 @@
 // A deliberately simple reference for the columnar -> row conversion: reads a
 // TestArray record batch (the test's own description of the data, not the
 // library's parsed form) one row and one value at a time and writes the Spark
-// UnsafeRow bytes that SPEC sections 2 and 3 prescribe. It shares no code with
+// UnsafeRow bytes that CONTRACTS.md §2 and §3 prescribe. It shares no code with
 // src/row and favours obviousness over speed: differential tests compare the
 // library against it byte for byte.
 #pragma once

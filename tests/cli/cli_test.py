@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end checks of `rowbridge convert` and `rowbridge inspect` (SPEC section 4).
+"""End-to-end checks of `rowbridge convert` and `rowbridge inspect` (CONTRACTS.md §4).
 
 Usage: cli_test.py ROWBRIDGE_BINARY SOURCE_DIR
 """
@@ -14,7 +14,7 @@ BINARY, SOURCE = sys.argv[1], sys.argv[2]
 GOLDEN = os.path.join(SOURCE, "tests", "golden", "flat")
 CORPUS = os.path.join(SOURCE, "tests", "ipc", "corpus")
 UNCONVERTIBLE = os.path.join(SOURCE, "tests", "cli", "inputs", "decimal256_50_2.arrow")
-# Written by make_extension_inputs.py: extension-typed columns (refused: SPEC section 2).
+# Written by make_extension_inputs.py: extension-typed columns (refused: CONTRACTS.md §2).
 EXTENSIONS = os.path.join(SOURCE, "tests", "cli", "inputs", "extension_columns.arrow")
 failures = []
 

@@ -2,7 +2,7 @@
 """Writes tests/cli/inputs/extension_columns.arrow with pyarrow: an extension type no reader
 knows over int8, over a struct and inside a list, and the canonical arrow.uuid. cli_test.py
 checks that `rowbridge inspect` names the extensions and that `convert` refuses them, naming
-the column and the extension (SPEC section 2).
+the column and the extension (CONTRACTS.md §2).
 
     build/venv/bin/python3 tests/cli/make_extension_inputs.py
 """

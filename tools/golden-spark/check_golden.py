@@ -3,7 +3,7 @@
 
 For every tests/golden/*/<case>.json:
   1. the <case>.arrow IPC file holds exactly the buffers the JSON lists;
-  2. a small reference encoder written from SPEC section 3 (not from Spark) reproduces the
+  2. a small reference encoder written from CONTRACTS.md §3 (not from Spark) reproduces the
      "rows" Spark wrote, from the Arrow data.
 Prints one line per mismatch and a closing "N passed, N failed" line.
 Usage: check_golden.py [GOLDEN_DIR]
@@ -26,7 +26,7 @@ def ceil_div(a, b):
     return (a + b - 1) // b
 
 
-# ---- Arrow -> SPEC section 2 Spark kinds -------------------------------------------------
+# ---- Arrow -> CONTRACTS.md §2 Spark kinds -------------------------------------------------
 
 def kind(t):
     """Returns (kind, fixed element size in arrays)."""
@@ -290,7 +290,7 @@ def main():
                 errs.append("row %d: reference encoder failed: %r" % (i, e))
                 break
             if mine != doc["rows"][i]:
-                errs.append("row %d: SPEC-3 encoder %s\n           spark       %s"
+                errs.append("row %d: CONTRACTS.md §3 encoder %s\n           spark       %s"
                             % (i, mine, doc["rows"][i]))
         if len(doc["rows"]) != table.num_rows:
             errs.append("row count differs")

@@ -1,4 +1,4 @@
-// Byte-exact rows for array columns (SPEC section 3): element counts around
+// Byte-exact rows for array columns (CONTRACTS.md §3): element counts around
 // the bitset and padding boundaries, null arrays, null elements of every
 // element size, variable-width elements (strings, large decimals, calendar
 // intervals), and every list layout: list, large_list, fixed_size_list and
@@ -25,7 +25,7 @@ std::string Word(uint64_t v) {
 }
 
 /// The row of a single array<int32> column holding 1..n, built word by word
-/// from SPEC section 3: [n][ceil(n/64) bitset words][n ints padded to 8].
+/// from CONTRACTS.md §3: [n][ceil(n/64) bitset words][n ints padded to 8].
 std::string Int32ArrayRow(int64_t n) {
   int64_t bitset_words = (n + 63) / 64;
   int64_t value_words = (n * 4 + 7) / 8;

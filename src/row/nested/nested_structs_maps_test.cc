@@ -1,5 +1,5 @@
-// Byte-exact rows for struct and map columns and their combinations (SPEC
-// section 3): nested rows with their own bitsets and offsets relative to the
+// Byte-exact rows for struct and map columns and their combinations
+// (CONTRACTS.md §3): nested rows with their own bitsets and offsets relative to the
 // nested row, 16 bytes for every large-decimal field of a struct (null or
 // not), maps with their key-array size, a map with array values, a struct
 // holding an array of maps, an array of structs with large decimals, and a

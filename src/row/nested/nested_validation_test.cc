@@ -182,7 +182,7 @@ TEST(NestedValidation, NullMapKeys) {
 }
 
 TEST(NestedValidation, NullMapKeysThroughAnEncoding) {
-  // SPEC section 2: full validation rejects any null map key, whatever makes it null: a null
+  // CONTRACTS.md §2: full validation rejects any null map key, whatever makes it null: a null
   // dictionary index, an index to a null dictionary value, a run of null keys.
   TestArray values = Primitive<int32_t>("i", "", {1, 2, 3});
   TestArray null_index = testing::Dictionary(Primitive<int32_t>("i", "", {1, std::nullopt, 0}),

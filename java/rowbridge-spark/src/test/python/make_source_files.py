@@ -5,9 +5,9 @@
 
 For each case NAME it writes OUTDIR/NAME.arrow, the input the source reads, and
 OUTDIR/NAME.readable.arrow: the same values in the types Spark's ArrowColumnVector reads,
-normalised here by SPEC section 2 (unsigned integers widened, uint64 to decimal(20,0), date64
+normalised here by CONTRACTS.md §2 (unsigned integers widened, uint64 to decimal(20,0), date64
 to days, timestamps and durations to microseconds by floor division; month-day-nano intervals
-are kept, as Spark truncates their nanoseconds toward zero as SPEC section 2 does,
+are kept, as Spark truncates their nanoseconds toward zero as CONTRACTS.md §2 does,
 decimal256 to decimal128, view, fixed-size and large layouts to the plain ones, dictionary and
 run-end encodings decoded), uncompressed. The test compares the rows the source returns for
 NAME.arrow with the rows Spark projects from NAME.readable.arrow.
@@ -44,7 +44,7 @@ def blob(rng, low=0, high=24):
 
 
 def flat_columns(rng):
-    """(name, input array, readable array) of every flat type of SPEC section 2."""
+    """(name, input array, readable array) of every flat type of CONTRACTS.md §2."""
     cols = []
 
     def add(name, vals, in_type, out_type=None, out_vals=None):

@@ -40,7 +40,7 @@ public final class NewerLayouts {
     return type.getTypeID() == ArrowType.ArrowTypeID.BinaryView;
   }
 
-  /** The Spark type of a field of one of these layouts (SPEC section 2), or null. */
+  /** The Spark type of a field of one of these layouts (CONTRACTS.md §2), or null. */
   static DataType sparkType(Field field, DictionaryProvider dictionaries) {
     switch (field.getType().getTypeID()) {
       case Utf8View:

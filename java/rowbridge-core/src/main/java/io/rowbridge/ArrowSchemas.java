@@ -37,8 +37,8 @@ import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 
 /**
- * The Arrow schema that rows of a Spark schema decode to: the project's type mapping (SPEC section
- * 2) read in reverse, each Spark type taking the Arrow type that holds its row value as it is. It
+ * The Arrow schema that rows of a Spark schema decode to: the project's type mapping (CONTRACTS.md
+ * §2) read in reverse, each Spark type taking the Arrow type that holds its row value as it is. It
  * is the schema Spark's {@code ArrowUtils.toArrowSchema} gives (utf8 and binary, not their large
  * forms): timestamps carry {@code timeZoneId}, list elements are named "element", and a map's
  * entries struct "entries" holds a non-null "key" and a "value".
@@ -67,6 +67,14 @@ public final class ArrowSchemas {
     } catch (RowbridgeException e) {
       return false;
     }
+  }
+
+  /**
+   * The Arrow type of a flat Spark type's row values, timestamps in {@code timeZoneId}: the same
+   * mapping as {@link #of}. A nested or undecodable type is a RowbridgeException (ENOTSUP).
+   */
+  public static ArrowType leafType(DataType type, String timeZoneId) {
+    return leaf(type, timeZoneId, type.catalogString());
   }
 
   private static Field field(

@@ -103,7 +103,7 @@ public final class NativeIpcWriter implements AutoCloseable {
    * cancelled and the call throws a RowbridgeException (ECANCELED). Default: the thread's interrupt
    * flag.
    */
-  public NativeIpcWriter withInterrupted(BooleanSupplier check) {
+  public NativeIpcWriter interrupted(BooleanSupplier check) {
     this.interrupted = check;
     return this;
   }

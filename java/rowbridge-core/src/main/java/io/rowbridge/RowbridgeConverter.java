@@ -144,7 +144,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
   /**
    * Creates a converter for batches of {@code arrowSchema} whose rows are {@code sparkSchema}. The
-   * Spark schema must give each column the Spark type of its Arrow type (SPEC section 2); a
+   * Spark schema must give each column the Spark type of its Arrow type (CONTRACTS.md §2); a
    * mismatch, or an Arrow type Spark rows cannot carry, is a RowbridgeException naming the column.
    * Dictionary-encoded columns need {@link ConverterOptions#dictionaries}.
    */

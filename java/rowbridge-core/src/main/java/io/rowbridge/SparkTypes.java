@@ -20,8 +20,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 
 /**
- * The Spark type of an Arrow field by the project's type mapping (SPEC section 2), and the check of
- * a user's StructType against an Arrow schema.
+ * The Spark type of an Arrow field by the project's type mapping (CONTRACTS.md §2), and the check
+ * of a user's StructType against an Arrow schema.
  */
 public final class SparkTypes {
   private SparkTypes() {}
@@ -38,7 +38,10 @@ public final class SparkTypes {
     return new StructType(out);
   }
 
-  /** The Spark type of one Arrow field; throws RowbridgeException (ENOTSUP) if SPEC 2 maps none. */
+  /**
+   * The Spark type of one Arrow field; throws RowbridgeException (ENOTSUP) if CONTRACTS.md §2 maps
+   * none.
+   */
   public static DataType of(Field field, DictionaryProvider dictionaries) {
     if (field.getDictionary() != null) {
       return of(
@@ -159,7 +162,7 @@ public final class SparkTypes {
         RowbridgeException.ENOTSUP);
   }
 
-  /** The children of a variant struct: value then metadata, each binary (SPEC section 2). */
+  /** The children of a variant struct: value then metadata, each binary (CONTRACTS.md §2). */
   private static void checkVariant(Field field) {
     List<Field> children = field.getChildren();
     boolean form =

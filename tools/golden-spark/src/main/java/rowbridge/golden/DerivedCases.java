@@ -16,9 +16,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import rowbridge.golden.Main.Case;
 
 /**
- * Inputs Spark's ArrowColumnVector cannot read but SPEC section 2 maps: the Arrow input keeps
- * its own type, and the rows are Spark's projection of the SPEC-converted values held in a type
- * Spark reads (e.g. uint8 -> int16, timestamp[ns] -> timestamp[us] by floor division).
+ * Inputs Spark's ArrowColumnVector cannot read but CONTRACTS.md §2 maps: the Arrow input keeps
+ * its own type, and the rows are Spark's projection of the values converted by that section,
+ * held in a type Spark reads (e.g. uint8 -> int16, timestamp[ns] -> timestamp[us] by floor division).
  */
 public final class DerivedCases {
   private DerivedCases() {}

@@ -141,7 +141,7 @@ public final class Main {
     List<Col> cols = nameCols(c.cols());
     List<Enc.Node> nodes = encodeAll(c.name(), cols, c.rows());
     Schema schema = schemaOf(cols);
-    // what Spark reads: the input itself, or (derived cases) the SPEC-converted equivalent
+    // what Spark reads: the input itself, or (derived cases) the equivalent converted by CONTRACTS.md §2
     List<Col> readCols = c.readCols() == null ? cols : nameCols(c.readCols());
     Schema readSchema = schemaOf(readCols);
     List<Enc.Node> readNodes = c.readCols() == null ? nodes
@@ -151,13 +151,13 @@ public final class Main {
     try {
       bySpec = SpecTypes.schema(schema);
     } catch (IllegalArgumentException e) {
-      note(c.name() + ": SPEC section 2 has no mapping (" + e.getMessage() + "); Spark reads it as "
+      note(c.name() + ": CONTRACTS.md §2 has no mapping (" + e.getMessage() + "); Spark reads it as "
           + derived.catalogString());
       bySpec = derived;
     }
     if (!derived.equals(bySpec)) {
       note(c.name() + ": Spark-derived schema " + derived.catalogString()
-          + " differs from SPEC-2 schema " + bySpec.catalogString());
+          + " differs from CONTRACTS.md §2 schema " + bySpec.catalogString());
     }
 
     List<String> rows;
@@ -205,7 +205,7 @@ public final class Main {
         fmts.add(Enc.format(rc.type()));
       }
       doc.put("derived_from", "Spark cannot read this input; rows are Spark's projection of "
-          + "the same values converted per SPEC section 2 into Arrow types " + fmts);
+          + "the same values converted per CONTRACTS.md §2 into Arrow types " + fmts);
     }
     Map<String, Object> top = new LinkedHashMap<>();
     top.put("format", "+s");

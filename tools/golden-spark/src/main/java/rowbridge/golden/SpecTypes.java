@@ -19,7 +19,7 @@ import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 
-/** The Spark schema built by hand from rowbridge's SPEC section 2 table. */
+/** The Spark schema built by hand from rowbridge's CONTRACTS.md §2 table. */
 public final class SpecTypes {
   private SpecTypes() {}
 
@@ -31,7 +31,7 @@ public final class SpecTypes {
     return DataTypes.createStructType(fs);
   }
 
-  /** Throws IllegalArgumentException for types SPEC section 2 rejects. */
+  /** Throws IllegalArgumentException for types CONTRACTS.md §2 rejects. */
   public static DataType type(Field f) {
     // (a dictionary-encoded Field already carries the value type in Arrow Java's model)
     ArrowType t = f.getType();

@@ -62,7 +62,7 @@ public final class ArrowScan extends ScanBase {
   /**
    * Loads the next batch into {@link #getVectorSchemaRoot}; false at the end (the root then has no
    * rows). Waits when the next batch is not decoded yet, polling the interruption check of {@link
-   * ScanOptions#withInterrupted} at every wake-up.
+   * ScanOptions#interrupted(java.util.function.BooleanSupplier)} at every wake-up.
    */
   public boolean loadNextBatch() {
     return advance();

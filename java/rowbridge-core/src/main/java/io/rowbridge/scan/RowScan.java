@@ -76,7 +76,7 @@ public final class RowScan extends ScanBase {
     pointAtClosedRow();
   }
 
-  /** The Spark schema of the rows (SPEC section 2 of the Arrow schema, after projection). */
+  /** The Spark schema of the rows (CONTRACTS.md §2 of the Arrow schema, after projection). */
   public StructType sparkSchema() {
     return sparkSchema;
   }

@@ -20,7 +20,8 @@ public abstract class ScanBase implements StreamCounters, AutoCloseable {
   /**
    * Moves to the next unit the subclass hands out: {@link #nextInBatch} first, then batches from
    * {@link #pollNext}, waiting while none is ready and polling the interruption check of {@link
-   * ScanOptions#withInterrupted} at every wake-up. False at the end, after {@link #onEnd}.
+   * ScanOptions#interrupted(java.util.function.BooleanSupplier)} at every wake-up. False at the
+   * end, after {@link #onEnd}.
    */
   final boolean advance() {
     if (closed) {

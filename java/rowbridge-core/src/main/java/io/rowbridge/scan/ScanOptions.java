@@ -4,138 +4,78 @@ import io.rowbridge.ConverterOptions;
 import java.util.function.BooleanSupplier;
 
 /**
- * What a {@link NativeScan} reads and how far its stream runs ahead. Immutable: every {@code with*}
- * method returns a copy.
+ * What a {@link NativeScan} reads and how far its stream runs ahead. As {@link ConverterOptions}:
+ * each setting has a setter that returns this object and a getter of the same name; a scan reads
+ * them when it opens.
  *
  * <p>Defaults: K = 1 batch waiting ahead of the consumer, W = 2 batches being decoded at once, a
  * blocked consumer wakes every 100 ms, every column, every batch, batch values checked by the
  * reader, rows converted with cheap validation.
  */
 public final class ScanOptions {
-  private final int prefetch;
-  private final int inFlight;
-  private final int wakePeriodMillis;
-  private final int[] columns;
-  private final int firstBatch;
-  private final int batchCount;
-  private final BooleanSupplier interrupted;
-  private final ConverterOptions converterOptions;
-  private final boolean validateValues;
-
-  private ScanOptions(
-      int prefetch,
-      int inFlight,
-      int wakePeriodMillis,
-      int[] columns,
-      int firstBatch,
-      int batchCount,
-      BooleanSupplier interrupted,
-      ConverterOptions converterOptions,
-      boolean validateValues) {
-    this.prefetch = prefetch;
-    this.inFlight = inFlight;
-    this.wakePeriodMillis = wakePeriodMillis;
-    this.columns = columns;
-    this.firstBatch = firstBatch;
-    this.batchCount = batchCount;
-    this.interrupted = interrupted;
-    this.converterOptions = converterOptions;
-    this.validateValues = validateValues;
-  }
+  private int prefetch = 1;
+  private int inFlight = 2;
+  private int wakePeriodMillis = 100;
+  private int[] columns;
+  private int firstBatch;
+  private int batchCount = -1;
+  private BooleanSupplier interrupted;
+  private ConverterOptions converterOptions;
+  private boolean validateValues = true;
 
   public static ScanOptions defaults() {
-    return new ScanOptions(1, 2, 100, null, 0, -1, null, null, true);
+    return new ScanOptions();
   }
 
   /** K: the most decoded batches waiting for the consumer (0 or more). */
-  public ScanOptions withPrefetch(int k) {
+  public ScanOptions prefetch(int k) {
     if (k < 0) {
       throw new IllegalArgumentException("prefetch must be 0 or more: " + k);
     }
-    return new ScanOptions(
-        k,
-        inFlight,
-        wakePeriodMillis,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validateValues);
+    prefetch = k;
+    return this;
   }
 
   /** W: the most batches being decoded at once (1 or more). */
-  public ScanOptions withInFlight(int w) {
+  public ScanOptions inFlight(int w) {
     if (w < 1) {
       throw new IllegalArgumentException("in-flight must be 1 or more: " + w);
     }
-    return new ScanOptions(
-        prefetch,
-        w,
-        wakePeriodMillis,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validateValues);
+    inFlight = w;
+    return this;
   }
 
-  /** How often a consumer blocked for a batch polls {@link #withInterrupted}. */
-  public ScanOptions withWakePeriodMillis(int ms) {
+  /** How often a consumer blocked for a batch polls {@link #interrupted(BooleanSupplier)}. */
+  public ScanOptions wakePeriodMillis(int ms) {
     if (ms <= 0) {
       throw new IllegalArgumentException("the wake period must be positive: " + ms);
     }
-    return new ScanOptions(
-        prefetch,
-        inFlight,
-        ms,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validateValues);
+    wakePeriodMillis = ms;
+    return this;
   }
 
   /**
    * The columns to read, as top-level column indices of the file's schema, in the order wanted,
    * each at most once; the others are neither decompressed nor decoded. {@code null}: every column;
-   * an empty array: none (batches keep their row counts).
+   * an empty array: none (batches keep their row counts). The array is copied.
    */
-  public ScanOptions withColumns(int[] topLevelColumnIndices) {
-    int[] copy = topLevelColumnIndices == null ? null : topLevelColumnIndices.clone();
-    return new ScanOptions(
-        prefetch,
-        inFlight,
-        wakePeriodMillis,
-        copy,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validateValues);
+  public ScanOptions columns(int[] topLevelColumnIndices) {
+    columns = topLevelColumnIndices == null ? null : topLevelColumnIndices.clone();
+    return this;
   }
 
   /**
    * The record batches [firstBatch, firstBatch + batchCount) of the file; batchCount -1: to the
    * end. A range past the file's last batch fails when the scan opens.
    */
-  public ScanOptions withBatchRange(int firstBatch, int batchCount) {
-    if (firstBatch < 0 || batchCount < -1) {
+  public ScanOptions batchRange(int first, int count) {
+    if (first < 0 || count < -1) {
       throw new IllegalArgumentException(
-          "invalid batch range: first " + firstBatch + ", count " + batchCount);
+          "invalid batch range: first " + first + ", count " + count);
     }
-    return new ScanOptions(
-        prefetch,
-        inFlight,
-        wakePeriodMillis,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validateValues);
+    firstBatch = first;
+    batchCount = count;
+    return this;
   }
 
   /**
@@ -143,17 +83,9 @@ public final class ScanOptions {
    * scan and the blocked call throws a {@link io.rowbridge.RowbridgeException} with code ECANCELED.
    * In Spark: {@code () -> taskContext.isInterrupted()}. {@code null}: never.
    */
-  public ScanOptions withInterrupted(BooleanSupplier interrupted) {
-    return new ScanOptions(
-        prefetch,
-        inFlight,
-        wakePeriodMillis,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validateValues);
+  public ScanOptions interrupted(BooleanSupplier check) {
+    interrupted = check;
+    return this;
   }
 
   /**
@@ -161,17 +93,9 @@ public final class ScanOptions {
    * {@link RowScan#row}); the input, dictionaries and memory listener are not. {@code null}: the
    * defaults.
    */
-  public ScanOptions withConverterOptions(ConverterOptions options) {
-    return new ScanOptions(
-        prefetch,
-        inFlight,
-        wakePeriodMillis,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        options,
-        validateValues);
+  public ScanOptions converterOptions(ConverterOptions options) {
+    converterOptions = options;
+    return this;
   }
 
   /**
@@ -179,17 +103,9 @@ public final class ScanOptions {
    * handing it out (default true). False only for files from a trusted writer: a corrupt offset
    * could then make a consumer read outside a buffer.
    */
-  public ScanOptions withValidateValues(boolean validate) {
-    return new ScanOptions(
-        prefetch,
-        inFlight,
-        wakePeriodMillis,
-        columns,
-        firstBatch,
-        batchCount,
-        interrupted,
-        converterOptions,
-        validate);
+  public ScanOptions validateValues(boolean validate) {
+    validateValues = validate;
+    return this;
   }
 
   public int prefetch() {

@@ -71,7 +71,7 @@ class FilledFileTest {
     List<String> batches = new ArrayList<>();
     try (ArrowScan scan =
         NativeScan.openArrow(
-            written.path.toString(), ScanOptions.defaults().withColumns(columns), allocator)) {
+            written.path.toString(), ScanOptions.defaults().columns(columns), allocator)) {
       while (scan.loadNextBatch()) {
         batches.add(scan.getVectorSchemaRoot().contentToTSVString());
       }
@@ -88,7 +88,7 @@ class FilledFileTest {
         long[] written = {0};
         List<String> batches = new ArrayList<>();
         try (ArrowScan scan =
-            NativeScan.openArrow(file, ScanOptions.defaults().withColumns(columns), allocator)) {
+            NativeScan.openArrow(file, ScanOptions.defaults().columns(columns), allocator)) {
           Thread fetcher =
               new Thread(
                   () -> {
@@ -126,15 +126,14 @@ class FilledFileTest {
       assertThrows(
           IllegalArgumentException.class,
           () ->
-              NativeScan.openArrow(
-                  file, ScanOptions.defaults().withColumns(new int[] {1}), allocator));
+              NativeScan.openArrow(file, ScanOptions.defaults().columns(new int[] {1}), allocator));
       try (ArrowScan scan =
           NativeScan.openArrow(
               file,
               ScanOptions.defaults()
-                  .withColumns(new int[] {0})
-                  .withWakePeriodMillis(10)
-                  .withInterrupted(
+                  .columns(new int[] {0})
+                  .wakePeriodMillis(10)
+                  .interrupted(
                       new java.util.function.BooleanSupplier() {
                         private int wakes;
 

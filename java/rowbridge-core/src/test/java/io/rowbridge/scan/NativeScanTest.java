@@ -80,9 +80,9 @@ class NativeScanTest {
   @Test
   void readsBackWhatArrowJavaWrote() {
     for (int w : new int[] {1, 2, 4}) {
-      assertEquals(written.batches, readAll(ScanOptions.defaults().withInFlight(w)), "W=" + w);
+      assertEquals(written.batches, readAll(ScanOptions.defaults().inFlight(w)), "W=" + w);
     }
-    assertEquals(written.batches, readAll(ScanOptions.defaults().withPrefetch(0)));
+    assertEquals(written.batches, readAll(ScanOptions.defaults().prefetch(0)));
     try (ArrowScan scan = NativeScan.openArrow(path(), ScanOptions.defaults(), allocator)) {
       assertEquals(withoutDictionaryIds(ScanFiles.schema()), withoutDictionaryIds(scan.schema()));
       assertTrue(scan.loadNextBatch());
@@ -103,7 +103,7 @@ class NativeScanTest {
   void projectionReadsTheSelectedColumnsInOrder() {
     int[] columns = {4, 0, 3};
     try (ArrowScan scan =
-            NativeScan.openArrow(path(), ScanOptions.defaults().withColumns(columns), allocator);
+            NativeScan.openArrow(path(), ScanOptions.defaults().columns(columns), allocator);
         ArrowScan full = NativeScan.openArrow(path(), ScanOptions.defaults(), allocator)) {
       List<Field> fields = scan.schema().getFields();
       assertEquals(
@@ -127,7 +127,7 @@ class NativeScanTest {
     }
     // No column: batches keep their row counts.
     try (ArrowScan scan =
-        NativeScan.openArrow(path(), ScanOptions.defaults().withColumns(new int[0]), allocator)) {
+        NativeScan.openArrow(path(), ScanOptions.defaults().columns(new int[0]), allocator)) {
       assertEquals(0, scan.schema().getFields().size());
       for (int rows : BATCH_ROWS) {
         assertTrue(scan.loadNextBatch());
@@ -140,36 +140,31 @@ class NativeScanTest {
             RowbridgeException.class,
             () ->
                 NativeScan.openArrow(
-                    path(), ScanOptions.defaults().withColumns(new int[] {5}), allocator));
+                    path(), ScanOptions.defaults().columns(new int[] {5}), allocator));
     assertTrue(bad.getMessage().contains("column 5"), bad.getMessage());
     assertThrows(
         RowbridgeException.class,
         () ->
             NativeScan.openArrow(
-                path(), ScanOptions.defaults().withColumns(new int[] {1, 1}), allocator));
+                path(), ScanOptions.defaults().columns(new int[] {1, 1}), allocator));
   }
 
   @Test
   void batchRangesSplitTheFile() {
-    assertEquals(
-        written.batches.subList(1, 3), readAll(ScanOptions.defaults().withBatchRange(1, 2)));
-    assertEquals(
-        written.batches.subList(3, 5), readAll(ScanOptions.defaults().withBatchRange(3, -1)));
-    assertEquals(List.of(), readAll(ScanOptions.defaults().withBatchRange(5, 0)));
+    assertEquals(written.batches.subList(1, 3), readAll(ScanOptions.defaults().batchRange(1, 2)));
+    assertEquals(written.batches.subList(3, 5), readAll(ScanOptions.defaults().batchRange(3, -1)));
+    assertEquals(List.of(), readAll(ScanOptions.defaults().batchRange(5, 0)));
     List<String> joined = new ArrayList<>();
     for (int first = 0; first < BATCH_ROWS.length; first += 2) {
       joined.addAll(
           readAll(
-              ScanOptions.defaults()
-                  .withBatchRange(first, Math.min(2, BATCH_ROWS.length - first))));
+              ScanOptions.defaults().batchRange(first, Math.min(2, BATCH_ROWS.length - first))));
     }
     assertEquals(written.batches, joined);
     RowbridgeException past =
         assertThrows(
             RowbridgeException.class,
-            () ->
-                NativeScan.openArrow(
-                    path(), ScanOptions.defaults().withBatchRange(4, 2), allocator));
+            () -> NativeScan.openArrow(path(), ScanOptions.defaults().batchRange(4, 2), allocator));
     assertTrue(past.getMessage().contains(path()), past.getMessage());
   }
 
@@ -196,7 +191,7 @@ class NativeScanTest {
   @Test
   void rowScanEqualsTheConverterOnTheSameBatches() {
     for (int[] columns : new int[][] {null, {3, 1}}) {
-      ScanOptions options = ScanOptions.defaults().withColumns(columns);
+      ScanOptions options = ScanOptions.defaults().columns(columns);
       List<byte[]> expected = new ArrayList<>();
       try (ArrowScan scan = NativeScan.openArrow(path(), options, allocator)) {
         try (RowbridgeConverter converter =
@@ -213,8 +208,7 @@ class NativeScanTest {
       List<byte[]> actual = new ArrayList<>();
       try (RowScan scan =
           NativeScan.openRows(
-              path(),
-              options.withConverterOptions(ConverterOptions.defaults().maxChunkBytes(4096)))) {
+              path(), options.converterOptions(ConverterOptions.defaults().maxChunkBytes(4096)))) {
         assertEquals(columns == null ? 5 : 2, scan.sparkSchema().size());
         while (scan.nextBatch()) {
           int rows = 0;
@@ -236,7 +230,7 @@ class NativeScanTest {
 
   @Test
   void rowScanAppendsConstantColumnsToEveryRow() {
-    ScanOptions options = ScanOptions.defaults().withColumns(new int[] {3, 1});
+    ScanOptions options = ScanOptions.defaults().columns(new int[] {3, 1});
     List<Object[]> expected = new ArrayList<>();
     try (RowScan scan = NativeScan.openRows(path(), options)) {
       while (scan.nextBatch()) {
@@ -264,7 +258,7 @@ class NativeScanTest {
         try (RowScan scan =
             NativeScan.openRows(
                 path(),
-                options.withConverterOptions(ConverterOptions.defaults().maxChunkBytes(4096)),
+                options.converterOptions(ConverterOptions.defaults().maxChunkBytes(4096)),
                 constants)) {
           assertEquals(
               "struct<"
@@ -354,7 +348,7 @@ class NativeScanTest {
     for (int w : new int[] {1, 3}) {
       int good = 0;
       try (ArrowScan scan =
-          NativeScan.openArrow(path(), ScanOptions.defaults().withInFlight(w), allocator)) {
+          NativeScan.openArrow(path(), ScanOptions.defaults().inFlight(w), allocator)) {
         RowbridgeException error = null;
         try {
           while (scan.loadNextBatch()) {
@@ -373,7 +367,7 @@ class NativeScanTest {
         RowbridgeException again = assertThrows(RowbridgeException.class, scan::loadNextBatch);
         assertEquals(error.getMessage(), again.getMessage());
       }
-      try (RowScan rows = NativeScan.openRows(path(), ScanOptions.defaults().withInFlight(w))) {
+      try (RowScan rows = NativeScan.openRows(path(), ScanOptions.defaults().inFlight(w))) {
         int batches = 0;
         RowbridgeException error =
             assertThrows(
@@ -391,8 +385,7 @@ class NativeScanTest {
 
   @Test
   void closeMidStreamFreesEverything() {
-    ArrowScan scan =
-        NativeScan.openArrow(path(), ScanOptions.defaults().withPrefetch(3), allocator);
+    ArrowScan scan = NativeScan.openArrow(path(), ScanOptions.defaults().prefetch(3), allocator);
     assertTrue(scan.loadNextBatch());
     scan.close();
     scan.close();
@@ -416,7 +409,7 @@ class NativeScanTest {
   void rowScanReportsTheNativeBytesItHolds() {
     List<Long> converters = new ArrayList<>();
     try (RowScan scan =
-        NativeScan.openRows(path(), ScanOptions.defaults().withPrefetch(0).withInFlight(1))) {
+        NativeScan.openRows(path(), ScanOptions.defaults().prefetch(0).inFlight(1))) {
       assertEquals(0, scan.converterBytes());
       while (scan.nextBatch()) {
         long footprint = 8L * (scan.numRows() + 1);

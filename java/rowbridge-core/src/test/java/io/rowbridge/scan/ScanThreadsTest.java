@@ -50,7 +50,7 @@ class ScanThreadsTest {
 
   /** K = 0 and W = 1: the consumer waits for every batch's conversion. */
   static ScanOptions slow() {
-    return ScanOptions.defaults().withPrefetch(0).withInFlight(1).withWakePeriodMillis(1);
+    return ScanOptions.defaults().prefetch(0).inFlight(1).wakePeriodMillis(1);
   }
 
   @Test
@@ -124,7 +124,7 @@ class ScanThreadsTest {
         NativeScan.openRows(
             large,
             slow()
-                .withInterrupted(
+                .interrupted(
                     () -> {
                       polls.incrementAndGet();
                       return interrupted.get();
@@ -180,7 +180,7 @@ class ScanThreadsTest {
           try (ArrowScan scan = NativeScan.openArrow(small, ScanOptions.defaults(), allocator)) {
             assertTrue(scan.loadNextBatch());
           }
-          try (RowScan rows = NativeScan.openRows(small, ScanOptions.defaults().withPrefetch(2))) {
+          try (RowScan rows = NativeScan.openRows(small, ScanOptions.defaults().prefetch(2))) {
             assertTrue(rows.nextBatch());
           }
         };

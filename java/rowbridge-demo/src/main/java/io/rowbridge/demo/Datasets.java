@@ -30,10 +30,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * seeds:
  *
  * <ul>
- *   <li>{@code record}: the workload of record (SPEC section 6): {@code a int64} (the row number,
+ *   <li>{@code record}: the workload of record (CONTRACTS.md §6): {@code a int64} (the row number,
  *       unique over the dataset), {@code b int32} (uniform in [0, 1 000 000)), {@code c float64}
  *       (uniform in [0, 1000)), {@code d utf8} = {@code "value_" + a}; no nulls; 8192-row batches.
- *   <li>{@code nested}: SPEC section 6's nested schema plus a key: {@code id int64} (joins {@code
+ *   <li>{@code nested}: CONTRACTS.md §6's nested schema plus a key: {@code id int64} (joins {@code
  *       record.a}), {@code s struct<a int64, b utf8>}, {@code ints list<int32>}, {@code tags
  *       map<utf8, int64>} (keys k0, k1, ...), {@code points list<struct<x float64, y utf8>>}; 0-8
  *       entries per list or map, strings of 5-30 bytes, 10 % nulls at every level.

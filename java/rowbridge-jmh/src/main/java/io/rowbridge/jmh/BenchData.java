@@ -26,16 +26,18 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * The benchmark datasets of SPEC section 6, built once with Arrow Java, batch after batch: "record"
- * (a int64 = i, b int32 = i, c float64 = i, d utf8 = "value_" + i, no nulls; the seed's schema, as
- * in Comet's CometC2RIsolatedBench) and "wide_strings" (8 int64, 8 utf8 of 5-60 printable ASCII
- * bytes, 4 float64, each value null with probability 0.1; fixed seed) and "nested" (struct&lt;a
- * int64, b utf8&gt;, array&lt;int32&gt;, map&lt;utf8, int64&gt;, array&lt;struct&lt;x float64, y
- * utf8&gt;&gt;; 0-8 entries, strings of 5-30 bytes, each value null with probability 0.1 at every
- * level but map keys; fixed seed).
+ * The benchmark datasets of CONTRACTS.md §6, built once with Arrow Java, batch after batch:
+ * "record" (a int64 = i, b int32 = i, c float64 = i, d utf8 = "value_" + i, no nulls; the seed's
+ * schema, as in Comet's CometC2RIsolatedBench) and "wide_strings" (8 int64, 8 utf8 of 5-60
+ * printable ASCII bytes, 4 float64, each value null with probability 0.1; fixed seed) and "nested"
+ * (struct&lt;a int64, b utf8&gt;, array&lt;int32&gt;, map&lt;utf8, int64&gt;, array&lt;struct&lt;x
+ * float64, y utf8&gt;&gt;; 0-8 entries, strings of 5-30 bytes, each value null with probability 0.1
+ * at every level but map keys; fixed seed).
  */
 final class BenchData implements AutoCloseable {
-  /** Rows of "record": 1 M (SPEC 6); -Drowbridge.bench.rows overrides it, for attribution. */
+  /**
+   * Rows of "record": 1 M (CONTRACTS.md §6); -Drowbridge.bench.rows overrides it, for attribution.
+   */
   static final int RECORD_ROWS = Integer.getInteger("rowbridge.bench.rows", 1 << 20);
 
   static final int WIDE_ROWS = 1 << 18;

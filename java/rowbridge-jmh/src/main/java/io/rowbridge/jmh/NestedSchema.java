@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The schema of SPEC section 6's "nested" case, in Arrow and in Spark: struct&lt;a int64, b
+ * The schema of CONTRACTS.md §6's "nested" case, in Arrow and in Spark: struct&lt;a int64, b
  * utf8&gt;, array&lt;int32&gt;, map&lt;utf8, int64&gt;, array&lt;struct&lt;x float64, y
  * utf8&gt;&gt;.
  */

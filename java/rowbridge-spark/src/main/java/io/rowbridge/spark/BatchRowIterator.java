@@ -1,6 +1,7 @@
 package io.rowbridge.spark;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.NewerLayouts;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeException;
 import java.util.ArrayList;
@@ -117,7 +118,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   }
 
   private void start(ColumnarBatch batch) {
-    if (source.engine != null ? readEngineBatch(batch) : eligible(batch)) {
+    if (source.engine != null ? readEngineBatch(batch) : eligible(batch) && converterReady(batch)) {
       long before = converter.conversionNanos();
       try {
         if (engineReader != null) {
@@ -203,48 +204,59 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
   }
 
   /**
-   * True when rowbridge converts this batch: every column an ArrowColumnVector, or a
-   * ConstantColumnVector of a type {@link ConstantRuns} takes, in the same places as in the batch
-   * the converter was created for (on first use, from this batch).
+   * Whether rowbridge converts this batch: every column an ArrowColumnVector that is not
+   * dictionary-encoded, or a ConstantColumnVector of a type {@link ConstantRuns} takes, in the same
+   * places as in the batch the converter was made for. A check only: it makes nothing.
    */
   private boolean eligible(ColumnarBatch batch) {
     if (converterUnusable || batch.numCols() != source.schema.fields().length) {
       return false;
     }
-    // The fields of the converter to create (also for a batch of no columns, as count(*) reads).
-    List<Field> fields = converter == null ? new ArrayList<>(batch.numCols()) : null;
-    boolean anyConstant = false;
     for (int i = 0; i < batch.numCols(); i++) {
       ColumnVector column = batch.column(i);
       boolean constantBefore = constants != null && constants[i] != null;
       if (column instanceof ArrowColumnVector arrow) {
-        Field field = arrow.getValueVector().getField();
         // Spark reads a dictionary-encoded vector as its indices; a column that was constant
         // when the converter was made has a run-end field there.
-        if (field.getDictionary() != null || constantBefore) {
+        if (arrow.getValueVector().getField().getDictionary() != null || constantBefore) {
           return false;
-        }
-        if (fields != null) {
-          fields.add(field);
         }
       } else if (column instanceof ConstantColumnVector) {
-        if (converter != null) {
-          if (!constantBefore) {
-            return false;
-          }
-          continue; // its stand-in was made with the converter
-        }
-        Field field = ConstantRuns.fieldFor(source.schema.fields()[i].name(), column.dataType());
-        if (field == null) {
+        boolean taken =
+            converter != null
+                ? constantBefore
+                : NewerLayouts.available() && ConstantRuns.takes(column.dataType());
+        if (!taken) {
           return false;
         }
-        anyConstant = true;
-        fields.add(field);
       } else {
         return false;
       }
     }
-    if (converter == null && anyConstant) {
+    return true;
+  }
+
+  /**
+   * Makes the partition's converter from its first eligible batch, with the run-end stand-ins of
+   * its constant columns (a batch of no columns too, as count(*) reads); false, logged, when it
+   * cannot be made: Spark's path then takes every batch of the partition.
+   */
+  private boolean converterReady(ColumnarBatch batch) {
+    if (converter != null) {
+      return true;
+    }
+    List<Field> fields = new ArrayList<>(batch.numCols());
+    boolean anyConstant = false;
+    for (int i = 0; i < batch.numCols(); i++) {
+      ColumnVector column = batch.column(i);
+      if (column instanceof ArrowColumnVector arrow) {
+        fields.add(arrow.getValueVector().getField());
+      } else {
+        fields.add(ConstantRuns.fieldFor(source.schema.fields()[i].name(), column.dataType()));
+        anyConstant = true;
+      }
+    }
+    if (anyConstant) {
       allocator =
           ArrowUtils.rootAllocator()
               .newChildAllocator("rowbridge constant columns", 0, Long.MAX_VALUE);
@@ -255,17 +267,14 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         }
       }
     }
-    if (converter == null) {
-      try {
-        converter =
-            RowbridgeConverter.create(source.schema, new Schema(fields), converterOptions());
-      } catch (RowbridgeException e) {
-        LOG.warn("rowbridge: Spark converts this partition's batches: {}", e.getMessage());
-        converterUnusable = true;
-        return false;
-      }
+    try {
+      converter = RowbridgeConverter.create(source.schema, new Schema(fields), converterOptions());
+      return true;
+    } catch (RowbridgeException e) {
+      LOG.warn("rowbridge: Spark converts this partition's batches: {}", e.getMessage());
+      converterUnusable = true;
+      return false;
     }
-    return true;
   }
 
   /** The converter's settings: the source's, timed, its memory accounted to the task. */

@@ -1,5 +1,6 @@
 package io.rowbridge.spark;
 
+import io.rowbridge.ArrowSchemas;
 import io.rowbridge.NewerLayouts;
 import java.math.BigDecimal;
 import java.util.List;
@@ -18,9 +19,6 @@ import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.types.DateUnit;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -149,35 +147,30 @@ public final class ConstantRuns implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a constant column of {@code type} has a run-end stand-in: a flat type whose value
+   * {@link #setValue} stores (nested types and intervals stay with Spark's projection).
+   */
+  static boolean takes(DataType type) {
+    return type instanceof BooleanType
+        || type instanceof ByteType
+        || type instanceof ShortType
+        || type instanceof IntegerType
+        || type instanceof LongType
+        || type instanceof FloatType
+        || type instanceof DoubleType
+        || type instanceof DecimalType
+        || type instanceof DateType
+        || type instanceof TimestampType
+        || type instanceof TimestampNTZType
+        || type instanceof StringType
+        || type instanceof BinaryType;
+  }
+
+  /** The Arrow type of a constant of {@code type} (the rows' mapping, {@link ArrowSchemas}). */
   private static ArrowType arrowType(DataType type) {
-    if (type instanceof BooleanType) {
-      return ArrowType.Bool.INSTANCE;
-    } else if (type instanceof ByteType) {
-      return new ArrowType.Int(8, true);
-    } else if (type instanceof ShortType) {
-      return new ArrowType.Int(16, true);
-    } else if (type instanceof IntegerType) {
-      return new ArrowType.Int(32, true);
-    } else if (type instanceof LongType) {
-      return new ArrowType.Int(64, true);
-    } else if (type instanceof FloatType) {
-      return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-    } else if (type instanceof DoubleType) {
-      return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-    } else if (type instanceof DecimalType decimal) {
-      return new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
-    } else if (type instanceof DateType) {
-      return new ArrowType.Date(DateUnit.DAY);
-    } else if (type instanceof TimestampType) {
-      return new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
-    } else if (type instanceof TimestampNTZType) {
-      return new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
-    } else if (type instanceof StringType) {
-      return ArrowType.Utf8.INSTANCE;
-    } else if (type instanceof BinaryType) {
-      return ArrowType.Binary.INSTANCE;
-    }
-    return null;
+    // A constant timestamp's value is UTC microseconds, whatever the zone the field names.
+    return takes(type) ? ArrowSchemas.leafType(type, "UTC") : null;
   }
 
   @Override

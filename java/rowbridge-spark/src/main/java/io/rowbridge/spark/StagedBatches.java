@@ -54,7 +54,7 @@ public final class StagedBatches implements AutoCloseable {
       }
       created = makeWriter.get();
       if (task != null) {
-        created.withInterrupted(task::isInterrupted);
+        created.interrupted(task::isInterrupted);
       }
     } catch (RuntimeException | Error e) {
       release(created, stagings);

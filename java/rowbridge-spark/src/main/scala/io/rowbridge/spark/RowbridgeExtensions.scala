@@ -94,7 +94,7 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
           engine: EngineInput
       ): Option[SparkPlan] =
         if (TransitionPlacement.chooses(placement, demand, types(child), false)) {
-          Some(RowbridgeColumnarToRowExec(child, engine.name()))
+          Some(RowbridgeColumnarToRowExec(child, Some(engine.name())))
         } else {
           None
         }
@@ -143,7 +143,7 @@ case class ReplaceColumnarToRow(session: SparkSession) extends Rule[SparkPlan] {
   * row, whose getters read only the columns the parent uses. Without code generation, `doExecute`
   * returns the same rows as an iterator.
   */
-case class RowbridgeColumnarToRowExec(child: SparkPlan, engine: String = null)
+case class RowbridgeColumnarToRowExec(child: SparkPlan, engine: Option[String] = None)
     extends ColumnarToRowTransition
     with CodegenSupport {
   override def output: Seq[Attribute] = child.output
@@ -172,7 +172,7 @@ case class RowbridgeColumnarToRowExec(child: SparkPlan, engine: String = null)
     longMetric("numInputBatches"),
     longMetric("numSparkBatches"),
     longMetric("convertTime"),
-    engine
+    engine.orNull
   )
 
   override protected def doExecute(): RDD[InternalRow] = {

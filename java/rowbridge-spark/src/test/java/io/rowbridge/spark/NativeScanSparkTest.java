@@ -165,14 +165,13 @@ class NativeScanSparkTest {
     try (BufferAllocator allocator = new RootAllocator()) {
       String path = write(allocator, directory.resolve("spark.arrow"), seed).toString();
       for (int[] columns : new int[][] {null, {4, 0, 2}, {3}}) {
-        ScanOptions options = ScanOptions.defaults().withColumns(columns).withInFlight(2);
+        ScanOptions options = ScanOptions.defaults().columns(columns).inFlight(2);
         List<byte[]> expected = sparkRows(path, options, allocator);
         int index = 0;
         // Small chunks: rows past a batch's first chunk come from the consumer's thread.
         try (RowScan scan =
             NativeScan.openRows(
-                path,
-                options.withConverterOptions(ConverterOptions.defaults().maxChunkBytes(8192)))) {
+                path, options.converterOptions(ConverterOptions.defaults().maxChunkBytes(8192)))) {
           try (ArrowScan arrow = NativeScan.openArrow(path, options, allocator)) {
             assertEquals(ArrowUtils.fromArrowSchema(arrow.schema()), scan.sparkSchema());
           }

@@ -21,10 +21,10 @@ import org.apache.arrow.vector.types.pojo.Field;
  * The column types of the differential suite. Each kind gives the Arrow type rowbridge reads (the
  * input), the Arrow type Spark's ArrowColumnVector can read (the same when Spark reads the input),
  * random values (including extremes, empties and nulls), and writes a list of values into either
- * vector with Arrow Java. The Spark-readable vector is built from the same values by the SPEC
- * section 2 conversion (uint widened, date64 to days, units to microseconds with floor division,
- * dictionaries and run-end encodings decoded, large, view and fixed-size layouts to the plain
- * ones): normalised with Arrow Java, never with rowbridge.
+ * vector with Arrow Java. The Spark-readable vector is built from the same values by the
+ * CONTRACTS.md §2 conversion (uint widened, date64 to days, units to microseconds with floor
+ * division, dictionaries and run-end encodings decoded, large, view and fixed-size layouts to the
+ * plain ones): normalised with Arrow Java, never with rowbridge.
  */
 final class RandomColumns {
   private RandomColumns() {}

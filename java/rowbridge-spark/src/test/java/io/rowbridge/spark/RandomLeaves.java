@@ -487,7 +487,7 @@ final class RandomLeaves {
     }
   }
 
-  /** Every leaf kind, flat types of SPEC section 2. */
+  /** Every leaf kind, flat types of CONTRACTS.md §2. */
   /**
    * Whether Spark's Arrow reader takes interval[month_day_nano] as CalendarIntervalType (4.0 and
    * later; Spark 3.5 has no oracle for it).

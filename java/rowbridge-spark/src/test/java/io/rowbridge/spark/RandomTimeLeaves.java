@@ -9,7 +9,7 @@ import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
-/** The date, time and interval leaf kinds of the differential suite (units per SPEC section 2). */
+/** The date, time and interval leaf kinds of the differential suite (units per CONTRACTS.md §2). */
 final class RandomTimeLeaves {
   private RandomTimeLeaves() {}
 
@@ -174,7 +174,7 @@ final class RandomTimeLeaves {
 
   /**
    * interval[month_day_nano] (values: long[] {months, days, nanos}). Spark's reader truncates
-   * nanoseconds toward zero, as SPEC 2 does: Spark reads the input itself.
+   * nanoseconds toward zero, as CONTRACTS.md §2 does: Spark reads the input itself.
    */
   static final class MonthDayNanoLeaf extends Leaf {
     MonthDayNanoLeaf() {

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every type of SPEC section 2 read back through format("rowbridge") equal, byte for byte, to the
+ * Every type of CONTRACTS.md §2 read back through format("rowbridge") equal, byte for byte, to the
  * rows Spark's own UnsafeProjection writes for the same values read through ArrowColumnVectors
  * (Spark is the oracle): files written by pyarrow (every flat type, nested types, dictionary and
  * run-end encodings, ZSTD and LZ4 bodies; normalised twins written by pyarrow too) and by Arrow

@@ -33,7 +33,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Spark is the oracle: random schemas of every type SPEC section 2 maps, flat and nested to depth
+ * Spark is the oracle: random schemas of every type CONTRACTS.md §2 maps, flat and nested to depth
  * 3, with nulls, empty values and extremes; every row rowbridge writes must be byte for byte the
  * row Spark's UnsafeProjection writes for the same batch read through ArrowColumnVectors. Types
  * Spark cannot read are normalised with Arrow Java first (RandomColumns). The base seed is printed;
@@ -338,7 +338,8 @@ class SparkDifferentialTest {
       InternalRow row = batch.getRow(i);
       if (freshPerRow) {
         // Spark leaves a null CalendarInterval's 16 bytes as the reused buffer had them
-        // (tools/golden-spark/README.md); a fresh projection writes them zeroed, as SPEC 3 asks.
+        // (tools/golden-spark/README.md); a fresh projection writes them zeroed, as CONTRACTS.md §3
+        // asks.
         projection = UnsafeProjection.create(schema);
       }
       // getBytes() returns the projection's own buffer when the row fills it: copy.

@@ -9,7 +9,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.util.ArrowUtils;
 
 /**
- * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of SPEC section 2, so
+ * Which Arrow fields Spark's {@code ArrowColumnVector} reads with the values of CONTRACTS.md §2, so
  * that the source can hand Spark columnar batches of them. Anything else (unsigned integers,
  * date64, timestamps and durations in units other than microseconds, times in units other than
  * nanoseconds, decimals other than decimal128, fixed-size binary, view and large-list layouts,
@@ -70,7 +70,7 @@ final class ColumnarSupport {
       case Time:
         return SparkTypeShim.hasTime() && ((ArrowType.Time) type).getUnit() == TimeUnit.NANOSECOND;
       case Interval:
-        // month-day-nano: Spark truncates nanoseconds toward zero, as SPEC section 2 does
+        // month-day-nano: Spark truncates nanoseconds toward zero, as CONTRACTS.md §2 does
         // (Spark 4.0 and later; Spark 3.5's ArrowColumnVector has no calendar intervals)
         switch (((ArrowType.Interval) type).getUnit()) {
           case YEAR_MONTH:

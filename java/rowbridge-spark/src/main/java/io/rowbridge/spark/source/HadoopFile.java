@@ -116,7 +116,7 @@ final class HadoopFile implements AutoCloseable {
     try (HadoopFile file = open(path, conf, -1, -1)) {
       file.readFooter(null, true);
       try (RowScan scan =
-          NativeScan.openRows(file.image(), ScanOptions.defaults().withBatchRange(0, 0), null)) {
+          NativeScan.openRows(file.image(), ScanOptions.defaults().batchRange(0, 0), null)) {
         return scan.sparkSchema();
       }
     }

@@ -85,7 +85,7 @@ final class RowReader implements PartitionReader<InternalRow> {
       withPartition = null;
       joined = null;
     }
-    ScanOptions options = task.options(conf).withConverterOptions(conf.converterOptions());
+    ScanOptions options = task.options(conf).converterOptions(conf.converterOptions());
     if (partitionFields.length > 0 && nativeConstants) {
       constantsAllocator =
           ArrowUtils.rootAllocator()

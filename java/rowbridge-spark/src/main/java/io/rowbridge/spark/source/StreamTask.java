@@ -50,12 +50,12 @@ final class StreamTask {
   ScanOptions options(SourceConf conf) {
     TaskContext task = context;
     return ScanOptions.defaults()
-        .withPrefetch(conf.prefetch())
-        .withInFlight(conf.inFlight())
-        .withWakePeriodMillis(conf.wakeMillis())
-        .withColumns(range.columns())
-        .withBatchRange(range.firstBatch(), range.batchCount())
-        .withInterrupted(() -> task != null && task.isInterrupted());
+        .prefetch(conf.prefetch())
+        .inFlight(conf.inFlight())
+        .wakePeriodMillis(conf.wakeMillis())
+        .columns(range.columns())
+        .batchRange(range.firstBatch(), range.batchCount())
+        .interrupted(() -> task != null && task.isInterrupted());
   }
 
   /**

@@ -45,7 +45,7 @@ class RowbridgeFileFormat extends FileFormat {
   ): OutputWriterFactory =
     new RowbridgeOutputWriterFactory(WriteConf.of(options.asJava, sparkSession.sessionState.conf))
 
-  /** The types rows decode to Arrow (SPEC section 2 in reverse). */
+  /** The types rows decode to Arrow (CONTRACTS.md §2 in reverse). */
   override def supportDataType(dataType: DataType): Boolean = dataType match {
     case struct: StructType      => struct.fields.forall(f => supportDataType(f.dataType))
     case array: ArrayType        => supportDataType(array.elementType)

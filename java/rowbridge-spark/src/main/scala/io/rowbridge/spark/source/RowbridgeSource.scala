@@ -22,7 +22,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
   * `META-INF/services`, and addressable by this class's name). A file source of Spark's own kind:
   * Spark's file index lists the paths (globs, Hive-style partition directories, `pathGlobFilter`,
   * `recursiveFileLookup`, `basePath`), and [[RowbridgeScan]] reads the files. The schema comes from
-  * the first file's footer, mapped to Spark types by SPEC section 2, every column nullable, as in
+  * the first file's footer, mapped to Spark types by CONTRACTS.md §2, every column nullable, as in
   * Spark's own file sources; a schema given with `.schema(...)` must match the files. Options and
   * configuration: [[SourceConf]].
   */
@@ -91,7 +91,7 @@ object RowbridgeSource {
     }
   }
 
-  /** The Spark schema of a file's Arrow schema (SPEC section 2), top-level columns nullable. A
+  /** The Spark schema of a file's Arrow schema (CONTRACTS.md §2), top-level columns nullable. A
     * dictionary-encoded column takes its value type, which the native scan reports.
     */
   def sparkSchema(path: Path, conf: Configuration, schema: Schema): StructType = {
@@ -103,7 +103,7 @@ object RowbridgeSource {
         } else if (LocalFiles.isLocal(path)) {
           val scan = NativeScan.openRows(
             LocalFiles.localPath(path),
-            ScanOptions.defaults().withBatchRange(0, 0)
+            ScanOptions.defaults().batchRange(0, 0)
           )
           try scan.sparkSchema()
           finally scan.close()

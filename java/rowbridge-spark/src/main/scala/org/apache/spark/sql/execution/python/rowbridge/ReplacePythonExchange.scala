@@ -68,23 +68,25 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
         map.evalType,
         map.profile,
         columnarChild.isDefined,
-        columnarChild.map(_._2).orNull
+        columnarChild.flatMap(_._2)
       )
     }
 
-  /** The columnar plan under `child` whose batches go to Python, and the engine they are of (null
+  /** The columnar plan under `child` whose batches go to Python, and the engine they are of (None
     * for Arrow Java's); None when `child` is not a transition whose batches rowbridge reads.
     */
-  private def columnarInput(child: SparkPlan): Option[(SparkPlan, String)] = {
+  private def columnarInput(child: SparkPlan): Option[(SparkPlan, Option[String])] = {
     lazy val engines =
       if (RowbridgeConf.enginesEnabled(session.sessionState.conf)) EngineInput.installed().asScala
       else Nil
     child match {
       case RowbridgeColumnarToRowExec(batches, engine) => Some((batches, engine))
       case ColumnarToRowExec(batches)                  =>
-        engines.find(_.feedsTransition(batches)).map(engine => (batches, engine.name()))
+        engines.find(_.feedsTransition(batches)).map(engine => (batches, Some(engine.name())))
       case transition if transition.children.size == 1 =>
-        engines.find(_.isTransition(transition)).map(e => (transition.children.head, e.name()))
+        engines
+          .find(_.isTransition(transition))
+          .map(e => (transition.children.head, Some(e.name())))
       case _ => None
     }
   }

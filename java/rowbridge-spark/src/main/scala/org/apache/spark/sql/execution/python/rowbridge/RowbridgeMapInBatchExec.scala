@@ -36,7 +36,7 @@ case class RowbridgeMapInBatchExec(
     evalType: Int,
     profile: Option[ResourceProfile],
     columnarInput: Boolean = false,
-    engine: String = null
+    engine: Option[String] = None
 ) extends UnaryExecNode
     with PythonSQLMetrics {
 
@@ -47,8 +47,7 @@ case class RowbridgeMapInBatchExec(
   override def simpleString(maxFields: Int): String =
     super.simpleString(maxFields) + (
       if (!columnarInput) ""
-      else if (engine == null) " (columnar input)"
-      else s" (columnar input from $engine)"
+      else engine.fold(" (columnar input)")(name => s" (columnar input from $name)")
     )
 
   override def producedAttributes: AttributeSet = AttributeSet(output)
@@ -102,7 +101,7 @@ case class RowbridgeMapInBatchExec(
         longMetric("numInputBatchesConverted"),
         longMetric("numInputSparkBatches"),
         longMetric("inputConvertTime"),
-        engine
+        engine.orNull
       )
       val sent = longMetric("numBatchesWithoutRows")
       val inputEngine = engine
@@ -217,8 +216,8 @@ private[rowbridge] object RowbridgePython {
     rows.open(flat.asJava).asScala
   }
 
-  /** The input of the child's Arrow-backed `batches` (the named `engine`'s, or Arrow Java's when
-    * null) to a worker; the rows of those that do not fit the stream's schema come from `rowsOf`,
+  /** The input of the child's Arrow-backed `batches` (the named `engine`'s, or Arrow Java's without
+    * one) to a worker; the rows of those that do not fit the stream's schema come from `rowsOf`,
     * and `sent` counts the batches sent without rows.
     */
   def batchesToPython(
@@ -226,18 +225,18 @@ private[rowbridge] object RowbridgePython {
       rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
       input: ArrowRowsToPython.Settings,
       sent: SQLMetric,
-      engine: String
+      engine: Option[String]
   ): PythonInput =
     new ArrowBatchesToPython(
       input,
       batches.asJava,
       rest => rowsOf(rest.asScala).asJava,
       count => sent += count,
-      if (engine == null) null
-      else
-        Option(EngineInput.named(engine)).getOrElse(
-          throw new IllegalStateException(s"rowbridge: no engine input named $engine is installed")
+      engine.map { name =>
+        Option(EngineInput.named(name)).getOrElse(
+          throw new IllegalStateException(s"rowbridge: no engine input named $name is installed")
         )
+      }.orNull
     )
 
   /** The rows `input` left to Spark's writer, as that writer takes them. */

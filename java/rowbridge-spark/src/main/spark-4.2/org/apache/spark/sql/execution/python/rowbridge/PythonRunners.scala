@@ -139,7 +139,7 @@ private[rowbridge] object PythonRunners {
         rowsOf: Iterator[ColumnarBatch] => Iterator[InternalRow],
         input: ArrowRowsToPython.Settings,
         sent: SQLMetric,
-        engine: String,
+        engine: Option[String],
         context: TaskContext
     ): Iterator[ColumnarBatch] = {
       val toPython = RowbridgePython.batchesToPython(batches, rowsOf, input, sent, engine)

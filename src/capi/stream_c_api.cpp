@@ -56,14 +56,6 @@ Status ToOptions(const RowbridgeStreamOptions* c, stream::StreamOptions* out) {
   return Status::Ok();
 }
 
-void CopyView(const rowbridge::RowBatchView& view, RowbridgeRowBatch* out) {
-  out->data = view.data;
-  out->row_offsets = view.row_offsets;
-  out->num_rows = view.num_rows;
-  out->first_row = view.first_row;
-  out->data_size = view.data_size;
-}
-
 Status ToScanOptions(const RowbridgeScanOptions* c, stream::IpcScanOptions* out) {
   if (c == nullptr) return Status::Ok();
   if (c->num_columns >= 0) {
@@ -225,7 +217,7 @@ int rowbridge_row_stream_next(RowbridgeRowStream* stream_in, RowbridgeRowBatch* 
     *out = RowbridgeRowBatch{};
     ROWBRIDGE_RETURN_NOT_OK(stream_in->rows->Next(&batch, &end));
     *end_of_stream = end ? 1 : 0;
-    if (!end) CopyView(batch.rows, out);
+    if (!end) rowbridge::capi::ToRowBatch(batch.rows, out);
     return Status::Ok();
   });
 }
@@ -239,7 +231,7 @@ int rowbridge_row_stream_next_chunk(RowbridgeRowStream* stream_in, RowbridgeRowB
     rowbridge::RowBatchView view;
     *out = RowbridgeRowBatch{};
     ROWBRIDGE_RETURN_NOT_OK(stream_in->rows->NextChunk(&view));
-    CopyView(view, out);
+    rowbridge::capi::ToRowBatch(view, out);
     return Status::Ok();
   });
 }
