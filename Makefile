@@ -57,6 +57,8 @@
 #                    (build/bench/python.json, docs/img/python.png), then rowbridge.spark's
 #                    to_arrow, to_pandas and create_dataframe against PySpark's own
 #                    (build/bench/python-frames.json)
+#                    On Spark 4.2 (section "Spark 4.2"): LINE=4.2 scripts/bench_python.sh DIR
+#                    and LINE=4.2 java/rowbridge-demo/tpch.sh DIR (no Comet off 4.1)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
 #   make format-check / tidy   the same check without changes; clang-tidy (.clang-tidy)

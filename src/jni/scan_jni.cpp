@@ -12,6 +12,7 @@
 #include "io_rowbridge_scan_ScanNative.h"
 #include "jni/scan_handle.hpp"
 #include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/rowbridge.h"
 #include "rowbridge/stream.hpp"
 
 namespace rowbridge::jni {
