@@ -63,7 +63,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCES = (".h", ".hpp", ".cpp", ".cc")
 
 
-def concern_of(root, path):
+def concern_of(path):
     """The concern of a file (a path relative to root): its folder of src/ ("support" for a test,
     benchmark or fuzz file), or its public header's."""
     parts = path.split(os.sep)
@@ -102,14 +102,14 @@ def violations(root):
                 if not name.endswith(SOURCES + (".h.in",)):
                     continue
                 path = os.path.relpath(os.path.join(folder, name), root)
-                mine = concern_of(root, path)
+                mine = concern_of(path)
                 with open(os.path.join(root, path), encoding="utf-8") as source:
                     text = source.read()
                 for line, match in enumerate_includes(text):
                     included = resolve(root, path, match)
                     if included is None:
                         continue
-                    theirs = concern_of(root, included)
+                    theirs = concern_of(included)
                     if mine == "support" or mine in SUPPORT:
                         continue
                     if theirs == mine or theirs in ALLOWED[mine]:

@@ -1,7 +1,6 @@
 package io.rowbridge.spark;
 
 import io.rowbridge.ConverterOptions;
-import io.rowbridge.NewerLayouts;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeException;
 import java.util.ArrayList;
@@ -223,9 +222,7 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
         }
       } else if (column instanceof ConstantColumnVector) {
         boolean taken =
-            converter != null
-                ? constantBefore
-                : NewerLayouts.available() && ConstantRuns.takes(column.dataType());
+            converter != null ? constantBefore : ConstantRuns.hasStandIn(column.dataType());
         if (!taken) {
           return false;
         }

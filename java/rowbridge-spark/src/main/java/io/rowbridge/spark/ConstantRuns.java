@@ -64,10 +64,10 @@ public final class ConstantRuns implements AutoCloseable {
    * Arrow Java has no run-end encoding.
    */
   static Field fieldFor(String name, DataType type) {
-    Field values = valueField("values", type);
-    if (values == null || !NewerLayouts.available()) {
+    if (!hasStandIn(type)) {
       return null;
     }
+    Field values = valueField("values", type);
     Field runEnds = new Field("run_ends", FieldType.notNullable(new ArrowType.Int(32, true)), null);
     // Nullable: the run's value may be null (a run-end encoded array has no validity bitmap of
     // its own, its values carry the nulls).
@@ -148,8 +148,16 @@ public final class ConstantRuns implements AutoCloseable {
   }
 
   /**
-   * Whether a constant column of {@code type} has a run-end stand-in: a flat type whose value
-   * {@link #setValue} stores (nested types and intervals stay with Spark's projection).
+   * Whether a constant column of {@code type} has a run-end stand-in ({@link #fieldFor}): Arrow
+   * Java has run-end encoding, and {@link #takes} the type.
+   */
+  static boolean hasStandIn(DataType type) {
+    return NewerLayouts.available() && takes(type);
+  }
+
+  /**
+   * Whether a constant of {@code type} has an Arrow value: a flat type whose value {@link
+   * #setValue} stores (nested types and intervals stay with Spark's projection).
    */
   static boolean takes(DataType type) {
     return type instanceof BooleanType

@@ -110,33 +110,27 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
     * where its parent reads rows ([[takeColumnarEvals]]), and otherwise stays Spark's.
     */
   private def replaceEval(eval: ArrowEvalPythonExec): Option[SparkPlan] =
-    if (eval.supportsColumnar) None
-    else
-      replacement(RowbridgePython.argumentSchema(eval.udfs), false, eval.nodeName) {
-        RowbridgeArrowEvalPythonExec(eval.udfs, eval.resultAttrs, eval.child, eval.evalType)
-      }
+    if (eval.supportsColumnar) None else evalOver(eval, eval.child)
+
+  /** rowbridge's operator for `eval`'s UDFs over the rows of `input`, or None (logged). */
+  private def evalOver(eval: ArrowEvalPythonExec, input: => SparkPlan): Option[SparkPlan] =
+    replacement(RowbridgePython.argumentSchema(eval.udfs), false, eval.nodeName) {
+      RowbridgeArrowEvalPythonExec(eval.udfs, eval.resultAttrs, input, eval.evalType)
+    }
 
   /** `parent` (which reads its children's rows) with each Spark 4.2 ArrowEvalPythonExec among its
     * children that reads its own child's batches replaced by rowbridge's, over a transition to rows
     * (rowbridge's where [[ReplaceColumnarToRow]] places it). Measured on lineitem from
     * `format("rowbridge")`, this is faster than Spark 4.2's columnar input, which copies the rows
-    * of batches whose vectors are reused (docs/BENCHMARKS.md, "Python exchange", Spark 4.2).
+    * of batches whose vectors are reused (docs/BENCHMARKS.md, "Spark 4.2").
     */
-  private def takeColumnarEvals(parent: SparkPlan): SparkPlan =
-    if (!parent.children.exists(isColumnarEval)) parent
-    else
-      parent.withNewChildren(parent.children.map {
-        case eval: ArrowEvalPythonExec if eval.supportsColumnar =>
-          replacement(RowbridgePython.argumentSchema(eval.udfs), false, eval.nodeName) {
-            val rows = ReplaceColumnarToRow(session)(ColumnarToRowExec(eval.child))
-            RowbridgeArrowEvalPythonExec(eval.udfs, eval.resultAttrs, rows, eval.evalType)
-          }.getOrElse(eval)
-        case child => child
-      })
-
-  private def isColumnarEval(plan: SparkPlan): Boolean = plan match {
-    case eval: ArrowEvalPythonExec => eval.supportsColumnar
-    case _                         => false
+  private def takeColumnarEvals(parent: SparkPlan): SparkPlan = {
+    val children = parent.children.map {
+      case eval: ArrowEvalPythonExec if eval.supportsColumnar =>
+        evalOver(eval, ReplaceColumnarToRow(session)(ColumnarToRowExec(eval.child))).getOrElse(eval)
+      case child => child
+    }
+    if (children.corresponds(parent.children)(_ eq _)) parent else parent.withNewChildren(children)
   }
 
   /** `node`, or None when rowbridge cannot send rows of `schema` as Spark does (logged). */
