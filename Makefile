@@ -181,7 +181,7 @@ build-asan: deps
 	cmake -S . -B $(ASAN_DIR) $(GENERATOR) $(ASAN_FLAGS)
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 
-# ThreadSanitizer: only the multithreaded suites' test binary (src/stream).
+# ThreadSanitizer: only the multithreaded suites' test binary (src/stream, scan, write).
 build-tsan: deps
 	cmake -S . -B $(TSAN_DIR) $(GENERATOR) $(TSAN_FLAGS)
 	cmake --build $(TSAN_DIR) -j $(JOBS) --target rowbridge_stream_tests
@@ -452,9 +452,9 @@ format: deps
 	$(JAVA_ENV) $(MVN) spotless:apply
 
 # The layers of src/ and include/rowbridge/ (scripts/check_layers.py, docs/ARCHITECTURE.md
-# "Layers"): the checker's own test first, then the tree.
+# "Targets"): the checker's own test first, then the tree and the concerns' CMake targets.
 check-layers:
-	@echo "== layers: no include crosses a layer upward, no product file includes test support"
+	@echo "== layers: no include crosses a layer upward, no product file includes test support, targets link as ALLOWED"
 	python3 scripts/check_layers.py --self-test
 	python3 scripts/check_layers.py
 

@@ -18,7 +18,7 @@
 #include "rowbridge/status.hpp"
 #include "rowbridge/stream.hpp"
 
-namespace rowbridge::stream {
+namespace rowbridge::write {
 
 struct RowEncodeOptions {
   /// The codec of the bodies, and ZSTD's level.
@@ -28,7 +28,7 @@ struct RowEncodeOptions {
   /// K: the most batches submitted and not yet taken (>= 1).
   int32_t max_ahead = 2;
   /// The pool the workers come from; null: WorkerPool::Default().
-  std::shared_ptr<WorkerPool> pool;
+  std::shared_ptr<stream::WorkerPool> pool;
   /// How often a waiting Next wakes up (and returns, with `*ready` false).
   std::chrono::milliseconds wake_period{100};
   /// When true, the schema has one struct column whose fields are the rows'
@@ -98,4 +98,4 @@ class ROWBRIDGE_EXPORT RowEncodeStream {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace rowbridge::stream
+}  // namespace rowbridge::write

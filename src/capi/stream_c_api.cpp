@@ -8,10 +8,12 @@
 
 #include "capi/converter_options_c.hpp"
 #include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/ipc_scan.hpp"
 #include "rowbridge/stream.h"
 #include "rowbridge/stream.hpp"
 
 using rowbridge::Status;
+namespace scan = rowbridge::scan;
 namespace stream = rowbridge::stream;
 
 struct RowbridgeRowStream {
@@ -56,7 +58,7 @@ Status ToOptions(const RowbridgeStreamOptions* c, stream::StreamOptions* out) {
   return Status::Ok();
 }
 
-Status ToScanOptions(const RowbridgeScanOptions* c, stream::IpcScanOptions* out) {
+Status ToScanOptions(const RowbridgeScanOptions* c, scan::IpcScanOptions* out) {
   if (c == nullptr) return Status::Ok();
   if (c->num_columns >= 0) {
     if (c->num_columns > 0 && c->columns == nullptr) {
@@ -80,9 +82,9 @@ Status OpenScan(const char* path, const RowbridgeStreamOptions* options,
                 std::unique_ptr<stream::BatchProducer>* producer, stream::StreamOptions* out) {
   if (path == nullptr) return Status::Invalid("scan: no path (null)");
   ROWBRIDGE_RETURN_NOT_OK(ToOptions(options, out));
-  stream::IpcScanOptions scan;
+  scan::IpcScanOptions scan;
   ROWBRIDGE_RETURN_NOT_OK(ToScanOptions(scan_options, &scan));
-  return stream::MakeIpcProducer(path, scan, producer);
+  return scan::MakeIpcProducer(path, scan, producer);
 }
 
 }  // namespace

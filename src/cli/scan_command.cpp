@@ -13,6 +13,7 @@
 
 #include "cli/convert_command.hpp"
 #include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/ipc_scan.hpp"
 #include "rowbridge/stream.hpp"
 
 namespace rowbridge::cli {
@@ -141,7 +142,7 @@ int RunScanCommand(const ScanOptions& options) {
   stream::StreamStats stats;
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<stream::BatchProducer> producer;
-  status = stream::MakeIpcProducer(options.input, ipc::IpcReadOptions(), &producer);
+  status = scan::MakeIpcProducer(options.input, ipc::IpcReadOptions(), &producer);
   if (status.ok()) {
     status = options.rows
                  ? DrainRows(std::move(producer), stream_options, &totals, &memory, &stats)

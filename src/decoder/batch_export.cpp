@@ -4,7 +4,7 @@
 #include <cstring>
 #include <new>
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 namespace {
 
 /// What every exported node of one batch shares: one allocation holding this
@@ -151,4 +151,4 @@ void ExportDecodedBatch(const DecodePlan& plan, const std::vector<DecodeOutput>&
   *out = root;
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

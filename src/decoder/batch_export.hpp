@@ -11,7 +11,7 @@
 #include "decoder/decode_passes.hpp"
 #include "rowbridge/arrow_c_data.h"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 /// Whether a node of this kind has a values (or offsets) buffer, and a
 /// string data buffer; the values buffer's bytes for `values` values.
@@ -33,4 +33,4 @@ int64_t ValuesBytes(const DecodeNode& node, int64_t values);
 void ExportDecodedBatch(const DecodePlan& plan, const std::vector<DecodeOutput>& outputs,
                         std::shared_ptr<uint8_t> block, int64_t num_rows, ArrowArray* out);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -2,7 +2,7 @@
 
 #include <new>
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 void BlockPool::Free(Block block) { ::operator delete (block.data, std::align_val_t{64}); }
 
@@ -76,4 +76,4 @@ int64_t BlockPool::FreeBytes() {
   return bytes;
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

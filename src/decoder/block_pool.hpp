@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 class BlockPool : public std::enable_shared_from_this<BlockPool> {
  public:
@@ -45,4 +45,4 @@ class BlockPool : public std::enable_shared_from_this<BlockPool> {
   std::vector<Block> free_;
 };
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "rowbridge/row_decoder.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 namespace {
 
 TEST(BlockPool, ReleasedBlocksAreReusedSmallestFitFirst) {
@@ -87,4 +87,4 @@ TEST(BlockPool, ADecoderReusesItsBlockOnceTheArraysAreReleased) {
 }
 
 }  // namespace
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -1,6 +1,6 @@
 #include "decoder/canonical_arrow.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 namespace {
 
 std::string FormatOf(const SparkType& type) {
@@ -83,4 +83,4 @@ Status CanonicalArrowField(const SparkType& type, const std::string& name, bool 
   return Status::Ok();
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -9,7 +9,7 @@
 #include "rowbridge/spark_type.hpp"
 #include "rowbridge/status.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 /// Sets `out` to the field named `name` that values of `type` decode to:
 /// Boolean bool, Byte/Short/Integer/Long int8/16/32/64, Float/Double
@@ -21,4 +21,4 @@ namespace rowbridge::row {
 Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable,
                            ArrowField* out);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

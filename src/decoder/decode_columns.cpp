@@ -8,7 +8,7 @@
 #include "spark/decimal_math.hpp"
 #include "spark/memory_access.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 namespace {
 
 const DecodeNode& NodeOf(const DecodePlan& plan, const ColumnDecoder& column) {
@@ -43,7 +43,7 @@ Status MeasureSmallDecimal(const ColumnDecoder& column, const DecodePlan& plan, 
       if (!kNullable) return NullError(plan, column, tile.first + r);
       continue;
     }
-    if (!FitsPrecision(Load<int64_t>(row + column.slot), precision)) {
+    if (!spark::FitsPrecision(Load<int64_t>(row + column.slot), precision)) {
       ValueMeasure measure(plan, counts);  // names the value
       measure.Value(column.node, {row, tile.sizes[r]}, row + column.slot, tile.first + r);
       return measure.error();
@@ -407,7 +407,7 @@ std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan) {
   for (int64_t i = 0; i < num_fields; ++i) {
     const int32_t index = plan.columns[static_cast<size_t>(i)];
     columns.push_back(Resolve(plan, plan.nodes[static_cast<size_t>(index)], index, i,
-                              BitsetBytes(num_fields) + 8 * i));
+                              spark::BitsetBytes(num_fields) + 8 * i));
   }
   return columns;
 }
@@ -465,4 +465,4 @@ void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
   }
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

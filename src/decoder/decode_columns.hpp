@@ -12,7 +12,7 @@
 
 #include "decoder/decode_passes.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 /// The rows of one tile: where each starts and how long it is.
 struct RowTile {
@@ -44,4 +44,4 @@ struct ColumnDecoder {
 /// The column decoders of `plan`'s top-level fields.
 std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -6,7 +6,7 @@
 #include "decoder/unsafe_layout.hpp"
 #include "spark/memory_access.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 namespace {
 
 template <typename Offset>
@@ -15,7 +15,7 @@ void StoreOffset(DecodeOutput& out, int64_t i, int64_t value) {
   std::memcpy(out.values + i * int64_t{sizeof(Offset)}, &v, sizeof(Offset));
 }
 
-void StoreDecimal(uint8_t* dst, Int128 value) { std::memcpy(dst, &value, 16); }
+void StoreDecimal(uint8_t* dst, spark::Int128 value) { std::memcpy(dst, &value, 16); }
 
 /// Copies `width` (1, 2, 4 or 8) bytes with a move the compiler inlines.
 void CopyWidth(uint8_t* dst, const uint8_t* src, int32_t width) {
@@ -69,7 +69,7 @@ void StoreStringEnd(DecodeKind kind, DecodeOutput& out, int64_t i, int64_t end) 
 
 void ValueFill::Fields(const std::vector<int32_t>& fields, RowRegion region) {
   const int64_t num_fields = static_cast<int64_t>(fields.size());
-  const uint8_t* slots = region.base + BitsetBytes(num_fields);
+  const uint8_t* slots = region.base + spark::BitsetBytes(num_fields);
   for (int64_t i = 0; i < num_fields; ++i) {
     const int32_t index = fields[static_cast<size_t>(i)];
     if (GetBit(region.base, i)) {
@@ -262,4 +262,4 @@ int64_t ValueFill::Array(int32_t index, RowRegion region) {
   return Output(index).length;
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

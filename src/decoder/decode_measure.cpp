@@ -7,7 +7,7 @@
 #include "spark/decimal_math.hpp"
 #include "spark/memory_access.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 Status ValueMeasure::Error(const DecodeNode& node, int64_t row, const std::string& message) {
   return Status::Invalid("field '" + node.path + "' row " + std::to_string(row) + ": " + message);
@@ -19,7 +19,7 @@ Status ValueMeasure::Overflow(const DecodeNode& node, int64_t row, const std::st
 
 bool ValueMeasure::Fields(const std::vector<int32_t>& fields, RowRegion region, int64_t row) {
   const int64_t num_fields = static_cast<int64_t>(fields.size());
-  const uint8_t* slots = region.base + BitsetBytes(num_fields);
+  const uint8_t* slots = region.base + spark::BitsetBytes(num_fields);
   for (int64_t i = 0; i < num_fields; ++i) {
     const int32_t index = fields[static_cast<size_t>(i)];
     const DecodeNode& node = Node(index);
@@ -52,7 +52,7 @@ bool ValueMeasure::Value(int32_t index, RowRegion region, const uint8_t* at, int
   const DecodeNode& node = Node(index);
   if (node.kind == DecodeKind::kSmallDecimal) {
     const int64_t unscaled = Load<int64_t>(at);
-    if (!FitsPrecision(unscaled, node.precision)) {
+    if (!spark::FitsPrecision(unscaled, node.precision)) {
       return Fail(Overflow(node, row,
                            "the unscaled value " + std::to_string(unscaled) +
                                " exceeds precision " + std::to_string(node.precision)));
@@ -80,7 +80,7 @@ bool ValueMeasure::Variable(const DecodeNode& node, int32_t index, RowRegion val
         return Fail(Error(
             node, row, "a decimal of " + std::to_string(value.size) + " bytes (1 to 16 expected)"));
       }
-      if (!FitsPrecision128(ReadBigEndianDecimal(value.base, value.size), node.precision)) {
+      if (!spark::FitsPrecision128(ReadBigEndianDecimal(value.base, value.size), node.precision)) {
         return Fail(Overflow(
             node, row, "the unscaled value exceeds precision " + std::to_string(node.precision)));
       }
@@ -228,4 +228,4 @@ bool ValueMeasure::Array(const DecodeNode& parent, int32_t index, RowRegion regi
   return true;
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -11,7 +11,7 @@
 #include "decoder/decode_plan.hpp"
 #include "rowbridge/status.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 struct ColumnDecoder;  // decode_columns.hpp
 
@@ -58,4 +58,4 @@ void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
               const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
               std::vector<DecodeOutput>* outputs);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

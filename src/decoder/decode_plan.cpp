@@ -3,7 +3,7 @@
 #include "spark/memory_access.hpp"
 #include "spark/type_mapping.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 namespace {
 
 Status Unsupported(const ArrowField& field, const std::string& path, const std::string& hint) {
@@ -24,8 +24,8 @@ Status AddNode(const ArrowField& field, const std::string& path, DecodePlan* pla
     node.width = width;
     node.element_size = width;
   };
-  if (IsVariantStruct(field)) {
-    ROWBRIDGE_RETURN_NOT_OK(CheckVariantStruct(field, path));
+  if (spark::IsVariantStruct(field)) {
+    ROWBRIDGE_RETURN_NOT_OK(spark::CheckVariantStruct(field, path));
     for (const ArrowField& child : field.children) {
       if (child.type.id == ArrowTypeId::kBinaryView)
         return Unsupported(child, path + "." + child.name, "");
@@ -70,7 +70,7 @@ Status AddNode(const ArrowField& field, const std::string& path, DecodePlan* pla
       case ArrowTypeId::kIntervalMonthDayNano: node.kind = DecodeKind::kCalendarInterval; break;
       case ArrowTypeId::kStruct:
         node.kind = DecodeKind::kStruct;
-        node.fixed_bytes = BitsetBytes(static_cast<int64_t>(field.children.size())) +
+        node.fixed_bytes = spark::BitsetBytes(static_cast<int64_t>(field.children.size())) +
                            8 * static_cast<int64_t>(field.children.size());
         for (const ArrowField& child : field.children)
           children.emplace_back(&child, path + "." + child.name);
@@ -122,10 +122,10 @@ Status CompileDecodePlan(const ArrowField& schema, DecodePlan* out) {
   DecodePlan plan;
   plan.spark_schema.id = SparkTypeId::kStruct;
   const int64_t num_fields = static_cast<int64_t>(schema.children.size());
-  plan.fixed_row_bytes = BitsetBytes(num_fields) + 8 * num_fields;
+  plan.fixed_row_bytes = spark::BitsetBytes(num_fields) + 8 * num_fields;
   for (const ArrowField& column : schema.children) {
     SparkField spark;
-    ROWBRIDGE_RETURN_NOT_OK(MapToSpark(column, column.name, &spark));
+    ROWBRIDGE_RETURN_NOT_OK(spark::MapToSpark(column, column.name, &spark));
     plan.spark_schema.fields.push_back(std::move(spark));
     plan.columns.push_back(static_cast<int32_t>(plan.nodes.size()));
     ROWBRIDGE_RETURN_NOT_OK(AddNode(column, column.name, &plan));
@@ -134,4 +134,4 @@ Status CompileDecodePlan(const ArrowField& schema, DecodePlan* out) {
   return Status::Ok();
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -11,7 +11,7 @@
 #include "rowbridge/spark_type.hpp"
 #include "rowbridge/status.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 /// How a value sits in the rows and what its Arrow array holds.
 enum class DecodeKind : uint8_t {
@@ -92,4 +92,4 @@ constexpr bool IsVariable(DecodeKind kind) {
 /// Arrow type rows do not decode to.
 Status CompileDecodePlan(const ArrowField& schema, DecodePlan* out);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

@@ -12,7 +12,7 @@
 #include "decoder/unsafe_layout.hpp"
 #include "spark/memory_access.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 /// Bytes a short string's copy moves whatever its length (4 SSE moves): the
 /// value and what follows it in the rows, when that is before the end of
@@ -50,7 +50,7 @@ inline __attribute__((always_inline)) uint64_t CheckLeafStruct(const DecodeNode&
   const uint64_t field_nulls =
       Load<uint64_t>(base) & ((uint64_t{1} << num_fields) - 1);  // <= 16 fields
   uint64_t bad = field_nulls & node.leaf_required;
-  const int64_t slots_at = BitsetBytes(num_fields);
+  const int64_t slots_at = spark::BitsetBytes(num_fields);
   for (uint64_t valid = node.leaf_strings & ~field_nulls; valid != 0; valid &= valid - 1) {
     const int64_t i = __builtin_ctzll(valid);
     const VariableSlot value = SplitSlot(Load<uint64_t>(base + slots_at + 8 * i));
@@ -129,4 +129,4 @@ class ValueFill {
   uintptr_t short_end_;  // compared as an integer: it may point before the rows
 };
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

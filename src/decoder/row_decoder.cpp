@@ -22,23 +22,23 @@ namespace rowbridge {
 
 struct RowDecoder::Impl {
   ArrowField schema;  // of the arrays decoded
-  row::DecodePlan plan;
-  std::vector<row::ColumnDecoder> columns;  // resolved with the plan
+  decoder::DecodePlan plan;
+  std::vector<decoder::ColumnDecoder> columns;  // resolved with the plan
   /// The blocks decoded arrays live in; shared with the arrays' memory.
-  std::shared_ptr<row::BlockPool> pool = std::make_shared<row::BlockPool>();
+  std::shared_ptr<decoder::BlockPool> pool = std::make_shared<decoder::BlockPool>();
   // Reused per batch.
-  std::vector<row::DecodeCounts> counts;
-  std::vector<row::DecodeOutput> outputs;
+  std::vector<decoder::DecodeCounts> counts;
+  std::vector<decoder::DecodeOutput> outputs;
   /// DecodeInto's validity bits of null-type nodes, which Arrow keeps none of.
   std::vector<uint8_t> null_validity;
 };
 
 namespace {
 
-using row::DecodeCounts;
-using row::DecodeKind;
-using row::DecodeNode;
-using row::DecodeOutput;
+using decoder::DecodeCounts;
+using decoder::DecodeKind;
+using decoder::DecodeNode;
+using decoder::DecodeOutput;
 
 constexpr int64_t kAlign = 64;
 constexpr int64_t RoundUp64(int64_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
@@ -49,7 +49,7 @@ constexpr int64_t kBitmapSlack = 16;
 
 /// Bytes a string node's data buffer holds past its values: a short value's
 /// copy stores 64 bytes whatever its length (decode_columns.cpp).
-constexpr int64_t kStringSlack = row::kShortCopy;
+constexpr int64_t kStringSlack = decoder::kShortCopy;
 
 /// The bytes each buffer of `node` needs for `counts`, slack included.
 struct NodeBytes {
@@ -61,9 +61,9 @@ struct NodeBytes {
 NodeBytes BytesOf(const DecodeNode& node, const DecodeCounts& counts) {
   NodeBytes bytes;
   bytes.validity = (counts.values + 7) / 8 + kBitmapSlack;
-  bytes.values = row::HasValuesBuffer(node) ? row::ValuesBytes(node, counts.values) : 0;
+  bytes.values = decoder::HasValuesBuffer(node) ? decoder::ValuesBytes(node, counts.values) : 0;
   if (node.kind == DecodeKind::kBoolean) bytes.values += kBitmapSlack;
-  bytes.data = row::HasDataBuffer(node) ? counts.bytes + kStringSlack : 0;
+  bytes.data = decoder::HasDataBuffer(node) ? counts.bytes + kStringSlack : 0;
   return bytes;
 }
 
@@ -83,9 +83,10 @@ void ResetOutput(const DecodeNode& node, const NodeBytes& bytes, DecodeOutput* o
 
 /// The buffers of every node, carved from one block of `pool` (returned)
 /// and sized from the counts; throws std::bad_alloc.
-std::shared_ptr<uint8_t> AllocateOutputs(const row::DecodePlan& plan,
+std::shared_ptr<uint8_t> AllocateOutputs(const decoder::DecodePlan& plan,
                                          const std::vector<DecodeCounts>& counts,
-                                         row::BlockPool* pool, std::vector<DecodeOutput>* outputs) {
+                                         decoder::BlockPool* pool,
+                                         std::vector<DecodeOutput>* outputs) {
   int64_t total = 0;
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const NodeBytes bytes = BytesOf(plan.nodes[i], counts[i]);
@@ -108,7 +109,7 @@ std::shared_ptr<uint8_t> AllocateOutputs(const row::DecodePlan& plan,
   return block;
 }
 
-Status CheckCapacity(const row::DecodePlan& plan, const std::vector<DecodeCounts>& counts) {
+Status CheckCapacity(const decoder::DecodePlan& plan, const std::vector<DecodeCounts>& counts) {
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const DecodeNode& node = plan.nodes[i];
     if (node.kind == DecodeKind::kString32 && counts[i].bytes > INT32_MAX) {
@@ -140,8 +141,8 @@ Status MakeImpl(Build&& build, std::unique_ptr<RowDecoder::Impl>* out) {
   try {
     auto impl = std::make_unique<RowDecoder::Impl>();
     ROWBRIDGE_RETURN_NOT_OK(build(&impl->schema));
-    ROWBRIDGE_RETURN_NOT_OK(row::CompileDecodePlan(impl->schema, &impl->plan));
-    impl->columns = row::ResolveColumnDecoders(impl->plan);
+    ROWBRIDGE_RETURN_NOT_OK(decoder::CompileDecodePlan(impl->schema, &impl->plan));
+    impl->columns = decoder::ResolveColumnDecoders(impl->plan);
     *out = std::move(impl);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -165,7 +166,7 @@ Status RowDecoder::Make(const SparkType& schema, std::unique_ptr<RowDecoder>* ou
   }
   std::unique_ptr<Impl> impl;
   ROWBRIDGE_RETURN_NOT_OK(MakeImpl(
-      [&](ArrowField* field) { return row::CanonicalArrowField(schema, "", false, field); },
+      [&](ArrowField* field) { return decoder::CanonicalArrowField(schema, "", false, field); },
       &impl));
   out->reset(new RowDecoder(std::move(impl)));
   return Status::Ok();
@@ -182,15 +183,15 @@ Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64
     return Status::Invalid("rows without data or row offsets");
   }
   if (out == nullptr) return Status::Invalid("no ArrowArray to decode into");
-  const row::DecodePlan& plan = impl_->plan;
+  const decoder::DecodePlan& plan = impl_->plan;
   try {
     ROWBRIDGE_RETURN_NOT_OK(
-        row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+        decoder::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     std::shared_ptr<uint8_t> block =
         AllocateOutputs(plan, impl_->counts, impl_->pool.get(), &impl_->outputs);
-    row::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->outputs);
-    row::ExportDecodedBatch(plan, impl_->outputs, std::move(block), num_rows, out);
+    decoder::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->outputs);
+    decoder::ExportDecodedBatch(plan, impl_->outputs, std::move(block), num_rows, out);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("out of memory decoding " + std::to_string(num_rows) + " rows");
@@ -205,7 +206,7 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
   if (num_rows > 0 && (data == nullptr || row_offsets == nullptr)) {
     return Status::Invalid("rows without data or row offsets");
   }
-  const row::DecodePlan& plan = impl_->plan;
+  const decoder::DecodePlan& plan = impl_->plan;
   if (targets == nullptr || decoded == nullptr ||
       num_targets != static_cast<int64_t>(plan.nodes.size())) {
     return Status::Invalid("the decoder's schema has " + std::to_string(plan.nodes.size()) +
@@ -214,7 +215,7 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
   *decoded = false;
   try {
     ROWBRIDGE_RETURN_NOT_OK(
-        row::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+        decoder::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     const std::vector<DecodeCounts>& counts = impl_->counts;
     bool fits = true;
@@ -264,7 +265,7 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
                     static_cast<size_t>(target.entries_validity_needed));
       }
     }
-    row::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &outputs);
+    decoder::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &outputs);
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       targets[i].length = outputs[i].length;
       targets[i].null_count =

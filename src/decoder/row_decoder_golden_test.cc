@@ -6,9 +6,9 @@
 
 #include "rowbridge/converter.hpp"
 #include "rowbridge/row_decoder.hpp"
-#include "testing/golden_json.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/golden_json.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

@@ -29,11 +29,11 @@
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge/ipc_writer.hpp"
 #include "rowbridge/row_decoder.hpp"
-#include "testing/random_columns.hpp"
-#include "testing/random_iteration.hpp"
-#include "testing/random_nested.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/random_columns.hpp"
+#include "support/random_iteration.hpp"
+#include "support/random_nested.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {
@@ -78,7 +78,7 @@ void WidenOffsets(Rng& rng, ArrowField* field) {
 /// A decoder for `spark` rows with canonical target types, some widened.
 std::unique_ptr<RowDecoder> MakeDecoder(Rng& rng, const SparkType& spark) {
   ArrowField field;
-  Status status = row::CanonicalArrowField(spark, "", false, &field);
+  Status status = decoder::CanonicalArrowField(spark, "", false, &field);
   EXPECT_TRUE(status.ok()) << status.message();
   WidenOffsets(rng, &field);
   testing::MakeNullable(&field);

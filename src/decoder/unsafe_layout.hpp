@@ -9,7 +9,7 @@
 #include "spark/decimal_math.hpp"
 #include "spark/memory_access.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::decoder {
 
 /// A variable-length value's slot: offset (from its region's start) and
 /// size, each 32 bits.
@@ -38,17 +38,17 @@ inline ArrayLayout ReadArrayLayout(RowRegion region, int32_t element_size) {
   if (region.size < 8) return layout;
   layout.num_elements = Load<int64_t>(region.base);
   if (layout.num_elements < 0 || layout.num_elements > kMaxArrayElements) return layout;
-  const int64_t header = 8 + BitsetBytes(layout.num_elements);
-  layout.ok = header + RoundUp8(layout.num_elements * element_size) <= region.size;
+  const int64_t header = 8 + spark::BitsetBytes(layout.num_elements);
+  layout.ok = header + spark::RoundUp8(layout.num_elements * element_size) <= region.size;
   layout.values = region.base + header;
   return layout;
 }
 
 /// The two's complement big-endian integer of `size` (1-16) bytes.
-inline Int128 ReadBigEndianDecimal(const uint8_t* bytes, int64_t size) {
-  UInt128 value = bytes[0] & 0x80 ? ~UInt128{0} : 0;
+inline spark::Int128 ReadBigEndianDecimal(const uint8_t* bytes, int64_t size) {
+  spark::UInt128 value = bytes[0] & 0x80 ? ~spark::UInt128{0} : 0;
   for (int64_t i = 0; i < size; ++i) value = (value << 8) | bytes[i];
-  return static_cast<Int128>(value);
+  return static_cast<spark::Int128>(value);
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::decoder

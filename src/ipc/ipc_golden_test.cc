@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "rowbridge/ipc_reader.hpp"
-#include "testing/ipc_test_support.hpp"
+#include "support/ipc_test_support.hpp"
 
 namespace rowbridge::ipc {
 namespace {

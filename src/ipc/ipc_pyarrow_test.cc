@@ -15,7 +15,7 @@
 
 #include "rowbridge/ipc_reader.hpp"
 #include "rowbridge_ipc_test_config.hpp"
-#include "testing/ipc_test_support.hpp"
+#include "support/ipc_test_support.hpp"
 
 namespace rowbridge::ipc {
 namespace {

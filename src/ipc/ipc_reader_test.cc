@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "ipc/flatbuffer_reader.hpp"
-#include "testing/ipc_test_support.hpp"
+#include "support/ipc_test_support.hpp"
 
 namespace rowbridge::ipc {
 namespace {

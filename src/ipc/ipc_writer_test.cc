@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "rowbridge/ipc_reader.hpp"
-#include "testing/scan_test_files.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/scan_test_files.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge::ipc {
 namespace {

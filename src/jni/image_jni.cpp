@@ -12,7 +12,7 @@
 #include "io_rowbridge_scan_ScanNative.h"
 #include "jni/scan_handle.hpp"
 #include "rowbridge/ipc_reader.hpp"
-#include "stream/filled_input.hpp"
+#include "scan/filled_input.hpp"
 
 namespace rowbridge::jni {
 namespace {
@@ -176,7 +176,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_openImage(
   return Guard(env, jlong{0}, [&] {
     Image* image = ImageFromJava(image_handle);
     const ipc::IpcReader& reader = rowbridge::jni::OpenedReader(*image);
-    stream::IpcScanOptions scan;
+    scan::IpcScanOptions scan;
     scan.first_batch = first_batch;
     scan.batch_count = batch_count;
     rowbridge::jni::ScanRequest request;

@@ -12,7 +12,7 @@
 #include "jni/jni_guard.hpp"
 #include "jni/row_result.hpp"
 #include "rowbridge/stream.hpp"
-#include "stream/filled_input.hpp"
+#include "scan/filled_input.hpp"
 
 namespace rowbridge::jni {
 

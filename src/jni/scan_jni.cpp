@@ -144,7 +144,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
     jlong schema_address, jlong constants_schema_address, jlong constants_array_address) {
   return Guard(env, jlong{0}, [&] {
     std::string path = rowbridge::jni::PathAt(path_address);
-    stream::IpcScanOptions scan;
+    scan::IpcScanOptions scan;
     if (num_columns >= 0) {
       if (num_columns > 0 && columns_address == 0) {
         throw StatusError(Status::Invalid("rowbridge scan: no column indices"));
@@ -168,7 +168,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_open(
     request.constants_schema_address = constants_schema_address;
     request.constants_array_address = constants_array_address;
     std::unique_ptr<stream::BatchProducer> producer;
-    Check(stream::MakeIpcProducer(path, scan, &producer));
+    Check(scan::MakeIpcProducer(path, scan, &producer));
     auto handle = rowbridge::jni::MakeScan(std::move(producer), request);
     return reinterpret_cast<jlong>(handle.release());
   });

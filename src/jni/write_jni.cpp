@@ -1,5 +1,5 @@
 // The writer's entry points of io.rowbridge.RowbridgeNative (writer*): primitives
-// only, each one Guard around a call of rowbridge::stream::RowEncodeStream.
+// only, each one Guard around a call of rowbridge::write::RowEncodeStream.
 // The bytes of the output reach Java by copies into a Java byte[] (the
 // stream's pieces stay native until then).
 #include <algorithm>
@@ -19,7 +19,7 @@ namespace {
 /// A writer: its stream, and the piece of output Java copies out next, in
 /// up to two parts (a message's metadata and body).
 struct WriterHandle {
-  std::unique_ptr<stream::RowEncodeStream> stream;
+  std::unique_ptr<write::RowEncodeStream> stream;
   std::vector<uint8_t> own;  // the start or end bytes
   const uint8_t* parts[2] = {nullptr, nullptr};
   int64_t part_sizes[2] = {0, 0};
@@ -61,7 +61,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(
     if (schema_address == 0) {
       throw StatusError(rowbridge::Status::Invalid("rowbridge writer: the schema address is 0"));
     }
-    rowbridge::stream::RowEncodeOptions options;
+    rowbridge::write::RowEncodeOptions options;
     options.ipc.codec = static_cast<rowbridge::ipc::IpcCodec>(codec);
     options.ipc.zstd_level = zstd_level;
     options.max_ahead = max_ahead;
@@ -69,7 +69,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_RowbridgeNative_writerCreate(
         stream_format ? rowbridge::ipc::IpcFormat::kStream : rowbridge::ipc::IpcFormat::kFile;
     options.rows_in_one_column = in_one_column == JNI_TRUE;
     auto writer = std::make_unique<WriterHandle>();
-    Check(rowbridge::stream::RowEncodeStream::Make(
+    Check(rowbridge::write::RowEncodeStream::Make(
         *reinterpret_cast<const ArrowSchema*>(schema_address), options, &writer->stream));
     return reinterpret_cast<jlong>(writer.release());
   });

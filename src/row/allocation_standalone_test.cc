@@ -14,8 +14,8 @@
 
 #include "rowbridge/converter.hpp"
 #include "rowbridge/rowbridge.h"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ROWBRIDGE_TEST_HOOK_MALLOC 0

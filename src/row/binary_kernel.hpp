@@ -46,7 +46,7 @@ struct BinaryKernel {
                  -static_cast<int64_t>(IsValid<kAllValid>(input, r));
       }
       sign_bits |= length;
-      sizes[k] += RoundUp8(length);
+      sizes[k] += spark::RoundUp8(length);
     }
     if (sign_bits >= 0) return -1;
     return FirstNegativeLength<kGathered, kAllValid>(input, row_begin, num_rows);
@@ -94,13 +94,13 @@ struct BinaryKernel {
       const uint8_t* src = Source::Data(input, index);
       // The bytes of a plain column's values are read in order, and the copy
       // would otherwise wait for each line of them.
-      if constexpr (!kGathered && HasPrefetchData<Source>::value) PrefetchAhead(src, 512);
+      if constexpr (!kGathered && HasPrefetchData<Source>::value) spark::PrefetchAhead(src, 512);
       Copier::CopyPadded(dst, src, length);
       uint64_t slot = OffsetAndSize(cursor, length);
       // A mask, not a conditional, which the compiler may make a branch.
       if constexpr (!kGathered) slot &= -static_cast<uint64_t>(static_cast<bool>(valid));
       Store64(row + slot_offset, slot);
-      AdvanceCursor<kAlone>(sink, k, cursor + RoundUp8(length));
+      AdvanceCursor<kAlone>(sink, k, cursor + spark::RoundUp8(length));
     });
     // The null bits after the values: setting one reads its row's null word,
     // and a read just after a (masked) copy into the row before may wait for

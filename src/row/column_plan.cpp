@@ -32,7 +32,7 @@ bool SameSparkType(const SparkType& a, const SparkType& b) { return a.ToString()
 Status ResolveSlotWriters(const ArrowType& type, WriterSet* out) {
   if (IsBinaryLike(type.id)) return BinaryWriters(type, out);
   if (type.id == ArrowTypeId::kUInt64) return LargeDecimalWriters(type, out);
-  if (type.id == ArrowTypeId::kDecimal && type.precision > kMaxSmallDecimalDigits) {
+  if (type.id == ArrowTypeId::kDecimal && type.precision > spark::kMaxSmallDecimalDigits) {
     return LargeDecimalWriters(type, out);
   }
   if (type.id == ArrowTypeId::kIntervalMonthDayNano || type.id == ArrowTypeId::kNull) {
@@ -51,7 +51,7 @@ Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_colu
   } else {
     field = original;
   }
-  ROWBRIDGE_RETURN_NOT_OK(MapToSpark(field, field.name, &out->spark, variants));
+  ROWBRIDGE_RETURN_NOT_OK(spark::MapToSpark(field, field.name, &out->spark, variants));
   if (expected != nullptr && !SameSparkType(expected->type, out->spark.type)) {
     return Status::Invalid("column '" + field.name + "' changed from Spark type " +
                            expected->type.ToString() + " to " + out->spark.type.ToString() + " (" +
@@ -66,9 +66,9 @@ Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_colu
   } else {
     out->encoding = Encoding::kPlain;
   }
-  out->value_type = ValueField(field).type;
+  out->value_type = spark::ValueField(field).type;
   ColumnTarget& target = out->target;
-  target.slot_offset = static_cast<int32_t>(BitsetBytes(num_columns) + int64_t{8} * index);
+  target.slot_offset = static_cast<int32_t>(spark::BitsetBytes(num_columns) + int64_t{8} * index);
   target.null_word_offset = (index / 64) * 8;
   target.null_mask = uint64_t{1} << (index % 64);
   target.precision = out->spark.type.precision;

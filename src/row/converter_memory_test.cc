@@ -9,7 +9,7 @@
 
 #include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

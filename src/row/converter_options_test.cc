@@ -14,9 +14,9 @@
 #include "row/row_layout.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/rowbridge.h"
-#include "testing/reference_row_writer.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/reference_row_writer.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

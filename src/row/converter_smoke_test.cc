@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "rowbridge/converter.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

@@ -15,23 +15,23 @@ namespace rowbridge::row {
 /// returns false when it does not fit 128 bits.
 template <int kBytes>
 struct SignedSource {
-  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
+  static bool Read(const uint8_t* values, int64_t index, spark::Int128* out) {
     const uint8_t* p = values + index * kBytes;
     std::memcpy(out, p, 16);
     if constexpr (kBytes == 32) {
-      const uint64_t sign = static_cast<uint64_t>(SignWord128(*out));
+      const uint64_t sign = static_cast<uint64_t>(spark::SignWord128(*out));
       return Load<uint64_t>(p + 16) == sign && Load<uint64_t>(p + 24) == sign;
     }
     return true;
   }
   static std::string Describe(const uint8_t* values, int64_t index) {
-    return DecimalToString(values + index * kBytes, kBytes);
+    return spark::DecimalToString(values + index * kBytes, kBytes);
   }
 };
 
 struct UInt64Source {
-  static bool Read(const uint8_t* values, int64_t index, Int128* out) {
-    *out = static_cast<Int128>(Load<uint64_t>(values + index * 8));
+  static bool Read(const uint8_t* values, int64_t index, spark::Int128* out) {
+    *out = static_cast<spark::Int128>(Load<uint64_t>(values + index * 8));
     return true;
   }
   static std::string Describe(const uint8_t* values, int64_t index) {

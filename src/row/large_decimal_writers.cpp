@@ -27,10 +27,10 @@ struct LargeDecimalKernel {
       uint8_t* dst = row + cursor;
       uint64_t length = 0;
       if (IsValid<kAllValid>(input, r)) {
-        Int128 v;
+        spark::Int128 v;
         ok &= Source::Read(input.values, ValueIndex<kGathered>(input, r), &v);
-        ok &= FitsPrecision128(v, precision);
-        length = static_cast<uint64_t>(MinimalBigEndian(v, dst));
+        ok &= spark::FitsPrecision128(v, precision);
+        length = static_cast<uint64_t>(spark::MinimalBigEndian(v, dst));
       } else {
         SetNull(row, null_bit);
         Store64(dst, 0);
@@ -43,9 +43,9 @@ struct LargeDecimalKernel {
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t r = row_begin + k;
       if (!IsValid<kAllValid>(input, r)) continue;
-      Int128 v;
+      spark::Int128 v;
       int64_t index = ValueIndex<kGathered>(input, r);
-      if (!Source::Read(input.values, index, &v) || !FitsPrecision128(v, target.precision)) {
+      if (!Source::Read(input.values, index, &v) || !spark::FitsPrecision128(v, target.precision)) {
         return Status::Overflow(
             ColumnRowError(target, ReportedRow(sink, k, r),
                            "unscaled value " + Source::Describe(input.values, index) +
@@ -64,7 +64,7 @@ Status LargeDecimalWriters(const ArrowType& type, WriterSet* out) {
     *out = MakeWriterSet<LargeDecimalKernel<UInt64Source>, false, true>(kReserved);
     return Status::Ok();
   }
-  if (type.id == ArrowTypeId::kDecimal && type.precision > kMaxSmallDecimalDigits) {
+  if (type.id == ArrowTypeId::kDecimal && type.precision > spark::kMaxSmallDecimalDigits) {
     if (type.bit_width == 128) {
       *out = MakeWriterSet<LargeDecimalKernel<SignedSource<16>>, false, true>(kReserved);
       return Status::Ok();

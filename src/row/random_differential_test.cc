@@ -1,7 +1,7 @@
 // Randomized differential test: random schemas (every flat type; plain,
 // dictionary-encoded and run-end encoded columns; sliced batches, columns,
 // dictionaries and run-end children; in 40 % of the iterations, struct, list
-// and map columns up to four levels deep, see testing/random_nested.hpp),
+// and map columns up to four levels deep, see support/random_nested.hpp),
 // random lengths, nulls, strings and
 // extreme values, converted by the library (random validation level, random
 // small chunk caps, schema re-encoding between batches) and compared byte for
@@ -22,12 +22,12 @@
 
 #include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
-#include "testing/random_columns.hpp"
-#include "testing/random_iteration.hpp"
-#include "testing/random_nested.hpp"
-#include "testing/reference_row_writer.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/random_columns.hpp"
+#include "support/random_iteration.hpp"
+#include "support/random_nested.hpp"
+#include "support/reference_row_writer.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

@@ -26,12 +26,12 @@
 #include <limits>
 
 #include "rowbridge/converter.hpp"
-#include "testing/random_columns.hpp"
-#include "testing/random_iteration.hpp"
-#include "testing/random_nested.hpp"
-#include "testing/reference_row_writer.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/random_columns.hpp"
+#include "support/random_iteration.hpp"
+#include "support/random_nested.hpp"
+#include "support/reference_row_writer.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

@@ -11,7 +11,7 @@ namespace rowbridge::row {
 std::shared_ptr<const RowLayout> MakeLayout(std::vector<ColumnPlan> columns) {
   auto layout = std::make_shared<RowLayout>();
   const auto num_columns = static_cast<int64_t>(columns.size());
-  layout->slots_end = BitsetBytes(num_columns) + 8 * num_columns;
+  layout->slots_end = spark::BitsetBytes(num_columns) + 8 * num_columns;
   layout->fixed_row_bytes = layout->slots_end;
   int64_t variable_writers = 0;
   for (const ColumnPlan& column : columns) {

@@ -9,8 +9,8 @@
 
 #include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
-#include "testing/golden_json.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/golden_json.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

@@ -25,7 +25,7 @@ struct CopyOp {
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
     using Unsigned = std::make_unsigned_t<T>;
     *slot = static_cast<uint64_t>(
-        static_cast<Unsigned>(row::Load<T>(input.values + index * sizeof(T))));
+        static_cast<Unsigned>(rowbridge::Load<T>(input.values + index * sizeof(T))));
     return true;
   }
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
@@ -35,7 +35,7 @@ template <>
 struct CopyOp<float> {
   static constexpr int kRawBytes = 4;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
-    *slot = row::Load<uint32_t>(input.values + index * 4);
+    *slot = rowbridge::Load<uint32_t>(input.values + index * 4);
     return true;
   }
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
@@ -45,7 +45,7 @@ template <>
 struct CopyOp<double> {
   static constexpr int kRawBytes = 8;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
-    *slot = row::Load<uint64_t>(input.values + index * 8);
+    *slot = rowbridge::Load<uint64_t>(input.values + index * 8);
     return true;
   }
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
@@ -66,14 +66,14 @@ template <int64_t kFactor, const char* kUnit, const char* kTarget>
 struct ScaleUpOp {
   static constexpr int kRawBytes = 0;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
-    int64_t v = row::Load<int64_t>(input.values + index * 8);
+    int64_t v = rowbridge::Load<int64_t>(input.values + index * 8);
     int64_t micros;
     bool overflow = __builtin_mul_overflow(v, kFactor, &micros);
     *slot = static_cast<uint64_t>(micros);
     return !overflow;
   }
   static std::string Describe(const ColumnInput& input, int64_t index, int32_t) {
-    return std::to_string(row::Load<int64_t>(input.values + index * 8)) + " " + kUnit +
+    return std::to_string(rowbridge::Load<int64_t>(input.values + index * 8)) + " " + kUnit +
            " overflows int64 " + kTarget;
   }
 };
@@ -84,7 +84,8 @@ template <int64_t kFactor>
 struct Time32ToNanosOp {
   static constexpr int kRawBytes = 0;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
-    *slot = static_cast<uint64_t>(int64_t{row::Load<int32_t>(input.values + index * 4)} * kFactor);
+    *slot = static_cast<uint64_t>(int64_t{rowbridge::Load<int32_t>(input.values + index * 4)} *
+                                  kFactor);
     return true;
   }
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
@@ -99,7 +100,8 @@ inline int64_t FloorDivide(int64_t v, int64_t divisor) {
 struct NanosToMicrosOp {
   static constexpr int kRawBytes = 0;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
-    *slot = static_cast<uint64_t>(FloorDivide(row::Load<int64_t>(input.values + index * 8), 1000));
+    *slot = static_cast<uint64_t>(
+        FloorDivide(rowbridge::Load<int64_t>(input.values + index * 8), 1000));
     return true;
   }
   static std::string Describe(const ColumnInput&, int64_t, int32_t) { return {}; }
@@ -109,13 +111,13 @@ struct Date64Op {
   static constexpr int kRawBytes = 0;
   static constexpr int64_t kMillisPerDay = 86400000;
   static bool Load(const ColumnInput& input, int64_t index, int32_t, uint64_t* slot) {
-    int64_t days = FloorDivide(row::Load<int64_t>(input.values + index * 8), kMillisPerDay);
+    int64_t days = FloorDivide(rowbridge::Load<int64_t>(input.values + index * 8), kMillisPerDay);
     *slot = static_cast<uint32_t>(static_cast<int32_t>(days));
     return days >= std::numeric_limits<int32_t>::min() &&
            days <= std::numeric_limits<int32_t>::max();
   }
   static std::string Describe(const ColumnInput& input, int64_t index, int32_t) {
-    return std::to_string(row::Load<int64_t>(input.values + index * 8)) +
+    return std::to_string(rowbridge::Load<int64_t>(input.values + index * 8)) +
            " ms is outside the int32 range of days";
   }
 };
@@ -128,18 +130,18 @@ struct SmallDecimalOp {
   static bool ReadUnscaled(const ColumnInput& input, int64_t index, int64_t* out) {
     const uint8_t* p = input.values + index * kBytes;
     if constexpr (kBytes == 4) {
-      *out = row::Load<int32_t>(p);
+      *out = rowbridge::Load<int32_t>(p);
       return true;
     } else if constexpr (kBytes == 8) {
-      *out = row::Load<int64_t>(p);
+      *out = rowbridge::Load<int64_t>(p);
       return true;
     } else {
       // The upper words must be the sign extension of the low 64 bits.
-      int64_t low = row::Load<int64_t>(p);
-      const uint64_t sign = SignWord(low);
+      int64_t low = rowbridge::Load<int64_t>(p);
+      const uint64_t sign = spark::SignWord(low);
       bool fits = true;
       for (int word = 1; word < kBytes / 8; ++word)
-        fits &= row::Load<uint64_t>(p + word * 8) == sign;
+        fits &= rowbridge::Load<uint64_t>(p + word * 8) == sign;
       *out = low;
       return fits;
     }
@@ -148,10 +150,10 @@ struct SmallDecimalOp {
     int64_t v;
     bool fits = ReadUnscaled(input, index, &v);
     *slot = static_cast<uint64_t>(v);
-    return fits & FitsPrecision(v, precision);
+    return fits & spark::FitsPrecision(v, precision);
   }
   static std::string Describe(const ColumnInput& input, int64_t index, int32_t precision) {
-    return "unscaled value " + DecimalToString(input.values + index * kBytes, kBytes) +
+    return "unscaled value " + spark::DecimalToString(input.values + index * kBytes, kBytes) +
            " does not fit precision " + std::to_string(precision);
   }
 };
@@ -208,7 +210,7 @@ bool VisitValueOp(const ArrowType& type, Visitor&& visit) {
       else visit(OpTag<ScaleUpOp<1000, kMicrosUnit, kNanosName>>{});
       return true;
     case ArrowTypeId::kDecimal:
-      if (type.precision > kMaxSmallDecimalDigits) return false;
+      if (type.precision > spark::kMaxSmallDecimalDigits) return false;
       switch (type.bit_width) {
         case 32: visit(OpTag<SmallDecimalOp<4>>{}); return true;
         case 64: visit(OpTag<SmallDecimalOp<8>>{}); return true;

@@ -14,7 +14,7 @@ namespace {
 void NoRelease(ArrowArray*) {}
 
 bool HasVariant(const ArrowField& field) {
-  if (IsVariantStruct(field)) return true;
+  if (spark::IsVariantStruct(field)) return true;
   for (const ArrowField& child : field.children) {
     if (HasVariant(child)) return true;
   }
@@ -67,8 +67,8 @@ struct VariantShadow::Node {
 
 Status RewriteVariantFields(const ArrowField& field, const std::string& path, ArrowField* out,
                             bool* any) {
-  if (IsVariantStruct(field)) {
-    ROWBRIDGE_RETURN_NOT_OK(CheckVariantStruct(field, path));
+  if (spark::IsVariantStruct(field)) {
+    ROWBRIDGE_RETURN_NOT_OK(spark::CheckVariantStruct(field, path));
     ArrowField bytes;
     bytes.name = field.name;
     bytes.format = "Z";
@@ -123,7 +123,7 @@ Status VariantShadow::Shadow(const ArrowField& field, const std::string& path,
     return Status::Ok();
   }
   Node* node = NextNode();
-  if (!IsVariantStruct(field)) {
+  if (!spark::IsVariantStruct(field)) {
     const auto expected = static_cast<int64_t>(field.children.size());
     if (array.release == nullptr || array.n_children != expected ||
         (expected > 0 && array.children == nullptr)) {

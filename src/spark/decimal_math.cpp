@@ -3,7 +3,7 @@
 #include <array>
 #include <cstring>
 
-namespace rowbridge::row {
+namespace rowbridge::spark {
 namespace {
 
 std::string UInt128ToString(UInt128 v) {
@@ -53,4 +53,4 @@ std::string DecimalToString(const uint8_t* bytes, int32_t width) {
   return text;
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::spark

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-namespace rowbridge::row {
+namespace rowbridge::spark {
 
 __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
@@ -96,4 +96,4 @@ inline int32_t MinimalBigEndian(Int128 v, uint8_t out[16]) {
 /// 16 or 32) in decimal; values beyond 128 bits are shown in hexadecimal.
 std::string DecimalToString(const uint8_t* bytes, int32_t width);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::spark

@@ -7,12 +7,7 @@
 
 #include "arrow/bits.hpp"
 
-namespace rowbridge::row {
-
-using rowbridge::GetBit;
-using rowbridge::Load;
-using rowbridge::SetBit;
-using rowbridge::Store64;
+namespace rowbridge::spark {
 
 /// Starts loading the line `ahead` bytes past `p`. The address is computed
 /// on integers: `p` may point at bytes nobody reads (the value of a null),
@@ -28,4 +23,4 @@ constexpr int64_t RoundUp8(int64_t n) { return (n + 7) & ~int64_t{7}; }
 /// Returns the size of an UnsafeRow null bitset for `num_fields` fields.
 constexpr int64_t BitsetBytes(int64_t num_fields) { return ((num_fields + 63) / 64) * 8; }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::spark

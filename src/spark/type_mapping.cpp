@@ -2,7 +2,7 @@
 
 #include "spark/decimal_math.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::spark {
 namespace {
 
 Status Unsupported(const std::string& path, const ArrowField& field, const std::string& why) {
@@ -174,4 +174,4 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
   }
 }
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::spark

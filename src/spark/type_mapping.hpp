@@ -6,7 +6,7 @@
 #include "arrow/arrow_field.hpp"
 #include "rowbridge/spark_type.hpp"
 
-namespace rowbridge::row {
+namespace rowbridge::spark {
 
 /// Maps `field` (dictionary and run-end encodings resolved to their value
 /// types) to the Spark field its values become. `path` names the field in
@@ -30,4 +30,4 @@ Status CheckVariantStruct(const ArrowField& field, const std::string& path);
 /// field, the values child of a run-end encoded field, or `field` itself.
 const ArrowField& ValueField(const ArrowField& field);
 
-}  // namespace rowbridge::row
+}  // namespace rowbridge::spark

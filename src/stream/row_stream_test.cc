@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "testing/stream_test_support.hpp"
+#include "support/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <random>
 
-#include "testing/stream_test_support.hpp"
+#include "support/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

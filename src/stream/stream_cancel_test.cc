@@ -2,7 +2,7 @@
 // and without leaking batches, threads or memory.
 #include <gtest/gtest.h>
 
-#include "testing/stream_test_support.hpp"
+#include "support/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

@@ -2,7 +2,7 @@
 // message, after exactly the good batches before them.
 #include <gtest/gtest.h>
 
-#include "testing/stream_test_support.hpp"
+#include "support/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

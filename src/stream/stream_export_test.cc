@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "rowbridge/stream.h"
-#include "testing/stream_test_support.hpp"
+#include "support/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {

@@ -11,9 +11,10 @@
 #include <thread>
 
 #include "rowbridge/ipc_reader.hpp"
+#include "rowbridge/ipc_scan.hpp"
 #include "rowbridge/stream.h"
-#include "testing/scan_test_files.hpp"
-#include "testing/stream_test_support.hpp"
+#include "support/scan_test_files.hpp"
+#include "support/stream_test_support.hpp"
 
 namespace rowbridge::stream {
 namespace {
@@ -225,7 +226,7 @@ TEST(RowStream, BytesHeldIsReadableFromAnotherThreadWhileWorkersRun) {
 /// that once the stream ends only the converters' rows remain.
 void ScanBytesHeld(const std::string& path, int64_t* last_batch) {
   std::unique_ptr<BatchProducer> producer;
-  ASSERT_TRUE(MakeIpcProducer(path, ipc::IpcReadOptions(), &producer).ok());
+  ASSERT_TRUE(scan::MakeIpcProducer(path, ipc::IpcReadOptions(), &producer).ok());
   std::unique_ptr<RowStream> stream;
   ASSERT_TRUE(RowStream::Make(std::move(producer), OneAtATime(), ConverterOptions(), &stream).ok());
   Items items;

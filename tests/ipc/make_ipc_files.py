@@ -9,7 +9,7 @@ stream format, each uncompressed, LZ4_FRAME and ZSTD, plus a few variants
 dictionaries). OUTDIR/manifest.json describes every case: the files, the
 schema as pyarrow itself exports it through the C Data Interface (formats,
 names, flags, metadata), and the expected values of every batch in a
-canonical form that src/testing/ipc_test_support.hpp computes from the arrays the
+canonical form that tests/support/ipc_test_support.hpp computes from the arrays the
 C++ reader exports:
 
     null                      -> null

@@ -46,11 +46,13 @@ struct ElementWriterSet {
 };
 
 /// Bytes of an array's numElements word and null bits.
-inline int64_t ArrayHeaderBytes(int64_t num_elements) { return 8 + BitsetBytes(num_elements); }
+inline int64_t ArrayHeaderBytes(int64_t num_elements) {
+  return 8 + spark::BitsetBytes(num_elements);
+}
 
 /// Bytes of an array's header and fixed-size element part (padded to 8).
 inline int64_t ArrayFixedBytes(int64_t num_elements, int64_t element_size) {
-  return ArrayHeaderBytes(num_elements) + RoundUp8(num_elements * element_size);
+  return ArrayHeaderBytes(num_elements) + spark::RoundUp8(num_elements * element_size);
 }
 
 /// Stores the low kSize bytes of `value` (little-endian) at `p`.
@@ -123,7 +125,7 @@ template <typename Visit>
       const auto n = static_cast<uint64_t>(first[k + 1] - first[k]);
       const int64_t header = static_cast<int64_t>(8 + ((n + 63) >> 6) * 8);
       const int64_t i = first[k] - c;
-      starts->cursor[i] = header + RoundUp8(static_cast<int64_t>(n) * element_size);
+      starts->cursor[i] = header + spark::RoundUp8(static_cast<int64_t>(n) * element_size);
       starts->slots[i] = sink.positions[k] + header;
       starts->array[i] = sink.positions[k];
     }
@@ -172,7 +174,7 @@ template <bool kAllValid, typename WriteValue>
                           const int64_t size = write_value(c, base + array + cursor);
                           Store64(base + slot, OffsetAndSize(cursor, size));
                           slot += 8;
-                          cursor += RoundUp8(size);
+                          cursor += spark::RoundUp8(size);
                         }
                       });
 }

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "rowbridge/converter.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

@@ -26,7 +26,7 @@ Status CompileStruct(const ArrowField& value, const SparkType& spark, NestedNode
   int64_t num_fields = static_cast<int64_t>(value.children.size());
   out->kind = NodeKind::kStruct;
   out->value_children = num_fields;
-  out->bitset_bytes = BitsetBytes(num_fields);
+  out->bitset_bytes = spark::BitsetBytes(num_fields);
   out->fixed_bytes = out->bitset_bytes + 8 * num_fields;
   out->children.resize(value.children.size());
   int64_t variable_fields = 0;
@@ -74,7 +74,7 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
     out->encoding = Encoding::kRunEnd;
     out->index_type = field.children[0].type;
   }
-  const ArrowField& value = ValueField(field);
+  const ArrowField& value = spark::ValueField(field);
   out->value_type = value.type;
   out->element_size = SparkArrayElementSize(spark);
   out->target.precision = spark.precision;

@@ -8,9 +8,9 @@
 
 #include "row/kernel_isa.hpp"
 #include "rowbridge/converter.hpp"
-#include "testing/reference_row_writer.hpp"
-#include "testing/row_test_util.hpp"
-#include "testing/test_arrow.hpp"
+#include "support/reference_row_writer.hpp"
+#include "support/row_test_util.hpp"
+#include "support/test_arrow.hpp"
 
 namespace rowbridge {
 namespace {

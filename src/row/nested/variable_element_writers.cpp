@@ -24,9 +24,9 @@ struct LargeDecimalElementKernel {
     for (int64_t k = 0; k < num_rows; ++k) {
       int64_t c = row_begin + k;
       if (!IsValid<kAllValid>(input, c)) continue;
-      Int128 v;
+      spark::Int128 v;
       Source::Read(input.values, ValueIndex<kGathered>(input, c), &v);
-      sizes[k] += RoundUp8(MinimalBigEndianLength(v));
+      sizes[k] += spark::RoundUp8(spark::MinimalBigEndianLength(v));
     }
     return -1;
   }
@@ -39,11 +39,11 @@ struct LargeDecimalElementKernel {
     const int32_t precision = target.precision;
     bool ok = true;
     ForEachVariableElement<kAllValid>(input, sink, [&](int64_t c, uint8_t* dst) {
-      Int128 v;
+      spark::Int128 v;
       ok &= Source::Read(input.values, ValueIndex<kGathered>(input, c), &v);
-      ok &= FitsPrecision128(v, precision);
+      ok &= spark::FitsPrecision128(v, precision);
       uint8_t bytes[16];
-      const int64_t length = MinimalBigEndian(v, bytes);
+      const int64_t length = spark::MinimalBigEndian(v, bytes);
       Store64(dst, Load<uint64_t>(bytes));
       if (length > 8) Store64(dst + 8, Load<uint64_t>(bytes + 8));
       return length;
@@ -52,9 +52,9 @@ struct LargeDecimalElementKernel {
     for (int64_t k = 0; k < sink.count; ++k) {
       for (int64_t c = sink.first[k]; c < sink.first[k + 1]; ++c) {
         if (!IsValid<kAllValid>(input, c)) continue;
-        Int128 v;
+        spark::Int128 v;
         int64_t index = ValueIndex<kGathered>(input, c);
-        if (!Source::Read(input.values, index, &v) || !FitsPrecision128(v, precision)) {
+        if (!Source::Read(input.values, index, &v) || !spark::FitsPrecision128(v, precision)) {
           return Status::Overflow(
               ColumnRowError(target, ArrayRow(sink, k),
                              "unscaled value " + Source::Describe(input.values, index) +
@@ -128,11 +128,11 @@ Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
       *out = MakeElementWriterSet<LargeDecimalElementKernel<UInt64Source>, true>();
       return Status::Ok();
     case ArrowTypeId::kDecimal:
-      if (type.precision > kMaxSmallDecimalDigits && type.bit_width == 128) {
+      if (type.precision > spark::kMaxSmallDecimalDigits && type.bit_width == 128) {
         *out = MakeElementWriterSet<LargeDecimalElementKernel<SignedSource<16>>, true>();
         return Status::Ok();
       }
-      if (type.precision > kMaxSmallDecimalDigits && type.bit_width == 256) {
+      if (type.precision > spark::kMaxSmallDecimalDigits && type.bit_width == 256) {
         *out = MakeElementWriterSet<LargeDecimalElementKernel<SignedSource<32>>, true>();
         return Status::Ok();
       }

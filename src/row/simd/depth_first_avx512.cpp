@@ -24,7 +24,7 @@ struct Avx512DepthFirstOps {
                                                         int64_t length) {
     if (length <= 64) {
       __m512i bytes = _mm512_maskz_loadu_epi8(LowBits(length), src);
-      _mm512_mask_storeu_epi8(dst, LowBits(RoundUp8(length)), bytes);
+      _mm512_mask_storeu_epi8(dst, LowBits(spark::RoundUp8(length)), bytes);
       return;
     }
     LongCopyPadded(dst, src, length);
@@ -33,7 +33,7 @@ struct Avx512DepthFirstOps {
   template <int kWidth>
   static void SmallFixed(uint8_t* dst, const uint8_t* src, int64_t n, uint64_t nulls) {
     const uint64_t load = LowBits(n) & ~nulls;
-    const uint64_t store = LowBits(RoundUp8(n * kWidth) / kWidth);
+    const uint64_t store = LowBits(spark::RoundUp8(n * kWidth) / kWidth);
     MaskedMove<kWidth>(dst, src, load, store);
   }
 };

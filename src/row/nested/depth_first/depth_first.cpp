@@ -96,9 +96,9 @@ bool ConvertedKind(const ArrowType& type, int32_t element_size, DepthFirstNode* 
 template <typename Source>
 uint64_t EncodeLargeDecimal(const DepthFirstNode& node, int64_t index, uint8_t* dst,
                             uint64_t keep) {
-  Int128 v;
+  spark::Int128 v;
   Source::Read(node.values, index, &v);
-  const BigEndianWords words = MinimalBigEndianWords(v);
+  const spark::BigEndianWords words = spark::MinimalBigEndianWords(v);
   Store64(dst, words.first & keep);
   Store64(dst + 8, words.second & keep);
   return static_cast<uint64_t>(words.length) & keep;
@@ -109,10 +109,10 @@ uint64_t EncodeLargeDecimal(const DepthFirstNode& node, int64_t index, uint8_t* 
 template <typename Source>
 bool AllLargeDecimalsFit(const DepthFirstNode& node, int64_t x0, int64_t x1) {
   bool ok = true;
-  Int128 v;
+  spark::Int128 v;
   for (int64_t x = node.offset + x0; x < node.offset + x1; ++x) {
     ok &= Source::Read(node.values, x, &v);  // fills v: read before the precision check
-    ok &= FitsPrecision128(v, node.precision);
+    ok &= spark::FitsPrecision128(v, node.precision);
   }
   return ok;
 }
@@ -134,7 +134,8 @@ bool LargeDecimalKind(const ArrowType& type, DepthFirstNode* node) {
     return true;
   };
   if (type.id == ArrowTypeId::kUInt64) return use.template operator()<UInt64Source>(20);
-  if (type.id != ArrowTypeId::kDecimal || type.precision <= kMaxSmallDecimalDigits) return false;
+  if (type.id != ArrowTypeId::kDecimal || type.precision <= spark::kMaxSmallDecimalDigits)
+    return false;
   if (type.bit_width == 128) return use.template operator()<SignedSource<16>>(type.precision);
   if (type.bit_width == 256) return use.template operator()<SignedSource<32>>(type.precision);
   return false;
@@ -352,7 +353,7 @@ int64_t BoolArray(const DepthFirstNode& element, int64_t first, int64_t n, uint8
       set &= ReadBits(element.validity, x + k, count, element.validity_bytes);
     Store64(out + k, BitsAsBytes(set));  // the bytes past the last element: padding
   }
-  return header + RoundUp8(n);
+  return header + spark::RoundUp8(n);
 }
 
 template <typename Op>
@@ -360,7 +361,7 @@ int64_t ConvertedArray(const DepthFirstNode& element, int64_t first, int64_t n, 
   if constexpr (std::is_same_v<Op, BoolOp>) return BoolArray(element, first, n, dst);
   const int64_t header = ArrayHeader(element, first, n, dst);
   uint8_t* out = dst + header;
-  const int64_t bytes = RoundUp8(n * element.width);
+  const int64_t bytes = spark::RoundUp8(n * element.width);
   if (bytes > 0) Store64(out + bytes - 8, 0);  // the padding after the last value
   for (int64_t k = 0; k < n; ++k) {
     const int64_t x = element.offset + first + k;
@@ -388,7 +389,7 @@ int64_t LargeDecimalArray(const DepthFirstNode& element, int64_t first, int64_t 
     const auto length =
         static_cast<int64_t>(EncodeLargeDecimal<Source>(element, x, dst + cursor, keep));
     Store64(slots + 8 * k, OffsetAndSize(cursor, length) & keep);
-    cursor += RoundUp8(length);
+    cursor += spark::RoundUp8(length);
   }
   return cursor;
 }

@@ -26,7 +26,7 @@ namespace {
 /// zeros up to round8(length).
 __attribute__((noinline, cold)) inline void LongCopyPadded(uint8_t* dst, const uint8_t* src,
                                                            int64_t length) {
-  Store64(dst + RoundUp8(length) - 8, 0);
+  Store64(dst + spark::RoundUp8(length) - 8, 0);
   std::memcpy(dst, src, static_cast<size_t>(length));
 }
 
@@ -209,7 +209,7 @@ struct DepthFirstFlat {
     } else {
       LongFixed<kWidth>(element, first, n, out);
     }
-    return header + RoundUp8(n * kWidth);
+    return header + spark::RoundUp8(n * kWidth);
   }
 
   /// More elements than one masked move holds: copied, then nulls zeroed.
@@ -217,7 +217,7 @@ struct DepthFirstFlat {
   __attribute__((noinline)) static void LongFixed(const Flat& element, int64_t first, int64_t n,
                                                   uint8_t* out) {
     const int64_t bytes = n * kWidth;
-    Store64(out + RoundUp8(bytes) - 8, 0);
+    Store64(out + spark::RoundUp8(bytes) - 8, 0);
     std::memcpy(out, element.values + first * kWidth, static_cast<size_t>(bytes));
     for (int64_t k = 0; element.bit_mask != 0 && k < n; k += 64) {
       uint64_t word = SlowNullWord(element, first + k, n - k < 64 ? n - k : 64);
@@ -258,7 +258,7 @@ struct DepthFirstFlat {
         (OffsetAt<Offset>(element.values, x + 1) - begin) & static_cast<int64_t>(keep);
     Ops::CopyPadded(dst + cursor, element.data + begin, length);
     Store64(slot, OffsetAndSize(cursor, length) & keep);
-    return cursor + RoundUp8(length);
+    return cursor + spark::RoundUp8(length);
   }
 
   /// An array of leaves [first, first + n) of `element`.
