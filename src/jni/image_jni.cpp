@@ -20,7 +20,7 @@ namespace {
 /// An image and, once its head and footer are written, its reader (the
 /// jlong handle of imageCreate).
 struct Image {
-  std::shared_ptr<stream::FilledImage> image;
+  std::shared_ptr<scan::FilledImage> image;
   std::unique_ptr<ipc::IpcReader> reader;
 };
 
@@ -55,6 +55,7 @@ using rowbridge::jni::Image;
 using rowbridge::jni::ImageFromJava;
 using rowbridge::jni::StatusError;
 namespace ipc = rowbridge::ipc;
+namespace scan = rowbridge::scan;
 namespace stream = rowbridge::stream;
 
 extern "C" {
@@ -63,7 +64,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_imageCreate(JNIEnv* en
                                                                       jlong size) {
   return Guard(env, jlong{0}, [&] {
     auto image = std::make_unique<Image>();
-    Check(stream::FilledImage::Make(size, &image->image));
+    Check(scan::FilledImage::Make(size, &image->image));
     return reinterpret_cast<jlong>(image.release());
   });
 }
@@ -72,7 +73,7 @@ JNIEXPORT jobject JNICALL Java_io_rowbridge_scan_ScanNative_imageBuffer(JNIEnv* 
                                                                         jlong handle, jlong offset,
                                                                         jint length) {
   return Guard(env, jobject{nullptr}, [&]() -> jobject {
-    const stream::FilledImage& image = *ImageFromJava(handle)->image;
+    const scan::FilledImage& image = *ImageFromJava(handle)->image;
     if (offset < 0 || length < 0 || offset > image.size() || length > image.size() - offset) {
       throw StatusError(Status::Invalid("rowbridge image: range [" + std::to_string(offset) +
                                         ", +" + std::to_string(length) + ") is outside its " +
@@ -111,7 +112,7 @@ JNIEXPORT jlongArray JNICALL Java_io_rowbridge_scan_ScanNative_imageOpen(
     }
     std::string path = rowbridge::jni::PathAt(path_address);
     std::unique_ptr<ipc::IpcReader> reader;
-    Check(stream::OpenFilledReader(image->image, path, read, &reader));
+    Check(scan::OpenFilledReader(image->image, path, read, &reader));
     // [format, footer offset, dictionaries, (offset, bytes) each,
     //  batches, (offset, metadata bytes, body bytes) each]
     std::vector<int64_t> values = {static_cast<int64_t>(reader->format())};
@@ -137,7 +138,7 @@ JNIEXPORT jlongArray JNICALL Java_io_rowbridge_scan_ScanNative_imageOpen(
       all.select_columns = false;
       all.columns.clear();
       std::unique_ptr<ipc::IpcReader> whole;
-      Check(stream::OpenFilledReader(image->image, path, all, &whole));
+      Check(scan::OpenFilledReader(image->image, path, all, &whole));
       Check(whole->ExportSchema(reinterpret_cast<ArrowSchema*>(schema_address)));
     }
     image->reader = std::move(reader);
@@ -193,7 +194,7 @@ JNIEXPORT jlong JNICALL Java_io_rowbridge_scan_ScanNative_openImage(
     request.constants_schema_address = constants_schema_address;
     request.constants_array_address = constants_array_address;
     std::unique_ptr<stream::BatchProducer> producer;
-    Check(stream::MakeFilledProducer(image->image, reader, scan, &producer));
+    Check(scan::MakeFilledProducer(image->image, reader, scan, &producer));
     auto handle = rowbridge::jni::MakeScan(std::move(producer), request);
     handle->image = image->image;
     return reinterpret_cast<jlong>(handle.release());

@@ -41,7 +41,7 @@ struct Scan {
   stream::StreamCanceller canceller;
   stream::StreamGate gate;
   /// The image of a file Java fills, for a scan of one (else null).
-  std::shared_ptr<stream::FilledImage> image;
+  std::shared_ptr<scan::FilledImage> image;
   RowResult result;
 
   stream::StreamStats Stats() const { return columns ? columns->stats() : rows->stats(); }

@@ -75,6 +75,7 @@ using rowbridge::jni::Guard;
 using rowbridge::jni::GuardVoid;
 using rowbridge::jni::Scan;
 using rowbridge::jni::StatusError;
+namespace scan = rowbridge::scan;
 namespace stream = rowbridge::stream;
 
 extern "C" {
