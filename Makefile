@@ -58,7 +58,7 @@
 #                    to_arrow, to_pandas and create_dataframe against PySpark's own
 #                    (build/bench/python-frames.json)
 #                    On Spark 4.2 (section "Spark 4.2"): LINE=4.2 scripts/bench_python.sh DIR
-#                    and LINE=4.2 java/rowbridge-demo/tpch.sh DIR (no Comet off 4.1)
+#                    and LINE=4.2 java/rowbridge-bench/tpch.sh DIR (no Comet off 4.1)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
 #   make format      clang-format every C and C++ file, Spotless the Java and Scala, in place
 #   make format-check / tidy   the same check without changes; clang-tidy (.clang-tidy)
@@ -342,14 +342,14 @@ bench-jvm: java
 
 # The data source over ~2 GB of the workload of record: rowbridge's conversion on and off,
 # the row mode and Spark's Parquet reader, local[2] and local[8], peak memory of each JVM;
-# then TPC-H end to end (java/rowbridge-demo/tpch.sh), the same modes and an A/A twin, and
-# with Apache Comet: rowbridge's transition against each of Comet's.
+# then TPC-H end to end (java/rowbridge-bench/tpch.sh), the same modes and an A/A twin, and
+# with Apache Comet: rowbridge's transition against each of Comet's (java/rowbridge-bench).
 bench-spark: java
-	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/bench.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-bench/source-bench.sh $(BENCH_DIR)
 	$(JAVA_ENV) BUILD=$(BUILD) SCALE=$(TPCH_SCALE) ROUNDS=$(TPCH_ROUNDS) \
-	  java/rowbridge-demo/tpch.sh $(BENCH_DIR)
-	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/storage-bench.sh $(BENCH_DIR)
-	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/cache-bench.sh $(BENCH_DIR)
+	  java/rowbridge-bench/tpch.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-bench/storage-bench.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-bench/cache-bench.sh $(BENCH_DIR)
 
 # The Python exchange (docs/BENCHMARKS.md, "Python exchange"): mapInArrow, mapInPandas, a
 # pandas UDF, an Arrow-optimized UDF and applyInPandas over cached TPC-H lineitem (SF 1) and

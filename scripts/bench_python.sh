@@ -36,7 +36,7 @@ python=$PWD/$venv/bin/python3
 mkdir -p "$out" "$(dirname "${plot:-$out/none}")"
 
 # The data, kept between runs: TPC-H (tpchgen-cli, then Arrow IPC) and make run's datasets.
-"$PWD/$build/venv/bin/python3" java/rowbridge-demo/tpch_data.py 1 "$build/tpch/sf1"
+"$PWD/$build/venv/bin/python3" java/rowbridge-bench/tpch_data.py 1 "$build/tpch/sf1"
 java/rowbridge-demo/run.sh --data "$build/demo" --suite data
 
 ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh "$line")

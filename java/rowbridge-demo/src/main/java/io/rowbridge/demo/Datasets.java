@@ -39,8 +39,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       entries per list or map, strings of 5-30 bytes, 10 % nulls at every level.
  * </ul>
  */
-final class Datasets {
-  static final long SEED = 0x5eed_2026L;
+public final class Datasets {
+  public static final long SEED = 0x5eed_2026L;
   static final int BATCH_ROWS = 8192;
 
   private Datasets() {}
@@ -85,7 +85,7 @@ final class Datasets {
   }
 
   /** Writes {@code files} record files of {@code rowsPerFile} rows each under {@code dir}. */
-  static void writeRecord(Path dir, int files, long rowsPerFile, BufferAllocator allocator)
+  public static void writeRecord(Path dir, int files, long rowsPerFile, BufferAllocator allocator)
       throws IOException {
     Files.createDirectories(dir);
     for (int f = 0; f < files; f++) {
@@ -101,7 +101,7 @@ final class Datasets {
   }
 
   /** Writes {@code files} nested files of {@code rowsPerFile} rows each under {@code dir}. */
-  static void writeNested(Path dir, int files, long rowsPerFile, BufferAllocator allocator)
+  public static void writeNested(Path dir, int files, long rowsPerFile, BufferAllocator allocator)
       throws IOException {
     Files.createDirectories(dir);
     for (int f = 0; f < files; f++) {

@@ -20,27 +20,37 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The end-to-end demonstration ({@code make run}) and the Spark benchmark ({@code
- * java/rowbridge-demo/bench.sh}): Arrow IPC datasets ({@link Datasets}) queried in Spark local mode
- * through {@code format("rowbridge")}, in each of the ways rowbridge reads them, and through
- * Spark's Parquet reader over a copy Spark wrote itself, in one JVM.
+ * The end-to-end demonstration ({@code make run}): Arrow IPC datasets ({@link Datasets}) queried in
+ * Spark local mode through {@code format("rowbridge")}, in each of the ways rowbridge reads them,
+ * and through Spark's Parquet reader over a copy Spark wrote itself, in one JVM.
  *
  * <pre>
  * Demo [--data DIR] [--master local[2]] [--record-files N] [--record-rows ROWS_PER_FILE]
  *      [--nested-files N] [--nested-rows ROWS_PER_FILE] [--runs R]
- *      [--suite demo|bench|data] [--variants v1,v2,...] [--json FILE]
+ *      [--suite demo|data] [--variants v1,v2,...]
  * </pre>
  *
- * Variants: {@code rowbridge} (columnar batches, rows by rowbridge's columnar-to-row operator),
- * {@code spark-c2r} (columnar batches, rows by Spark's own ColumnarToRow), {@code rows} (the
- * source's row mode: UnsafeRows converted in the native stream's workers), {@code parquet} (Spark's
- * vectorized Parquet reader). Every variant must give the same answers.
+ * {@code --suite data} writes the datasets alone (the benchmarks that read them). Variants: {@code
+ * rowbridge} (columnar batches, rows by rowbridge's columnar-to-row operator), {@code spark-c2r}
+ * (columnar batches, rows by Spark's own ColumnarToRow), {@code rows} (the source's row mode:
+ * UnsafeRows converted in the native stream's workers), {@code parquet} (Spark's vectorized Parquet
+ * reader). Every variant must give the same answers.
+ *
+ * <p>The data source benchmark ({@code io.rowbridge.bench.SourceBench}) runs its own queries the
+ * same way: {@link #options}, then {@link #compare}.
  */
 public final class Demo {
-  private final Map<String, String> options = new LinkedHashMap<>();
+  private final Map<String, String> options;
   private final PrintStream out = System.out;
 
-  private Demo(String[] args) {
+  /** A demonstration of {@code options}: {@link #options}' names, set. */
+  public Demo(Map<String, String> options) {
+    this.options = options;
+  }
+
+  /** The options of a run and their defaults, in a map of the caller's to change. */
+  public static Map<String, String> options() {
+    Map<String, String> options = new LinkedHashMap<>();
     options.put("data", "build/demo");
     options.put("master", "local[2]");
     options.put("record-files", "4");
@@ -48,14 +58,12 @@ public final class Demo {
     options.put("nested-files", "2");
     options.put("nested-rows", "250000");
     options.put("runs", "3");
-    options.put("suite", "demo");
     options.put("variants", "rowbridge,spark-c2r,rows,parquet");
-    options.put("json", "");
-    parseOptions(options, args, "Demo");
+    return options;
   }
 
   /** Sets {@code options} (their defaults) from {@code --NAME VALUE} pairs. */
-  static void parseOptions(Map<String, String> options, String[] args, String program) {
+  public static void parseOptions(Map<String, String> options, String[] args, String program) {
     for (int i = 0; i < args.length; i += 2) {
       String name = args[i].replaceFirst("^--", "");
       if (!options.containsKey(name) || i + 1 >= args.length) {
@@ -74,12 +82,12 @@ public final class Demo {
   }
 
   /** A local-mode session with rowbridge's extensions, no UI, UTC, 8 shuffle partitions. */
-  static SparkSession localSession(String master, String appName) {
+  public static SparkSession localSession(String master, String appName) {
     return start(localBuilder(master, appName));
   }
 
   /** The builder of {@link #localSession}, for sessions that add settings. */
-  static SparkSession.Builder localBuilder(String master, String appName) {
+  public static SparkSession.Builder localBuilder(String master, String appName) {
     return SparkSession.builder()
         .master(master)
         .appName(appName)
@@ -90,41 +98,61 @@ public final class Demo {
   }
 
   /** The builder's session, logging warnings and errors only. */
-  static SparkSession start(SparkSession.Builder builder) {
+  public static SparkSession start(SparkSession.Builder builder) {
     SparkSession spark = builder.getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     return spark;
   }
 
   public static void main(String[] args) throws Exception {
-    new Demo(args).run();
+    Map<String, String> options = options();
+    options.put("suite", "demo");
+    parseOptions(options, args, "Demo");
+    String suite = options.remove("suite");
+    Demo demo = new Demo(options);
+    switch (suite) {
+      case "demo" -> demo.compare("demo", Query.demo(), true);
+      case "data" -> demo.prepareArrow(); // the datasets alone (make bench-python, cache-bench.sh)
+      default -> throw new IllegalArgumentException("--suite demo or data, not " + suite);
+    }
   }
 
   private int integer(String name) {
     return Integer.parseInt(options.get(name));
   }
 
-  private void run() throws Exception {
-    Path data = Path.of(options.get("data")).toAbsolutePath();
-    boolean bench = options.get("suite").equals("bench");
+  private Path data() {
+    return Path.of(options.get("data")).toAbsolutePath();
+  }
+
+  /** The rows of the record dataset. */
+  public long recordRows() {
+    return (long) integer("record-files") * integer("record-rows");
+  }
+
+  /**
+   * Writes the datasets (unless there), then runs each query in each variant, the variants taking
+   * turns, and prints the table of times ({@code title} names the run); prints each query's answer
+   * with {@code printAnswers}. Without nested files, the queries read the record dataset alone.
+   */
+  public List<Result> compare(String title, List<Query> queries, boolean printAnswers)
+      throws IOException {
+    Path data = data();
+    boolean withNested = integer("nested-files") > 0;
     List<String> variants = Arrays.asList(options.get("variants").split(","));
     Path record = data.resolve("record");
     Path nested = data.resolve("nested");
-    long recordRows = (long) integer("record-files") * integer("record-rows");
-    prepareArrow(data, record, nested);
-    if (options.get("suite").equals("data")) {
-      return; // the datasets alone (make bench-python)
-    }
+    prepareArrow();
 
-    SparkSession spark = localSession(options.get("master"), "rowbridge " + options.get("suite"));
+    SparkSession spark = localSession(options.get("master"), "rowbridge " + title);
     try {
       if (variants.contains("parquet")) {
-        prepareParquet(spark, data, record, nested, bench);
+        prepareParquet(spark, data, record, nested, withNested);
       }
       out.printf(
           Locale.ROOT,
           "== rowbridge %s: Spark %s, %s, %d cores; data in %s%n",
-          options.get("suite"),
+          title,
           spark.version(),
           options.get("master"),
           Runtime.getRuntime().availableProcessors(),
@@ -133,9 +161,9 @@ public final class Demo {
           Locale.ROOT,
           "   record: %d files, %,d rows, %s of Arrow IPC",
           integer("record-files"),
-          recordRows,
+          recordRows(),
           size(record));
-      if (!bench) {
+      if (withNested) {
         out.printf(
             Locale.ROOT,
             "; nested: %d files, %,d rows, %s",
@@ -144,22 +172,20 @@ public final class Demo {
             size(nested));
       }
       out.println();
-      List<Query> queries = bench ? Query.benchmark() : Query.demo();
       List<Result> results = new ArrayList<>();
       for (Query query : queries) {
-        results.add(runQuery(spark, query, variants, data, !bench));
+        results.add(runQuery(spark, query, variants, data, printAnswers));
       }
       printTable(results, variants);
-      if (!options.get("json").isEmpty()) {
-        writeJson(Path.of(options.get("json")), results, variants, recordRows);
-      }
+      return results;
     } finally {
       spark.stop();
     }
   }
 
   /** Writes the Arrow datasets unless a previous run left them with the same sizes. */
-  private void prepareArrow(Path data, Path record, Path nested) throws IOException {
+  private void prepareArrow() throws IOException {
+    Path data = data();
     String manifest =
         "record "
             + options.get("record-files")
@@ -180,9 +206,11 @@ public final class Demo {
     Files.createDirectories(data);
     long start = System.nanoTime();
     try (BufferAllocator allocator = new RootAllocator()) {
-      Datasets.writeRecord(record, integer("record-files"), integer("record-rows"), allocator);
+      Datasets.writeRecord(
+          data.resolve("record"), integer("record-files"), integer("record-rows"), allocator);
       if (integer("nested-files") > 0) {
-        Datasets.writeNested(nested, integer("nested-files"), integer("nested-rows"), allocator);
+        Datasets.writeNested(
+            data.resolve("nested"), integer("nested-files"), integer("nested-rows"), allocator);
       }
     }
     Files.writeString(stamp, manifest);
@@ -195,10 +223,11 @@ public final class Demo {
 
   /** Spark writes its own Parquet copy of each dataset, read from the Arrow files by rowbridge. */
   private void prepareParquet(
-      SparkSession spark, Path data, Path record, Path nested, boolean bench) throws IOException {
+      SparkSession spark, Path data, Path record, Path nested, boolean withNested)
+      throws IOException {
     List<Path[]> copies = new ArrayList<>();
     copies.add(new Path[] {record, data.resolve("record-parquet")});
-    if (!bench) {
+    if (withNested) {
       copies.add(new Path[] {nested, data.resolve("nested-parquet")});
     }
     for (Path[] copy : copies) {
@@ -222,8 +251,8 @@ public final class Demo {
     }
   }
 
-  /** A query's answer and its best time per variant. */
-  record Result(Query query, List<String> answer, Map<String, double[]> seconds) {}
+  /** A query's answer and its times per variant, sorted. */
+  public record Result(Query query, List<String> answer, Map<String, double[]> seconds) {}
 
   /**
    * Runs the query {@code runs} times per variant, the variants taking turns (so that warm-up and
@@ -324,52 +353,8 @@ public final class Demo {
     out.println("   " + Variant.legend(variants));
   }
 
-  private void writeJson(Path file, List<Result> results, List<String> variants, long recordRows)
-      throws IOException {
-    StringBuilder json =
-        new StringBuilder(
-            "{\"master\":\""
-                + options.get("master")
-                + "\",\"record_rows\":"
-                + recordRows
-                + ",\"peak_rss_bytes\":"
-                + peakRss()
-                + ",\"queries\":[");
-    for (int q = 0; q < results.size(); q++) {
-      Result result = results.get(q);
-      json.append(q == 0 ? "" : ",")
-          .append("{\"name\":\"")
-          .append(result.query().name())
-          .append("\",\"seconds\":{");
-      for (int v = 0; v < variants.size(); v++) {
-        json.append(v == 0 ? "" : ",")
-            .append('"')
-            .append(variants.get(v))
-            .append("\":")
-            .append(Arrays.toString(result.seconds().get(variants.get(v))));
-      }
-      json.append("}}");
-    }
-    json.append("]}\n");
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.writeString(file, json.toString());
-  }
-
-  /** The process's peak resident set size (VmHWM), in bytes; -1 when unknown. */
-  static long peakRss() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmHWM:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
-  }
-
-  static String size(Path dir) throws IOException {
+  /** The bytes of the files under {@code dir}, in MiB. */
+  public static String size(Path dir) throws IOException {
     long bytes;
     try (Stream<Path> files = Files.walk(dir)) {
       bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -377,7 +362,8 @@ public final class Demo {
     return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything under it, if it exists. */
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -7,12 +7,13 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * A query of the demonstration or the benchmark. {@code {record}} and {@code {nested}} stand for
- * the tables of the variant being run. Answers are exact (integer sums, counts, min/max), so every
- * variant must give the same. {@code sink}: the rows are written to Spark's no-op sink (every row
- * materialised, none collected; no answer to compare).
+ * A query of the demonstration, or of the data source benchmark (io.rowbridge.bench.SourceBench).
+ * {@code {record}} and {@code {nested}} stand for the tables of the variant being run. Answers are
+ * exact (integer sums, counts, min/max), so every variant must give the same. {@code sink}: the
+ * rows are written to Spark's no-op sink (every row materialised, none collected; no answer to
+ * compare).
  */
-record Query(String name, String sql, boolean sink) {
+public record Query(String name, String sql, boolean sink) {
   static List<Query> demo() {
     return List.of(
         new Query(
@@ -37,16 +38,6 @@ record Query(String name, String sql, boolean sink) {
                 + "max(p.y) AS max_y FROM {nested} n LATERAL VIEW OUTER explode(n.points) t AS p "
                 + "GROUP BY 1 ORDER BY 1",
             false));
-  }
-
-  static List<Query> benchmark() {
-    return List.of(
-        new Query(
-            "scan+aggregate",
-            "SELECT b % 100 AS k, count(*) AS n, sum(a) AS sum_a, max(c) AS max_c, "
-                + "max(length(d)) AS max_len FROM {record} GROUP BY 1 ORDER BY 1",
-            false),
-        new Query("shuffle (all rows)", "SELECT * FROM {record} DISTRIBUTE BY b", true));
   }
 
   /** Runs the query on the views of {@code variant} (TABLE_VARIANT); returns the answer. */

@@ -22,7 +22,7 @@ import org.apache.spark.sql.types.{ArrayType, BinaryType, DataType, MapType, Str
 
 /** Where rowbridge's transition replaces Spark's: what the rows feed decides it, with the kinds of
   * columns. The measurements behind each rule are in java/README.md, "Placement", and come from
-  * `io.rowbridge.demo.PlacementBench`.
+  * `io.rowbridge.bench.PlacementBench`.
   *
   * A transition's rows are either taken whole (every column of every row leaves as an UnsafeRow: an
   * exchange, a sort, a broadcast, a collect, a hash join's build side, any operator outside

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The TPC-H benchmark's report (java/rowbridge-demo/tpch.sh).
+"""The TPC-H benchmark's report (java/rowbridge-bench/tpch.sh).
 
     tpch_report.py --out tpch.json [--plot tpch.png] DEFAULT.json [UNSAFE.json]
 

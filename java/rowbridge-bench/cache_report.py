@@ -1,4 +1,4 @@
-"""The cache benchmark's report (java/rowbridge-demo/cache-bench.sh): per dataset and mode, the
+"""The cache benchmark's report (java/rowbridge-bench/cache-bench.sh): per dataset and mode, the
 median over the rounds (one JVM per mode and round) of the build time, the size in memory and each
 query's time; the ratios against Spark's default serializer; a check that every mode answered the
 same. Writes the JSON file named and prints the Markdown table of docs/BENCHMARKS.md, "Cache".

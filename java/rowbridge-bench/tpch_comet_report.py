@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report of TPC-H with Apache Comet (java/rowbridge-demo/tpch.sh, COMET_MODES).
+"""The report of TPC-H with Apache Comet (java/rowbridge-bench/tpch.sh, COMET_MODES).
 
     tpch_comet_report.py --out REPORT.json [--commit C] TPCH_COMET.json
 

@@ -1,4 +1,4 @@
-package io.rowbridge.demo;
+package io.rowbridge.bench;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.rowbridge.demo;
+package io.rowbridge.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # TPC-H end to end (make bench-spark; docs/BENCHMARKS.md, section TPC-H): the 22 TPC-H
-# queries and five whole-row queries (java/rowbridge-demo: TpchQueries, TpchBench) in Spark
+# queries and five whole-row queries (java/rowbridge-bench: TpchQueries, TpchBench) in Spark
 # local mode over tables tpchgen-cli generated, in the modes
 #   rowbridge     = format("rowbridge") columnar batches, rows by rowbridge's transition,
 #   spark-c2r     = the same batches, rows by Spark's own ColumnarToRow,
@@ -26,14 +26,14 @@
 # 5. WriteBench (WRITES=1, the default): lineitem written by format("rowbridge"), Spark's
 #    Parquet writer and ArrowWriter + ArrowFileWriter, all ZSTD (OUT_DIR/writes.json).
 #
-#   java/rowbridge-demo/tpch.sh [OUT_DIR]          (after make java)
+#   java/rowbridge-bench/tpch.sh [OUT_DIR]          (after make java)
 #
 # Environment: BUILD (build), LINE (the Spark line: 4.1, or 4.2 without Comet), SCALE (1), DATA_DIR ($BUILD/tpch/sf$SCALE), ROUNDS (5),
 # QUERIES (all, or q01,q06,sort-lineitem,...), MODES (all five), UNSAFE_MODES
 # (rowbridge,spark-c2r; empty: no second JVM), COMET_MODES (comet-rowbridge,comet-jvm,
 # comet-jvm-aa,comet-direct,comet-native; empty: no Comet JVM), COMET_SHUFFLE (off on),
 # PLOT (docs/img/tpch.png),
-# DEMO_JAVA_OPTS (-Xmx6g), WRITES (1), WRITE_ROUNDS (3).
+# BENCH_JAVA_OPTS (-Xmx6g), WRITES (1), WRITE_ROUNDS (3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -42,7 +42,7 @@ out=${1:-$build/bench}
 # The Spark line (run.sh's LINE); Comet's modes only on 4.1, where Comet 1.2.0 exists.
 line=${LINE:-4.1}
 export LINE=$line
-target=java/rowbridge-demo/target
+target=java/rowbridge-bench/target
 [[ "$line" == 4.1 ]] || target+=/${line}_2.13
 scale=${SCALE:-1}
 data=${DATA_DIR:-$build/tpch/sf$scale}
@@ -55,18 +55,18 @@ comet_modes=${COMET_MODES-comet-rowbridge,comet-jvm,comet-jvm-aa,comet-direct,co
 plot=${PLOT:-docs/img/tpch.png}
 [[ "$line" == 4.1 || -n "${PLOT:-}" ]] || plot=$out/tpch.png
 python=$build/venv/bin/python3
-jvm=${DEMO_JAVA_OPTS:--Xmx6g}
+jvm=${BENCH_JAVA_OPTS:--Xmx6g}
 mkdir -p "$out"
-# Build once, then run from copies of the demo's and rowbridge's jars, with a class path file
+# Build once, then run from copies of the benchmarks' and rowbridge's jars, with a class path file
 # of its own: builds in the same tree (make run, make java) rewrite java/*/target and run.sh's
 # class path file while the benchmark runs.
 jars=$build/tpch/jars
 [[ "$line" == 4.1 ]] || jars+=-$line
-if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
-  DEMO_BUILD_ONLY=1 DEMO_CLASSPATH_FILE="$jars-maven-classpath.txt" \
-    java/rowbridge-demo/run.sh
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
+  BENCH_BUILD_ONLY=1 BENCH_CLASSPATH_FILE="$jars-maven-classpath.txt" \
+    java/rowbridge-bench/run.sh
   rm -rf "$jars" && mkdir -p "$jars"
-  entries=("$PWD/$(ls "$target"/rowbridge-demo-*.jar)")
+  entries=("$PWD/$(ls "$target"/rowbridge-bench-*.jar)")
   IFS=: read -ra maven < "$jars-maven-classpath.txt" || true  # no newline at its end
   for entry in "${maven[@]}"; do
     if [[ "$entry" == *rowbridge* ]]; then
@@ -90,33 +90,33 @@ if [[ "${DEMO_SKIP_BUILD:-0}" != 1 || ! -s "$jars/classpath.txt" ]]; then
   fi
   git rev-parse --short HEAD > "$jars/commit" 2> /dev/null || echo unknown > "$jars/commit"
 fi
-export DEMO_SKIP_BUILD=1 DEMO_CLASSPATH_FILE=$jars/classpath.txt
+export BENCH_SKIP_BUILD=1 BENCH_CLASSPATH_FILE=$jars/classpath.txt
 
-"$python" java/rowbridge-demo/tpch_data.py "$scale" "$data"
+"$python" java/rowbridge-bench/tpch_data.py "$scale" "$data"
 
 common=(--data "$data" --scale "$scale" --rounds "$rounds" --queries "$queries")
 echo "== TPC-H SF $scale, default JVM: $modes"
-DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm" java/rowbridge-demo/run.sh \
+BENCH_MAIN=io.rowbridge.bench.TpchBench BENCH_JAVA_OPTS="$jvm" java/rowbridge-bench/run.sh \
   "${common[@]}" --modes "$modes" --json "$out/tpch-default.json"
 runs=("$out/tpch-default.json")
 if [[ -n "$unsafe_modes" ]]; then
   echo "== TPC-H SF $scale, Arrow Java's checks off: $unsafe_modes"
-  DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm \
+  BENCH_MAIN=io.rowbridge.bench.TpchBench BENCH_JAVA_OPTS="$jvm \
     -Darrow.enable_unsafe_memory_access=true -Darrow.enable_null_check_for_get=false" \
-    java/rowbridge-demo/run.sh "${common[@]}" --modes "$unsafe_modes" \
+    java/rowbridge-bench/run.sh "${common[@]}" --modes "$unsafe_modes" \
     --json "$out/tpch-unsafe.json"
   runs+=("$out/tpch-unsafe.json")
 fi
-"$python" java/rowbridge-demo/tpch_report.py --out "$out/tpch.json" --plot "$plot" \
+"$python" java/rowbridge-bench/tpch_report.py --out "$out/tpch.json" --plot "$plot" \
   --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" "${runs[@]}"
 if [[ -n "$comet_modes" ]]; then
   for shuffle in ${COMET_SHUFFLE-off on}; do
     echo "== TPC-H SF $scale with Apache Comet, Comet's shuffle $shuffle: $comet_modes"
-    DEMO_MAIN=io.rowbridge.demo.TpchBench DEMO_JAVA_OPTS="$jvm" \
-      DEMO_CLASSPATH_FILE=$jars/classpath-comet.txt java/rowbridge-demo/run.sh "${common[@]}" \
+    BENCH_MAIN=io.rowbridge.bench.TpchBench BENCH_JAVA_OPTS="$jvm" \
+      BENCH_CLASSPATH_FILE=$jars/classpath-comet.txt java/rowbridge-bench/run.sh "${common[@]}" \
       --modes "$comet_modes" --comet-shuffle "$([[ $shuffle == on ]] && echo true || echo false)" \
       --json "$out/tpch-comet-shuffle-$shuffle.json"
-    "$python" java/rowbridge-demo/tpch_comet_report.py \
+    "$python" java/rowbridge-bench/tpch_comet_report.py \
       --out "$out/tpch-comet-shuffle-$shuffle-report.json" \
       --commit "$(cat "$jars/commit" 2> /dev/null || echo unknown)" \
       "$out/tpch-comet-shuffle-$shuffle.json"
@@ -124,6 +124,6 @@ if [[ -n "$comet_modes" ]]; then
 fi
 if [[ "${WRITES:-1}" == 1 ]]; then
   echo "== writes: lineitem SF $scale (rowbridge ZSTD, Parquet ZSTD, ArrowWriter + ArrowFileWriter)"
-  DEMO_MAIN=io.rowbridge.demo.WriteBench DEMO_JAVA_OPTS="$jvm" java/rowbridge-demo/run.sh \
+  BENCH_MAIN=io.rowbridge.bench.WriteBench BENCH_JAVA_OPTS="$jvm" java/rowbridge-bench/run.sh \
     --data "$data" --rounds "${WRITE_ROUNDS:-3}" --json "$out/writes.json"
 fi

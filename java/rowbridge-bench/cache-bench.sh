@@ -3,16 +3,16 @@
 # cache serializer against rowbridge's ArrowCachedBatchSerializer, uncompressed and with zstd,
 # over TPC-H lineitem at SF 1 (tpchgen-cli's Parquet) and make run's nested dataset (its Arrow
 # files). The serializer is a static setting, so each mode runs in a JVM of its own
-# (io.rowbridge.demo.CacheBench): ROUNDS rounds of one JVM per mode, the order of the modes
+# (io.rowbridge.bench.CacheBench): ROUNDS rounds of one JVM per mode, the order of the modes
 # reversed every other round; spark-aa is spark again, the A/A twin. cache_report.py takes the
 # median per mode over the rounds, checks that every mode gave the same answers, and writes
 # OUT_DIR/cache.json and the Markdown table.
 #
-#   java/rowbridge-demo/cache-bench.sh [OUT_DIR]          (after make java)
+#   java/rowbridge-bench/cache-bench.sh [OUT_DIR]          (after make java)
 #
 # Environment: BUILD (build), ROUNDS (3), RUNS (3: timed runs of each query per JVM, after a
 # warm-up), CACHE_MODES (spark,rowbridge,rowbridge-zstd,spark-plain,spark-aa),
-# DEMO_JAVA_OPTS (-Xmx8g).
+# BENCH_JAVA_OPTS (-Xmx8g).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,8 +24,10 @@ IFS=, read -ra modes <<< "${CACHE_MODES:-spark,rowbridge,rowbridge-zstd,spark-pl
 python=$build/venv/bin/python3
 mkdir -p "$out"
 
-"$python" java/rowbridge-demo/tpch_data.py 1 "$build/tpch/sf1"
-java/rowbridge-demo/run.sh --data "$build/demo" --suite data > /dev/null
+"$python" java/rowbridge-bench/tpch_data.py 1 "$build/tpch/sf1"
+# make run's datasets (the demo's Demo, on this module's class path: one build for both).
+BENCH_MAIN=io.rowbridge.demo.Demo java/rowbridge-bench/run.sh --data "$build/demo" --suite data \
+  > /dev/null
 
 lines=$out/cache.jsonl
 rm -f "$lines"
@@ -37,12 +39,12 @@ for ((round = 1; round <= rounds; round++)); do
   fi
   for mode in "${order[@]}"; do
     echo "== cache benchmark: round $round of $rounds, $mode"
-    DEMO_SKIP_BUILD=1 DEMO_MAIN=io.rowbridge.demo.CacheBench \
-      DEMO_JAVA_OPTS="${DEMO_JAVA_OPTS:--Xmx8g}" java/rowbridge-demo/run.sh \
+    BENCH_SKIP_BUILD=1 BENCH_MAIN=io.rowbridge.bench.CacheBench \
+      BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx8g}" java/rowbridge-bench/run.sh \
       --mode "$mode" --runs "$runs" --json "$lines" \
       --lineitem "$build/tpch/sf1/generated/lineitem.parquet" --nested "$build/demo/nested" \
       | grep '^{'
   done
 done
-"$python" java/rowbridge-demo/cache_report.py "$lines" "$out/cache.json" \
+"$python" java/rowbridge-bench/cache_report.py "$lines" "$out/cache.json" \
   "$(git rev-parse --short HEAD 2> /dev/null || echo unknown)"

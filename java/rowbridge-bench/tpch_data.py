@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""TPC-H data for the TPC-H benchmark (java/rowbridge-demo/tpch.sh).
+"""TPC-H data for the TPC-H benchmark (java/rowbridge-bench/tpch.sh).
 
     tpch_data.py SCALE_FACTOR DIR
 

@@ -1,5 +1,7 @@
-package io.rowbridge.demo;
+package io.rowbridge.bench;
 
+import io.rowbridge.demo.Datasets;
+import io.rowbridge.demo.Demo;
 import io.rowbridge.spark.RowbridgeConf;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -38,7 +40,7 @@ import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * TPC-H end to end (make bench-spark, java/rowbridge-demo/tpch.sh): the 22 TPC-H queries and
+ * TPC-H end to end (make bench-spark, java/rowbridge-bench/tpch.sh): the 22 TPC-H queries and
  * queries that materialise whole rows ({@link TpchQueries}) over the data tpch_data.py wrote, in
  * Spark local mode, each mode in a SparkSession of its own, all in one JVM:
  *

@@ -1,5 +1,6 @@
-package io.rowbridge.demo;
+package io.rowbridge.bench;
 
+import io.rowbridge.demo.Demo;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -149,7 +150,7 @@ public final class WriteBench {
 
   /** One Arrow IPC file per task: ArrowWriter into a reused root, ArrowFileWriter with ZSTD. */
   private static void writeWithArrowWriter(Dataset<Row> frame, Path to) throws IOException {
-    deleteTree(to);
+    Demo.deleteTree(to);
     Files.createDirectories(to);
     StructType schema = frame.schema();
     String timeZone = frame.sparkSession().sessionState().conf().sessionLocalTimeZone();
@@ -263,17 +264,6 @@ public final class WriteBench {
                       && !f.getFileName().toString().startsWith("."))
           .mapToLong(f -> f.toFile().length())
           .sum();
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted((a, b) -> b.compareTo(a)).toList()) {
-        Files.delete(path);
-      }
     }
   }
 }

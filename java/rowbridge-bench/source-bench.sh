@@ -9,13 +9,13 @@
 # 1. Times: one JVM, local[2], the variants taking turns, RUNS runs each (best and median).
 # 2. Peak memory: one JVM per variant and per master (local[2], local[8]), one run each; the
 #    peak resident set size (VmHWM) of the whole JVM, heap and native memory together.
-# Writes OUT_DIR/spark-source.json and prints the tables. Deletes the data afterwards unless
-# KEEP_DATA=1.
+# Each JVM runs io.rowbridge.bench.SourceBench. Writes OUT_DIR/spark-source.json and prints the
+# tables. Deletes the data afterwards unless KEEP_DATA=1.
 #
-#   java/rowbridge-demo/bench.sh [OUT_DIR]          (after make java)
+#   java/rowbridge-bench/source-bench.sh [OUT_DIR]          (after make java)
 #
 # Environment: BUILD (build), DATA_DIR ($BUILD/bench-spark), RECORD_FILES (8), RECORD_ROWS
-# (rows per file, 7200000: 57.6 M rows, 2.1 GB), RUNS (3), DEMO_JAVA_OPTS (-Xmx4g).
+# (rows per file, 7200000: 57.6 M rows, 2.1 GB), RUNS (3), BENCH_JAVA_OPTS (-Xmx4g).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -30,23 +30,24 @@ mkdir -p "$out" "$data"
 need_gb=$(( (files * rows * 60 / 1000000000) + 4 ))
 free_gb=$(df -P -BG "$data" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
 if (( free_gb < need_gb )); then
-  echo "bench.sh: $free_gb GB free under $data, $need_gb GB needed" >&2
+  echo "source-bench.sh: $free_gb GB free under $data, $need_gb GB needed" >&2
   exit 1
 fi
 
-common=(--data "$data" --suite bench --record-files "$files" --record-rows "$rows"
+common=(--data "$data" --record-files "$files" --record-rows "$rows"
         --nested-files 0)
 variants=parquet,rowbridge,spark-c2r,rows
+export BENCH_MAIN=io.rowbridge.bench.SourceBench
 echo "== times: local[2], variants in turn, $runs runs each"
-java/rowbridge-demo/run.sh "${common[@]}" --master 'local[2]' --runs "$runs" \
+java/rowbridge-bench/run.sh "${common[@]}" --master 'local[2]' --runs "$runs" \
   --variants "$variants" --json "$out/spark-times.json"
 
 echo "== peak memory: one JVM per variant and master, one run each"
-export DEMO_SKIP_BUILD=1
+export BENCH_SKIP_BUILD=1
 for master in 'local[2]' 'local[8]'; do
   for variant in ${variants//,/ }; do
     json="$out/spark-memory-${master//[^a-z0-9]/}-$variant.json"
-    java/rowbridge-demo/run.sh "${common[@]}" --master "$master" --runs 1 \
+    java/rowbridge-bench/run.sh "${common[@]}" --master "$master" --runs 1 \
       --variants "$variant" --json "$json" > /dev/null
     echo "   $master $variant: $(grep -o '"peak_rss_bytes":[0-9-]*' "$json")"
   done

@@ -1,5 +1,7 @@
-package io.rowbridge.demo;
+package io.rowbridge.bench;
 
+import io.rowbridge.demo.Datasets;
+import io.rowbridge.demo.Demo;
 import io.rowbridge.spark.storage.LocalS3;
 import io.rowbridge.spark.storage.MiniHdfs;
 import java.io.IOException;
