@@ -1,8 +1,14 @@
 // Kernel benchmarks of the columnar -> row converter: one benchmark function
 // expanded over a matrix of schemas and batch sizes. Data generation happens
 // before the timed loop; each iteration converts every batch of the dataset.
+// The binary's main is here: besides Google Benchmark's flags it takes
+// --rowbridge_kernels=portable|avx2|avx512 and
+// --rowbridge_nested_writer=depth-first|levels, the ConverterOptions every
+// converter of BM_Convert is made with (kAuto without them).
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -15,12 +21,19 @@ namespace {
 // Every dataset has this many rows, whatever its batch size.
 constexpr int64_t kRows = int64_t{1} << 16;
 
+/// The options BM_Convert makes its converters with: set by main from the
+/// command line before any benchmark runs.
+ConverterOptions& ConvertOptions() {
+  static ConverterOptions options;
+  return options;
+}
+
 void BM_Convert(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
   const int64_t batch_rows = state.range(0);
   std::unique_ptr<bench::Dataset> data =
       bench::MakeDataset(make_spec(), kRows, batch_rows, bench::kDefaultSeed);
   std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(data->schema.schema, ConverterOptions{}, &converter);
+  Status status = Converter::Make(data->schema.schema, ConvertOptions(), &converter);
   if (!status.ok()) {
     state.SkipWithError(status.message().c_str());
     return;
@@ -126,5 +139,48 @@ ROWBRIDGE_CONVERT_BENCHMARK(nested_list_struct, &NestedListStruct);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_with_booleans, &NestedWithBooleans);
 ROWBRIDGE_CONVERT_BENCHMARK(nested_with_large_decimals, &NestedWithLargeDecimals);
 
+/// Sets `*options` from one of the flags above; false for any other argument.
+bool ParseFlag(const char* arg, ConverterOptions* options) {
+  static const char kKernels[] = "--rowbridge_kernels=";
+  static const char kNestedWriter[] = "--rowbridge_nested_writer=";
+  if (std::strncmp(arg, kKernels, sizeof(kKernels) - 1) == 0) {
+    const std::string name = arg + sizeof(kKernels) - 1;
+    if (name == "portable") options->kernels = Kernels::kPortable;
+    else if (name == "avx2") options->kernels = Kernels::kAvx2;
+    else if (name == "avx512") options->kernels = Kernels::kAvx512;
+    else return false;
+    return true;
+  }
+  if (std::strncmp(arg, kNestedWriter, sizeof(kNestedWriter) - 1) == 0) {
+    const std::string name = arg + sizeof(kNestedWriter) - 1;
+    if (name == "depth-first") options->nested_writer = NestedWriter::kDepthFirst;
+    else if (name == "levels") options->nested_writer = NestedWriter::kLevels;
+    else return false;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 }  // namespace rowbridge
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (!rowbridge::ParseFlag(argv[i], &rowbridge::ConvertOptions())) {
+      std::fprintf(stderr,
+                   "unknown argument %s; besides Google Benchmark's flags: "
+                   "--rowbridge_kernels=portable|avx2|avx512, "
+                   "--rowbridge_nested_writer=depth-first|levels\n",
+                   argv[i]);
+      return 2;
+    }
+    // Recorded in the report's context: "rowbridge_kernels": "avx2".
+    const char* flag = argv[i] + 2;
+    const char* equals = std::strchr(flag, '=');
+    benchmark::AddCustomContext(std::string(flag, equals), equals + 1);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -54,8 +54,28 @@ struct ConverterOptions {
   /// The kernels the plan is compiled with. RowPlan::Compile reads it; a
   /// converter made from a compiled plan keeps that plan's kernels.
   Kernels kernels = Kernels::kAuto;
-  /// The nested writer this converter uses.
+  /// The nested writer this converter uses. These two fields are the only
+  /// way to choose kernels and writer: no environment variable or
+  /// process-wide setting is read.
   NestedWriter nested_writer = NestedWriter::kAuto;
+};
+
+/// What one converter has chosen and done, for tests and diagnostics.
+/// Owned by the converter and updated by it with plain stores (no atomic, no
+/// lock): read it from the thread that converts, or after handing the
+/// converter over as for any other call. The reference is valid as long as
+/// the converter.
+struct ConverterStats {
+  /// The writer of the registered schema's string and nested columns:
+  /// kDepthFirst when the depth-first writer takes its tiles, kLevels when
+  /// the level-by-level and flat writers do (also for a schema the
+  /// depth-first writer does not cover). Never kAuto. A batch of another
+  /// encoding (Convert's `batch_schema`) may resolve otherwise.
+  NestedWriter nested_writer = NestedWriter::kLevels;
+  /// Tiles of rows the depth-first writer has written since the converter
+  /// was made (a tile whose bound fails a check is written by the
+  /// level-by-level writer and not counted).
+  int64_t depth_first_tiles = 0;
 };
 
 /// Spark stores a row's size in a Java int; this is the largest row accepted.
@@ -100,6 +120,9 @@ class ROWBRIDGE_EXPORT RowPlan {
   int64_t fixed_row_bytes() const;
   /// True when every row has the same size (no string or binary column).
   bool has_fixed_row_size() const;
+  /// The kernels the plan was compiled with: ConverterOptions::kernels
+  /// resolved (kAuto becomes the best set the CPU runs), never kAuto.
+  Kernels kernels() const;
 
   const Impl& impl() const { return *impl_; }
 
@@ -161,6 +184,10 @@ class ROWBRIDGE_EXPORT Converter {
   /// converters share. Grows to fit the largest batch converted so far and
   /// never shrinks; what a memory manager should charge for the converter.
   int64_t buffer_bytes() const;
+
+  /// The converter's choices and counts (see ConverterStats); owned by the
+  /// converter.
+  const ConverterStats& stats() const;
 
  private:
   explicit Converter(std::unique_ptr<State> state);

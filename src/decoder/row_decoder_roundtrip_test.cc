@@ -236,14 +236,14 @@ TestArray RandomBatch(Rng& rng, std::string* description) {
 
 /// One random batch; sets *compared when its rows went round the trip.
 void RunIteration(uint64_t seed, bool* compared) {
-  testing::IterationKernel kernel(seed);
+  ConverterOptions options = testing::IterationOptions(seed);
   Rng rng(seed);
   std::string description;
   TestArray batch = RandomBatch(rng, &description);
   const int64_t length = batch.length;
   SCOPED_TRACE("columns" + description);
 
-  testing::Conversion first = testing::Convert(batch);
+  testing::Conversion first = testing::Convert(batch, options);
   // A value the random generator drew beyond its Spark type (a dictionary's
   // decimal, say) fails the first conversion: the differential tests cover
   // that; such a batch has no rows to decode.
@@ -266,7 +266,8 @@ void RunIteration(uint64_t seed, bool* compared) {
   testing::OwnedSchema decoded_schema;
   ASSERT_TRUE(decoder->ExportSchema(&decoded_schema.schema).ok());
   std::unique_ptr<Converter> again;
-  status = Converter::Make(decoded_schema.schema, ConverterOptions{Validation::kFull}, &again);
+  options.validation = Validation::kFull;
+  status = Converter::Make(decoded_schema.schema, options, &again);
   ASSERT_TRUE(status.ok()) << status.message();
   testing::Conversion second = testing::Drain(*again, decoded.array, nullptr);
   ASSERT_TRUE(second.status.ok()) << second.status.message();
@@ -379,12 +380,12 @@ void Damage(Rng& rng, PackedRows* packed) {
 }
 
 void RunDamagedIteration(uint64_t seed, int64_t* errors, int64_t* decoded) {
-  testing::IterationKernel kernel(seed);
+  ConverterOptions options = testing::IterationOptions(seed);
   Rng rng(seed);
   std::string description;
   TestArray batch = RandomBatch(rng, &description);
   SCOPED_TRACE("columns" + description);
-  testing::Conversion first = testing::Convert(batch);
+  testing::Conversion first = testing::Convert(batch, options);
   if (!first.status.ok() || first.rows.empty()) return;
   auto exported = testing::ExportBatch(batch);
   std::shared_ptr<const RowPlan> plan;
@@ -413,7 +414,8 @@ void RunDamagedIteration(uint64_t seed, int64_t* errors, int64_t* decoded) {
     testing::OwnedSchema schema;
     ASSERT_TRUE(decoder->ExportSchema(&schema.schema).ok());
     std::unique_ptr<Converter> again;
-    ASSERT_TRUE(Converter::Make(schema.schema, ConverterOptions{Validation::kFull}, &again).ok());
+    options.validation = Validation::kFull;
+    ASSERT_TRUE(Converter::Make(schema.schema, options, &again).ok());
     testing::Conversion second = testing::Drain(*again, out.array, nullptr);
     ASSERT_TRUE(second.status.ok()) << second.status.message();
     ASSERT_EQ(static_cast<int64_t>(second.rows.size()), rows);

@@ -22,9 +22,9 @@ void AddPredictableWriters(ArrowTypeId id, WriterSet* set) {
 
 }  // namespace
 
-Status BinaryWriters(const ArrowType& type, WriterSet* out) {
-  const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
-  if (isa.binary_writer_set != nullptr && isa.binary_writer_set(type.id, out)) {
+Status BinaryWriters(const ArrowType& type, KernelIsa isa, WriterSet* out) {
+  const IsaEntryPoints& entry_points = EntryPointsFor(isa);
+  if (entry_points.binary_writer_set != nullptr && entry_points.binary_writer_set(type.id, out)) {
     if (type.id == ArrowTypeId::kUtf8 || type.id == ArrowTypeId::kBinary) {
       AddPredictableWriters<OffsetSource<int32_t>>(type.id, out);
     } else if (type.id == ArrowTypeId::kLargeUtf8 || type.id == ArrowTypeId::kLargeBinary) {

@@ -29,8 +29,8 @@ bool SameSparkType(const SparkType& a, const SparkType& b) { return a.ToString()
 
 }  // namespace
 
-Status ResolveSlotWriters(const ArrowType& type, WriterSet* out) {
-  if (IsBinaryLike(type.id)) return BinaryWriters(type, out);
+Status ResolveSlotWriters(const ArrowType& type, KernelIsa isa, WriterSet* out) {
+  if (IsBinaryLike(type.id)) return BinaryWriters(type, isa, out);
   if (type.id == ArrowTypeId::kUInt64) return LargeDecimalWriters(type, out);
   if (type.id == ArrowTypeId::kDecimal && type.precision > spark::kMaxSmallDecimalDigits) {
     return LargeDecimalWriters(type, out);
@@ -42,7 +42,7 @@ Status ResolveSlotWriters(const ArrowType& type, WriterSet* out) {
 }
 
 Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_columns,
-                     const SparkField* expected, bool variants, ColumnPlan* out) {
+                     const SparkField* expected, bool variants, KernelIsa isa, ColumnPlan* out) {
   out->field = original;
   ArrowField field;
   if (variants) {
@@ -76,12 +76,12 @@ Status CompileColumn(const ArrowField& original, int32_t index, int32_t num_colu
   target.type_name = FieldTypeName(original);
   if (IsNestedSparkType(out->spark.type)) {
     // Written by the nested column writers; never bound by TryBindPlainFast.
-    ROWBRIDGE_RETURN_NOT_OK(CompileNestedColumn(field, out->spark.type, &out->nested));
+    ROWBRIDGE_RETURN_NOT_OK(CompileNestedColumn(field, out->spark.type, isa, &out->nested));
     out->writers = NestedColumnWriters();
     out->variable_size = true;
     return Status::Ok();
   }
-  ROWBRIDGE_RETURN_NOT_OK(ResolveSlotWriters(out->value_type, &out->writers)
+  ROWBRIDGE_RETURN_NOT_OK(ResolveSlotWriters(out->value_type, isa, &out->writers)
                               .WithContext("column '" + field.name + "'"));
   out->variable_size = out->writers.size[0][0] != nullptr;
   out->plain_is_view = out->value_type.id == ArrowTypeId::kUtf8View ||

@@ -40,13 +40,13 @@ struct ColumnPlan {
   std::shared_ptr<const NestedNode> nested;
 };
 
-/// Resolves the slot writers of a flat value type.
-Status ResolveSlotWriters(const ArrowType& type, WriterSet* out);
+/// Resolves the slot writers of a flat value type, with the kernels of `isa`.
+Status ResolveSlotWriters(const ArrowType& type, KernelIsa isa, WriterSet* out);
 
 /// Compiles column `index` of `num_columns` from `field`, keeping the Spark
 /// type `expected` when not null (a re-encoded column must keep its type);
-/// `variants`: ConverterOptions::variants.
+/// `variants`: ConverterOptions::variants; `isa`: its kernels, resolved.
 Status CompileColumn(const ArrowField& field, int32_t index, int32_t num_columns,
-                     const SparkField* expected, bool variants, ColumnPlan* out);
+                     const SparkField* expected, bool variants, KernelIsa isa, ColumnPlan* out);
 
 }  // namespace rowbridge::row

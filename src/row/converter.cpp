@@ -90,8 +90,7 @@ struct Converter::State {
   // Per schema: fixed when the converter is made.
   std::shared_ptr<const RowPlan> plan;
   ConverterOptions options;
-  /// The nested writer chosen when the converter was made.
-  NestedWriter nested_writer = NestedWriter::kAuto;
+  ConverterStats stats;
   /// The layouts seen, the registered one first; at most kMaxLayouts, the
   /// least recently used other than the registered one dropped first.
   std::vector<std::unique_ptr<row::ConverterLayout>> layouts;
@@ -162,8 +161,10 @@ void Converter::State::AddLayout(std::shared_ptr<const row::RowLayout> layout,
   auto entry = std::make_unique<row::ConverterLayout>();
   entry->depth_first =
       row::CompileDepthFirst(layout->columns, layout->fixed_row_bytes, plan->impl().isa);
-  if (!row::UseDepthFirst(entry->depth_first, nested_writer)) {
-    entry->depth_first = row::DepthFirstPlan();
+  const bool depth_first = row::UseDepthFirst(entry->depth_first, options.nested_writer);
+  if (!depth_first) entry->depth_first = row::DepthFirstPlan();
+  if (layouts.empty()) {
+    stats.nested_writer = depth_first ? NestedWriter::kDepthFirst : NestedWriter::kLevels;
   }
   entry->scratch.resize(layout->columns.size());
   entry->layout = std::move(layout);
@@ -194,10 +195,10 @@ Status Converter::State::FindLayout(const ArrowSchema* batch_schema, row::Conver
       }
     }
     if (found == nullptr) {
-      row::ScopedKernelIsa kernels(plan->impl().isa);
+      const RowPlan::Impl& impl = plan->impl();
       std::shared_ptr<const row::RowLayout> layout;
       ROWBRIDGE_RETURN_NOT_OK(
-          row::ReencodeLayout(*plan->impl().layout, *batch_schema, plan->impl().variants, &layout));
+          row::ReencodeLayout(*impl.layout, *batch_schema, impl.variants, impl.isa, &layout));
       AddLayout(std::move(layout), &found);
     }
   }
@@ -426,7 +427,7 @@ Status Converter::State::WriteDepthFirstTile(int64_t batch_row, int64_t chunk_ro
     return Status::OutOfMemory("cannot allocate " + std::to_string(start + bytes) +
                                " bytes of rows");
   }
-  row::CountDepthFirstTile();
+  ++stats.depth_first_tiles;
   uint8_t* base = buffers.output.data();
   const row::DepthFirstPlan& depth_first = batch.layout->depth_first;
   depth_first.write(depth_first, batch.offset, batch_row, rows, base, offsets);
@@ -459,7 +460,7 @@ Status Converter::Make(std::shared_ptr<const RowPlan> plan, const ConverterOptio
   }
   auto state = std::make_unique<State>();
   state->options = options;
-  ROWBRIDGE_RETURN_NOT_OK(row::ResolveNestedWriter(options.nested_writer, &state->nested_writer));
+  ROWBRIDGE_RETURN_NOT_OK(row::CheckNestedWriter(options.nested_writer));
   state->plan = std::move(plan);
   std::shared_ptr<const row::RowLayout> registered = state->plan->impl().layout;
   state->batch.columns.resize(registered->columns.size());
@@ -509,6 +510,8 @@ ArrowArray* Converter::registered_batch() {
 }
 
 const RowPlan& Converter::plan() const { return *state_->plan; }
+
+const ConverterStats& Converter::stats() const { return state_->stats; }
 
 int64_t Converter::buffer_bytes() const {
   const State& s = *state_;

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
+#include "support/row_test_util.hpp"
 #include "support/test_arrow.hpp"
 
 namespace rowbridge {
@@ -43,11 +43,13 @@ Converted Convert(Converter* converter, const testing::TestArray& batch) {
   return Converted{view.data_size, view.num_rows};
 }
 
-std::unique_ptr<Converter> MakeConverter(const testing::TestArray& batch) {
+std::unique_ptr<Converter> MakeConverter(
+    const testing::TestArray& batch,
+    const ConverterOptions& options = testing::TestConverterOptions()) {
   OwnedSchema schema;
   testing::ExportSchema(batch, &schema.schema);
   std::unique_ptr<Converter> converter;
-  EXPECT_TRUE(Converter::Make(schema.schema, {}, &converter).ok());
+  EXPECT_TRUE(Converter::Make(schema.schema, options, &converter).ok());
   return converter;
 }
 
@@ -73,10 +75,6 @@ TEST(ConverterMemory, BufferBytesCountANestedColumnsLevelState) {
   // 512 lists of 16 strings: the span's per-element sizes alone take
   // 8 bytes per element, in the level-by-level writer (the depth-first one
   // keeps no per-element state).
-  struct LevelWriter {
-    LevelWriter() { row::OverrideDepthFirstForTesting(false); }
-    ~LevelWriter() { row::ClearDepthFirstOverrideForTesting(); }
-  } level_writer;
   constexpr int64_t kLists = 512;
   constexpr int64_t kPerList = 16;
   std::vector<std::optional<std::string>> elements;
@@ -84,7 +82,9 @@ TEST(ConverterMemory, BufferBytesCountANestedColumnsLevelState) {
   std::vector<std::optional<int64_t>> lengths(static_cast<size_t>(kLists), kPerList);
   const testing::TestArray batch = testing::Batch(
       {testing::ListOfLengths("l", testing::Strings("u", "item", elements), lengths)});
-  std::unique_ptr<Converter> converter = MakeConverter(batch);
+  ConverterOptions options = testing::TestConverterOptions();
+  options.nested_writer = NestedWriter::kLevels;
+  std::unique_ptr<Converter> converter = MakeConverter(batch, options);
   const int64_t empty = converter->buffer_bytes();
   const Converted converted = Convert(converter.get(), batch);
   const int64_t held = converter->buffer_bytes() - empty;

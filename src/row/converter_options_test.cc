@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "row/kernel_isa.hpp"
-#include "row/nested/depth_first/depth_first.hpp"
 #include "row/row_layout.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/rowbridge.h"
@@ -22,14 +21,6 @@ namespace rowbridge {
 namespace {
 
 using testing::TestArray;
-
-Kernels KernelsOf(row::KernelIsa isa) {
-  switch (isa) {
-    case row::KernelIsa::kAvx2: return Kernels::kAvx2;
-    case row::KernelIsa::kAvx512: return Kernels::kAvx512;
-    default: return Kernels::kPortable;
-  }
-}
 
 /// A list of strings beside a string column: a schema both nested writers
 /// and every kernel set take.
@@ -67,11 +58,10 @@ TEST(ConverterOptions, EveryKernelAndNestedWriterWritesTheReferenceBytes) {
       SCOPED_TRACE(std::string(row::KernelIsaName(isa)) + " kernels, nested writer " +
                    std::to_string(static_cast<int>(writer)));
       ConverterOptions options;
-      options.kernels = KernelsOf(isa);
+      options.kernels = row::KernelsOf(isa);
       options.nested_writer = writer;
-      const int64_t tiles_before = row::DepthFirstTilesForTesting();
       testing::Conversion conversion = testing::Convert(batch, options);
-      const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
+      const int64_t tiles = conversion.stats.depth_first_tiles;
       ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
       ASSERT_EQ(testing::RowsHex(conversion).size(), reference.rows.size());
       for (size_t r = 0; r < reference.rows.size(); ++r) {
@@ -94,18 +84,98 @@ TEST(ConverterOptions, ThePlanKeepsTheKernelsItWasCompiledWith) {
   for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
     ConverterOptions options;
-    options.kernels = KernelsOf(isa);
+    options.kernels = row::KernelsOf(isa);
     std::shared_ptr<const RowPlan> plan;
     ASSERT_TRUE(RowPlan::Compile(exported->schema.schema, options, &plan).ok());
     EXPECT_EQ(plan->impl().isa, isa) << row::KernelIsaName(isa);
+    EXPECT_EQ(plan->kernels(), options.kernels) << row::KernelIsaName(isa);
   }
+  // kAuto compiles the best set the CPU runs, and says which.
+  row::KernelIsa best;
+  ASSERT_TRUE(row::ResolveKernels(Kernels::kAuto, &best).ok());
+  std::shared_ptr<const RowPlan> plan;
+  ASSERT_TRUE(RowPlan::Compile(exported->schema.schema, ConverterOptions(), &plan).ok());
+  EXPECT_EQ(plan->kernels(), row::KernelsOf(best));
+}
+
+/// A single column of lists of int32: the depth-first writer covers it, but
+/// kAuto leaves it to the level-by-level writer (unless under AVX2).
+TestArray IntLists() {
+  const int64_t n = 40;
+  std::vector<std::optional<int64_t>> lengths;
+  for (int64_t i = 0; i < n; ++i) {
+    lengths.push_back(i % 6 == 1 ? std::nullopt : std::optional<int64_t>(i % 5));
+  }
+  int64_t elements = 0;
+  for (const auto& length : lengths) elements += length.value_or(0);
+  std::vector<std::optional<int32_t>> values;
+  for (int64_t e = 0; e < elements; ++e) values.push_back(static_cast<int32_t>(e * 31));
+  return testing::Batch(
+      {testing::ListOfLengths("a", testing::Primitive<int32_t>("i", "e", values), lengths)});
+}
+
+TEST(ConverterOptions, TheStatsNameTheWriterAndCountItsTiles) {
+  std::unique_ptr<testing::ExportedBatch> exported = testing::ExportBatch(NestedBatch());
+  ConverterOptions options;
+  options.nested_writer = NestedWriter::kDepthFirst;
+  std::unique_ptr<Converter> converter;
+  ASSERT_TRUE(Converter::Make(exported->schema.schema, options, &converter).ok());
+  EXPECT_EQ(converter->stats().nested_writer, NestedWriter::kDepthFirst);
+  EXPECT_EQ(converter->stats().depth_first_tiles, 0);
+  testing::Conversion first = testing::Drain(*converter, exported->array.array);
+  ASSERT_TRUE(first.status.ok()) << first.status.message();
+  EXPECT_EQ(first.stats.depth_first_tiles, 1);  // 40 rows: one tile
+  testing::Conversion second = testing::Drain(*converter, exported->array.array);
+  EXPECT_EQ(second.stats.depth_first_tiles, 2);  // counted since the converter was made
+  // Another converter counts its own; one of flat columns only never runs
+  // the depth-first writer, whatever it was asked.
+  options.nested_writer = NestedWriter::kLevels;
+  testing::Conversion levels = testing::Convert(NestedBatch(), options);
+  EXPECT_EQ(levels.stats.nested_writer, NestedWriter::kLevels);
+  EXPECT_EQ(levels.stats.depth_first_tiles, 0);
+  options.nested_writer = NestedWriter::kDepthFirst;
+  testing::Conversion flat = testing::Convert(
+      testing::Batch({testing::Strings("u", "s", {"a", std::nullopt, "bcd"})}), options);
+  EXPECT_EQ(flat.stats.nested_writer, NestedWriter::kLevels);
+  EXPECT_EQ(flat.stats.depth_first_tiles, 0);
+}
+
+// The test binary's own flags (tests/support/test_main.cpp) reach the
+// converters the helpers make: a forced writer runs where kAuto would pick
+// the other one, and forced kernels compile the plan. ctest runs this suite
+// under each flag (tests/CMakeLists.txt).
+TEST(ConverterOptions, TheTestBinaryFlagsReachTheHelpersConverters) {
+  const testing::ForcedChoices& forced = testing::Forced();
+  const testing::Conversion two = testing::Convert(NestedBatch());
+  const testing::Conversion one = testing::Convert(IntLists());
+  ASSERT_TRUE(two.status.ok()) << two.status.message();
+  ASSERT_TRUE(one.status.ok()) << one.status.message();
+  switch (forced.nested_writer) {
+    case NestedWriter::kDepthFirst:
+      EXPECT_EQ(one.stats.nested_writer, NestedWriter::kDepthFirst);
+      EXPECT_GT(one.stats.depth_first_tiles, 0);
+      break;
+    case NestedWriter::kLevels:
+      EXPECT_EQ(two.stats.nested_writer, NestedWriter::kLevels);
+      EXPECT_EQ(two.stats.depth_first_tiles, 0);
+      break;
+    case NestedWriter::kAuto:
+      EXPECT_EQ(two.stats.nested_writer, NestedWriter::kDepthFirst);
+      EXPECT_GT(two.stats.depth_first_tiles, 0);
+      break;
+  }
+  row::KernelIsa best;
+  ASSERT_TRUE(row::ResolveKernels(Kernels::kAuto, &best).ok());
+  const Kernels expected = forced.kernels == Kernels::kAuto ? row::KernelsOf(best) : forced.kernels;
+  EXPECT_EQ(two.kernels, expected);
+  EXPECT_EQ(one.kernels, expected);
 }
 
 TEST(ConverterOptions, KernelsTheBuildOrCpuLacksAreANamedError) {
   std::unique_ptr<testing::ExportedBatch> exported = testing::ExportBatch(NestedBatch());
   for (row::KernelIsa isa : row::kKernelIsas) {
     ConverterOptions options;
-    options.kernels = KernelsOf(isa);
+    options.kernels = row::KernelsOf(isa);
     std::unique_ptr<Converter> converter;
     Status status = Converter::Make(exported->schema.schema, options, &converter);
     if (row::KernelIsaAvailable(isa)) {

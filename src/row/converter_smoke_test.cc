@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "rowbridge/converter.hpp"
+#include "support/row_test_util.hpp"
 #include "support/test_arrow.hpp"
 
 namespace rowbridge {
@@ -22,7 +23,7 @@ TEST(ConverterSmoke, RecordSchema) {
   testing::ExportSchema(batch, &schema.schema);
   testing::ExportArray(batch, &array.array);
   std::unique_ptr<Converter> converter;
-  ASSERT_TRUE(Converter::Make(schema.schema, {}, &converter).ok());
+  ASSERT_TRUE(Converter::Make(schema.schema, testing::TestConverterOptions(), &converter).ok());
   EXPECT_EQ(converter->plan().spark_schema().ToString(),
             "struct<a:bigint,b:int,c:double,d:string>");
   RowBatchView view;

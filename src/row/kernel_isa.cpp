@@ -1,8 +1,5 @@
 #include "row/kernel_isa.hpp"
 
-#include <atomic>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS) || defined(ROWBRIDGE_HAVE_AVX2_KERNELS)
@@ -19,10 +16,6 @@ extern const IsaEntryPoints kAvx2EntryPoints;  // simd/isa_entry_points.cpp
 #endif
 
 namespace {
-
-constexpr int kNoOverride = -1;
-std::atomic<int> g_override{kNoOverride};
-thread_local int t_scoped = kNoOverride;  // a KernelIsa, or kNoOverride
 
 struct CpuFeatures {
   bool avx2 = false;
@@ -74,12 +67,6 @@ bool CpuRunsAvx2() {
 }
 
 KernelIsa DetectBest() {
-  const char* forced = std::getenv("ROWBRIDGE_KERNELS");
-  if (forced != nullptr) {
-    for (KernelIsa isa : kKernelIsas) {
-      if (std::strcmp(forced, KernelIsaName(isa)) == 0 && KernelIsaAvailable(isa)) return isa;
-    }
-  }
   if (KernelIsaAvailable(KernelIsa::kAvx512)) return KernelIsa::kAvx512;
   return KernelIsaAvailable(KernelIsa::kAvx2) ? KernelIsa::kAvx2 : KernelIsa::kPortable;
 }
@@ -104,21 +91,22 @@ bool KernelIsaAvailable(KernelIsa isa) {
   }
 }
 
-namespace {
-
-KernelIsa AutoKernelIsa() {
-  int forced = g_override.load(std::memory_order_relaxed);
-  if (forced != kNoOverride) return static_cast<KernelIsa>(forced);
-  static const KernelIsa best = DetectBest();
-  return best;
+Kernels KernelsOf(KernelIsa isa) {
+  switch (isa) {
+    case KernelIsa::kAvx2: return Kernels::kAvx2;
+    case KernelIsa::kAvx512: return Kernels::kAvx512;
+    default: return Kernels::kPortable;
+  }
 }
-
-}  // namespace
 
 Status ResolveKernels(Kernels choice, KernelIsa* out) {
   KernelIsa isa;
   switch (choice) {
-    case Kernels::kAuto: *out = AutoKernelIsa(); return Status::Ok();
+    case Kernels::kAuto: {
+      static const KernelIsa best = DetectBest();
+      *out = best;
+      return Status::Ok();
+    }
     case Kernels::kPortable: isa = KernelIsa::kPortable; break;
     case Kernels::kAvx2: isa = KernelIsa::kAvx2; break;
     case Kernels::kAvx512: isa = KernelIsa::kAvx512; break;
@@ -133,17 +121,6 @@ Status ResolveKernels(Kernels choice, KernelIsa* out) {
   return Status::Ok();
 }
 
-KernelIsa ActiveKernelIsa() {
-  if (t_scoped != kNoOverride) return static_cast<KernelIsa>(t_scoped);
-  return AutoKernelIsa();
-}
-
-ScopedKernelIsa::ScopedKernelIsa(KernelIsa isa) : previous_(t_scoped) {
-  t_scoped = static_cast<int>(isa);
-}
-
-ScopedKernelIsa::~ScopedKernelIsa() { t_scoped = previous_; }
-
 const IsaEntryPoints& EntryPointsFor(KernelIsa isa) {
   static const IsaEntryPoints portable;
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
@@ -154,14 +131,6 @@ const IsaEntryPoints& EntryPointsFor(KernelIsa isa) {
 #endif
   (void)isa;
   return portable;
-}
-
-void OverrideKernelIsaForTesting(KernelIsa isa) {
-  g_override.store(static_cast<int>(isa), std::memory_order_relaxed);
-}
-
-void ClearKernelIsaOverrideForTesting() {
-  g_override.store(kNoOverride, std::memory_order_relaxed);
 }
 
 }  // namespace rowbridge::row

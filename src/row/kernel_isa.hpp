@@ -5,8 +5,9 @@
 // the portable kernels, or those of a per-ISA source file in simd/ that the
 // CPU runs. Each instruction set gives its kernels through one table of entry
 // points (IsaEntryPoints), so the writers here and in nested/ never include
-// simd/; only simd/ includes them. The environment variable
-// ROWBRIDGE_KERNELS (portable, avx2, avx512) is a test override of kAuto.
+// simd/; only simd/ includes them. The choice comes from the options only:
+// the plan passes its KernelIsa down to every resolution (writer sets,
+// element writers, placement, sizing kernels, the depth-first plan).
 #pragma once
 
 #include <cstdint>
@@ -39,34 +40,12 @@ const char* KernelIsaName(KernelIsa isa);
 /// True when this build has kernels for `isa` and the CPU runs them.
 bool KernelIsaAvailable(KernelIsa isa);
 
-/// The kernels of `choice`: for kAuto the test override if one is set, else
-/// ROWBRIDGE_KERNELS when it names an available set, else the best the CPU
-/// runs; a named set must be available (Invalid otherwise).
+/// The kernels of `choice`: for kAuto the best the CPU runs (detected once);
+/// a named set must be available (Invalid otherwise).
 Status ResolveKernels(Kernels choice, KernelIsa* out);
 
-/// The kernels the writers being resolved now on this thread use: those of
-/// the innermost live ScopedKernelIsa, else ResolveKernels(kAuto).
-KernelIsa ActiveKernelIsa();
-
-/// Makes ActiveKernelIsa() return `isa` on this thread while it lives: a plan
-/// compiles (and re-encodes) its columns inside one.
-class ScopedKernelIsa {
- public:
-  explicit ScopedKernelIsa(KernelIsa isa);
-  ~ScopedKernelIsa();
-  ScopedKernelIsa(const ScopedKernelIsa&) = delete;
-  ScopedKernelIsa& operator=(const ScopedKernelIsa&) = delete;
-
- private:
-  int previous_;
-};
-
-/// Makes kAuto resolve to `isa` (which must be available) from now on, in
-/// every thread; for tests that run every kernel on the same inputs. Not
-/// thread-safe against concurrent plan compilation.
-void OverrideKernelIsaForTesting(KernelIsa isa);
-/// Removes the override.
-void ClearKernelIsaOverrideForTesting();
+/// The public name of `isa` (ConverterOptions::kernels, never kAuto).
+Kernels KernelsOf(KernelIsa isa);
 
 /// The kernels one instruction set provides; a null member means the
 /// portable kernel serves. The per-ISA entry points build no string and

@@ -20,7 +20,6 @@
 #include <functional>
 #include <limits>
 
-#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "support/random_columns.hpp"
 #include "support/random_iteration.hpp"
@@ -37,7 +36,7 @@ using testing::ColumnSpec;
 using testing::EncodingSpec;
 using testing::EnvOr;
 using testing::Int128;
-using testing::IterationKernel;
+using testing::IterationOptions;
 using testing::Rng;
 using testing::TestArray;
 
@@ -115,9 +114,9 @@ bool IsStringFormat(const std::string& format) {
 }
 
 /// One randomized batch sequence. `depth_first_shapes` draws schemas the
-/// depth-first writer covers (nested in every iteration).
-void RunIteration(uint64_t seed, bool depth_first_shapes) {
-  IterationKernel kernel(depth_first_shapes ? seed & ~uint64_t{2} : seed);
+/// depth-first writer covers (nested in every iteration). Adds the tiles the
+/// depth-first writer wrote to `*depth_first_tiles`.
+void RunIteration(uint64_t seed, bool depth_first_shapes, int64_t* depth_first_tiles) {
   Rng rng(seed);
   int64_t num_columns = rng.Chance(0.05) ? rng.Range(60, 80) : rng.Range(1, 12);
   bool overflow_schema = rng.Chance(0.1);
@@ -153,7 +152,7 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
                           testing::DescribeSpec(*nested[static_cast<size_t>(c)]);
   }
 
-  ConverterOptions options;
+  ConverterOptions options = IterationOptions(depth_first_shapes ? seed & ~uint64_t{2} : seed);
   options.validation = rng.Chance(0.5) ? Validation::kFull : Validation::kCheap;
   int64_t num_batches = rng.Range(1, 3);
   std::unique_ptr<Converter> converter;
@@ -225,6 +224,7 @@ void RunIteration(uint64_t seed, bool depth_first_shapes) {
       ASSERT_EQ(testing::Hex(actual.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
     }
   }
+  *depth_first_tiles += converter->stats().depth_first_tiles;
 }
 
 TEST(RandomDifferential, LibraryMatchesTheReferenceWriter) {
@@ -235,7 +235,8 @@ TEST(RandomDifferential, LibraryMatchesTheReferenceWriter) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " +
                  std::to_string(seed) + ", iteration " + std::to_string(i) + ")");
     testing::TrackIterationSeed(seed + i);
-    RunIteration(seed + i, false);
+    int64_t depth_first_tiles = 0;
+    RunIteration(seed + i, false, &depth_first_tiles);
     if (HasFailure()) break;
   }
 }
@@ -246,18 +247,18 @@ TEST(RandomDifferential, DepthFirstWriterMatchesTheReferenceWriter) {
   uint64_t seed = EnvOr("ROWBRIDGE_TEST_SEED", kDefaultSeed);
   uint64_t iterations = EnvOr("ROWBRIDGE_RANDOM_ITERATIONS", 300);
   RecordProperty("seed", std::to_string(seed));
-  const int64_t tiles_before = row::DepthFirstTilesForTesting();
+  int64_t depth_first_tiles = 0;
   for (uint64_t i = 0; i < iterations; ++i) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i) + " (seed " +
                  std::to_string(seed) + ", iteration " + std::to_string(i) + ")");
     testing::TrackIterationSeed(seed + i);
-    RunIteration(seed + i, true);
+    RunIteration(seed + i, true, &depth_first_tiles);
     if (HasFailure()) break;
   }
   std::printf("depth-first tiles: %lld of %llu iterations\n",
-              static_cast<long long>(row::DepthFirstTilesForTesting() - tiles_before),
+              static_cast<long long>(depth_first_tiles),
               static_cast<unsigned long long>(iterations));
-  EXPECT_GE(row::DepthFirstTilesForTesting() - tiles_before, static_cast<int64_t>(iterations) / 2)
+  EXPECT_GE(depth_first_tiles, static_cast<int64_t>(iterations) / 2)
       << "too few tiles took the depth-first writer for this test to cover it";
 }
 

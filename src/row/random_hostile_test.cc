@@ -164,7 +164,6 @@ std::string Damage(Rng& rng, TestArray* batch) {
 
 /// One random batch, damaged `damages` times, converted with full validation.
 void RunIteration(uint64_t seed, int64_t* rejected) {
-  testing::IterationKernel kernel(seed);
   Rng rng(seed);
   int64_t num_columns = rng.Range(1, 5);
   std::vector<TestArray> columns;
@@ -197,7 +196,7 @@ void RunIteration(uint64_t seed, int64_t* rejected) {
   }
   TestArray batch = testing::Batch(std::move(columns));
   if (batch_offset > 0) batch = testing::Slice(batch, batch_offset, length);
-  ConverterOptions options;
+  ConverterOptions options = testing::IterationOptions(seed);
   options.validation = Validation::kFull;
   if (rng.Chance(0.3)) {  // small chunks, none smaller than the largest undamaged row
     int64_t largest = 8;

@@ -40,7 +40,7 @@ bool MatchesLayout(const RowLayout& layout, const ArrowSchema& batch_schema) {
 }
 
 Status ReencodeLayout(const RowLayout& layout, const ArrowSchema& batch_schema, bool variants,
-                      std::shared_ptr<const RowLayout>* out) {
+                      KernelIsa isa, std::shared_ptr<const RowLayout>* out) {
   const auto num_columns = static_cast<int32_t>(layout.columns.size());
   if (batch_schema.n_children != num_columns ||
       (batch_schema.n_children > 0 && batch_schema.children == nullptr)) {
@@ -58,7 +58,7 @@ Status ReencodeLayout(const RowLayout& layout, const ArrowSchema& batch_schema, 
     ROWBRIDGE_RETURN_NOT_OK(ImportSchema(*child, &field));
     ColumnPlan replacement;
     ROWBRIDGE_RETURN_NOT_OK(
-        CompileColumn(field, i, num_columns, &column.spark, variants, &replacement));
+        CompileColumn(field, i, num_columns, &column.spark, variants, isa, &replacement));
     if (replacement.writers.constant_variable_bytes != column.writers.constant_variable_bytes) {
       return Status::Internal("column '" + field.name + "' changed its reserved bytes");
     }

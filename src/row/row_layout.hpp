@@ -42,10 +42,11 @@ bool MatchesLayout(const RowLayout& layout, const ArrowSchema& batch_schema);
 
 /// Builds the layout of batches of `batch_schema`: the columns of `layout`
 /// whose encoding differs are compiled again from the batch's fields, keeping
-/// their Spark types (`variants`: ConverterOptions::variants). Borrows
-/// `batch_schema`; errors name the column that cannot be read so.
+/// their Spark types (`variants`: ConverterOptions::variants) and the
+/// kernels of `isa`. Borrows `batch_schema`; errors name the column that
+/// cannot be read so.
 Status ReencodeLayout(const RowLayout& layout, const ArrowSchema& batch_schema, bool variants,
-                      std::shared_ptr<const RowLayout>* out);
+                      KernelIsa isa, std::shared_ptr<const RowLayout>* out);
 
 }  // namespace rowbridge::row
 

@@ -15,7 +15,6 @@ Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& optio
   auto impl = std::make_unique<Impl>();
   impl->variants = options.variants;
   ROWBRIDGE_RETURN_NOT_OK(row::ResolveKernels(options.kernels, &impl->isa));
-  row::ScopedKernelIsa kernels(impl->isa);
   ROWBRIDGE_RETURN_NOT_OK(ImportSchema(schema, &impl->schema));
   if (impl->schema.type.id != ArrowTypeId::kStruct || impl->schema.is_dictionary()) {
     return Status::Invalid("the batch schema must be a struct, got " + FieldTypeName(impl->schema));
@@ -31,7 +30,7 @@ Status RowPlan::Compile(const ArrowSchema& schema, const ConverterOptions& optio
   for (int32_t i = 0; i < num_columns; ++i) {
     row::ColumnPlan& column = columns[static_cast<size_t>(i)];
     ROWBRIDGE_RETURN_NOT_OK(row::CompileColumn(fields[static_cast<size_t>(i)], i, num_columns,
-                                               nullptr, options.variants, &column));
+                                               nullptr, options.variants, impl->isa, &column));
     impl->spark_schema.fields.push_back(column.spark);
   }
   impl->layout = row::MakeLayout(std::move(columns));
@@ -43,5 +42,6 @@ const SparkType& RowPlan::spark_schema() const { return impl_->spark_schema; }
 int64_t RowPlan::num_columns() const { return static_cast<int64_t>(impl_->layout->columns.size()); }
 int64_t RowPlan::fixed_row_bytes() const { return impl_->layout->fixed_row_bytes; }
 bool RowPlan::has_fixed_row_size() const { return !impl_->layout->has_variable_size; }
+Kernels RowPlan::kernels() const { return row::KernelsOf(impl_->isa); }
 
 }  // namespace rowbridge

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "support/golden_json.hpp"
+#include "support/row_test_util.hpp"
 #include "support/test_arrow.hpp"
 
 namespace rowbridge {
@@ -18,7 +18,9 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-void CompareEveryCase() {
+/// Converts every case with `options`; adds the tiles the depth-first writer
+/// wrote to `*depth_first_tiles`.
+void CompareEveryCase(const ConverterOptions& options, int64_t* depth_first_tiles) {
   std::vector<testing::GoldenCase> cases = testing::LoadGoldenCases();
   ASSERT_GE(cases.size(), 75u) << "golden vectors missing under " << testing::GoldenDir();
   int compared = 0;
@@ -32,7 +34,7 @@ void CompareEveryCase() {
     testing::ExportSchema(batch, &schema.schema);
     testing::ExportArray(batch, &array.array);
     std::unique_ptr<Converter> converter;
-    Status status = Converter::Make(schema.schema, {}, &converter);
+    Status status = Converter::Make(schema.schema, options, &converter);
     ASSERT_TRUE(status.ok()) << status.message();
     EXPECT_EQ(converter->plan().spark_schema().ToString(), spark_schema);
     RowBatchView view;
@@ -46,22 +48,25 @@ void CompareEveryCase() {
       EXPECT_EQ(testing::Hex(ours.data(), ours.size()), testing::Hex(spark.data(), spark.size()))
           << "row " << r;
     }
+    *depth_first_tiles += converter->stats().depth_first_tiles;
+    testing::TallyForcedRun(options, *converter);
     ++compared;
   }
   EXPECT_GE(compared, 75);
 }
 
-TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) { CompareEveryCase(); }
+TEST(SparkGolden, EveryCaseMatchesSparkByteForByte) {
+  int64_t depth_first_tiles = 0;
+  CompareEveryCase(testing::TestConverterOptions(), &depth_first_tiles);
+}
 
 // Nested cases whose shapes the depth-first writer covers take it here.
 TEST(SparkGolden, EveryCaseMatchesSparkWithTheDepthFirstWriter) {
-  struct DepthFirstWriter {
-    DepthFirstWriter() { row::OverrideDepthFirstForTesting(true); }
-    ~DepthFirstWriter() { row::ClearDepthFirstOverrideForTesting(); }
-  } depth_first_writer;
-  const int64_t tiles_before = row::DepthFirstTilesForTesting();
-  CompareEveryCase();
-  EXPECT_GT(row::DepthFirstTilesForTesting(), tiles_before);
+  ConverterOptions options = testing::TestConverterOptions();
+  options.nested_writer = NestedWriter::kDepthFirst;
+  int64_t depth_first_tiles = 0;
+  CompareEveryCase(options, &depth_first_tiles);
+  EXPECT_GT(depth_first_tiles, 0);
 }
 
 }  // namespace

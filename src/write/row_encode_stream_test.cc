@@ -189,12 +189,12 @@ struct WrittenFile {
 };
 
 void RunIteration(uint64_t seed, const std::string& directory, std::vector<WrittenFile>* files) {
-  rowbridge::testing::IterationKernel kernel(seed);
   Rng rng(seed);
   std::string description;
   TestArray batch = RandomBatch(rng, &description);
   SCOPED_TRACE("columns" + description);
-  rowbridge::testing::Conversion first = rowbridge::testing::Convert(batch);
+  rowbridge::testing::Conversion first =
+      rowbridge::testing::Convert(batch, rowbridge::testing::IterationOptions(seed));
   if (first.status.code() == StatusCode::kOverflow) return;  // drawn beyond its Spark type
   ASSERT_TRUE(first.status.ok()) << first.status.message();
   auto exported = rowbridge::testing::ExportBatch(batch);
@@ -394,12 +394,12 @@ TEST(RowEncodeStream, RowsInOneColumnAreThePlainBatchAsAStructColumn) {
   int written_files = 0;
   for (uint64_t i = 0; i < 12; ++i) {
     SCOPED_TRACE("ROWBRIDGE_TEST_SEED=" + std::to_string(seed + i));
-    rowbridge::testing::IterationKernel kernel(seed + i);
     Rng rng(seed + i);
     std::string description;
     TestArray batch = RandomBatch(rng, &description);
     SCOPED_TRACE("columns" + description);
-    rowbridge::testing::Conversion rows = rowbridge::testing::Convert(batch);
+    rowbridge::testing::Conversion rows =
+        rowbridge::testing::Convert(batch, rowbridge::testing::IterationOptions(seed + i));
     if (rows.status.code() == StatusCode::kOverflow) continue;  // beyond its Spark type
     ASSERT_TRUE(rows.status.ok()) << rows.status.message();
     auto exported = rowbridge::testing::ExportBatch(batch);

@@ -7,9 +7,10 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include "row/kernel_isa.hpp"
-#include "row/nested/depth_first/depth_first.hpp"
+#include "rowbridge/converter.hpp"
 
 namespace rowbridge::testing {
 
@@ -64,31 +65,23 @@ inline void TrackIterationSeed(uint64_t seed) {
   (void)installed;
 }
 
-/// Converters made while it lives use the kernels of `seed`'s parity (odd:
-/// one of the vector sets this machine runs, picked by bit 2; even, or none
+/// The options of `seed`'s iteration: the kernels of its parity (odd: one of
+/// the vector sets this machine runs, picked by bit 2; even, or none
 /// available: portable), and the depth-first nested writer where it applies
-/// when bit 1 of `seed` is clear.
-class IterationKernel {
- public:
-  explicit IterationKernel(uint64_t seed) {
-    std::vector<row::KernelIsa> vector_sets;
-    for (row::KernelIsa isa : row::kKernelIsas) {
-      if (isa != row::KernelIsa::kPortable && row::KernelIsaAvailable(isa))
-        vector_sets.push_back(isa);
-    }
-    if ((seed & 1) != 0 && !vector_sets.empty()) {
-      row::OverrideKernelIsaForTesting(vector_sets[(seed >> 2) % vector_sets.size()]);
-    } else {
-      row::OverrideKernelIsaForTesting(row::KernelIsa::kPortable);
-    }
-    row::OverrideDepthFirstForTesting((seed & 2) == 0);
+/// when bit 1 is clear, the level-by-level one otherwise. Every converter the
+/// iteration makes starts from them.
+inline ConverterOptions IterationOptions(uint64_t seed) {
+  std::vector<row::KernelIsa> vector_sets;
+  for (row::KernelIsa isa : row::kKernelIsas) {
+    if (isa != row::KernelIsa::kPortable && row::KernelIsaAvailable(isa))
+      vector_sets.push_back(isa);
   }
-  IterationKernel(const IterationKernel&) = delete;
-  IterationKernel& operator=(const IterationKernel&) = delete;
-  ~IterationKernel() {
-    row::ClearKernelIsaOverrideForTesting();
-    row::ClearDepthFirstOverrideForTesting();
-  }
-};
+  row::KernelIsa isa = row::KernelIsa::kPortable;
+  if ((seed & 1) != 0 && !vector_sets.empty()) isa = vector_sets[(seed >> 2) % vector_sets.size()];
+  ConverterOptions options;
+  options.kernels = row::KernelsOf(isa);
+  options.nested_writer = (seed & 2) == 0 ? NestedWriter::kDepthFirst : NestedWriter::kLevels;
+  return options;
+}
 
 }  // namespace rowbridge::testing

@@ -1,7 +1,8 @@
-// Test-only helpers shared by the converter tests: export a TestArray batch,
-// drain every chunk of a conversion into owned rows, compare rows with
-// expected hexadecimal, and check error statuses. Header-only, so that test
-// files use it without a change to the build.
+// Test-only helpers shared by the converter tests: the options a test starts
+// from, export a TestArray batch, drain every chunk of a conversion into
+// owned rows, compare rows with expected hexadecimal, and check error
+// statuses. Header-only, so that test files use it without a change to the
+// build.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +18,46 @@
 #include "support/test_arrow.hpp"
 
 namespace rowbridge::testing {
+
+/// The kernels and nested writer the test binary's command line forces
+/// (--rowbridge_kernels=, --rowbridge_nested_writer=, read by
+/// tests/support/test_main.cpp before any test runs); kAuto where it forces
+/// none.
+struct ForcedChoices {
+  Kernels kernels = Kernels::kAuto;
+  NestedWriter nested_writer = NestedWriter::kAuto;
+};
+
+inline ForcedChoices& Forced() {
+  static ForcedChoices forced;
+  return forced;
+}
+
+/// The options a test starts from: the defaults, with the kernels and the
+/// nested writer the command line forces. A test that compares writers or
+/// kernels sets its own instead, which the command line does not change.
+inline ConverterOptions TestConverterOptions() {
+  ConverterOptions options;
+  options.kernels = Forced().kernels;
+  options.nested_writer = Forced().nested_writer;
+  return options;
+}
+
+/// What the converters made by Convert (and by tests that call
+/// TallyForcedRun themselves) with a forced choice did, for
+/// test_main.cpp's check that a forced run really ran the forced writer and
+/// kernels.
+struct ForcedRunTally {
+  int64_t writer_converters = 0;  // made with the forced nested writer
+  int64_t depth_first_tiles = 0;  // written by those
+  int64_t kernel_converters = 0;  // made with the forced kernels
+  int64_t other_kernels = 0;      // of those, plans compiled with other kernels
+};
+
+inline ForcedRunTally& Tally() {
+  static ForcedRunTally tally;
+  return tally;
+}
 
 /// An exported schema and array of the same TestArray.
 struct ExportedBatch {
@@ -35,7 +76,7 @@ inline std::unique_ptr<ExportedBatch> ExportBatch(const TestArray& batch) {
 inline std::string SparkSchemaOf(const TestArray& batch) {
   auto exported = ExportBatch(batch);
   std::unique_ptr<Converter> converter;
-  Status status = Converter::Make(exported->schema.schema, {}, &converter);
+  Status status = Converter::Make(exported->schema.schema, TestConverterOptions(), &converter);
   if (!status.ok()) return "error: " + status.message();
   return converter->plan().spark_schema().ToString();
 }
@@ -59,6 +100,11 @@ struct Conversion {
   Status status;                    // the first error, or OK
   std::vector<Bytes> rows;          // rows returned before any error
   std::vector<int64_t> chunk_rows;  // rows of each non-empty chunk
+  /// The converter's statistics after the batch (its earlier batches
+  /// counted too) and its plan's kernels; defaults when no converter was
+  /// made.
+  ConverterStats stats;
+  Kernels kernels = Kernels::kAuto;
 };
 
 /// Converts `array` (and its chunks) with `converter`, checking the chunk
@@ -81,17 +127,42 @@ inline Conversion Drain(Converter& converter, const ArrowArray& array,
     if (!converter.HasMoreChunks()) break;
     result.status = converter.NextChunk(&view);
   }
+  result.stats = converter.stats();
+  result.kernels = converter.plan().kernels();
   return result;
 }
 
+/// Adds `converter`, made with `options` and done converting, to Tally()
+/// when they hold a forced choice. A converter made with a forced kLevels
+/// writes no depth-first tile.
+inline void TallyForcedRun(const ConverterOptions& options, const Converter& converter) {
+  const ForcedChoices& forced = Forced();
+  ForcedRunTally& tally = Tally();
+  if (forced.nested_writer != NestedWriter::kAuto &&
+      options.nested_writer == forced.nested_writer) {
+    ++tally.writer_converters;
+    tally.depth_first_tiles += converter.stats().depth_first_tiles;
+    if (forced.nested_writer == NestedWriter::kLevels) {
+      EXPECT_EQ(converter.stats().depth_first_tiles, 0) << "a forced level writer ran depth-first";
+    }
+  }
+  if (forced.kernels != Kernels::kAuto && options.kernels == forced.kernels) {
+    ++tally.kernel_converters;
+    if (converter.plan().kernels() != forced.kernels) ++tally.other_kernels;
+  }
+}
+
 /// Registers the schema of `batch` and converts `batch` with `options`.
-inline Conversion Convert(const TestArray& batch, const ConverterOptions& options = {}) {
+inline Conversion Convert(const TestArray& batch,
+                          const ConverterOptions& options = TestConverterOptions()) {
   auto exported = ExportBatch(batch);
   std::unique_ptr<Converter> converter;
   Conversion result;
   result.status = Converter::Make(exported->schema.schema, options, &converter);
   if (!result.status.ok()) return result;
-  return Drain(*converter, exported->array.array);
+  result = Drain(*converter, exported->array.array);
+  TallyForcedRun(options, *converter);
+  return result;
 }
 
 inline std::vector<std::string> RowsHex(const Conversion& conversion) {
@@ -103,7 +174,7 @@ inline std::vector<std::string> RowsHex(const Conversion& conversion) {
 /// Converts `batch` and expects exactly `expected` rows, each given as hex
 /// (whitespace ignored).
 inline void ExpectRows(const TestArray& batch, const std::vector<std::string>& expected,
-                       const ConverterOptions& options = {}) {
+                       const ConverterOptions& options = TestConverterOptions()) {
   Conversion conversion = Convert(batch, options);
   ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
   ASSERT_EQ(conversion.rows.size(), expected.size());

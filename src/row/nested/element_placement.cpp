@@ -44,9 +44,10 @@ void PlaceElementsPortable(const ElementPlacement& placement) {
   }
 }
 
-PlaceElementsFn PlaceElementsKernel() {
-  const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
-  return isa.place_elements != nullptr ? isa.place_elements : &PlaceElementsPortable;
+PlaceElementsFn PlaceElementsKernel(KernelIsa isa) {
+  const IsaEntryPoints& entry_points = EntryPointsFor(isa);
+  return entry_points.place_elements != nullptr ? entry_points.place_elements
+                                                : &PlaceElementsPortable;
 }
 
 }  // namespace rowbridge::row

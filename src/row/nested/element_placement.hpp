@@ -28,7 +28,9 @@ using PlaceElementsFn = void (*)(const ElementPlacement& placement);
 /// The portable kernel: one branch-free loop over all the elements.
 void PlaceElementsPortable(const ElementPlacement& placement);
 
-/// The kernel of the active ISA (see simd/kernel_isa.hpp).
-PlaceElementsFn PlaceElementsKernel();
+enum class KernelIsa : uint8_t;  // row/kernel_isa.hpp
+
+/// The kernel of `isa` (see row/kernel_isa.hpp).
+PlaceElementsFn PlaceElementsKernel(KernelIsa isa);
 
 }  // namespace rowbridge::row

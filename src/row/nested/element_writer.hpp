@@ -202,12 +202,17 @@ ElementWriterSet MakeElementWriterSet() {
   return set;
 }
 
-/// bool, integers, floats, dates, timestamps, durations, year-month intervals
-/// and decimals of precision <= 18, stored in `element_size` bytes.
-Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size, ElementWriterSet* out);
+enum class KernelIsa : uint8_t;  // row/kernel_isa.hpp
 
-/// Strings and binaries (every layout), large decimals (round8(len) bytes,
-/// none for a null element), calendar intervals (16 bytes) and nulls.
-Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out);
+/// bool, integers, floats, dates, timestamps, durations, year-month intervals
+/// and decimals of precision <= 18, stored in `element_size` bytes; the bulk
+/// writers of plain elements those of `isa`.
+Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size, KernelIsa isa,
+                                ElementWriterSet* out);
+
+/// Strings and binaries (every layout, with the string kernels of `isa`),
+/// large decimals (round8(len) bytes, none for a null element), calendar
+/// intervals (16 bytes) and nulls.
+Status VariableElementWriters(const ArrowType& type, KernelIsa isa, ElementWriterSet* out);
 
 }  // namespace rowbridge::row

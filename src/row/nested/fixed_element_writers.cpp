@@ -92,34 +92,35 @@ struct FixedElementKernel {
 };
 
 template <typename Op, int kSize>
-ElementWriterSet Sized() {
+ElementWriterSet Sized(KernelIsa isa) {
   ElementWriterSet set = MakeElementWriterSet<FixedElementKernel<Op, kSize>, false>();
-  const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
-  if (FixedElementKernel<Op, kSize>::kBulk && isa.bulk_element_writer != nullptr) {
-    set.write[0][0] = isa.bulk_element_writer(kSize, false);
-    set.write[0][1] = isa.bulk_element_writer(kSize, true);
+  const IsaEntryPoints& entry_points = EntryPointsFor(isa);
+  if (FixedElementKernel<Op, kSize>::kBulk && entry_points.bulk_element_writer != nullptr) {
+    set.write[0][0] = entry_points.bulk_element_writer(kSize, false);
+    set.write[0][1] = entry_points.bulk_element_writer(kSize, true);
   }
   return set;
 }
 
 template <typename Op>
-bool MakeSized(int32_t element_size, ElementWriterSet* out) {
+bool MakeSized(int32_t element_size, KernelIsa isa, ElementWriterSet* out) {
   switch (element_size) {
-    case 1: *out = Sized<Op, 1>(); return true;
-    case 2: *out = Sized<Op, 2>(); return true;
-    case 4: *out = Sized<Op, 4>(); return true;
-    case 8: *out = Sized<Op, 8>(); return true;
+    case 1: *out = Sized<Op, 1>(isa); return true;
+    case 2: *out = Sized<Op, 2>(isa); return true;
+    case 4: *out = Sized<Op, 4>(isa); return true;
+    case 8: *out = Sized<Op, 8>(isa); return true;
     default: return false;
   }
 }
 
 }  // namespace
 
-Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size,
+Status FixedWidthElementWriters(const ArrowType& type, int32_t element_size, KernelIsa isa,
                                 ElementWriterSet* out) {
   bool sized = false;
-  bool found = VisitValueOp(
-      type, [&](auto tag) { sized = MakeSized<typename decltype(tag)::type>(element_size, out); });
+  bool found = VisitValueOp(type, [&](auto tag) {
+    sized = MakeSized<typename decltype(tag)::type>(element_size, isa, out);
+  });
   if (found && sized) return Status::Ok();
   return Status::NotSupported("no array element writer for " + ArrowTypeName(type) + " of " +
                               std::to_string(element_size) + " bytes");

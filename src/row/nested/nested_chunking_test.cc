@@ -104,7 +104,7 @@ TEST(NestedChunking, WholeRowByRowAndChunkedAgree) {
   const int64_t rows = 1500;
   TestArray batch = LongNestedBatch(rows);
   for (const Validation validation : {Validation::kCheap, Validation::kFull}) {
-    ConverterOptions options;
+    ConverterOptions options = testing::TestConverterOptions();
     options.validation = validation;
     testing::Conversion whole = testing::Convert(batch, options);
     ASSERT_TRUE(whole.status.ok()) << whole.status.message();

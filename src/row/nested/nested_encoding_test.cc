@@ -18,7 +18,7 @@ using testing::Strings;
 using testing::TestArray;
 
 ConverterOptions Full() {
-  ConverterOptions options;
+  ConverterOptions options = testing::TestConverterOptions();
   options.validation = Validation::kFull;
   return options;
 }

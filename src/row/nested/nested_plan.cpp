@@ -10,19 +10,20 @@ namespace rowbridge::row {
 namespace {
 
 Status CompileNode(const ArrowField& field, const SparkType& spark, const std::string& path,
-                   NestedNode* out);
+                   KernelIsa isa, NestedNode* out);
 
-Status CompileLeaf(const NestedNode& node, NestedNode* out) {
-  ROWBRIDGE_RETURN_NOT_OK(ResolveSlotWriters(node.value_type, &out->field_writers));
+Status CompileLeaf(const NestedNode& node, KernelIsa isa, NestedNode* out) {
+  ROWBRIDGE_RETURN_NOT_OK(ResolveSlotWriters(node.value_type, isa, &out->field_writers));
   out->writes_variable = out->field_writers.write_alone[0][0] != nullptr;
   bool fixed_width = VisitValueOp(node.value_type, [](auto) {});
   if (fixed_width) {
-    return FixedWidthElementWriters(node.value_type, node.element_size, &out->element_writers);
+    return FixedWidthElementWriters(node.value_type, node.element_size, isa, &out->element_writers);
   }
-  return VariableElementWriters(node.value_type, &out->element_writers);
+  return VariableElementWriters(node.value_type, isa, &out->element_writers);
 }
 
-Status CompileStruct(const ArrowField& value, const SparkType& spark, NestedNode* out) {
+Status CompileStruct(const ArrowField& value, const SparkType& spark, KernelIsa isa,
+                     NestedNode* out) {
   int64_t num_fields = static_cast<int64_t>(value.children.size());
   out->kind = NodeKind::kStruct;
   out->value_children = num_fields;
@@ -35,7 +36,7 @@ Status CompileStruct(const ArrowField& value, const SparkType& spark, NestedNode
     const SparkField& spark_field = spark.fields[static_cast<size_t>(i)];
     NestedNode& node = out->children[static_cast<size_t>(i)];
     ROWBRIDGE_RETURN_NOT_OK(
-        CompileNode(child, spark_field.type, out->path + "." + child.name, &node));
+        CompileNode(child, spark_field.type, out->path + "." + child.name, isa, &node));
     ColumnTarget& target = node.target;
     target.slot_offset = static_cast<int32_t>(out->bitset_bytes + 8 * i);
     target.null_word_offset = static_cast<int32_t>((i / 64) * 8);
@@ -62,7 +63,7 @@ ListLayout LayoutOf(ArrowTypeId id) {
 }
 
 Status CompileNode(const ArrowField& field, const SparkType& spark, const std::string& path,
-                   NestedNode* out) {
+                   KernelIsa isa, NestedNode* out) {
   out->path = path;
   out->type_name = FieldTypeName(field);
   out->array_type = field.type;
@@ -81,14 +82,14 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
   out->target.name = path;
   out->target.type_name = out->type_name;
   switch (spark.id) {
-    case SparkTypeId::kStruct: return CompileStruct(value, spark, out);
+    case SparkTypeId::kStruct: return CompileStruct(value, spark, isa, out);
     case SparkTypeId::kArray:
       out->kind = NodeKind::kList;
       out->layout = LayoutOf(value.type.id);
       out->list_size = value.type.fixed_size;
       out->value_children = 1;
       out->children.resize(1);
-      return CompileNode(value.children[0], spark.fields[0].type, path + ".element",
+      return CompileNode(value.children[0], spark.fields[0].type, path + ".element", isa,
                          &out->children[0]);
     case SparkTypeId::kMap: {
       const ArrowField& entries = value.children[0];
@@ -96,16 +97,16 @@ Status CompileNode(const ArrowField& field, const SparkType& spark, const std::s
       out->layout = ListLayout::kOffsets32;
       out->value_children = 1;
       out->children.resize(2);
-      ROWBRIDGE_RETURN_NOT_OK(
-          CompileNode(entries.children[0], spark.fields[0].type, path + ".key", &out->children[0]));
+      ROWBRIDGE_RETURN_NOT_OK(CompileNode(entries.children[0], spark.fields[0].type, path + ".key",
+                                          isa, &out->children[0]));
       out->children[0].rejects_nulls = true;
       out->children[0].is_map_key = true;
-      return CompileNode(entries.children[1], spark.fields[1].type, path + ".value",
+      return CompileNode(entries.children[1], spark.fields[1].type, path + ".value", isa,
                          &out->children[1]);
     }
     default:
       out->kind = NodeKind::kLeaf;
-      return CompileLeaf(*out, out).WithContext("column '" + path + "'");
+      return CompileLeaf(*out, isa, out).WithContext("column '" + path + "'");
   }
 }
 
@@ -123,12 +124,12 @@ int64_t DeadBytes(const NestedNode& node) {
 
 }  // namespace
 
-Status CompileNestedColumn(const ArrowField& field, const SparkType& spark,
+Status CompileNestedColumn(const ArrowField& field, const SparkType& spark, KernelIsa isa,
                            std::shared_ptr<const NestedNode>* out) {
   auto node = std::make_shared<NestedNode>();
-  ROWBRIDGE_RETURN_NOT_OK(CompileNode(field, spark, field.name, node.get()));
+  ROWBRIDGE_RETURN_NOT_OK(CompileNode(field, spark, field.name, isa, node.get()));
   node->dead_bytes = DeadBytes(*node);
-  SetKernels(PlaceElementsKernel(), ActiveSizeKernels(), node.get());
+  SetKernels(PlaceElementsKernel(isa), SizeKernelsFor(isa), node.get());
   *out = std::move(node);
   return Status::Ok();
 }

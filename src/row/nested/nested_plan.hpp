@@ -79,8 +79,8 @@ inline bool IsNestedSparkType(const SparkType& type) {
 }
 
 /// Compiles the plan of a top-level struct, list or map column `field`
-/// whose Spark type is `spark`.
-Status CompileNestedColumn(const ArrowField& field, const SparkType& spark,
+/// whose Spark type is `spark`, with the kernels of `isa`.
+Status CompileNestedColumn(const ArrowField& field, const SparkType& spark, KernelIsa isa,
                            std::shared_ptr<const NestedNode>* out);
 
 /// The writers of a top-level nested column (its slot in the batch row and

@@ -22,7 +22,7 @@ using testing::Strings;
 using testing::TestArray;
 
 ConverterOptions Full() {
-  ConverterOptions options;
+  ConverterOptions options = testing::TestConverterOptions();
   options.validation = Validation::kFull;
   return options;
 }
@@ -31,7 +31,7 @@ ConverterOptions Full() {
 /// message containing every part at both.
 void ExpectErrorAtBothLevels(const TestArray& batch, StatusCode code,
                              std::initializer_list<std::string> parts) {
-  for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {
+  for (const ConverterOptions& options : {testing::TestConverterOptions(), Full()}) {
     testing::Conversion conversion = testing::Convert(batch, options);
     EXPECT_TRUE(IsError(conversion.status, code, parts))
         << "validation " << static_cast<int>(options.validation);
@@ -131,7 +131,8 @@ TEST(NestedValidation, StructuralProblemsNameTheNestedField) {
   m.children[0].children.pop_back();
   auto broken = testing::ExportBatch(Batch({m}));
   std::unique_ptr<Converter> converter;
-  ASSERT_TRUE(Converter::Make(exported->schema.schema, {}, &converter).ok());
+  ASSERT_TRUE(
+      Converter::Make(exported->schema.schema, testing::TestConverterOptions(), &converter).ok());
   testing::Conversion conversion = testing::Drain(*converter, broken->array.array);
   EXPECT_TRUE(IsError(conversion.status, StatusCode::kInvalid, {"'m'", "entries"}))
       << conversion.status.message();
@@ -237,8 +238,8 @@ TEST(NestedValidation, DecreasingStringOffsetsInsideAListNameTheRow) {
       testing::ListOfLengths("c0", Strings("u", "", {"a", "bc", "d", "ef", "gh"}), {2, 1, 2});
   for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
-    row::OverrideKernelIsaForTesting(isa);
-    for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {
+    for (ConverterOptions options : {testing::TestConverterOptions(), Full()}) {
+      options.kernels = row::KernelsOf(isa);
       auto exported = testing::ExportBatch(Batch({lists}));
       ArrowArray* strings = exported->array.array.children[0]->children[0];
       static_cast<int32_t*>(const_cast<void*>(strings->buffers[1]))[strings->offset + 3] = 0;
@@ -253,13 +254,12 @@ TEST(NestedValidation, DecreasingStringOffsetsInsideAListNameTheRow) {
             << conversion.status.message();
       }
     }
-    row::ClearKernelIsaOverrideForTesting();
   }
 }
 
 TEST(NestedValidation, RowsLargerThanTheChunkCap) {
   TestArray values = Primitive<int64_t>("l", "", std::vector<std::optional<int64_t>>(100, 1));
-  ConverterOptions options;
+  ConverterOptions options = testing::TestConverterOptions();
   options.max_chunk_bytes = 256;
   testing::Conversion conversion =
       testing::Convert(Batch({testing::ListOfLengths("c0", values, {2, 90, 8})}), options);
@@ -282,15 +282,14 @@ TEST(NestedValidation, GarbageOffsetsNobodyReadsAreLeftAlone) {
   ASSERT_EQ(reference.error, "");
   for (row::KernelIsa isa : row::kKernelIsas) {
     if (!row::KernelIsaAvailable(isa)) continue;
-    row::OverrideKernelIsaForTesting(isa);
-    for (const ConverterOptions& options : {ConverterOptions{}, Full()}) {
+    for (ConverterOptions options : {testing::TestConverterOptions(), Full()}) {
+      options.kernels = row::KernelsOf(isa);
       testing::Conversion conversion = testing::Convert(batch, options);
       ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
       ASSERT_EQ(conversion.rows.size(), 3u);
       for (size_t r = 0; r < 3; ++r)
         EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r]));
     }
-    row::ClearKernelIsaOverrideForTesting();
   }
 }
 

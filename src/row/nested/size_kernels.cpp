@@ -121,9 +121,8 @@ const SizeKernels& PortableSizeKernels() {
   return kernels;
 }
 
-const SizeKernels* ActiveSizeKernels() {
+const SizeKernels* SizeKernelsFor(KernelIsa isa) {
   // Sizing kernels come from AVX-512 only; the other sets take the portable.
-  const KernelIsa isa = ActiveKernelIsa();
   if (isa == KernelIsa::kAvx512 && EntryPointsFor(isa).size_kernels != nullptr) {
     static const SizeKernels kernels = MakeFor(KernelIsa::kAvx512);
     return &kernels;

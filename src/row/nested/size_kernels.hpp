@@ -84,7 +84,9 @@ const SizeKernels& PortableSizeKernels();
 /// SizeKernels::offset_ranges for 64-bit offsets (large lists), portable only.
 RangesFound OffsetRanges64(const OffsetRanges& ranges);
 
-/// The kernels of the active ISA (see simd/kernel_isa.hpp); never null.
-const SizeKernels* ActiveSizeKernels();
+enum class KernelIsa : uint8_t;  // row/kernel_isa.hpp
+
+/// The kernels of `isa` (see row/kernel_isa.hpp); never null.
+const SizeKernels* SizeKernelsFor(KernelIsa isa);
 
 }  // namespace rowbridge::row

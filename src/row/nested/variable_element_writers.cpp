@@ -109,7 +109,7 @@ struct NullElementKernel {
 
 }  // namespace
 
-Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
+Status VariableElementWriters(const ArrowType& type, KernelIsa isa, ElementWriterSet* out) {
   switch (type.id) {
     case ArrowTypeId::kUtf8:
     case ArrowTypeId::kBinary:
@@ -118,8 +118,9 @@ Status VariableElementWriters(const ArrowType& type, ElementWriterSet* out) {
     case ArrowTypeId::kUtf8View:
     case ArrowTypeId::kBinaryView:
     case ArrowTypeId::kFixedSizeBinary:
-      if (const IsaEntryPoints& isa = EntryPointsFor(ActiveKernelIsa());
-          isa.binary_element_writer_set != nullptr && isa.binary_element_writer_set(type.id, out)) {
+      if (const IsaEntryPoints& entry_points = EntryPointsFor(isa);
+          entry_points.binary_element_writer_set != nullptr &&
+          entry_points.binary_element_writer_set(type.id, out)) {
         return Status::Ok();
       }
       BinaryElementWriterSetFor<PortableCopy>(type.id, out);

@@ -35,12 +35,12 @@ std::vector<KernelIsa> AvailableKernels() {
 
 std::string KernelName(KernelIsa isa) { return row::KernelIsaName(isa); }
 
-/// Plans compiled while it lives use `isa`.
-class KernelScope {
- public:
-  explicit KernelScope(KernelIsa isa) { row::OverrideKernelIsaForTesting(isa); }
-  ~KernelScope() { row::ClearKernelIsaOverrideForTesting(); }
-};
+/// The test options with the kernels of `isa`.
+ConverterOptions KernelOptions(KernelIsa isa) {
+  ConverterOptions options = testing::TestConverterOptions();
+  options.kernels = row::KernelsOf(isa);
+  return options;
+}
 
 /// Converts `batch` under every kernel this machine runs and expects the
 /// reference writer's rows from each.
@@ -49,8 +49,7 @@ void ExpectEveryKernelWritesTheReference(const TestArray& batch) {
   ASSERT_EQ(reference.error, "");
   for (KernelIsa isa : AvailableKernels()) {
     SCOPED_TRACE("kernel " + KernelName(isa));
-    KernelScope scope(isa);
-    testing::Conversion conversion = testing::Convert(batch);
+    testing::Conversion conversion = testing::Convert(batch, KernelOptions(isa));
     ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
     ASSERT_EQ(conversion.rows.size(), reference.rows.size());
     for (size_t r = 0; r < reference.rows.size(); ++r) {
@@ -252,7 +251,6 @@ TEST(KernelIsa, NoKernelReadsPastTheLastValue) {
     for (KernelIsa isa : AvailableKernels()) {
       SCOPED_TRACE("kernel " + KernelName(isa) + ", last value of " + std::to_string(last) +
                    " bytes");
-      KernelScope scope(isa);
       auto exported = testing::ExportBatch(batch);
       // Both columns' string bytes move to the end of the readable page.
       ArrowArray* strings[] = {exported->array.array.children[0],
@@ -263,7 +261,7 @@ TEST(KernelIsa, NoKernelReadsPastTheLastValue) {
         array->buffers[2] = guarded.PlaceAtEnd(data);
       }
       std::unique_ptr<Converter> converter;
-      ASSERT_TRUE(Converter::Make(exported->schema.schema, ConverterOptions{}, &converter).ok());
+      ASSERT_TRUE(Converter::Make(exported->schema.schema, KernelOptions(isa), &converter).ok());
       testing::Conversion conversion = testing::Drain(*converter, exported->array.array);
       ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
       ASSERT_EQ(conversion.rows.size(), 2u);

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "row/kernel_isa.hpp"
-#include "row/nested/depth_first/depth_first.hpp"
 #include "rowbridge/converter.hpp"
 #include "support/reference_row_writer.hpp"
 #include "support/row_test_util.hpp"
@@ -124,21 +123,17 @@ TEST(PageEdge, ValuesEndingAtAnUnreadablePageConvertUnderEveryKernel) {
           MoveBeforeGuard(batch.children[static_cast<size_t>(c)].children[0], 1,
                           array.children[c]->children[0], &copies);
         }
-        row::OverrideKernelIsaForTesting(isa);
-        row::OverrideDepthFirstForTesting(true);
-        const int64_t tiles_before = row::DepthFirstTilesForTesting();
         ConverterOptions options;
+        options.kernels = row::KernelsOf(isa);
+        options.nested_writer = NestedWriter::kDepthFirst;
         options.validation = validation;
         std::unique_ptr<Converter> converter;
         Status made = Converter::Make(exported->schema.schema, options, &converter);
-        testing::Conversion conversion;
-        if (made.ok()) conversion = testing::Drain(*converter, array);
-        const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
-        row::ClearDepthFirstOverrideForTesting();
-        row::ClearKernelIsaOverrideForTesting();
         ASSERT_TRUE(made.ok()) << made.message();
+        testing::Conversion conversion = testing::Drain(*converter, array);
         ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-        EXPECT_GT(tiles, 0) << "the batch did not take the depth-first writer";
+        EXPECT_GT(conversion.stats.depth_first_tiles, 0)
+            << "the batch did not take the depth-first writer";
         ASSERT_EQ(conversion.rows.size(), reference.rows.size());
         for (size_t r = 0; r < reference.rows.size(); ++r) {
           EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r]))

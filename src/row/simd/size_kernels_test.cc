@@ -35,9 +35,7 @@ std::vector<std::pair<std::string, const row::SizeKernels*>> KernelSets() {
   std::vector<std::pair<std::string, const row::SizeKernels*>> sets;
   for (KernelIsa isa : {KernelIsa::kPortable, KernelIsa::kAvx512}) {
     if (!row::KernelIsaAvailable(isa)) continue;
-    row::OverrideKernelIsaForTesting(isa);
-    sets.emplace_back(isa == KernelIsa::kAvx512 ? "avx512" : "portable", row::ActiveSizeKernels());
-    row::ClearKernelIsaOverrideForTesting();
+    sets.emplace_back(isa == KernelIsa::kAvx512 ? "avx512" : "portable", row::SizeKernelsFor(isa));
   }
   return sets;
 }

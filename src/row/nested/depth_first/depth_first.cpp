@@ -1,7 +1,6 @@
 // The depth-first writer's plan, binding and tile bound (see depth_first.hpp).
 #include "row/nested/depth_first/depth_first.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -482,36 +481,13 @@ void ResolveDepthFirstPortable(DepthFirstPlan* plan) {
   DepthFirstShapes<PortableDepthFirstOps>::Resolve(plan);
 }
 
-namespace {
-std::atomic<int> g_depth_first_override{-1};  // a NestedWriter, or -1
-std::atomic<int64_t> g_depth_first_tiles{0};
-}  // namespace
-
-int64_t DepthFirstTilesForTesting() { return g_depth_first_tiles.load(std::memory_order_relaxed); }
-void CountDepthFirstTile() { g_depth_first_tiles.fetch_add(1, std::memory_order_relaxed); }
-
-Status ResolveNestedWriter(NestedWriter option, NestedWriter* out) {
+Status CheckNestedWriter(NestedWriter option) {
   switch (option) {
+    case NestedWriter::kAuto:
     case NestedWriter::kDepthFirst:
-    case NestedWriter::kLevels: *out = option; return Status::Ok();
-    case NestedWriter::kAuto: break;
-    default:
-      return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(option)));
+    case NestedWriter::kLevels: return Status::Ok();
   }
-  int forced = g_depth_first_override.load(std::memory_order_relaxed);
-  if (forced >= 0) {
-    *out = static_cast<NestedWriter>(forced);
-    return Status::Ok();
-  }
-  static const NestedWriter from_environment = [] {
-    const char* writer = std::getenv("ROWBRIDGE_NESTED_WRITER");
-    if (writer != nullptr && std::strcmp(writer, "depth-first") == 0)
-      return NestedWriter::kDepthFirst;
-    if (writer != nullptr && std::strcmp(writer, "levels") == 0) return NestedWriter::kLevels;
-    return NestedWriter::kAuto;
-  }();
-  *out = from_environment;
-  return Status::Ok();
+  return Status::Invalid("unknown nested writer " + std::to_string(static_cast<int>(option)));
 }
 
 namespace {
@@ -561,18 +537,6 @@ bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriter choice) {
     if (HasVariableElements(plan, node) && !HasConvertedValues(plan, node)) return true;
   }
   return false;
-}
-
-void OverrideNestedWriterForTesting(NestedWriter choice) {
-  g_depth_first_override.store(static_cast<int>(choice), std::memory_order_relaxed);
-}
-
-void OverrideDepthFirstForTesting(bool enabled) {
-  OverrideNestedWriterForTesting(enabled ? NestedWriter::kDepthFirst : NestedWriter::kLevels);
-}
-
-void ClearDepthFirstOverrideForTesting() {
-  g_depth_first_override.store(-1, std::memory_order_relaxed);
 }
 
 }  // namespace rowbridge::row

@@ -241,11 +241,9 @@ constexpr int64_t kDepthFirstStoreSlack = 64;
 /// Sets the children pointers and the writers of `plan` for an ISA.
 void ResolveDepthFirstPortable(DepthFirstPlan* plan);
 
-/// Sets `*out` to the nested writer a converter made with `option` uses:
-/// `option` itself unless it is kAuto; then a test override if one is set,
-/// else ROWBRIDGE_NESTED_WRITER (depth-first or levels; a test override too),
-/// else kAuto. A value outside the enum is Invalid.
-Status ResolveNestedWriter(NestedWriter option, NestedWriter* out);
+/// Checks that `option` (ConverterOptions::nested_writer, the only source of
+/// the choice) is one of the enum's values; Invalid otherwise.
+Status CheckNestedWriter(NestedWriter option);
 
 /// Whether a schema whose depth-first plan is `plan` takes the depth-first
 /// writer under `choice`: an eligible plan always under kDepthFirst, never
@@ -260,16 +258,5 @@ Status ResolveNestedWriter(NestedWriter option, NestedWriter* out);
 /// depth-first writer has vector kernels. The measured effect of each case
 /// is in docs/BENCHMARKS.md ("Tried").
 bool UseDepthFirst(const DepthFirstPlan& plan, NestedWriter choice);
-
-/// For tests that run both writers on the same inputs (true: kDepthFirst,
-/// false: kLevels) or check the choice: what kAuto resolves to. Not
-/// thread-safe against concurrent converter creation.
-void OverrideDepthFirstForTesting(bool enabled);
-void OverrideNestedWriterForTesting(NestedWriter choice);
-void ClearDepthFirstOverrideForTesting();
-/// Tiles written by the depth-first writer in this process, for tests that
-/// must know it ran.
-int64_t DepthFirstTilesForTesting();
-void CountDepthFirstTile();
 
 }  // namespace rowbridge::row

@@ -30,17 +30,14 @@ using testing::TestArray;
 /// and expects `reference`'s rows, written by depth-first tiles.
 void ExpectDepthFirstRows(const TestArray& batch, const testing::ReferenceRows& reference,
                           row::KernelIsa isa, Validation validation) {
-  row::OverrideKernelIsaForTesting(isa);
-  row::OverrideDepthFirstForTesting(true);
-  const int64_t tiles_before = row::DepthFirstTilesForTesting();
   ConverterOptions options;
+  options.kernels = row::KernelsOf(isa);
+  options.nested_writer = NestedWriter::kDepthFirst;
   options.validation = validation;
   testing::Conversion conversion = testing::Convert(batch, options);
-  const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
-  row::ClearDepthFirstOverrideForTesting();
-  row::ClearKernelIsaOverrideForTesting();
   ASSERT_TRUE(conversion.status.ok()) << conversion.status.message();
-  EXPECT_GT(tiles, 0) << "the batch did not take the depth-first writer";
+  EXPECT_GT(conversion.stats.depth_first_tiles, 0)
+      << "the batch did not take the depth-first writer";
   ASSERT_EQ(conversion.rows.size(), reference.rows.size());
   for (size_t r = 0; r < reference.rows.size(); ++r) {
     EXPECT_EQ(testing::Hex(conversion.rows[r]), testing::Hex(reference.rows[r])) << "row " << r;
@@ -383,9 +380,9 @@ TEST(DepthFirst, LargeDecimalsAsFieldsElementsAndMapValues) {
 /// `message` when the bad value is `live`, else the reference's rows.
 void ExpectErrorWhenLiveElseReferenceRows(const TestArray& batch, bool live,
                                           const std::string& message) {
-  row::OverrideDepthFirstForTesting(true);
-  testing::Conversion conversion = testing::Convert(batch);
-  row::ClearDepthFirstOverrideForTesting();
+  ConverterOptions options = testing::TestConverterOptions();
+  options.nested_writer = NestedWriter::kDepthFirst;
+  testing::Conversion conversion = testing::Convert(batch, options);
   if (live) {
     EXPECT_FALSE(conversion.status.ok());
     EXPECT_NE(conversion.status.message().find(message), std::string::npos)
@@ -453,15 +450,15 @@ TEST(DepthFirst, SlicedAtEveryLevel) {
 /// Whether converting `batch` under `choice` with the kernels of `isa`
 /// writes depth-first tiles.
 bool TakesDepthFirst(const TestArray& batch, NestedWriter choice, row::KernelIsa isa) {
-  row::OverrideKernelIsaForTesting(isa);
-  row::OverrideNestedWriterForTesting(choice);
-  const int64_t tiles_before = row::DepthFirstTilesForTesting();
-  testing::Conversion conversion = testing::Convert(batch);
-  const int64_t tiles = row::DepthFirstTilesForTesting() - tiles_before;
-  row::ClearDepthFirstOverrideForTesting();
-  row::ClearKernelIsaOverrideForTesting();
+  ConverterOptions options;
+  options.kernels = row::KernelsOf(isa);
+  options.nested_writer = choice;
+  testing::Conversion conversion = testing::Convert(batch, options);
   EXPECT_TRUE(conversion.status.ok()) << conversion.status.message();
-  return tiles > 0;
+  const bool took = conversion.stats.depth_first_tiles > 0;
+  EXPECT_EQ(conversion.stats.nested_writer,
+            took ? NestedWriter::kDepthFirst : NestedWriter::kLevels);
+  return took;
 }
 
 TEST(DepthFirst, TakenByDefaultForTwoOrMoreColumnsOrArraysOfVariableUnconvertedValues) {
