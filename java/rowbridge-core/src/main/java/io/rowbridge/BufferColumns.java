@@ -15,7 +15,7 @@ import org.apache.spark.unsafe.Platform;
  * ArrowArray tree and ArrowSchema that Java allocates for the batch's pattern of dictionary-encoded
  * columns and child columns (each such column's field becomes int32 indices into a dictionary of
  * the converter's field), kept while the batches have that pattern. Owned by one {@link
- * RowbridgeConverter}, which closes it; the tree's memory belongs to its own {@link NativeArena}.
+ * ColumnBuffersInput}, which closes it; the tree's memory belongs to its own {@link NativeArena}.
  */
 final class BufferColumns implements AutoCloseable {
   private static final ArrowType INDEX_TYPE = new ArrowType.Int(32, true);

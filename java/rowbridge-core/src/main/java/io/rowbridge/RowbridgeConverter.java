@@ -1,10 +1,8 @@
 package io.rowbridge;
 
 import java.lang.ref.Reference;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -14,9 +12,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
-import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import org.apache.spark.unsafe.Platform;
 
 /**
  * Converts Arrow Java record batches into Spark UnsafeRows with the native converter, byte for byte
@@ -35,72 +31,47 @@ import org.apache.spark.unsafe.Platform;
  * each read from the vectors). A column whose layout differs from the converter's schema (a column
  * that became dictionary-encoded, or run-end encoded) is converted through the path that passes the
  * batch's own schema, never misread. One thread at a time.
+ *
+ * <p>The converter owns the native converter, the binders of its registered batch, its two input
+ * paths ({@link VectorInput} for Arrow Java vectors, {@link ColumnBuffersInput} for {@link
+ * ColumnBuffers}), its {@link RowCursor} and the count of native bytes reported to the memory
+ * listener ({@link RowBufferMemory}); {@link #close} closes them all.
  */
 public final class RowbridgeConverter implements AutoCloseable {
   private final StructType sparkSchema;
-  private final List<Field> fields;
   private final int numColumns;
-  private final ConverterOptions options;
-  private final boolean copyRows;
   private final boolean timed;
   private long conversionNanos;
-  private final NativeMemoryListener memoryListener;
   private DictionaryProvider dictionaries;
 
   private long handle;
   private final NativeArena arena = new NativeArena();
   private final long zeroes;
-  private final NodeBinder[] columns;
-  private final ValueVector[] checkedVectors;
 
-  /** The field object of each column last found to have the registered layout. */
-  private final ValueVector[] current;
+  /** The registered batch's binders, one per column: owned here, shared by both input paths. */
+  private final NodeBinder[] columns;
 
   private final String nativeSparkSchema;
 
-  private final long registeredRoot;
-
-  private FallbackTree fallback;
-  private BufferColumns bufferColumns;
-  private CDataInput cData;
-  private long schemaPathBatches;
-
-  private final UnsafeRow row;
-  private final byte[] closedRow;
-  private final RowIterator iterator = new RowIterator();
-
-  // The current chunk of the current batch.
-  private Object batch;
-  private long batchRows;
-  private long dataAddress;
-  private long offsetsAddress;
-  private long chunkFirstRow;
-  private int chunkRows;
-  private int index;
-
-  /** The end of the current row in the chunk's data (rows are walked in order). */
-  private long rowEnd;
-
-  private long reservedBytes;
+  private final VectorInput vectors;
+  private final ColumnBuffersInput buffers;
+  private final RowCursor cursor;
+  private final RowIterator iterator = new RowIterator(this);
+  private final RowBufferMemory memory;
 
   private RowbridgeConverter(StructType sparkSchema, List<Field> fields, ConverterOptions options) {
     this.sparkSchema = sparkSchema;
-    this.fields = List.copyOf(fields);
+    List<Field> columnFields = List.copyOf(fields);
     this.numColumns = fields.size();
-    this.options = options;
-    this.copyRows = options.copyRows();
     this.timed = options.timed();
-    this.memoryListener = options.memoryListener();
+    this.memory = new RowBufferMemory(options.memoryListener());
     this.dictionaries = options.dictionaries();
     SparkTypes.check(sparkSchema, fields, dictionaries);
-    this.row = new UnsafeRow(numColumns);
-    this.closedRow =
-        new byte
-            [Math.max(64, UnsafeRow.calculateBitSetWidthInBytes(numColumns) + 8 * numColumns + 64)];
-    this.checkedVectors = new ValueVector[numColumns];
-    this.current = new ValueVector[numColumns];
+    this.cursor = new RowCursor(numColumns, options.copyRows());
     this.columns = new NodeBinder[numColumns];
     this.zeroes = arena.allocate(64);
+    this.vectors = new VectorInput(columnFields, columns, options, zeroes);
+    this.buffers = new ColumnBuffersInput(columnFields, columns, zeroes);
     long schema = SchemaExporter.export(fields, dictionaries, arena);
     int validation =
         options.validation() == ConverterOptions.Validation.FULL
@@ -123,7 +94,6 @@ public final class RowbridgeConverter implements AutoCloseable {
       nativeSparkSchema =
           CStructs.readCString(RowbridgeNative.sparkSchemaAddress(handle), Integer.MAX_VALUE);
       long root = RowbridgeNative.registeredBatch(handle);
-      this.registeredRoot = root;
       if (root == 0) {
         throw new RowbridgeException(
             "rowbridge: the converter has no registered batch", RowbridgeException.ENOMEM);
@@ -139,7 +109,6 @@ public final class RowbridgeConverter implements AutoCloseable {
       close();
       throw e;
     }
-    pointAtClosedRow();
   }
 
   /**
@@ -188,7 +157,7 @@ public final class RowbridgeConverter implements AutoCloseable {
 
   /** Batches that went through the path passing the batch's own schema (a layout change). */
   public long schemaPathBatches() {
-    return schemaPathBatches;
+    return vectors.schemaPathBatches() + buffers.schemaPathBatches();
   }
 
   // ---- per batch ----
@@ -196,19 +165,15 @@ public final class RowbridgeConverter implements AutoCloseable {
   /** Converts {@code root}'s rows; returns the row count. Read them with next() and row(). */
   public int convert(VectorSchemaRoot root) {
     checkColumnCount(root.getSchema().getFields().size());
-    for (int i = 0; i < numColumns; i++) {
-      current[i] = root.getVector(i);
-    }
-    return convertCurrent(root.getRowCount(), root);
+    vectors.take(root);
+    return convertVectors(root.getRowCount(), root);
   }
 
   /** Converts the first {@code numRows} rows of {@code vectors}, one vector per column. */
   public int convert(List<? extends ValueVector> vectors, int numRows) {
     checkColumnCount(vectors.size());
-    for (int i = 0; i < numColumns; i++) {
-      current[i] = vectors.get(i);
-    }
-    return convertCurrent(numRows, vectors);
+    this.vectors.take(vectors);
+    return convertVectors(numRows, vectors);
   }
 
   /**
@@ -217,19 +182,8 @@ public final class RowbridgeConverter implements AutoCloseable {
    */
   public int convert(ColumnarBatch columnarBatch) {
     checkColumnCount(columnarBatch.numCols());
-    for (int i = 0; i < numColumns; i++) {
-      ColumnVector column = columnarBatch.column(i);
-      if (!(column instanceof ArrowColumnVector)) {
-        throw new IllegalArgumentException(
-            "rowbridge: column "
-                + i
-                + " is a "
-                + column.getClass().getName()
-                + ", not an ArrowColumnVector");
-      }
-      current[i] = ((ArrowColumnVector) column).getValueVector();
-    }
-    return convertCurrent(columnarBatch.numRows(), columnarBatch);
+    vectors.take(columnarBatch);
+    return convertVectors(columnarBatch.numRows(), columnarBatch);
   }
 
   /**
@@ -249,19 +203,9 @@ public final class RowbridgeConverter implements AutoCloseable {
       if (numRows < 0) {
         throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
       }
-      for (int i = 0; i < numColumns; i++) {
-        BufferColumns.check(columns[i], numRows, this.columns[i].label);
-      }
-      batch = columns;
-      batchRows = numRows;
-      long result;
-      if (bindRegisteredBuffers(columns)) {
-        result = RowbridgeNative.convert(handle, numRows);
-      } else {
-        schemaPathBatches++;
-        result = bufferColumns().convert(handle, columns, numRows);
-      }
-      readResult(result);
+      buffers.check(columns, numRows);
+      cursor.startBatch(columns, numRows);
+      readResult(buffers.convert(handle, columns, numRows));
     } catch (RuntimeException | Error e) {
       endBatch();
       throw e;
@@ -273,30 +217,9 @@ public final class RowbridgeConverter implements AutoCloseable {
     return numRows;
   }
 
-  private boolean bindRegisteredBuffers(ColumnBuffers[] buffers) {
-    for (int i = 0; i < numColumns; i++) {
-      if (!columns[i].bindBuffers(buffers[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private BufferColumns bufferColumns() {
-    if (bufferColumns == null) {
-      bufferColumns = new BufferColumns(fields, columns, zeroes);
-    }
-    return bufferColumns;
-  }
-
   /** True when every column of {@code batch} is an ArrowColumnVector. */
   public static boolean isArrowBacked(ColumnarBatch batch) {
-    for (int i = 0; i < batch.numCols(); i++) {
-      if (!(batch.column(i) instanceof ArrowColumnVector)) {
-        return false;
-      }
-    }
-    return true;
+    return ColumnarBatchInput.isArrowBacked(batch);
   }
 
   private void checkColumnCount(int count) {
@@ -312,47 +235,17 @@ public final class RowbridgeConverter implements AutoCloseable {
     }
   }
 
-  private int convertCurrent(int numRows, Object owner) {
+  /** Converts the vectors {@link #vectors} took from {@code owner}, kept reachable meanwhile. */
+  private int convertVectors(int numRows, Object owner) {
     long start = timed ? System.nanoTime() : 0;
     endBatch();
     if (numRows < 0) {
       throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
     }
-    boolean sameLayout = true;
-    for (int i = 0; i < numColumns; i++) {
-      ValueVector vector = current[i];
-      if (vector.getValueCount() < numRows) {
-        throw new RowbridgeException(
-            "rowbridge: "
-                + columns[i].label
-                + " has "
-                + vector.getValueCount()
-                + " values but the batch has "
-                + numRows
-                + " rows");
-      }
-      if (vector != checkedVectors[i]) {
-        // A new vector: its layout is compared node by node (a leaf's field by reference first),
-        // without allocating.
-        if (columns[i].matchesVector(vector)) {
-          checkedVectors[i] = vector;
-        } else {
-          sameLayout = false;
-        }
-      }
-    }
-    batch = owner;
-    batchRows = numRows;
-    long result;
+    boolean sameLayout = vectors.matchesRegistered(numRows);
+    cursor.startBatch(owner, numRows);
     try {
-      if (options.input() == ConverterOptions.Input.C_DATA) {
-        result = convertCData(numRows, sameLayout);
-      } else if (sameLayout && bindRegistered()) {
-        result = RowbridgeNative.convert(handle, numRows);
-      } else {
-        result = convertWithBatchSchema(numRows);
-      }
-      readResult(result);
+      readResult(vectors.convert(handle, numRows, sameLayout, dictionaries));
     } catch (RuntimeException | Error e) {
       endBatch(); // no row or chunk of a failed (or refused) batch is read
       throw e;
@@ -365,82 +258,17 @@ public final class RowbridgeConverter implements AutoCloseable {
     return numRows;
   }
 
-  private boolean bindRegistered() {
-    for (int i = 0; i < numColumns; i++) {
-      if (!columns[i].bind(current[i], dictionaries)) {
-        checkedVectors[i] = null;
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The fallback tree for the current vectors: the one held when it fits them, else a new one (the
-   * old one closed first, so that a failure to build leaves none held). Owned by this converter;
-   * closed by {@link #close}.
-   */
-  private FallbackTree fallbackTree() {
-    if (fallback != null && fallback.reusableFor(current)) {
-      return fallback;
-    }
-    if (fallback != null) {
-      fallback.close();
-      fallback = null;
-    }
-    fallback = new FallbackTree(current, dictionaries, zeroes);
-    return fallback;
-  }
-
-  private long convertWithBatchSchema(int numRows) {
-    schemaPathBatches++;
-    FallbackTree tree = fallbackTree();
-    tree.bind(current, numRows, dictionaries);
-    return RowbridgeNative.convertArray(handle, tree.root, tree.schema);
-  }
-
-  private long convertCData(int numRows, boolean sameLayout) {
-    if (cData == null) {
-      ArrowCData.require("the converter's C Data input");
-      cData = new CDataInput();
-    }
-    long batchSchema = 0;
-    if (!sameLayout) {
-      schemaPathBatches++;
-      batchSchema = fallbackTree().schema;
-    }
-    long array = cData.export(current, numRows, dictionaries);
-    return RowbridgeNative.convertArray(handle, array, batchSchema);
-  }
-
+  /** Takes the chunk of the native result at {@code result}, and accounts for its memory. */
   private void readResult(long result) {
-    dataAddress = Platform.getLong(null, result + RowbridgeNative.RESULT_DATA);
-    offsetsAddress = Platform.getLong(null, result + RowbridgeNative.RESULT_ROW_OFFSETS);
-    chunkRows = (int) Platform.getLong(null, result + RowbridgeNative.RESULT_NUM_ROWS);
-    chunkFirstRow = Platform.getLong(null, result + RowbridgeNative.RESULT_FIRST_ROW);
-    index = -1;
-    rowEnd = 0;
-    iterator.advanced = false;
-    if (memoryListener != null) {
-      long dataSize = Platform.getLong(null, result + RowbridgeNative.RESULT_DATA_SIZE);
-      long footprint = dataSize + 8L * (chunkRows + 1);
-      if (footprint > reservedBytes) {
-        memoryListener.acquire(footprint - reservedBytes);
-        reservedBytes = footprint;
-      }
-    }
+    cursor.readChunk(result);
+    iterator.reset();
+    memory.cover(result, cursor.chunkRows());
   }
 
   /** Forgets the current batch (its vectors may then be closed or reused). */
   private void endBatch() {
-    batch = null;
-    batchRows = 0;
-    chunkRows = 0;
-    chunkFirstRow = 0;
-    index = -1;
-    if (cData != null) {
-      cData.releaseBatch();
-    }
+    cursor.endBatch();
+    vectors.releaseBatch();
   }
 
   // ---- rows ----
@@ -450,16 +278,18 @@ public final class RowbridgeConverter implements AutoCloseable {
    * the last one.
    */
   public boolean next() {
-    if (++index < chunkRows) {
-      pointAt(index);
-      return true;
-    }
-    index = chunkRows;
-    if (batch == null || chunkFirstRow + chunkRows >= batchRows) {
+    return cursor.next() || nextChunk();
+  }
+
+  /**
+   * Converts the current batch's next chunk and moves to its first row; false when none is left.
+   */
+  private boolean nextChunk() {
+    if (!cursor.hasMoreChunks()) {
       endBatch();
       return false;
     }
-    Object owner = batch;
+    Object owner = cursor.batch();
     long start = timed ? System.nanoTime() : 0;
     long result;
     try {
@@ -471,21 +301,11 @@ public final class RowbridgeConverter implements AutoCloseable {
       }
     }
     readResult(result);
-    if (chunkRows == 0) {
-      endBatch();
-      return false;
+    if (cursor.next()) {
+      return true;
     }
-    index = 0;
-    pointAt(0);
-    return true;
-  }
-
-  /** Points the row at row i of the chunk, the one after the previous (row_offsets[0] is 0). */
-  private void pointAt(int i) {
-    long start = rowEnd;
-    long end = Platform.getLong(null, offsetsAddress + 8L * i + 8);
-    rowEnd = end;
-    row.pointTo(null, dataAddress + start, (int) (end - start));
+    endBatch(); // an empty chunk ends the batch
+    return false;
   }
 
   /**
@@ -493,12 +313,12 @@ public final class RowbridgeConverter implements AutoCloseable {
    * convert or close), or, in copying mode, a copy of it on the heap.
    */
   public UnsafeRow row() {
-    return copyRows ? row.copy() : row;
+    return cursor.row();
   }
 
   /** The index in the batch of the current row. */
   public long rowIndex() {
-    return chunkFirstRow + index;
+    return cursor.rowIndex();
   }
 
   /**
@@ -509,150 +329,31 @@ public final class RowbridgeConverter implements AutoCloseable {
     return iterator;
   }
 
-  private final class RowIterator implements Iterator<InternalRow> {
-    boolean advanced;
-    boolean available;
-
-    @Override
-    public boolean hasNext() {
-      if (!advanced) {
-        available = RowbridgeConverter.this.next();
-        advanced = true;
-      }
-      return available;
-    }
-
-    @Override
-    public InternalRow next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      advanced = false;
-      return row();
-    }
-  }
-
   // ---- close ----
-
-  private void pointAtClosedRow() {
-    row.pointTo(
-        closedRow,
-        Platform.BYTE_ARRAY_OFFSET,
-        UnsafeRow.calculateBitSetWidthInBytes(numColumns) + 8 * numColumns);
-  }
 
   /** Frees the native converter and buffers; the reused row then reads zeros. Idempotent. */
   @Override
   public void close() {
     endBatch();
-    pointAtClosedRow();
-    if (fallback != null) {
-      fallback.close();
-      fallback = null;
-    }
-    if (bufferColumns != null) {
-      bufferColumns.close();
-      bufferColumns = null;
-    }
-    if (cData != null) {
-      cData.close();
-      cData = null;
-    }
+    cursor.pointAtClosedRow();
+    vectors.close();
+    buffers.close();
     for (NodeBinder column : columns) {
       if (column != null) {
         column.close();
       }
     }
-    java.util.Arrays.fill(checkedVectors, null);
-    java.util.Arrays.fill(current, null);
     if (handle != 0) {
       long closing = handle;
       handle = 0;
       RowbridgeNative.free(closing);
     }
     arena.close();
-    if (memoryListener != null && reservedBytes > 0) {
-      long released = reservedBytes;
-      reservedBytes = 0;
-      memoryListener.release(released);
-    }
+    memory.releaseAll();
   }
 
   /** Native bytes reported to the memory listener so far. */
   public long reservedBytes() {
-    return reservedBytes;
-  }
-
-  // ---- the batch-schema path ----
-
-  /**
-   * An ArrowArray tree and ArrowSchema Java allocated for the layout of one batch's vectors, for
-   * batches whose layout differs from the converter's schema; reused while the batches' vectors
-   * have its layout (compared as the registered one is, allocating nothing: a nested vector's Field
-   * is a new object at every call, so comparing Field objects rebuilt the tree for every batch).
-   */
-  private static final class FallbackTree implements AutoCloseable {
-    final BatchTree tree;
-    final NodeBinder[] binders;
-    final long root;
-    final long schema;
-
-    FallbackTree(ValueVector[] current, DictionaryProvider dictionaries, long zeroes) {
-      List<Field> batchFields = new ArrayList<>(current.length);
-      String[] labels = new String[current.length];
-      for (int i = 0; i < current.length; i++) {
-        batchFields.add(current[i].getField());
-        labels[i] = "column '" + batchFields.get(i).getName() + "'";
-      }
-      tree = new BatchTree(batchFields, SchemaExporter.valuesFrom(dictionaries), labels, zeroes);
-      binders = tree.binders;
-      root = tree.root;
-      schema = tree.schema;
-    }
-
-    boolean reusableFor(ValueVector[] current) {
-      for (int i = 0; i < current.length; i++) {
-        if (!binders[i].matchesVector(current[i])) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    void bind(ValueVector[] current, int numRows, DictionaryProvider dictionaries) {
-      Platform.putLong(null, root + CStructs.ARRAY_LENGTH, numRows);
-      for (int i = 0; i < current.length; i++) {
-        if (!binders[i].bind(current[i], dictionaries)) {
-          throw new RowbridgeException(
-              "rowbridge: "
-                  + binders[i].label
-                  + ": the vector does not have the layout of its own field "
-                  + current[i].getField());
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      tree.close();
-    }
-  }
-
-  /** The Arrow C Data path, loaded only when used (it needs arrow-c-data). */
-  private final class CDataInput implements AutoCloseable {
-    private final CDataExport export = new CDataExport();
-
-    long export(ValueVector[] vectors, int numRows, DictionaryProvider dictionaries) {
-      return export.export(fields, vectors, numRows, dictionaries);
-    }
-
-    void releaseBatch() {
-      export.releaseBatch();
-    }
-
-    @Override
-    public void close() {
-      export.close();
-    }
+    return memory.reservedBytes();
   }
 }

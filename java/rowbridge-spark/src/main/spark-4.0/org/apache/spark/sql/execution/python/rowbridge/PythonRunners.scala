@@ -157,17 +157,21 @@ private[rowbridge] object PythonRunners {
       val start = dataOut.size()
       val wrote = rowbridgeInput.writeNext(dataOut) || rowbridgeInput.handedOver() && {
         // Rows whose batch may reach the byte limit: Spark's writer measures them as it writes.
-        if (sparkRows == null) sparkRows = handedOverRows(rowbridgeInput)
-        sparkRows.hasNext && {
+        val remaining = sparkRows.getOrElse {
+          val handedOver = handedOverRows(rowbridgeInput)
+          sparkRows = Some(handedOver)
+          handedOver
+        }
+        remaining.hasNext && {
           // Spark 4.0's BatchedPythonArrowInput loop, on the rows left.
           val maxRows = SQLConf.get.arrowMaxRecordsPerBatch
           val maxBytes = SQLConf.get.arrowMaxBytesPerBatch
           var rows = 0
           while (
-            sparkRows.hasNext && rows < maxRows &&
+            remaining.hasNext && rows < maxRows &&
             (maxBytes == Int.MaxValue || arrowWriter.sizeInBytes() < maxBytes)
           ) {
-            arrowWriter.write(sparkRows.next())
+            arrowWriter.write(remaining.next())
             rows += 1
           }
           arrowWriter.finish()
@@ -185,6 +189,7 @@ private[rowbridge] object PythonRunners {
       wrote
     }
 
-    private var sparkRows: Iterator[InternalRow] = _
+    /** The rows handed over to Spark's writer, once rowbridge hands them over. */
+    private var sparkRows: Option[Iterator[InternalRow]] = None
   }
 }

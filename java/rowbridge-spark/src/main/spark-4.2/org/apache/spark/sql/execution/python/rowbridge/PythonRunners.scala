@@ -190,12 +190,16 @@ private[rowbridge] object PythonRunners {
       val start = dataOut.size()
       val wrote = rowbridgeInput.writeNext(dataOut) || rowbridgeInput.handedOver() && {
         // Rows whose batch may reach the byte limit: Spark's writer measures them as it writes.
-        if (sparkRows == null) sparkRows = handedOverRows(rowbridgeInput)
-        sparkRows.hasNext && {
+        val remaining = sparkRows.getOrElse {
+          val handedOver = handedOverRows(rowbridgeInput)
+          sparkRows = Some(handedOver)
+          handedOver
+        }
+        remaining.hasNext && {
           BatchedPythonArrowInput.writeSizedBatch(
             arrowWriter,
             writer,
-            sparkRows,
+            remaining,
             maxBytesPerBatch,
             maxRecordsPerBatch,
             unloader,
@@ -213,7 +217,8 @@ private[rowbridge] object PythonRunners {
       wrote
     }
 
-    private var sparkRows: Iterator[InternalRow] = _
+    /** The rows handed over to Spark's writer, once rowbridge hands them over. */
+    private var sparkRows: Option[Iterator[InternalRow]] = None
   }
 
   /** Spark's grouped Arrow input to a Python worker (a stream per group) with the batches and their
@@ -249,27 +254,30 @@ private[rowbridge] object PythonRunners {
       }
     }
 
-    private var sparkGroups: Iterator[Iterator[InternalRow]] = _
+    /** The groups handed over to Spark's writer, once rowbridge hands them over. */
+    private var sparkGroups: Option[Iterator[Iterator[InternalRow]]] = None
     private var sparkGroup: Iterator[InternalRow] = Iterator.empty
     private var sparkGroupOpen = false
 
     /** One batch of the handed-over groups (the first may continue an open stream), or the end. */
     private def writeHandedOver(dataOut: DataOutputStream): Boolean = {
-      if (sparkGroups == null) {
-        sparkGroups = handedOverGroups(rowbridgeInput)
+      val groups = sparkGroups.getOrElse {
+        val handedOver = handedOverGroups(rowbridgeInput)
+        sparkGroups = Some(handedOver)
         sparkGroupOpen = rowbridgeInput.groupOpened()
-        sparkGroup = sparkGroups.next()
+        sparkGroup = handedOver.next()
+        handedOver
       }
       while (!sparkGroup.hasNext) {
         if (sparkGroupOpen) {
           dataOut.write(RowbridgeArrow.END_OF_STREAM)
           sparkGroupOpen = false
         }
-        if (!sparkGroups.hasNext) {
+        if (!groups.hasNext) {
           dataOut.writeInt(0)
           return false
         }
-        sparkGroup = sparkGroups.next()
+        sparkGroup = groups.next()
       }
       if (!sparkGroupOpen) {
         dataOut.writeInt(1)
