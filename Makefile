@@ -5,13 +5,15 @@
 #
 #   make deps        install the missing Debian (and Python) packages
 #   make build       Release build in build/release (warnings are errors)
-#   make test        deps, the format check, build, clang-tidy, every test suite
-#                    (Release, ASan+UBSan, TSan), then the install/consumer check,
-#                    the Java and Python suites on Spark 4.1 and 3.5, the wheel in fresh
-#                    virtual environments (4.1, 3.5) and the portable libraries
+#   make test        deps, the layer and format checks, build, clang-tidy, every test
+#                    suite (Release, ASan+UBSan, TSan), the install/consumer check, the
+#                    IPC reader fuzzed, the Java and Python suites on Spark 4.1, 3.5 and
+#                    4.2, the wheel in fresh virtual environments (4.1, 3.5) and the
+#                    portable libraries
 #   make test-long   the long fuzz, sanitizer and soak suites, every aarch64 test
-#                    and an aarch64 JVM (under qemu-user) on the jar's library, the
-#                    Spark 4.0 line's suites and the wheel on Spark 4.0
+#                    and an aarch64 JVM (under qemu-user) on the jar's library, every
+#                    core and Spark suite on Spark 3.5 (Scala 2.12 and 2.13), 4.0 and 4.2,
+#                    the Python suites on 4.0, and the wheel on Spark 4.0 and 4.2
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
 #                    dataset through format("rowbridge") and rowbridge's row conversion,
 #                    timed against Spark's Parquet reader; a PySpark mapInArrow and pandas
@@ -282,14 +284,14 @@ test-java: jni
 	$(JAVA_ENV) scripts/python_tests.sh 4.1
 
 # The Python exchange suites (python/tests, pytest) against the default line's PySpark;
-# make test runs them after the Java suites, and on Spark 3.5 (4.0 in make test-long).
+# make test runs them after the Java suites, and on Spark 3.5 and 4.2 (4.0 in make test-long).
 test-python: java
 	$(JAVA_ENV) scripts/python_tests.sh 4.1
 
-# The older Spark lines (java/pom.xml's profiles), each built in its own target/LINE_SCALA
-# directories and installed under its own names (rowbridge-core-3.5_2.12, ...). make test runs
-# the differential suites ($(JAVA_LINE_SCHEMAS) schemas) and the operator suites against each
-# line's own UnsafeProjection; make test-long runs every suite on every line.
+# The Spark lines besides the default (java/pom.xml's profiles), each built in its own
+# target/LINE_SCALA directories and installed under its own names (rowbridge-core-3.5_2.12, ...).
+# make test runs the differential suites ($(JAVA_LINE_SCHEMAS) schemas) and the operator suites
+# against each line's own UnsafeProjection; make test-long runs every suite on every line.
 JAVA_LINE_SCHEMAS ?= 50
 JAVA_LINE_SUITES := SparkDifferentialTest,DecoderDifferentialTest,RowbridgeOperatorTest,RowToArrowExecTest,TransitionPlacementTest,ArrowCacheTest,CacheEvictionTest
 MVN_LINE = $(MVN) -pl rowbridge-core,rowbridge-spark
