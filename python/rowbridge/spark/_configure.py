@@ -14,15 +14,28 @@ def _merged(existing, additions):
     return ",".join(entries)
 
 
+# The Python worker and daemon modules rowbridge's path for plain UDFs runs in: PySpark's own,
+# with rowbridge's UDF runtime loaded (python/rowbridge/spark/worker.py, daemon.py).
+PYTHON_MODULES = {
+    "spark.python.worker.module": "rowbridge.spark.worker",
+    "spark.python.daemon.module": "rowbridge.spark.daemon",
+}
+
+
 def configure(builder):
     """Returns ``builder`` with rowbridge's jars for the installed PySpark added to
     ``spark.jars`` and its extension to ``spark.sql.extensions``, after the user's own entries
-    of both. In local mode this is the whole set-up; on a cluster, ``spark.jars`` ships the jars
-    to the executors. Raises ``UnsupportedSparkVersion`` when the wheel has no jars for the
+    of both, and rowbridge's Python worker and daemon modules (``PYTHON_MODULES``) unless the
+    user set modules of their own (plain UDFs then stay on Spark's pickled path). In local mode
+    this is the whole set-up; on a cluster, ``spark.jars`` ships the jars to the executors, and
+    the workers' Python needs the rowbridge wheel. Raises ``UnsupportedSparkVersion`` when the wheel has no jars for the
     installed PySpark's line. Settings only take effect for a session that this builder starts.
     """
     options = getattr(builder, "_options", {})
     builder = builder.config("spark.jars", _merged(options.get("spark.jars"), _jars.jars()))
+    for setting, module in PYTHON_MODULES.items():
+        if setting not in options:
+            builder = builder.config(setting, module)
     return builder.config(
         "spark.sql.extensions", _merged(options.get("spark.sql.extensions"), [EXTENSION])
     )

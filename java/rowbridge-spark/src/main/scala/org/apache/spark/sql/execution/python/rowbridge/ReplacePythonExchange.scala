@@ -10,18 +10,27 @@ import io.rowbridge.spark.{
   RowbridgeConf
 }
 
+import org.apache.spark.SparkEnv
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{Attribute, PythonUDF}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{ColumnarToRowExec, SparkPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
-import org.apache.spark.sql.execution.python.{ArrowEvalPythonExec, PandasGroupUtils}
+import org.apache.spark.sql.execution.python.{
+  ArrowEvalPythonExec,
+  BatchEvalPythonExec,
+  PandasGroupUtils
+}
 import org.apache.spark.sql.types.StructType
 
 /** Replaces the JVM side of Spark's Arrow exchange with Python workers by rowbridge's while
   * [[RowbridgeConf.PYTHON_ENABLED]] is true (read per query): `mapInArrow` and `mapInPandas` become
   * [[RowbridgeMapInBatchExec]], scalar pandas and Arrow UDFs and Arrow-optimized Python UDFs
-  * [[RowbridgeArrowEvalPythonExec]]. An operator rowbridge cannot take as Spark runs it keeps
+  * [[RowbridgeArrowEvalPythonExec]], plain (pickled) Python UDFs [[RowbridgeBatchEvalPythonExec]]
+  * where the workers run rowbridge's Python modules ([[PlainUdfs]]; each UDF it cannot answer as
+  * the pickled path does, and all of them without those modules, stay Spark's, named as such in
+  * the plan by [[SparkPickledEvalPythonExec]]). An operator rowbridge cannot take as Spark runs it keeps
   * Spark's: batches of no row limit or of more than [[RowbridgePython.MaxRowsPerBatch]] rows, and
   * input columns of a type the native writer does not write (the reason is logged).
   *
@@ -38,6 +47,8 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
     } else {
       plan.transformUp {
         case eval: ArrowEvalPythonExec => replaceEval(eval).getOrElse(eval)
+        case eval: BatchEvalPythonExec if !eval.isInstanceOf[SparkPickledEvalPythonExec] =>
+          replaceBatchEval(eval)
         case parent                    =>
           val node = if (parent.supportsColumnar) parent else takeColumnarEvals(parent)
           PythonRunners
@@ -131,6 +142,33 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
       case child => child
     }
     if (children.corresponds(parent.children)(_ eq _)) parent else parent.withNewChildren(children)
+  }
+
+  /** Plain UDFs: rowbridge's operator for those it can answer as Spark's pickled path does, over
+    * Spark's (annotated with the reason) for the others.
+    */
+  private def replaceBatchEval(eval: BatchEvalPythonExec): SparkPlan = {
+    def spark(udfs: Seq[(PythonUDF, Attribute)], child: SparkPlan, reason: String) =
+      new SparkPickledEvalPythonExec(udfs.map(_._1), udfs.map(_._2), child, reason)
+    val all = eval.udfs.zip(eval.resultAttrs)
+    PlainUdfs.runtimeMissing(SparkEnv.get.conf) match {
+      case Some(reason) => spark(all, eval.child, reason)
+      case None         =>
+        val (ours, theirs) = all.partition { case (udf, _) => PlainUdfs.unsupported(udf).isEmpty }
+        val taken =
+          if (ours.isEmpty) None
+          else
+            replacement(RowbridgePython.argumentSchema(ours.map(_._1)), true, eval.nodeName) {
+              RowbridgeBatchEvalPythonExec(ours.map(_._1), ours.map(_._2), eval.child)
+            }
+        taken match {
+          case None => spark(all, eval.child, "rowbridge cannot take these UDFs (logged)")
+          case Some(node) if theirs.isEmpty => node
+          case Some(node)                   =>
+            val reasons = theirs.flatMap { case (udf, _) => PlainUdfs.unsupported(udf) }
+            spark(theirs, node, reasons.mkString("; "))
+        }
+    }
   }
 
   /** `node`, or None when rowbridge cannot send rows of `schema` as Spark does (logged). */
