@@ -16,8 +16,9 @@
 #                    the Python suites on 4.0, and the wheel on Spark 4.0 and 4.2
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
 #                    dataset through format("rowbridge") and rowbridge's row conversion,
-#                    timed against Spark's Parquet reader; a PySpark mapInArrow and pandas
-#                    UDF with rowbridge's operators and with Spark's; then rowbridge bench
+#                    timed against Spark's Parquet reader; PySpark's mapInArrow, a plain
+#                    @udf and to_arrow of the Arrow cache with rowbridge and with Spark's
+#                    own paths (python/bench/run_demo.py); then rowbridge bench
 #   make bench       rowbridge bench --json > build/bench/c2r.json, then the table
 #   make jni         the portable libraries (Zig's toolchain, glibc 2.28, LZ4 and
 #                    Zstandard linked in): librowbridge_jni.so and librowbridge.so
@@ -419,10 +420,9 @@ DEMO_ARGS ?=
 run: build java
 	$(JAVA_ENV) BUILD=$(BUILD) java/rowbridge-demo/run.sh --data $(DEMO_DIR) $(DEMO_ARGS)
 	@echo
-	@echo "== PySpark: a mapInArrow and a pandas UDF with rowbridge's operators and with Spark's"
+	@echo "== PySpark: mapInArrow, a plain @udf and to_arrow with rowbridge and with Spark's own paths"
 	$(JAVA_ENV) ROWBRIDGE_CLASSPATH=$$(scripts/rowbridge_classpath.sh 4.1) \
-	  $(BUILD)/venv/bin/python3 python/bench/python_exchange_bench.py --demo \
-	  --record $(DEMO_DIR)/record --nested $(DEMO_DIR)/nested
+	  $(BUILD)/venv/bin/python3 python/bench/run_demo.py --record $(DEMO_DIR)/record
 	@echo
 	@echo "== rowbridge bench (columnar -> row, CONTRACTS.md §6)"
 	$(CLI) bench
