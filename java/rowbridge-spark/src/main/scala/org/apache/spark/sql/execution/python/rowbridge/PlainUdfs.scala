@@ -10,7 +10,12 @@ import com.fasterxml.jackson.databind.ObjectMapper
 
 import org.apache.spark.SparkConf
 import org.apache.spark.api.python.{PythonEvalType, SimplePythonFunction}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, Expression, PythonUDF}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute,
+  AttributeReference,
+  Expression,
+  PythonUDF
+}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types._
 
@@ -126,8 +131,8 @@ private[rowbridge] object PlainUdfs {
       case children => (Seq(udf.func), children)
     }
 
-  /** A keyword argument's name and value (Spark's `NamedArgumentExpression`, on the lines that
-    * have it), or a positional argument.
+  /** A keyword argument's name and value (Spark's `NamedArgumentExpression`, on the lines that have
+    * it), or a positional argument.
     */
   private def valueOf(argument: Expression): (Option[String], Expression) = argument match {
     case named: Product if named.productPrefix == "NamedArgumentExpression" =>
@@ -173,16 +178,17 @@ private[rowbridge] object PlainUdfs {
   /** Argument types whose pickled values python/rowbridge/spark/udf/_inputs.py reproduces. */
   private def unsupportedInput(dataType: DataType): Option[String] = dataType match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
-        _: StringType | BinaryType | _: DecimalType | DateType | TimestampType |
-        TimestampNTZType | _: DayTimeIntervalType | NullType =>
+        _: StringType | BinaryType | _: DecimalType | DateType | TimestampType | TimestampNTZType |
+        _: DayTimeIntervalType | NullType =>
       None
     case other if other.getClass.getSimpleName.startsWith("TimeType") => None
-    case ArrayType(element, _)                                          => unsupportedInput(element)
-    case MapType(key, value, _) =>
+    case ArrayType(element, _)                                        => unsupportedInput(element)
+    case MapType(key, value, _)                                       =>
       if (!hashableKey(key)) Some(s"type ${dataType.simpleString} (its keys' Java hash order)")
       else unsupportedInput(value)
-    case StructType(fields) => fields.iterator.map(f => unsupportedInput(f.dataType)).collectFirst {
-        case Some(reason) => reason
+    case StructType(fields) =>
+      fields.iterator.map(f => unsupportedInput(f.dataType)).collectFirst { case Some(reason) =>
+        reason
       }
     case other => Some(s"type ${other.simpleString}")
   }
@@ -200,12 +206,13 @@ private[rowbridge] object PlainUdfs {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         BinaryType | _: DecimalType | DateType | TimestampType | TimestampNTZType | NullType =>
       None
-    case s: StringType if s == StringType  => None
+    case s: StringType if s == StringType                     => None
     case d: DayTimeIntervalType if d == DayTimeIntervalType() => None
-    case ArrayType(element, _)             => unsupportedResult(element)
-    case MapType(key, value, _)            => unsupportedResult(key).orElse(unsupportedResult(value))
-    case StructType(fields) => fields.iterator.map(f => unsupportedResult(f.dataType)).collectFirst {
-        case Some(reason) => reason
+    case ArrayType(element, _)                                => unsupportedResult(element)
+    case MapType(key, value, _) => unsupportedResult(key).orElse(unsupportedResult(value))
+    case StructType(fields)     =>
+      fields.iterator.map(f => unsupportedResult(f.dataType)).collectFirst { case Some(reason) =>
+        reason
       }
     case other => Some(s"type ${other.simpleString}")
   }

@@ -29,10 +29,10 @@ import org.apache.spark.sql.types.StructType
   * [[RowbridgeMapInBatchExec]], scalar pandas and Arrow UDFs and Arrow-optimized Python UDFs
   * [[RowbridgeArrowEvalPythonExec]], plain (pickled) Python UDFs [[RowbridgeBatchEvalPythonExec]]
   * where the workers run rowbridge's Python modules ([[PlainUdfs]]; each UDF it cannot answer as
-  * the pickled path does, and all of them without those modules, stay Spark's, named as such in
-  * the plan by [[SparkPickledEvalPythonExec]]). An operator rowbridge cannot take as Spark runs it keeps
-  * Spark's: batches of no row limit or of more than [[RowbridgePython.MaxRowsPerBatch]] rows, and
-  * input columns of a type the native writer does not write (the reason is logged).
+  * the pickled path does, and all of them without those modules, stay Spark's, named as such in the
+  * plan by [[SparkPickledEvalPythonExec]]). An operator rowbridge cannot take as Spark runs it
+  * keeps Spark's: batches of no row limit or of more than [[RowbridgePython.MaxRowsPerBatch]] rows,
+  * and input columns of a type the native writer does not write (the reason is logged).
   *
   * Above a columnar to row transition whose batches rowbridge reads (its own over Arrow Java
   * vectors; another engine's, or Spark's above that engine's columnar plan, with an [[EngineInput]]
@@ -49,7 +49,7 @@ case class ReplacePythonExchange(session: SparkSession) extends Rule[SparkPlan] 
         case eval: ArrowEvalPythonExec => replaceEval(eval).getOrElse(eval)
         case eval: BatchEvalPythonExec if !eval.isInstanceOf[SparkPickledEvalPythonExec] =>
           replaceBatchEval(eval)
-        case parent                    =>
+        case parent =>
           val node = if (parent.supportsColumnar) parent else takeColumnarEvals(parent)
           PythonRunners
             .mapInBatch(node)

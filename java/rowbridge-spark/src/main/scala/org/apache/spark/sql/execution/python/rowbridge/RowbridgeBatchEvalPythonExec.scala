@@ -31,11 +31,11 @@ import org.apache.spark.util.Utils
 /** Plain (pickled) Python UDFs, Spark's `BatchEvalPythonExec`, with rowbridge on both sides of the
   * worker's stream: the UDFs' arguments go to PySpark's worker as Arrow batches made by rowbridge's
   * decoder ([[io.rowbridge.spark.python.ArrowRowsToPython]]), a `mapInArrow` function of
-  * rowbridge's runtime ([[PlainUdfs]]) calls the UDFs with the Python values the pickled path
-  * gives them, and their results come back through rowbridge's converter. A result the runtime
-  * sends pickled (one whose Java object Spark would convert, drop or fail on) is converted here
-  * with Spark's own `Unpickler` and `EvaluatePython.makeFromJava`, as on the pickled path. The
-  * input rows wait in Spark's `HybridRowQueue` and are joined with their results, as in Spark's
+  * rowbridge's runtime ([[PlainUdfs]]) calls the UDFs with the Python values the pickled path gives
+  * them, and their results come back through rowbridge's converter. A result the runtime sends
+  * pickled (one whose Java object Spark would convert, drop or fail on) is converted here with
+  * Spark's own `Unpickler` and `EvaluatePython.makeFromJava`, as on the pickled path. The input
+  * rows wait in Spark's `HybridRowQueue` and are joined with their results, as in Spark's
   * `EvalPythonExec`.
   */
 case class RowbridgeBatchEvalPythonExec(
