@@ -44,8 +44,8 @@ private[rowbridge] object PlainUdfs {
     if (actual == module) None
     else
       Some(
-        s"$setting is ${if (actual.isEmpty) "not set" else actual}: rowbridge's UDF runtime " +
-          s"runs where it is $module (rowbridge.spark.configure sets it)"
+        s"$setting is ${if (actual.isEmpty) "not set" else actual}, not $module " +
+          "(rowbridge.spark.configure sets it)"
       )
   }
 

@@ -156,10 +156,22 @@ class SparkPickledEvalPythonExec(
     val reason: String
 ) extends BatchEvalPythonExec(udfs, resultAttrs, child) {
 
+  override def nodeName: String = "BatchEvalPython"
+
   override def simpleString(maxFields: Int): String =
     super.simpleString(maxFields) + s" (Spark's pickled path: $reason)"
 
   override protected def otherCopyArgs: Seq[AnyRef] = Seq(reason)
+
+  // Not equal to Spark's own node: a rule that replaces that node by this one must see a change.
+  override def canEqual(that: Any): Boolean = that.isInstanceOf[SparkPickledEvalPythonExec]
+
+  override def equals(that: Any): Boolean = that match {
+    case other: SparkPickledEvalPythonExec => other.reason == reason && super.equals(other)
+    case _                                 => false
+  }
+
+  override def hashCode(): Int = 31 * super.hashCode() + reason.hashCode
 
   override protected def withNewChildInternal(newChild: SparkPlan): BatchEvalPythonExec =
     new SparkPickledEvalPythonExec(udfs, resultAttrs, newChild, reason)
