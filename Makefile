@@ -59,7 +59,9 @@
 #                    side over cached TPC-H lineitem and make run's nested dataset
 #                    (build/bench/python.json, docs/img/python.png), then rowbridge.spark's
 #                    to_arrow, to_pandas and create_dataframe against PySpark's own
-#                    (build/bench/python-frames.json)
+#                    (build/bench/python-frames.json), and plain Python UDFs on rowbridge's
+#                    path against Spark's pickled and Arrow paths and SQL
+#                    (build/bench/plain-udf.json; PLAIN_UDF_ROUNDS rounds)
 #                    On Spark 4.2 (section "Spark 4.2"): LINE=4.2 scripts/bench_python.sh DIR
 #                    and LINE=4.2 java/rowbridge-bench/tpch.sh DIR (no Comet off 4.1)
 #   make golden      regenerate tests/golden with Spark (tools/golden-spark)
@@ -81,6 +83,8 @@ BENCH_DIR := $(BUILD)/bench
 # make bench-spark's TPC-H: scale factor and interleaved rounds per query.
 TPCH_SCALE ?= 1
 TPCH_ROUNDS ?= 5
+# make bench-python's plain (pickled) Python UDFs: interleaved rounds per case.
+PLAIN_UDF_ROUNDS ?= 3
 CLI := $(RELEASE_DIR)/bin/rowbridge
 TESTS_ASAN := $(ASAN_DIR)/bin/rowbridge_tests
 TSAN_DIR := $(BUILD)/tsan
@@ -357,9 +361,12 @@ bench-spark: java
 # The Python exchange (docs/BENCHMARKS.md, "Python exchange"): mapInArrow, mapInPandas, a
 # pandas UDF, an Arrow-optimized UDF and applyInPandas over cached TPC-H lineitem (SF 1) and
 # make run's nested dataset, in PySpark local[2]: rowbridge's operators, Spark's and Spark's
-# again (A/A), interleaved; build/bench/python.json and docs/img/python.png.
+# again (A/A), interleaved; build/bench/python.json and docs/img/python.png. Then plain
+# (pickled) Python UDFs over the same lineitem: Spark's pickled path, rowbridge's, Spark's
+# useArrow path and SQL, with an A/A twin; build/bench/plain-udf.json.
 bench-python: java
-	$(JAVA_ENV) BUILD=$(BUILD) scripts/bench_python.sh $(BENCH_DIR)
+	$(JAVA_ENV) BUILD=$(BUILD) PLAIN_UDF_ROUNDS=$(PLAIN_UDF_ROUNDS) \
+	  scripts/bench_python.sh $(BENCH_DIR)
 
 # ---- make test-long: long fuzz, sanitizer and soak suites. ----
 

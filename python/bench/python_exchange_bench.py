@@ -44,6 +44,8 @@ from pyspark.sql import SparkSession
 from pyspark.sql.functions import pandas_udf, udf
 from pyspark.sql.types import DoubleType
 
+from bench_common import cpu_seconds
+
 ENABLED = "spark.rowbridge.python.enabled"
 ENGINES = "spark.rowbridge.columnarToRow.engines.enabled"
 COMET_EXCHANGE = "spark.comet.exec.pyarrowUDF.enabled"
@@ -73,7 +75,6 @@ COMET_MODE_SETTINGS = {
     "spark-aa": {ENABLED: "false", ENGINES: "false", COMET_EXCHANGE: "false"},
     "comet": {ENABLED: "false", ENGINES: "false", COMET_EXCHANGE: "true"},
 }
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def session(master, memory, java_options="", comet=False):
@@ -107,39 +108,6 @@ def session(master, memory, java_options="", comet=False):
         .config("spark.sql.legacy.allowHashOnMapType", "true")
         .getOrCreate()
     )
-
-
-# ---- CPU time of the JVM and of its Python workers, from /proc ----
-
-
-def process_table():
-    table = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # After the command: state ppid ... utime(12) stime(13), counted from state as 1.
-        table[int(name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS)
-    return table
-
-
-def cpu_seconds(jvm_pid):
-    """(JVM CPU seconds, CPU seconds of the JVM's descendants: the Python workers)."""
-    table = process_table()
-    children = {}
-    for pid, (parent, _) in table.items():
-        children.setdefault(parent, []).append(pid)
-    workers = 0.0
-    pending = list(children.get(jvm_pid, []))
-    while pending:
-        pid = pending.pop()
-        workers += table[pid][1]
-        pending.extend(children.get(pid, []))
-    return table.get(jvm_pid, (0, 0.0))[1], workers
 
 
 # ---- the cases ----

@@ -121,8 +121,11 @@ def _plan(data_type):
     if isinstance(data_type, BinaryType):
         return pa.binary(), _exact(bytes), {bytes, _NONE}
     if isinstance(data_type, DecimalType):
+        # pyarrow takes a Decimal only where rescaling it loses nothing and it fits the precision,
+        # where half-up rounding is the identity: the fast path is exact, the rest rounds here.
         arrow_type = pa.decimal128(data_type.precision, data_type.scale)
-        return arrow_type, _decimal(data_type.precision, data_type.scale), None
+        fast = {decimal.Decimal, _NONE}
+        return arrow_type, _decimal(data_type.precision, data_type.scale), fast
     if isinstance(data_type, NullType):
         return pa.null(), lambda value: _IRREGULAR, None
     if isinstance(data_type, ArrayType):

@@ -131,8 +131,42 @@ def _call_one(f, args, num_rows):
 
 
 def _call_row_by_row(udfs, columns, num_rows):
-    calls = [(udf.function, [columns[c] for c in udf.columns], []) for udf in udfs]
+    """Several UDFs, as the pickled path calls them: row by row, each row's UDFs in order. They
+    run UDF by UDF over the batch (the values are the same), and a failure is raised as the
+    row-by-row order meets it first: the earliest row, then the first UDF (for UDFs whose calls depend on their arguments
+    only)."""
+    calls = [(udf.function, [columns[c] for c in udf.columns]) for udf in udfs]
+    results = []
+    for index, (f, args) in enumerate(calls):
+        failed = None
+        try:
+            results.append(_call_one(f, args, num_rows))
+        except Exception as failure:
+            failed = failure
+        if failed is not None:
+            _raise_first(calls[index + 1 :], _failed_row(f, args, num_rows), failed)
+    return results
+
+
+def _failed_row(f, args, num_rows):
+    """The first row on which ``f`` raises (it raised on one)."""
     for i in range(num_rows):
-        for f, args, out in calls:
-            out.append(f(*[column[i] for column in args]))
-    return [out for _, _, out in calls]
+        try:
+            f(*[column[i] for column in args])
+        except Exception:
+            return i
+    return num_rows
+
+
+def _raise_first(later, row, failure):
+    """Raises the failure of a later UDF on a row before ``row``, the earliest one, else
+    ``failure``."""
+    first = None
+    for f, args in later:
+        for i in range(row if first is None else first[0]):
+            try:
+                f(*[column[i] for column in args])
+            except Exception as earlier:
+                first = (i, earlier)
+                break
+    raise failure if first is None else first[1]
