@@ -34,7 +34,8 @@ python="$PWD/$venv/bin/python3"
 echo "== Python exchange suites on Spark $line ($("$python" -c 'import pyspark; print("pyspark", pyspark.__version__)'))"
 cd python/tests
 pytest=("$python" -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning)
-"${pytest[@]}" test_map_in_batch.py test_columnar_input.py test_scalar_udfs.py test_grouped.py "$@"
+"${pytest[@]}" test_map_in_batch.py test_columnar_input.py test_scalar_udfs.py test_grouped.py \
+  test_plain_udfs.py "$@"
 "${pytest[@]}" test_local_cluster.py "$@"
 if [[ "$line" == 4.1 ]]; then
   ROWBRIDGE_CLASSPATH=$(cd ../.. && scripts/rowbridge_classpath.sh 4.1 comet) \

@@ -12,8 +12,9 @@ the pickled path:
   with replacement characters;
 - binary: ``bytes`` where ``spark.sql.execution.pyspark.binaryAsBytes`` is true, else
   ``bytearray``;
-- decimals: ``Decimal`` of ``BigDecimal.toString`` (Arrow's decimal text follows the same
-  rules);
+- decimals: ``Decimal`` of ``BigDecimal.toEngineeringString`` (Pyrolite's form; Arrow's decimal
+  text is ``toString``'s, which differs only below 1E-6, where the exponent is made a multiple
+  of three);
 - dates, timestamps, day-time intervals, times: the int days, microseconds or nanoseconds;
 - structs: tuples; arrays: lists; maps: dicts whose entries follow the order of the
   ``java.util.HashMap`` the JVM fills (:mod:`._java_hash`).
@@ -89,7 +90,7 @@ def _internal_reader(data_type, binary_as_bytes):
     if isinstance(data_type, BinaryType):
         return _to_pylist if binary_as_bytes else _bytearrays
     if isinstance(data_type, DecimalType):
-        return _to_pylist
+        return _to_pylist if data_type.scale <= 6 else _small_decimals
     if isinstance(data_type, DateType):
         return _as_int(pa.int32())
     if isinstance(data_type, _MICROS) or (TimeType is not None and isinstance(data_type, TimeType)):
@@ -119,6 +120,35 @@ def _strings(array):
             None if v is None else v.decode("utf-8", "replace")
             for v in array.view(binary).to_pylist()
         ]
+
+
+def _small_decimals(array):
+    return [
+        v if v is None or v.adjusted() >= -6 else decimal.Decimal(_engineering(v))
+        for v in array.to_pylist()
+    ]
+
+
+def _engineering(value):
+    """``BigDecimal.toEngineeringString`` of a value in scientific notation (adjusted exponent
+    below -6)."""
+    sign, digits, exponent = value.as_tuple()
+    coefficient = "".join(map(str, digits))
+    adjusted = exponent + len(coefficient) - 1
+    significant = adjusted % 3
+    adjusted -= significant
+    significant += 1
+    if not any(digits):
+        text = ("0", "0.00", "0.0")[significant - 1]
+        if significant > 1:
+            adjusted += 3
+    elif significant >= len(coefficient):
+        text = coefficient + "0" * (significant - len(coefficient))
+    else:
+        text = coefficient[:significant] + "." + coefficient[significant:]
+    if adjusted:
+        text += "E%+d" % adjusted
+    return ("-" if sign and any(digits) else "") + text
 
 
 def _bytearrays(array):

@@ -99,6 +99,75 @@ def _table_size_for(capacity):
     return min(n, _MAXIMUM_CAPACITY)
 
 
+class JavaHashMap:
+    """The table of a ``java.util.HashMap`` of distinct keys, known by their hash codes: what
+    its puts, resizes and ``putAll`` pre-sizing do to the order of its entries."""
+
+    def __init__(self, initial_capacity=None):
+        self._buckets = None
+        self._threshold = 0 if initial_capacity is None else _table_size_for(initial_capacity)
+        if initial_capacity == 0:
+            self._threshold = 1
+        self._size = 0
+
+    def put(self, h, item):
+        """Puts a new key (hash code ``h``) standing for ``item``."""
+        if self._buckets is None:
+            self._resize()
+        spread = _spread(h)
+        bucket = self._buckets[spread & (len(self._buckets) - 1)]
+        bucket.append((spread, item))
+        if len(bucket) > _TREEIFY_THRESHOLD:
+            if len(self._buckets) >= _MIN_TREEIFY_CAPACITY:
+                raise UnorderedMap(
+                    "a map whose keys collide in one HashMap bucket of %d (a tree bin)"
+                    % len(self._buckets)
+                )
+            self._resize()
+        self._size += 1
+        if self._size > self._threshold:
+            self._resize()
+
+    def put_all(self, entries, java_feature):
+        """``putAll`` of a map whose entries, in its order, are (hash code, item) pairs."""
+        count = len(entries)
+        if count == 0:
+            return
+        if self._buckets is None:
+            if java_feature >= 19:  # Math.ceil(s / loadFactor)
+                wanted = -(-count * 4 // 3)
+            else:  # (int) ((float) s / loadFactor + 1.0F)
+                wanted = int(count / 0.75 + 1.0)
+            if wanted > self._threshold:
+                self._threshold = _table_size_for(wanted)
+        else:
+            while count > self._threshold and len(self._buckets) < _MAXIMUM_CAPACITY:
+                self._resize()
+        for h, item in entries:
+            self.put(h, item)
+
+    def entries(self):
+        """(hash code's spread, item) pairs in iteration order."""
+        if self._buckets is None:
+            return []
+        return [entry for bucket in self._buckets for entry in bucket]
+
+    def _resize(self):
+        """HashMap.resize: the first table, or each bucket split into a low and a high one."""
+        if self._buckets is None:
+            capacity = self._threshold if self._threshold > 0 else 16
+            self._buckets = [[] for _ in range(capacity)]
+            self._threshold = int(capacity * 0.75)
+            return
+        capacity = len(self._buckets)
+        grown = [[] for _ in range(capacity << 1)]
+        for index, bucket in enumerate(self._buckets):
+            for entry in bucket:
+                grown[index + capacity if entry[0] & capacity else index].append(entry)
+        self._buckets = grown
+        self._threshold = int(len(grown) * 0.75)
+
+
 def hash_map_order(hashes, equality_keys, initial_capacity=None):
     """The positions of the distinct keys in a HashMap's iteration order.
 
@@ -108,45 +177,36 @@ def hash_map_order(hashes, equality_keys, initial_capacity=None):
     None for the no-argument constructor. Returns a list of (first position, last position):
     the key comes from the first put, the value from the last.
     """
-    if initial_capacity is None:
-        capacity = 16
-    else:
-        capacity = _table_size_for(initial_capacity) if initial_capacity > 0 else 1
-    buckets = [[] for _ in range(capacity)]
-    threshold = int(capacity * 0.75)
+    table = JavaHashMap(initial_capacity)
     where = {}
-    entries = []  # [hash, first position, last position]
-    size = 0
     for position, (h, key) in enumerate(zip(hashes, equality_keys)):
         found = where.get(key)
         if found is not None:
-            found[2] = position
+            found[1] = position
             continue
-        spread = _spread(h)
-        entry = [spread, position, position]
+        entry = [position, position]
         where[key] = entry
-        entries.append(entry)
-        bucket = buckets[spread & (capacity - 1)]
-        bucket.append(entry)
-        if len(bucket) > _TREEIFY_THRESHOLD:
-            if capacity >= _MIN_TREEIFY_CAPACITY:
-                raise UnorderedMap(
-                    "a map whose keys collide in one HashMap bucket of %d (a tree bin)" % capacity
-                )
-            capacity, buckets = _resized(buckets, capacity)
-            threshold = int(capacity * 0.75)
-        size += 1
-        if size > threshold:
-            capacity, buckets = _resized(buckets, capacity)
-            threshold = int(capacity * 0.75)
-    return [(entry[1], entry[2]) for bucket in buckets for entry in bucket]
+        table.put(h, entry)
+    return [tuple(entry) for _, entry in table.entries()]
 
 
-def _resized(buckets, capacity):
-    """HashMap.resize: each bucket splits into a low and a high one, keeping its order."""
-    doubled = capacity << 1
-    grown = [[] for _ in range(doubled)]
-    for index, bucket in enumerate(buckets):
-        for entry in bucket:
-            grown[index + capacity if entry[0] & capacity else index].append(entry)
-    return doubled, grown
+# Python's pickler writes a dict of more than one item as SETITEMS batches of this many.
+_PICKLE_BATCH = 1000
+
+
+def pyrolite_dict_order(hashes, java_feature):
+    """The positions of a pickled dict's keys (distinct, with these Java hash codes, in the
+    dict's order) in the order of the HashMap Pyrolite unpickles it into: a new ``HashMap()``
+    that each SETITEMS batch reaches through ``putAll`` of a ``HashMap`` filled with the batch's
+    pairs from the last to the first. ``java_feature`` is the JVM's feature version (its
+    ``putAll`` pre-sizing changed in 19)."""
+    count = len(hashes)
+    if count <= 1:
+        return list(range(count))
+    target = JavaHashMap()
+    for start in range(0, count, _PICKLE_BATCH):
+        batch = JavaHashMap()
+        for position in range(min(start + _PICKLE_BATCH, count) - 1, start - 1, -1):
+            batch.put(hashes[position], position)
+        target.put_all([(hashes[p], p) for _, p in batch.entries()], java_feature)
+    return [position for _, position in target.entries()]

@@ -77,8 +77,8 @@ class ResultWriter:
     """Writes one UDF's results (after ``toInternal``) as an Arrow column of its return type,
     and the pickled form of every irregular one as a binary column (None where none is)."""
 
-    def __init__(self, data_type):
-        self.arrow_type, self._normalize, self._fast_kinds = _plan(data_type)
+    def __init__(self, data_type, java_feature):
+        self.arrow_type, self._normalize, self._fast_kinds = _plan(data_type, java_feature)
         self._dumps = CPickleSerializer().dumps
 
     def __call__(self, results):
@@ -102,7 +102,7 @@ class ResultWriter:
         return array, None if pickled is None else pa.array(pickled, type=pa.binary())
 
 
-def _plan(data_type):
+def _plan(data_type, java_feature=17):
     """(Arrow type, normalizer, kinds of the all-regular fast path or None)."""
     for spark_type, (low, high, arrow_type) in _INT_RANGES.items():
         if type(data_type) is spark_type:
@@ -129,14 +129,14 @@ def _plan(data_type):
     if isinstance(data_type, NullType):
         return pa.null(), lambda value: _IRREGULAR, None
     if isinstance(data_type, ArrayType):
-        element_type, element, _ = _plan(data_type.elementType)
+        element_type, element, _ = _plan(data_type.elementType, java_feature)
         return pa.list_(element_type), _array(element), None
     if isinstance(data_type, MapType):
-        key_type, key, _ = _plan(data_type.keyType)
-        value_type, value, _ = _plan(data_type.valueType)
-        return pa.map_(key_type, value_type), _map(key, value), None
+        key_type, key, _ = _plan(data_type.keyType, java_feature)
+        value_type, value, _ = _plan(data_type.valueType, java_feature)
+        return pa.map_(key_type, value_type), _map(key, value, java_feature), None
     if isinstance(data_type, StructType):
-        plans = [_plan(f.dataType) for f in data_type.fields]
+        plans = [_plan(f.dataType, java_feature) for f in data_type.fields]
         arrow_type = pa.struct([pa.field(f.name, p[0]) for f, p in zip(data_type.fields, plans)])
         return arrow_type, _struct([p[1] for p in plans]), None
     raise UnsupportedResult("a return type of %s" % data_type.simpleString())
@@ -204,9 +204,9 @@ def _struct(fields):
     return normalize
 
 
-def _map(key, value):
-    # Pyrolite fills a new HashMap() in the dict's order, and the map's entries follow that
-    # HashMap's order.
+def _map(key, value, java_feature):
+    # The map's entries follow the HashMap Pyrolite unpickles the dict into
+    # (_java_hash.pyrolite_dict_order).
     def normalize(mapping):
         if type(mapping) is not dict:
             return _IRREGULAR
@@ -217,9 +217,13 @@ def _map(key, value):
             if h is None:
                 return _IRREGULAR
             hashes.append(h)
+        try:
+            order = _java_hash.pyrolite_dict_order(hashes, java_feature)
+        except _java_hash.UnorderedMap:
+            return _IRREGULAR
         entries = []
-        for first, _ in _java_hash.hash_map_order(hashes, range(len(keys))):
-            k = keys[first]
+        for position in order:
+            k = keys[position]
             v = mapping[k]
             nk = key(k)
             nv = None if v is None else value(v)
@@ -243,7 +247,7 @@ def _pyrolite_key_hash(key):
     if kind is str:
         return _java_hash.string_hash(key)
     if kind is float:
-        return _java_hash.double_hash(key)
+        return None if key != key else _java_hash.double_hash(key)  # NaN keys: Java merges them
     if kind is bool:
         return _java_hash.boolean_hash(key)
     return None

@@ -5,6 +5,7 @@ the ``mapInArrow`` eval type whose pickled command calls :func:`batch_eval` with
 
 - ``inputs``: the Spark types (JSON) of the argument columns, in the batch's column order;
 - ``binaryAsBytes``: ``spark.sql.execution.pyspark.binaryAsBytes`` (false before Spark 4.1);
+- ``javaFeature``: the JVM's feature version (the order of a returned map's entries depends on it);
 - ``udfs``: per UDF, its chained commands (base64 of the commands Spark would send, each
   pickled ``(function, return type)``, possibly a broadcast), its positional argument columns
   (``args``) and its keyword ones (``kwargs``: ``[name, column]`` pairs).
@@ -22,7 +23,13 @@ import json
 
 import pyarrow as pa
 from pyspark.serializers import CPickleSerializer
-from pyspark.sql.types import _parse_datatype_json_string
+from pyspark.sql.types import (
+    ArrayType,
+    MapType,
+    StructType,
+    TimestampType,
+    _parse_datatype_json_string,
+)
 from pyspark.util import fail_on_stopiteration
 
 from rowbridge.spark.udf._inputs import column_reader
@@ -35,7 +42,7 @@ def batch_eval(payload):
     spec = json.loads(payload)
     input_types = [_parse_datatype_json_string(t) for t in spec["inputs"]]
     readers = [column_reader(t, spec["binaryAsBytes"]) for t in input_types]
-    udfs = [_Udf(u) for u in spec["udfs"]]
+    udfs = [_Udf(u, spec["javaFeature"]) for u in spec["udfs"]]
     names = ["_%d" % j for j in range(len(udfs))]
     names += ["_%d_pickled" % j for j in range(len(udfs))]
     used = sorted({column for udf in udfs for column in udf.columns})
@@ -59,7 +66,7 @@ def batch_eval(payload):
 class _Udf:
     """One UDF of the projection: its chained function, argument columns and result writer."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, java_feature):
         serializer = CPickleSerializer()
         chained = None
         return_type = None
@@ -74,7 +81,11 @@ class _Udf:
         if return_type.needConversion():
             chained = _then(chained, return_type.toInternal)
         self.function = chained
-        self.write = ResultWriter(return_type)
+        self.write = ResultWriter(return_type, java_feature)
+        # TimestampType.toInternal calls time.mktime, whose answer for a local time the clock
+        # change makes ambiguous depends on the calls before it: such UDFs keep the pickled
+        # path's order of calls exactly.
+        self.order_sensitive = _has_local_timestamp(return_type)
 
 
 def _load_command(serializer, raw):
@@ -109,6 +120,8 @@ def _call(udfs, columns, num_rows):
         if len(udfs) == 1:
             udf = udfs[0]
             return [_call_one(udf.function, [columns[c] for c in udf.columns], num_rows)]
+        if any(udf.order_sensitive for udf in udfs):
+            return _call_in_row_order(udfs, columns, num_rows)
         return _call_row_by_row(udfs, columns, num_rows)
     except StopIteration as exc:
         failure = exc
@@ -128,6 +141,27 @@ def _call_one(f, args, num_rows):
     if len(args) == 2:
         return [f(a, b) for a, b in zip(args[0], args[1])]
     return [f(*a) for a in zip(*args)]
+
+
+def _call_in_row_order(udfs, columns, num_rows):
+    """Several UDFs called exactly as the pickled path calls them: each row's UDFs in order."""
+    calls = [(udf.function, list(zip(*[columns[c] for c in udf.columns])), []) for udf in udfs]
+    for i in range(num_rows):
+        for f, rows, out in calls:
+            out.append(f(*rows[i]) if rows else f())
+    return [out for _, _, out in calls]
+
+
+def _has_local_timestamp(data_type):
+    if isinstance(data_type, TimestampType):
+        return True
+    if isinstance(data_type, ArrayType):
+        return _has_local_timestamp(data_type.elementType)
+    if isinstance(data_type, MapType):
+        return _has_local_timestamp(data_type.keyType) or _has_local_timestamp(data_type.valueType)
+    if isinstance(data_type, StructType):
+        return any(_has_local_timestamp(f.dataType) for f in data_type.fields)
+    return False
 
 
 def _call_row_by_row(udfs, columns, num_rows):

@@ -77,6 +77,9 @@ private[rowbridge] object PlainUdfs {
     val json = new ObjectMapper()
     val payload = json.createObjectNode()
     payload.put("binaryAsBytes", binaryAsBytes(conf))
+    // The order of a returned map's entries follows HashMap.putAll, whose sizing changed in Java
+    // 19: the driver's version stands for the executors'.
+    payload.put("javaFeature", Runtime.version().feature())
     val specs = payload.putArray("udfs")
     udfs.foreach { udf =>
       val (functions, udfArguments) = chainOf(udf)
