@@ -2,10 +2,17 @@ package io.rowbridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.util.hash.ArrowBufHasher;
+import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -20,9 +27,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Arrow extension types on the JVM side (CONTRACTS.md §2): SparkTypes maps an extension, Arrow
  * Java's own type or an unregistered one (its storage with the extension's keys), to its storage's
- * Spark type and keeps the keys in the StructField metadata at every depth; ArrowSchemas gives them
- * back to the Arrow fields, except where the Arrow type rows decode to cannot be the extension's
- * storage.
+ * Spark type and keeps the keys in the StructField metadata at every depth; the converter reads an
+ * extension vector as its storage, to the same rows byte for byte; ArrowSchemas gives them back to
+ * the Arrow fields, except where the Arrow type rows decode to cannot be the extension's storage.
  */
 class ExtensionFieldsTest {
   /** An extension type of Arrow Java, as a registered one reads. */
@@ -60,7 +67,29 @@ class ExtensionFieldsTest {
 
     @Override
     public FieldVector getNewVector(String name, FieldType fieldType, BufferAllocator allocator) {
-      throw new UnsupportedOperationException("not needed by the test");
+      return new JavaExtensionVector(name, allocator, new IntVector(name, allocator));
+    }
+  }
+
+  /** The vector of {@link JavaExtension} over int32. */
+  static final class JavaExtensionVector extends ExtensionTypeVector<IntVector> {
+    JavaExtensionVector(String name, BufferAllocator allocator, IntVector storage) {
+      super(name, allocator, storage);
+    }
+
+    @Override
+    public Object getObject(int index) {
+      return getUnderlyingVector().getObject(index);
+    }
+
+    @Override
+    public int hashCode(int index) {
+      return getUnderlyingVector().hashCode(index);
+    }
+
+    @Override
+    public int hashCode(int index, ArrowBufHasher hasher) {
+      return getUnderlyingVector().hashCode(index, hasher);
     }
   }
 
@@ -103,6 +132,49 @@ class ExtensionFieldsTest {
     assertEquals(Metadata.empty(), fields[3].metadata());
     assertEquals(DataTypes.ByteType, SparkTypes.of(java, null));
     assertEquals("c", ArrowFormats.of(java.getType()));
+  }
+
+  /** The rows of {@code column} (one column, values 7, null, -1) as the converter writes them. */
+  private static List<String> rowsOf(Field column, BufferAllocator allocator) {
+    Schema schema = new Schema(List.of(column));
+    List<String> rows = new ArrayList<>();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        RowbridgeConverter converter =
+            RowbridgeConverter.create(schema, ConverterOptions.defaults())) {
+      FieldVector vector = root.getVector(0);
+      IntVector values =
+          vector instanceof JavaExtensionVector extension
+              ? extension.getUnderlyingVector()
+              : (IntVector) vector;
+      values.allocateNew(3);
+      values.set(0, 7);
+      values.setNull(1);
+      values.set(2, -1);
+      values.setValueCount(3);
+      vector.setValueCount(3);
+      root.setRowCount(3);
+      assertEquals(3, converter.convert(root));
+      while (converter.next()) {
+        rows.add(HexFormat.of().formatHex(converter.row().getBytes()));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void vectorsOfAnExtensionConvertAsTheirStorage() {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      List<String> storage = rowsOf(field("v", new ArrowType.Int(32, true), null), allocator);
+      assertEquals(
+          List.of(
+              "0000000000000000" + "0700000000000000",
+              "0100000000000000" + "0000000000000000",
+              "0000000000000000" + "ffffffff00000000"),
+          storage);
+      assertEquals(
+          storage,
+          rowsOf(field("v", new JavaExtension(new ArrowType.Int(32, true)), null), allocator));
+    }
   }
 
   @Test
