@@ -133,6 +133,14 @@ def test_extension_types_read_as_their_storage(work):
     check(outputs[0] is not None and len(read_rows(outputs[0])) == 6,
           "the extension columns convert to 6 rows")
     check(outputs[0] == outputs[1], "the extension columns' rows are their storage's, byte for byte")
+    scanned = []
+    for source in (EXTENSIONS, EXTENSION_STORAGE):
+        result = run("scan", "--rows", source)
+        check(result.returncode == 0, f"scan --rows {source}: {result.stderr!r}")
+        line = json.loads(result.stdout) if result.returncode == 0 else {}
+        scanned.append((line.get("rows"), line.get("row_bytes")))
+    check(scanned[0] == scanned[1] == (6, 560),
+          f"scan --rows reads the extension columns as their storage: {scanned}")
 
 
 def test_unsupported_type_fails_cleanly(work):
