@@ -13,12 +13,14 @@
 # include that crosses a layer upward fails to compile. scripts/check_layers.py
 # checks the same rule over the sources in make test, without a build.
 
-set(ROWBRIDGE_INCLUDE_ROOTS ${CMAKE_BINARY_DIR}/include_roots)
+# The function reads the build tree's root itself: it is called from folders
+# (tests/support) outside the one that includes this file, where a variable
+# set here is not defined.
 
 # rowbridge_include_root(TARGET [FOLDER prefix=dir] [PUBLIC_HEADERS h...])
 function(rowbridge_include_root target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FOLDER;PUBLIC_HEADERS;GENERATED_HEADERS")
-  set(root ${ROWBRIDGE_INCLUDE_ROOTS}/${target})
+  set(root ${CMAKE_BINARY_DIR}/include_roots/${target})
   file(MAKE_DIRECTORY ${root}/rowbridge)
   foreach(entry ${arg_FOLDER})
     string(REPLACE "=" ";" pair ${entry})

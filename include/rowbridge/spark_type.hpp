@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rowbridge/export.h"
@@ -54,6 +55,11 @@ struct SparkField {
   std::string name;
   SparkType type;
   bool nullable = true;
+  /// The Arrow extension of a field read as its storage type (CONTRACTS.md §2):
+  /// "ARROW:extension:name" and, where the Arrow field has it,
+  /// "ARROW:extension:metadata", as Spark's StructField metadata keeps them so
+  /// that rows -> Arrow writes the extension back. Empty for other fields.
+  std::vector<std::pair<std::string, std::string>> metadata = {};
 };
 
 /// Returns the size in bytes of an element of `type` in an UnsafeArrayData:

@@ -150,17 +150,34 @@ std::string FieldTypeName(const ArrowField& field) {
   name += "<";
   for (size_t i = 0; i < field.children.size(); ++i) {
     if (i > 0) name += ", ";
-    if (field.type.id == ArrowTypeId::kStruct) name += field.children[i].name + ": ";
-    name += FieldTypeName(field.children[i]);
+    const ArrowField& child = field.children[i];
+    if (field.type.id == ArrowTypeId::kStruct) name += child.name + ": ";
+    name += FieldTypeName(child);
+    const std::string extension = ExtensionName(child);
+    if (!extension.empty()) name += " (extension " + extension + ")";
   }
   return name + ">";
 }
 
 std::string ExtensionName(const ArrowField& field) {
   for (const auto& [key, value] : field.metadata) {
-    if (key == "ARROW:extension:name") return value;
+    if (key == kExtensionNameKey) return value;
   }
   return "";
+}
+
+std::vector<std::pair<std::string, std::string>> ExtensionMetadata(const ArrowField& field) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (ExtensionName(field).empty()) return out;
+  for (const char* wanted : {kExtensionNameKey, kExtensionMetadataKey}) {
+    for (const auto& pair : field.metadata) {
+      if (pair.first == wanted) {
+        out.push_back(pair);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 bool SameLayout(const ArrowField& a, const ArrowSchema& b) {

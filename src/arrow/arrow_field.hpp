@@ -11,6 +11,10 @@
 
 namespace rowbridge {
 
+/// The field metadata keys of an Arrow extension type (Arrow's columnar format).
+inline constexpr char kExtensionNameKey[] = "ARROW:extension:name";
+inline constexpr char kExtensionMetadataKey[] = "ARROW:extension:metadata";
+
 struct ArrowField {
   std::string name;
   std::string format;
@@ -41,13 +45,20 @@ Status ImportSchema(const ArrowSchema& schema, ArrowField* out);
 /// pair an int32 length and bytes). `metadata` may be NULL.
 Status DecodeMetadata(const char* metadata, std::vector<std::pair<std::string, std::string>>* out);
 
-/// Returns a readable type of `field`, e.g. "dictionary<int32, utf8>".
+/// Returns a readable type of `field`, e.g. "dictionary<int32, utf8>"; a child
+/// of an extension type is followed by "(extension NAME)", the field itself not.
 std::string FieldTypeName(const ArrowField& field);
 
 /// Returns the name of the field's Arrow extension type (its "ARROW:extension:name"
 /// metadata), or an empty string for a field without one. The field's format is the
 /// extension's storage type, which is what its values are read as.
 std::string ExtensionName(const ArrowField& field);
+
+/// Returns the field's extension metadata pairs, "ARROW:extension:name" and
+/// "ARROW:extension:metadata" (when the field has it), in that order, or nothing for
+/// a field without an extension name: what a Spark field read as the extension's
+/// storage type keeps (CONTRACTS.md §2).
+std::vector<std::pair<std::string, std::string>> ExtensionMetadata(const ArrowField& field);
 
 /// Returns true when the two fields have the same physical layout: the same
 /// format strings and dictionary encoding, recursively (names are ignored).

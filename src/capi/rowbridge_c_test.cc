@@ -201,10 +201,12 @@ TEST(CApi, UnsupportedTypesAreEnotsupNamingTheColumn) {
   ExpectUnsupported(SchemaNode("d:10,-2", "negative_scale"), "negative_scale");
   ExpectUnsupported(SchemaNode("d:5,6", "scale_over_precision"), "scale_over_precision");
   ExpectUnsupported(SchemaNode("d:0,0", "zero_precision"), "zero_precision");
-  TestArray extension = SchemaNode("i", "ext_col");
+  // An extension reads as its storage type, so one over a type Spark cannot carry is refused,
+  // naming the extension too.
+  TestArray extension = SchemaNode("e", "ext_col");
   extension.metadata = testing::EncodeMetadata(
       {{"ARROW:extension:name", "my.ext"}, {"ARROW:extension:metadata", ""}});
-  ExpectUnsupported(extension, "column 'ext_col' has type int32 (extension my.ext)");
+  ExpectUnsupported(extension, "column 'ext_col' has type float16 (extension my.ext)");
   TestArray dictionary_of_union = SchemaNode("i", "dict_union");
   dictionary_of_union.dictionary =
       std::make_shared<TestArray>(SchemaNode("+us:0", "", {SchemaNode("i", "x")}));

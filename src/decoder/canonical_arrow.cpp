@@ -32,16 +32,39 @@ std::string FormatOf(const SparkType& type) {
   return "";
 }
 
-}  // namespace
+using Metadata = std::vector<std::pair<std::string, std::string>>;
 
-Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable,
-                           ArrowField* out) {
+/// Whether Arrow readers take the extension `name` over `type`, the type rows
+/// decode to: rows never decode to the fixed-size storage of arrow.uuid and the
+/// tensors, and arrow.bool8 and arrow.json have one storage each here.
+bool WritesBack(const std::string& name, const ArrowType& type) {
+  if (name == "arrow.uuid" || name == "arrow.fixed_shape_tensor" ||
+      name == "arrow.variable_shape_tensor") {
+    return false;
+  }
+  if (name == "arrow.bool8") return type.id == ArrowTypeId::kInt8;
+  if (name == "arrow.json") return type.id == ArrowTypeId::kUtf8;
+  return true;
+}
+
+/// The field metadata of a field of `type` whose SparkField has `metadata`: the
+/// extension keys, where the extension can have that storage.
+Metadata ExtensionOf(const Metadata& metadata, const ArrowType& type) {
+  for (const auto& [key, value] : metadata) {
+    if (key == kExtensionNameKey && WritesBack(value, type)) return metadata;
+  }
+  return {};
+}
+
+Status CanonicalField(const SparkType& type, const std::string& name, bool nullable,
+                      const Metadata& metadata, ArrowField* out) {
   ArrowField field;
   field.name = name;
   field.nullable = nullable;
   field.format = FormatOf(type);
   ROWBRIDGE_RETURN_NOT_OK(
       ParseFormat(field.format.c_str(), &field.type).WithContext("field '" + name + "'"));
+  field.metadata = ExtensionOf(metadata, field.type);
   const size_t expected = type.id == SparkTypeId::kArray ? 1 : type.id == SparkTypeId::kMap ? 2 : 0;
   // A variant's children are its own, not fields of the Spark type.
   if (type.id != SparkTypeId::kStruct && type.fields.size() != expected) {
@@ -67,20 +90,29 @@ Status CanonicalArrowField(const SparkType& type, const std::string& name, bool 
     entries.format = "+s";
     ROWBRIDGE_RETURN_NOT_OK(ParseFormat(entries.format.c_str(), &entries.type));
     entries.children.resize(2);
+    const SparkField& key = type.fields[0];
+    const SparkField& value = type.fields[1];
     ROWBRIDGE_RETURN_NOT_OK(
-        CanonicalArrowField(type.fields[0].type, "key", false, &entries.children[0]));
-    ROWBRIDGE_RETURN_NOT_OK(CanonicalArrowField(type.fields[1].type, "value",
-                                                type.fields[1].nullable, &entries.children[1]));
+        CanonicalField(key.type, "key", false, key.metadata, &entries.children[0]));
+    ROWBRIDGE_RETURN_NOT_OK(
+        CanonicalField(value.type, "value", value.nullable, value.metadata, &entries.children[1]));
     field.children.push_back(std::move(entries));
   } else {
     for (const SparkField& child : type.fields) {
       field.children.emplace_back();
-      ROWBRIDGE_RETURN_NOT_OK(
-          CanonicalArrowField(child.type, child.name, child.nullable, &field.children.back()));
+      ROWBRIDGE_RETURN_NOT_OK(CanonicalField(child.type, child.name, child.nullable, child.metadata,
+                                             &field.children.back()));
     }
   }
   *out = std::move(field);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable,
+                           ArrowField* out) {
+  return CanonicalField(type, name, nullable, {}, out);
 }
 
 }  // namespace rowbridge::decoder

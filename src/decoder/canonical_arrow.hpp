@@ -17,7 +17,11 @@ namespace rowbridge::decoder {
 /// Timestamp timestamp[us, tz=UTC], TimestampNTZ timestamp[us],
 /// YearMonthInterval interval[months], DayTimeInterval duration[us],
 /// CalendarInterval interval[month_day_nano], Null null, Struct struct,
-/// Array list, Map map (entries non-nullable, keys non-nullable).
+/// Array list, Map map (entries non-nullable, keys non-nullable). A field of
+/// `type` whose SparkField metadata names an Arrow extension (one read as its
+/// storage type, CONTRACTS.md §2) carries that metadata again, unless the
+/// extension cannot have the decoded type as its storage (arrow.uuid, the
+/// tensors, arrow.bool8 other than over int8, arrow.json other than over utf8).
 Status CanonicalArrowField(const SparkType& type, const std::string& name, bool nullable,
                            ArrowField* out);
 

@@ -117,7 +117,8 @@ Status MapToSpark(const ArrowField& field, const std::string& path, SparkField* 
                   bool variants) {
   out->name = field.name;
   out->nullable = field.nullable;
-  if (!ExtensionName(field).empty()) return Unsupported(path, field, "");
+  // An extension type reads as its storage type, which is the field's format (§2).
+  out->metadata = ExtensionMetadata(field);
   const ArrowField& values = ValueField(field);
   if (&values != &field) {
     if (values.is_dictionary() || values.type.id == ArrowTypeId::kRunEndEncoded) {

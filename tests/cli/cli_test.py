@@ -14,8 +14,10 @@ BINARY, SOURCE = sys.argv[1], sys.argv[2]
 GOLDEN = os.path.join(SOURCE, "tests", "golden", "flat")
 CORPUS = os.path.join(SOURCE, "tests", "ipc", "corpus")
 UNCONVERTIBLE = os.path.join(SOURCE, "tests", "cli", "inputs", "decimal256_50_2.arrow")
-# Written by make_extension_inputs.py: extension-typed columns (refused: CONTRACTS.md §2).
+# Written by make_extension_inputs.py: extension-typed columns, and their storage alone
+# (CONTRACTS.md §2: an extension reads as its storage type).
 EXTENSIONS = os.path.join(SOURCE, "tests", "cli", "inputs", "extension_columns.arrow")
+EXTENSION_STORAGE = os.path.join(SOURCE, "tests", "cli", "inputs", "extension_storage.arrow")
 failures = []
 
 
@@ -111,22 +113,34 @@ def test_inspect():
           "inspect names an unconvertible schema")
 
 
-def test_extension_types_are_named(work):
+def test_extension_types_read_as_their_storage(work):
     inspected = run("inspect", EXTENSIONS)
     text = inspected.stdout.decode()
     check(inspected.returncode == 0, f"inspect must succeed: {inspected.stderr!r}")
-    for expected in ("small: int8 (extension example.unregistered)",
-                     "point: struct<x: float64, tag: utf8> (extension example.unregistered)",
-                     "id: fixed_size_binary[16] (extension arrow.uuid)",
-                     "spark schema: not convertible: column 'small' has type int8 "
-                     "(extension example.unregistered)"):
+    for expected in ("small: int8 (extension example.unregistered) -> tinyint",
+                     "point: struct<x: float64, tag: utf8> (extension example.unregistered) -> "
+                     "struct<x:double,tag:string>",
+                     "items: list<int8 (extension example.unregistered)> -> array<tinyint>",
+                     "id: fixed_size_binary[16] (extension arrow.uuid) -> binary"):
         check(expected in text, f"inspect output lacks {expected!r}:\n{text}")
-    out = os.path.join(work, "extension.rows")
-    result = run("convert", EXTENSIONS, out)
-    check(result.returncode == 1, "an extension type must exit 1")
-    check("(extension example.unregistered)" in result.stderr.decode(),
-          f"the error must name the extension: {result.stderr!r}")
-    check(not os.path.exists(out), "no output may be left after a failure")
+    check("not convertible" not in text, f"inspect must map every column:\n{text}")
+    outputs = []
+    for source in (EXTENSIONS, EXTENSION_STORAGE):
+        out = os.path.join(work, os.path.basename(source) + ".rows")
+        result = run("convert", source, out)
+        check(result.returncode == 0, f"{source}: exit {result.returncode}: {result.stderr!r}")
+        outputs.append(open(out, "rb").read() if result.returncode == 0 else None)
+    check(outputs[0] is not None and len(read_rows(outputs[0])) == 6,
+          "the extension columns convert to 6 rows")
+    check(outputs[0] == outputs[1], "the extension columns' rows are their storage's, byte for byte")
+    scanned = []
+    for source in (EXTENSIONS, EXTENSION_STORAGE):
+        result = run("scan", "--rows", source)
+        check(result.returncode == 0, f"scan --rows {source}: {result.stderr!r}")
+        line = json.loads(result.stdout) if result.returncode == 0 else {}
+        scanned.append((line.get("rows"), line.get("row_bytes")))
+    check(scanned[0] == scanned[1] == (6, 560),
+          f"scan --rows reads the extension columns as their storage: {scanned}")
 
 
 def test_unsupported_type_fails_cleanly(work):
@@ -146,7 +160,7 @@ def test_usage_errors():
 with tempfile.TemporaryDirectory() as work:
     tests = [lambda: test_convert_matches_spark(work), test_standard_output_and_devices,
              lambda: test_failure_leaves_no_partial_output(work),
-             lambda: test_extension_types_are_named(work),
+             lambda: test_extension_types_read_as_their_storage(work),
              lambda: test_hostile_corpus_never_crashes(work), test_inspect, test_usage_errors,
              lambda: test_unsupported_type_fails_cleanly(work)]
     failed = 0

@@ -39,9 +39,13 @@ def main():
             offsets, pa.ExtensionArray.from_storage(Unregistered(pa.int8()), small)),
         "id": pa.ExtensionArray.from_storage(pa.uuid(), uuids),
     }
-    table = pa.table(extended)
-    with ipc.new_file(os.path.join(out, "extension_columns.arrow"), table.schema) as writer:
-        writer.write_table(table)
+    storage = {name: column.storage if isinstance(column, pa.ExtensionArray) else column
+               for name, column in extended.items()}
+    storage["items"] = pa.ListArray.from_arrays(offsets, small)
+    for name, columns in (("extension_columns", extended), ("extension_storage", storage)):
+        table = pa.table(columns)
+        with ipc.new_file(os.path.join(out, name + ".arrow"), table.schema) as writer:
+            writer.write_table(table)
 
 
 if __name__ == "__main__":

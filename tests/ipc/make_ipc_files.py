@@ -19,6 +19,7 @@ C++ reader exports:
     struct                    -> [child values...]
     list kinds, map           -> [element values...] (a map's entries are structs)
     dictionary, run-end       -> the decoded value
+    extension                 -> the value of its storage
 
 Deterministic: the same pyarrow writes the same files.
 """
@@ -113,6 +114,8 @@ def fixed_width(t):
 def canon(array, i):
     """The canonical value of logical element i of `array`."""
     t = array.type
+    if isinstance(t, pa.BaseExtensionType):
+        return canon(array.storage, i)
     if pa.types.is_dictionary(t):
         if not array.is_valid()[i].as_py():
             return None
@@ -291,6 +294,69 @@ def nested_cases(n):
     ]
 
 
+EXTENSION_TYPES = {}
+
+
+def extended(storage, name, serialized=b""):
+    """`storage` as an extension type `name` with `serialized` metadata, which readers do
+    not know (one pyarrow class per name, as pyarrow rebuilds types by their class)."""
+    if name not in EXTENSION_TYPES:
+        def init(self, storage_type, serialized_metadata):
+            self.serialized_metadata = serialized_metadata
+            pa.ExtensionType.__init__(self, storage_type, name)
+
+        EXTENSION_TYPES[name] = type(f"Extension_{len(EXTENSION_TYPES)}", (pa.ExtensionType,), {
+            "__init__": init,
+            "__arrow_ext_serialize__": lambda self: self.serialized_metadata,
+            "__arrow_ext_deserialize__": classmethod(lambda cls, t, data: cls(t, data)),
+        })
+    return pa.ExtensionArray.from_storage(EXTENSION_TYPES[name](storage.type, serialized), storage)
+
+
+def extension_cases(n):
+    """(name, schema, batches, convert, nested): extension types over their storage
+    (CONTRACTS.md section 2). "extension_integration" is the shape of arrow-testing's
+    generated_extension integration file (archery's generate_extension_case): an extension
+    "uuid" over fixed_size_binary(16) and "dict-extension" over dictionary<int8, utf8>, in
+    batches of 0 and 13 rows."""
+    rows = 13
+    uuids = pa.array([bytes(RNG.randrange(256) for _ in range(16)) if i % 4 != 1 else None
+                      for i in range(rows)], pa.binary(16))
+    words = pa.DictionaryArray.from_arrays(
+        pa.array([i % 5 if i % 3 != 2 else None for i in range(rows)], pa.int8()),
+        pa.array(["a", "bb", "ccc", "", "é"]))
+    integration = pa.table({"uuids": extended(uuids, "uuid", b"uuid-serialized"),
+                            "dict_exts": extended(words, "dict-extension",
+                                                  b"dict-extension-serialized")})
+    canonical = pa.table({
+        "json": pa.ExtensionArray.from_storage(pa.json_(pa.string()),
+                                               pa.array(maybe_null(strings(n)))),
+        "uuid": pa.ExtensionArray.from_storage(
+            pa.uuid(), pa.array(maybe_null([RNG.randbytes(16) for _ in range(n)]), pa.binary(16))),
+        "bool8": pa.ExtensionArray.from_storage(
+            pa.bool8(), pa.array(maybe_null(ints(8, True, n)), pa.int8())),
+        "unknown": extended(pa.array(maybe_null(ints(64, True, n)), pa.int64()),
+                            "example.unknown", b"\x00meta"),
+    })
+    whole = integration.combine_chunks().to_batches()[0]
+    mask = pa.array([i % 6 == 2 for i in range(n)])
+    child = extended(pa.array(ints(32, True, n), pa.int32()), "example.child")
+    point = pa.StructArray.from_arrays([child, pa.array(strings(n))], names=["x", "y"], mask=mask)
+    offsets = [0]
+    for _ in range(n):
+        offsets.append(offsets[-1] + RNG.randint(0, 3))
+    elements = extended(pa.array(ints(16, True, offsets[-1]), pa.int16()), "example.element")
+    nested = pa.table({
+        "point": extended(point, "example.point", b"p"),
+        "items": pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), elements, mask=mask),
+    })
+    return [
+        ("extension_integration", integration.schema, [whole.slice(0, 0), whole], True, False),
+        ("extension_canonical", canonical.schema, canonical.to_batches(), True, False),
+        ("extension_nested", nested.schema, nested.to_batches(), False, True),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Writing.
 
@@ -352,6 +418,9 @@ def main():
         schema = pa.schema([pa.field("c0", array.type)])
         batches = [pa.record_batch([part], schema=schema) for part in split(array, [n // 4, n - n // 4])]
         add(name, schema, batches, convert, True, standard)
+
+    for name, schema, batches, convert, nested in extension_cases(n):
+        add(name, schema, batches, convert, nested, standard)
 
     # The workload of record, several batches, with legacy framing and V4 metadata too.
     rows = 3000

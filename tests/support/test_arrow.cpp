@@ -38,6 +38,15 @@ std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>
   return std::string(out.begin(), out.end());
 }
 
+TestArray Extension(TestArray storage, const std::string& name, const std::string& metadata,
+                    bool extended) {
+  if (extended) {
+    storage.metadata =
+        EncodeMetadata({{"ARROW:extension:name", name}, {"ARROW:extension:metadata", metadata}});
+  }
+  return storage;
+}
+
 std::optional<Bytes> ValidityBitmap(const std::vector<bool>& valid) {
   owned_arrow::ValidityBuilder bitmap;
   for (bool v : valid) bitmap.Append(v);

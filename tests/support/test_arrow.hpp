@@ -35,6 +35,12 @@ __extension__ typedef __int128 Int128;
 /// Encodes key/value pairs in the C Data Interface metadata format.
 std::string EncodeMetadata(const std::vector<std::pair<std::string, std::string>>& pairs);
 
+/// `storage` marked as the Arrow extension type `name` with `metadata` (the
+/// field metadata "ARROW:extension:name" and "ARROW:extension:metadata"), when
+/// `extended`; otherwise `storage` as it is.
+TestArray Extension(TestArray storage, const std::string& name, const std::string& metadata,
+                    bool extended = true);
+
 /// A validity bitmap for `valid` (exact size), or nullopt when all are valid.
 std::optional<Bytes> ValidityBitmap(const std::vector<bool>& valid);
 

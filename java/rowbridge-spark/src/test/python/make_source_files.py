@@ -9,7 +9,7 @@ normalised here by CONTRACTS.md §2 (unsigned integers widened, uint64 to decima
 to days, timestamps and durations to microseconds by floor division; month-day-nano intervals
 are kept, as Spark truncates their nanoseconds toward zero as CONTRACTS.md §2 does,
 decimal256 to decimal128, view, fixed-size and large layouts to the plain ones, dictionary and
-run-end encodings decoded), uncompressed. The test compares the rows the source returns for
+run-end encodings decoded, extension types to their storage), uncompressed. The test compares the rows the source returns for
 NAME.arrow with the rows Spark projects from NAME.readable.arrow.
 """
 
@@ -163,6 +163,58 @@ def encoded_columns(rng):
     return cols
 
 
+class Unregistered(pa.ExtensionType):
+    """An extension type no reader knows, with metadata of its own."""
+
+    def __init__(self, storage):
+        super().__init__(storage, "example.unregistered")
+
+    def __arrow_ext_serialize__(self):
+        return b"v1"
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type, serialized):
+        return cls(storage_type)
+
+
+def extension_columns(rng):
+    """Extension types over their storage (CONTRACTS.md §2), the readable twin the storage:
+    canonical ones (arrow.json, arrow.uuid, arrow.bool8), an unregistered one over a struct,
+    a dictionary and a list's elements, and one on a struct's child."""
+    cols = []
+
+    def add(name, extension, storage):
+        cols.append((name, pa.ExtensionArray.from_storage(extension, storage), storage))
+
+    docs = values(rng, lambda: '{"k": %d, "s": "%s"}' % (rng.randint(-9, 9), text(rng, 0, 6)))
+    add("json", pa.json_(pa.string()), pa.array(docs, pa.string()))
+    uuids = values(rng, lambda: blob(rng, 16, 16))
+    cols.append(("uuid", pa.ExtensionArray.from_storage(pa.uuid(), pa.array(uuids, pa.binary(16))),
+                 pa.array(uuids, pa.binary())))
+    add("bool8", pa.bool8(), pa.array(values(rng, lambda: rng.choice([0, 1, 2, -1])), pa.int8()))
+    point = pa.struct([("x", pa.float64()), ("tag", pa.string())])
+    points = values(rng, lambda: {"x": rng.uniform(-9, 9), "tag": rng.choice([None, text(rng)])})
+    add("point", Unregistered(point), pa.array(points, point))
+    words = ["alpha", "bravo", "", "delta é"]
+    labels = values(rng, lambda: rng.choice(words))
+    dictionary = pa.array(labels, pa.string()).dictionary_encode()
+    cols.append(("label", pa.ExtensionArray.from_storage(Unregistered(dictionary.type),
+                                                         dictionary),
+                 pa.array(labels, pa.string())))
+    lists = values(rng, lambda: [rng.choice([None, rng.randint(-99, 99)])
+                                 for _ in range(rng.randint(0, 5))])
+    storage = pa.array(lists, pa.list_(pa.int16()))
+    elements = pa.ExtensionArray.from_storage(Unregistered(pa.int16()), storage.values)
+    cols.append(("items", pa.ListArray.from_arrays(storage.offsets, elements,
+                                                   mask=storage.is_null()), storage))
+    rows = values(rng, lambda: {"a": rng.choice([None, rng.randint(-99, 99)]), "b": text(rng)})
+    plain = pa.array(rows, pa.struct([("a", pa.int64()), ("b", pa.string())]))
+    child = pa.ExtensionArray.from_storage(Unregistered(pa.int64()), plain.field("a"))
+    cols.append(("inner", pa.StructArray.from_arrays([child, plain.field("b")], ["a", "b"],
+                                                     mask=plain.is_null()), plain))
+    return cols
+
+
 LEAVE_OUT = {
     "views": lambda t: pa.types.is_string_view(t) or pa.types.is_binary_view(t),
     "list_views": lambda t: pa.types.is_list_view(t) or pa.types.is_large_list_view(t),
@@ -197,7 +249,7 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     rng = random.Random(args.seed)
     cases = {"flat": flat_columns(rng), "nested": nested_columns(rng),
-             "encoded": encoded_columns(rng)}
+             "encoded": encoded_columns(rng), "extension": extension_columns(rng)}
     left_out = [k for k in args.leave_out.split(",") if k]
     unknown = [k for k in left_out if k not in LEAVE_OUT]
     if unknown:
@@ -205,7 +257,8 @@ def main():
     if left_out:
         cases = {name: [c for c in columns if not of_kinds(c[1].type, left_out)]
                  for name, columns in cases.items()}
-    compressions = {"flat": [None, "zstd", "lz4"], "nested": ["zstd"], "encoded": [None]}
+    compressions = {"flat": [None, "zstd", "lz4"], "nested": ["zstd"], "encoded": [None],
+                    "extension": [None]}
     for name, columns in cases.items():
         write(os.path.join(args.outdir, f"{name}.readable.arrow"), columns, 1)
         for codec in compressions[name]:

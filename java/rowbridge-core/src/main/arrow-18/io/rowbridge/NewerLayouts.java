@@ -207,7 +207,7 @@ public final class NewerLayouts {
       bindValidity(list.getValidityBuffer(), count);
       putBuffer(1, count == 0 ? zeroes : address(offsetBuffer));
       putBuffer(2, count == 0 ? zeroes : address(sizeBuffer));
-      return children[0].bind(element, dictionaries);
+      return children[0].bindValue(element, dictionaries);
     }
   }
 
@@ -245,8 +245,8 @@ public final class NewerLayouts {
       }
       RunEndEncodedVector runs = (RunEndEncodedVector) vector;
       writeHeader(runs.getValueCount(), 0);
-      return children[0].bind(runs.getRunEndsVector(), dictionaries)
-          && children[1].bind(runs.getValuesVector(), dictionaries);
+      return children[0].bindValue(runs.getRunEndsVector(), dictionaries)
+          && children[1].bindValue(runs.getValuesVector(), dictionaries);
     }
   }
 }

@@ -7,6 +7,11 @@ final class ArrowFormats {
   private ArrowFormats() {}
 
   static String of(ArrowType type) {
+    if (type instanceof ArrowType.ExtensionType extension) {
+      // The storage's format (an extension's type id is its storage's); the field's metadata
+      // names the extension.
+      return of(extension.storageType());
+    }
     switch (type.getTypeID()) {
       case Null:
         return "n";

@@ -41,7 +41,8 @@ import org.apache.spark.sql.types.YearMonthIntervalType;
  * §2) read in reverse, each Spark type taking the Arrow type that holds its row value as it is. It
  * is the schema Spark's {@code ArrowUtils.toArrowSchema} gives (utf8 and binary, not their large
  * forms): timestamps carry {@code timeZoneId}, list elements are named "element", and a map's
- * entries struct "entries" holds a non-null "key" and a "value".
+ * entries struct "entries" holds a non-null "key" and a "value". A StructField whose metadata names
+ * an Arrow extension type gets it back on its Arrow field (CONTRACTS.md §2).
  */
 public final class ArrowSchemas {
   private ArrowSchemas() {}
@@ -54,7 +55,7 @@ public final class ArrowSchemas {
   public static Schema of(StructType schema, String timeZoneId) {
     List<Field> fields = new ArrayList<>(schema.fields().length);
     for (StructField field : schema.fields()) {
-      fields.add(field(field.name(), field.dataType(), field.nullable(), timeZoneId, field.name()));
+      fields.add(structField(field, timeZoneId, field.name()));
     }
     return new Schema(fields);
   }
@@ -77,6 +78,20 @@ public final class ArrowSchemas {
     return leaf(type, timeZoneId, type.catalogString());
   }
 
+  /**
+   * The Arrow field of a StructField, with the Arrow extension its metadata names where the field's
+   * Arrow type can be that extension's storage (CONTRACTS.md §2).
+   */
+  private static Field structField(StructField field, String timeZoneId, String path) {
+    Field arrow = field(field.name(), field.dataType(), field.nullable(), timeZoneId, path);
+    Map<String, String> extension = ExtensionFields.arrowMetadata(field, arrow.getType());
+    if (extension == null) {
+      return arrow;
+    }
+    FieldType type = new FieldType(field.nullable(), arrow.getType(), null, extension);
+    return new Field(field.name(), type, arrow.getChildren());
+  }
+
   private static Field field(
       String name, DataType type, boolean nullable, String timeZoneId, String path) {
     if (type instanceof UserDefinedType) {
@@ -96,13 +111,7 @@ public final class ArrowSchemas {
     } else if (type instanceof StructType) {
       arrow = ArrowType.Struct.INSTANCE;
       for (StructField child : ((StructType) type).fields()) {
-        children.add(
-            field(
-                child.name(),
-                child.dataType(),
-                child.nullable(),
-                timeZoneId,
-                path + "." + child.name()));
+        children.add(structField(child, timeZoneId, path + "." + child.name()));
       }
     } else if (type instanceof ArrayType) {
       ArrayType array = (ArrayType) type;

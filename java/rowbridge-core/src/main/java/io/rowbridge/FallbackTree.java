@@ -49,7 +49,7 @@ final class FallbackTree implements AutoCloseable {
   void bind(ValueVector[] current, int numRows, DictionaryProvider dictionaries) {
     Platform.putLong(null, root + CStructs.ARRAY_LENGTH, numRows);
     for (int i = 0; i < current.length; i++) {
-      if (!binders[i].bind(current[i], dictionaries)) {
+      if (!binders[i].bindValue(current[i], dictionaries)) {
         throw new RowbridgeException(
             "rowbridge: "
                 + binders[i].label

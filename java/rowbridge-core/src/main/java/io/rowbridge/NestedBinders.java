@@ -96,7 +96,7 @@ final class NestedBinders {
       for (int i = 0; i < children.length; i++) {
         ValueVector child = struct.getChildByOrdinal(i);
         checkChildCount(children[i], child.getValueCount(), count);
-        if (!children[i].bind(child, dictionaries)) {
+        if (!children[i].bindValue(child, dictionaries)) {
           return false;
         }
       }
@@ -174,7 +174,7 @@ final class NestedBinders {
               " values");
       bindValidity(list.getValidityBuffer(), count);
       putBuffer(1, offsets);
-      return children[0].bind(element, dictionaries);
+      return children[0].bindValue(element, dictionaries);
     }
 
     @Override
@@ -247,7 +247,7 @@ final class NestedBinders {
                 + element.getValueCount());
       }
       bindValidity(list.getValidityBuffer(), count);
-      return children[0].bind(element, dictionaries);
+      return children[0].bindValue(element, dictionaries);
     }
   }
 
@@ -293,8 +293,8 @@ final class NestedBinders {
                 + id
                 + ") but no dictionary provider holds that id");
       }
-      return indices.bind(vector, dictionaries)
-          && values.bind(dictionary.getVector(), dictionaries);
+      return indices.bindValue(vector, dictionaries)
+          && values.bindValue(dictionary.getVector(), dictionaries);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.Types.MinorType;
@@ -91,6 +92,17 @@ abstract class NodeBinder {
    * match the field; throws RowbridgeException when a buffer is too small for its value count.
    */
   abstract boolean bind(ValueVector vector, DictionaryProvider dictionaries);
+
+  /**
+   * Writes {@code vector} into the node as {@link #bind} does; a vector of an Arrow Java extension
+   * type is read as its storage vector (CONTRACTS.md §2).
+   */
+  final boolean bindValue(ValueVector vector, DictionaryProvider dictionaries) {
+    if (vector instanceof ExtensionTypeVector<?> extension) {
+      return bind(extension.getUnderlyingVector(), dictionaries);
+    }
+    return bind(vector, dictionaries);
+  }
 
   /**
    * Writes a column given as primitives into the node, with the checks {@link #bind} makes. Returns
@@ -381,6 +393,9 @@ abstract class NodeBinder {
 
   /** Builds the binder of {@code field} for the node at {@code array}. */
   static NodeBinder create(Context context, Field field, long array, String label) {
+    if (field.getType() instanceof ArrowType.ExtensionType) {
+      return create(context, ExtensionFields.storage(field), array, label);
+    }
     if (field.getDictionary() != null) {
       return new NestedBinders.DictionaryBinder(context, field, array, label);
     }

@@ -13,7 +13,6 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.MapType;
-import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -33,16 +32,22 @@ public final class SparkTypes {
       Field field = fields.get(i);
       out[i] =
           new StructField(
-              field.getName(), of(field, dictionaries), field.isNullable(), Metadata.empty());
+              field.getName(),
+              of(field, dictionaries),
+              field.isNullable(),
+              ExtensionFields.sparkMetadata(field));
     }
     return new StructType(out);
   }
 
   /**
    * The Spark type of one Arrow field; throws RowbridgeException (ENOTSUP) if CONTRACTS.md §2 maps
-   * none.
+   * none. An extension type maps as its storage type.
    */
   public static DataType of(Field field, DictionaryProvider dictionaries) {
+    if (field.getType() instanceof ArrowType.ExtensionType) {
+      return of(ExtensionFields.storage(field), dictionaries);
+    }
     if (field.getDictionary() != null) {
       return of(
           SchemaExporter.dictionaryOf(field, dictionaries).getVector().getField(), dictionaries);

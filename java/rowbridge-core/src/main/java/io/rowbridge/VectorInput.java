@@ -116,7 +116,7 @@ final class VectorInput implements AutoCloseable {
 
   private boolean bindRegistered(DictionaryProvider dictionaries) {
     for (int i = 0; i < current.length; i++) {
-      if (!columns[i].bind(current[i], dictionaries)) {
+      if (!columns[i].bindValue(current[i], dictionaries)) {
         checkedVectors[i] = null;
         return false;
       }
