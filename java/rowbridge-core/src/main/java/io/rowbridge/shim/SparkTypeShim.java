@@ -35,8 +35,9 @@ public final class SparkTypeShim {
     return TimeTypes.TIME;
   }
 
+  /** Whether {@code type} is a TimeType, of any precision (the class of the line's TimeType). */
   public static boolean isTime(DataType type) {
-    return TimeTypes.isTime(type);
+    return hasTime() && TimeTypes.TIME.getClass().isInstance(type);
   }
 
   /** VariantType; a line without it throws (check {@link #hasVariant} first). */
@@ -49,8 +50,9 @@ public final class SparkTypeShim {
     return VariantTypes.VARIANT;
   }
 
+  /** Whether {@code type} is VariantType (of the class of the line's one instance). */
   public static boolean isVariant(DataType type) {
-    return VariantTypes.isVariant(type);
+    return hasVariant() && VariantTypes.VARIANT.getClass().isInstance(type);
   }
 
   /** Whether a struct field is a variant in the form Spark's ArrowUtils writes. */

@@ -8,9 +8,5 @@ final class TimeTypes {
 
   static final DataType TIME = null;
 
-  static boolean isTime(DataType type) {
-    return false;
-  }
-
   static void checkSessionSupports(DataType schema) {}
 }

@@ -9,10 +9,6 @@ final class VariantTypes {
 
   static final DataType VARIANT = null;
 
-  static boolean isVariant(DataType type) {
-    return false;
-  }
-
   static boolean isVariantField(Field field) {
     return false;
   }

@@ -4,7 +4,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.VariantType;
 import org.apache.spark.sql.util.ArrowUtils;
 
 /** VariantType (Spark 4.0 on), in the struct form Spark's ArrowUtils writes. */
@@ -12,10 +11,6 @@ final class VariantTypes {
   private VariantTypes() {}
 
   static final DataType VARIANT = DataTypes.VariantType;
-
-  static boolean isVariant(DataType type) {
-    return type instanceof VariantType;
-  }
 
   static boolean isVariantField(Field field) {
     return field.getType() instanceof ArrowType.Struct && ArrowUtils.isVariantField(field);

@@ -11,10 +11,6 @@ final class TimeTypes {
 
   static final DataType TIME = new TimeType(6);
 
-  static boolean isTime(DataType type) {
-    return type instanceof TimeType;
-  }
-
   static void checkSessionSupports(DataType schema) {
     TypeUtils.failUnsupportedDataType(schema, SQLConf.get());
   }

@@ -34,8 +34,7 @@ private[rowbridge] object PythonRunners {
 
   def flatMapGroups(plan: SparkPlan): Option[PythonOperators.FlatMapGroups] = plan match {
     case FlatMapGroupsInPandasExec(grouping, func, output, child) =>
-      val evalType = func.asInstanceOf[PythonUDF].evalType
-      Some(PythonOperators.FlatMapGroups(grouping, func, output, child, evalType, false))
+      PythonOperators.FlatMapGroups.of(grouping, func, output, child, false)
     case _ => SparkPython.flatMapGroupsInArrow(plan)
   }
 
@@ -160,14 +159,18 @@ private[rowbridge] object PythonRunners {
     private var sparkRows: Option[Iterator[InternalRow]] = None
 
     /** Writes the next batch (a handed-over one through `writeSparkBatch`) and counts its bytes in
-      * `sent`; at the end, closes the input and returns false.
+      * `sent`; at the end, closes the input, then calls `atEnd`, and returns false.
       */
-    def writeNext(
-        dataOut: DataOutputStream
-    )(writeSparkBatch: Iterator[InternalRow] => Unit): Boolean = {
+    def writeNext(dataOut: DataOutputStream, atEnd: () => Unit)(
+        writeSparkBatch: Iterator[InternalRow] => Unit
+    ): Boolean = {
       val start = dataOut.size()
       val wrote = writeBatch(dataOut, writeSparkBatch)
-      if (wrote) sent += dataOut.size() - start else input.close()
+      if (wrote) sent += dataOut.size() - start
+      else {
+        input.close()
+        atEnd()
+      }
       wrote
     }
 
@@ -193,16 +196,20 @@ private[rowbridge] object PythonRunners {
     private var sparkGroupOpen = false
 
     /** Writes the next batch (a handed-over one through `writeSparkBatch`) and counts its bytes
-      * (the end's too) in `sent`; at the end, closes the input and returns false.
+      * (the end's too) in `sent`; at the end, closes the input, then calls `atEnd`, and returns
+      * false.
       */
-    def writeNext(
-        dataOut: DataOutputStream
-    )(writeSparkBatch: Iterator[InternalRow] => Unit): Boolean = {
+    def writeNext(dataOut: DataOutputStream, atEnd: () => Unit)(
+        writeSparkBatch: Iterator[InternalRow] => Unit
+    ): Boolean = {
       val start = dataOut.size()
       val wrote = input.writeNext(dataOut) ||
         input.handedOver() && writeHandedOver(dataOut, writeSparkBatch)
       sent += dataOut.size() - start
-      if (!wrote) input.close()
+      if (!wrote) {
+        input.close()
+        atEnd()
+      }
       wrote
     }
 

@@ -12,21 +12,17 @@ import org.apache.spark.sql.types.DataType
 private[rowbridge] object WorkerStream {
 
   val groupsHaveByteLimit: Boolean = false
-
   def codec(conf: SQLConf): (String, Int) = ("none", 0)
-
   def sessionUUID(plan: SparkPlan): Option[String] = None
 
   /** These lines have no setting to check a map worker's batch type. */
-  def mapOutputCheck(conf: SQLConf, evalType: Int, outputType: DataType): Option[DataType => Unit] =
-    None
+  def mapOutputCheck(conf: SQLConf, evalType: Int, out: DataType): Option[DataType => Unit] = None
 
-  def evalResultCheck(resultTypes: Seq[DataType]): Seq[DataType] => Unit = actual =>
-    assert(
-      SparkPython.sameTypes(resultTypes, actual),
-      s"Invalid schema from pandas_udf: expected ${resultTypes.mkString(", ")}, " +
-        s"got ${actual.mkString(", ")}"
-    )
+  def evalResultCheck(expected: Seq[DataType]): Seq[DataType] => Unit = actual => {
+    def types(all: Seq[DataType]) = all.mkString(", ")
+    assert(SparkPython.sameTypes(expected, actual),
+      s"Invalid schema from pandas_udf: expected ${types(expected)}, got ${types(actual)}")
+  }
 
   val groupFraming: ArrowRowsToPython.Framing = ArrowRowsToPython.Framing.BATCH_PER_GROUP
 

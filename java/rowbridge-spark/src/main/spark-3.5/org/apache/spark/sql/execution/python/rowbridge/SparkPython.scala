@@ -3,7 +3,6 @@ package org.apache.spark.sql.execution.python.rowbridge
 import java.io.DataOutputStream
 
 import io.rowbridge.spark.python.PythonInput
-import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.RunnerArgs
 import org.apache.arrow.vector.VectorSchemaRoot
 import org.apache.arrow.vector.ipc.ArrowStreamWriter
 
@@ -11,15 +10,11 @@ import org.apache.spark.{ContextAwareIterator, TaskContext}
 import org.apache.spark.api.python.{BasePythonRunner, ChainedPythonFunctions}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Expression, PythonUDF}
+import org.apache.spark.sql.catalyst.expressions.PythonUDF
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.python.{
-  ArrowPythonRunner,
-  BasicPythonArrowInput,
-  EvalPythonExec,
-  MapInPandasExec,
-  PythonMapInArrowExec
-}
+import org.apache.spark.sql.execution.python.rowbridge.PythonOperators.{FlatMapGroups, MapInBatch}
+import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.RunnerArgs
+import org.apache.spark.sql.execution.python._
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{DataType, StructType}
 
@@ -28,21 +23,15 @@ import org.apache.spark.sql.types.{DataType, StructType}
   */
 private[rowbridge] object SparkPython {
 
-  def mapInBatch(plan: SparkPlan): Option[PythonOperators.MapInBatch] = plan match {
-    case PythonMapInArrowExec(func, output, child, isBarrier) =>
-      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), None))
-    case MapInPandasExec(func, output, child, isBarrier) =>
-      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), None))
-    case _ => None
+  def mapInBatch(plan: SparkPlan): Option[MapInBatch] = plan match {
+    case PythonMapInArrowExec(f, out, child, barrier) => MapInBatch.of(f, out, child, barrier, None)
+    case MapInPandasExec(f, out, child, barrier)      => MapInBatch.of(f, out, child, barrier, None)
+    case _                                            => None
   }
 
   /** Spark 3.5 has no grouped Arrow node (applyInArrow). */
-  def flatMapGroupsInArrow(plan: SparkPlan): Option[PythonOperators.FlatMapGroups] = None
-
-  private def evalTypeOf(func: Expression): Int = func.asInstanceOf[PythonUDF].evalType
-
+  def flatMapGroupsInArrow(plan: SparkPlan): Option[FlatMapGroups] = None
   def maxArrowBytes(conf: SQLConf): Long = Long.MaxValue
-
   val closesAtTaskEnd: Boolean = false
 
   /** Spark 3.5 has no collations: the worker's result types are the UDFs' own. */
@@ -53,7 +42,6 @@ private[rowbridge] object SparkPython {
 
   /** Spark 3.5's runners take the functions without their result ids. */
   type Funcs = Seq[ChainedPythonFunctions]
-
   def funcs(udf: PythonUDF): Funcs = Seq(ChainedPythonFunctions(Seq(udf.func)))
 
   /** The task's input, which Spark's writer thread reads while the task may end. */
@@ -65,17 +53,13 @@ private[rowbridge] object SparkPython {
     */
   trait RowbridgeArrowInput extends BasicPythonArrowInput {
     self: BasePythonRunner[Iterator[InternalRow], _] =>
-
     protected def rowbridgeInput: PythonInput
 
-    override protected def writeIteratorToArrowStream(
-        root: VectorSchemaRoot,
-        writer: ArrowStreamWriter,
-        dataOut: DataOutputStream,
-        inputIterator: Iterator[Iterator[InternalRow]]
-    ): Unit = {
+    override protected def writeIteratorToArrowStream(root: VectorSchemaRoot,
+        writer: ArrowStreamWriter, dataOut: DataOutputStream,
+        inputIterator: Iterator[Iterator[InternalRow]]): Unit = {
       val toWorker = new PythonRunners.RowsToWorker(rowbridgeInput, pythonMetrics("pythonDataSent"))
-      try while (toWorker.writeNext(dataOut)(_ => ())) {}
+      try while (toWorker.writeNext(dataOut, () => ())(_ => ())) {}
       finally rowbridgeInput.close()
     }
   }
@@ -89,16 +73,13 @@ private[rowbridge] object SparkPython {
       super.doExecute()
     }
 
-    override protected def evaluate(
-        funcs: Seq[ChainedPythonFunctions],
-        argOffsets: Array[Array[Int]],
-        iter: Iterator[InternalRow],
-        schema: StructType,
-        context: TaskContext
-    ): Iterator[InternalRow] = arrowEval(iter, schema, context) { (args, input) =>
-      new LineApi.Runner(funcs, argOffsets, args) with RowbridgeArrowInput {
-        override protected def rowbridgeInput: PythonInput = input
-      }
+    override protected def evaluate(funcs: Seq[ChainedPythonFunctions],
+        argOffsets: Array[Array[Int]], iter: Iterator[InternalRow], schema: StructType,
+        context: TaskContext): Iterator[InternalRow] = arrowEval(iter, schema, context) {
+      (args, input) =>
+        new LineApi.Runner(funcs, argOffsets, args) with RowbridgeArrowInput {
+          override protected def rowbridgeInput: PythonInput = input
+        }
     }
   }
 }
@@ -106,15 +87,6 @@ private[rowbridge] object SparkPython {
 /** Spark 3.5's Arrow runner takes neither a session nor a profiler. */
 private[rowbridge] object LineApi {
   class Runner(funcs: SparkPython.Funcs, offsets: Array[Array[Int]], a: RunnerArgs)
-      extends ArrowPythonRunner(
-        funcs,
-        a.evalType,
-        offsets,
-        a.schema,
-        a.timeZone,
-        a.largeVarTypes,
-        a.runnerConf,
-        a.metrics,
-        a.jobArtifactUUID
-      )
+      extends ArrowPythonRunner(funcs, a.evalType, offsets, a.schema, a.timeZone, a.largeVarTypes,
+        a.runnerConf, a.metrics, a.jobArtifactUUID)
 }

@@ -9,55 +9,44 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter
 import org.apache.spark.TaskContext
 import org.apache.spark.api.python.{BasePythonRunner, ChainedPythonFunctions}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Expression, PythonUDF}
+import org.apache.spark.sql.catalyst.expressions.PythonUDF
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.python.{
-  BasicPythonArrowInput,
-  EvalPythonEvaluatorFactory,
-  EvalPythonExec,
-  FlatMapGroupsInArrowExec,
-  MapInArrowExec,
-  MapInPandasExec
-}
+import org.apache.spark.sql.execution.python.rowbridge.PythonOperators.{FlatMapGroups, MapInBatch}
+import org.apache.spark.sql.execution.python._
 import org.apache.spark.sql.execution.python.EvalPythonExec.ArgumentMetadata
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{DataType, StructType}
-import org.apache.spark.sql.types.DataType.equalsIgnoreCompatibleCollation
 
 /** Spark's Python nodes and runners from 4.0 on: resource profiles, a grouped Arrow node, a byte
   * limit per batch, and writers on the task's thread.
   */
 private[rowbridge] object SparkPython {
 
-  def mapInBatch(plan: SparkPlan): Option[PythonOperators.MapInBatch] = plan match {
-    case MapInArrowExec(func, output, child, isBarrier, profile) =>
-      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
-    case MapInPandasExec(func, output, child, isBarrier, profile) =>
-      Some(PythonOperators.MapInBatch(func, output, child, isBarrier, evalTypeOf(func), profile))
+  def mapInBatch(plan: SparkPlan): Option[MapInBatch] = plan match {
+    case MapInArrowExec(f, out, child, barrier, profile) =>
+      MapInBatch.of(f, out, child, barrier, profile)
+    case MapInPandasExec(f, out, child, barrier, profile) =>
+      MapInBatch.of(f, out, child, barrier, profile)
     case _ => None
   }
 
-  def flatMapGroupsInArrow(plan: SparkPlan): Option[PythonOperators.FlatMapGroups] = plan match {
-    case FlatMapGroupsInArrowExec(grouping, func, output, child) =>
-      Some(PythonOperators.FlatMapGroups(grouping, func, output, child, evalTypeOf(func), true))
+  def flatMapGroupsInArrow(plan: SparkPlan): Option[FlatMapGroups] = plan match {
+    case FlatMapGroupsInArrowExec(keys, f, out, child) =>
+      FlatMapGroups.of(keys, f, out, child, true)
     case _ => None
   }
-
-  private def evalTypeOf(func: Expression): Int = func.asInstanceOf[PythonUDF].evalType
 
   def maxArrowBytes(conf: SQLConf): Long = conf.arrowMaxBytesPerBatch
-
   val closesAtTaskEnd: Boolean = true
 
   /** The worker's result types match the UDFs' up to compatible collations. */
   def sameTypes(expected: Seq[DataType], actual: Seq[DataType]): Boolean =
-    equalsIgnoreCompatibleCollation(expected, actual)
+    DataType.equalsIgnoreCompatibleCollation(expected, actual)
 
   def profiler(conf: SQLConf): Option[String] = conf.pythonUDFProfiler
 
   /** The runners take each function with its result's id. */
   type Funcs = Seq[(ChainedPythonFunctions, Long)]
-
   def funcs(udf: PythonUDF): Funcs = Seq((ChainedPythonFunctions(Seq(udf.func)), udf.resultId.id))
 
   /** The writer reads the input on the task's own thread. */
@@ -66,28 +55,19 @@ private[rowbridge] object SparkPython {
   /** Spark's Arrow input to a Python worker with the batches written by rowbridge. */
   trait RowbridgeArrowInput extends BasicPythonArrowInput {
     self: BasePythonRunner[Iterator[InternalRow], _] =>
-
     protected def rowbridgeInput: PythonInput
 
     /** One batch of handed-over rows through Spark's writer ([[LineApi]]'s runners). */
-    protected def writeSparkBatch(
-        writer: ArrowStreamWriter,
-        rows: Iterator[InternalRow],
-        dataOut: DataOutputStream
-    ): Unit
+    protected def writeSparkBatch(writer: ArrowStreamWriter, rows: Iterator[InternalRow],
+        dataOut: DataOutputStream): Unit
 
     private lazy val toWorker =
       new PythonRunners.RowsToWorker(rowbridgeInput, pythonMetrics("pythonDataSent"))
 
-    override protected def writeNextBatchToArrowStream(
-        root: VectorSchemaRoot,
-        writer: ArrowStreamWriter,
-        dataOut: DataOutputStream,
-        inputIterator: Iterator[Iterator[InternalRow]]
-    ): Boolean = toWorker.writeNext(dataOut)(writeSparkBatch(writer, _, dataOut)) || {
-      close()
-      false
-    }
+    override protected def writeNextBatchToArrowStream(root: VectorSchemaRoot,
+        writer: ArrowStreamWriter, dataOut: DataOutputStream,
+        inputIterator: Iterator[Iterator[InternalRow]]): Boolean =
+      toWorker.writeNext(dataOut, () => close())(writeSparkBatch(writer, _, dataOut))
   }
 
   /** Spark's EvalPythonExec asks for an evaluator factory, which goes to the executors. */
@@ -96,18 +76,15 @@ private[rowbridge] object SparkPython {
 
     override protected def evaluatorFactory: EvalPythonEvaluatorFactory = {
       val eval = arrowEval
-      new LineApi.EvalFactory(child.output, udfs, output, conf.arrowMaxRecordsPerBatch, eval.args) {
-        override def evaluate(
-            funcs: Seq[(ChainedPythonFunctions, Long)],
-            argMetas: Array[Array[ArgumentMetadata]],
-            iter: Iterator[InternalRow],
-            schema: StructType,
-            context: TaskContext
-        ): Iterator[InternalRow] = eval(iter, schema, context) { (args, input) =>
-          new LineApi.NamedArgRunner(funcs, argMetas, args) with RowbridgeArrowInput {
-            override protected def rowbridgeInput: PythonInput = input
+      new LineApi.EvalFactory(this, conf.arrowMaxRecordsPerBatch, eval.args) {
+        override def evaluate(funcs: Seq[(ChainedPythonFunctions, Long)],
+            argMetas: Array[Array[ArgumentMetadata]], iter: Iterator[InternalRow],
+            schema: StructType, context: TaskContext): Iterator[InternalRow] =
+          eval(iter, schema, context) { (args, input) =>
+            new LineApi.NamedArgRunner(funcs, argMetas, args) with RowbridgeArrowInput {
+              override protected def rowbridgeInput: PythonInput = input
+            }
           }
-        }
       }
     }
   }

@@ -8,13 +8,7 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter
 
 import org.apache.spark.api.python.BasePythonRunner
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, PythonUDF}
-import org.apache.spark.sql.execution.python.{
-  ArrowEvalPythonEvaluatorFactory,
-  ArrowPythonRunner,
-  ArrowPythonWithNamedArgumentRunner,
-  BasicPythonArrowInput
-}
+import org.apache.spark.sql.execution.python._
 import org.apache.spark.sql.execution.python.EvalPythonExec.ArgumentMetadata
 import org.apache.spark.sql.internal.SQLConf
 
@@ -24,19 +18,13 @@ private[rowbridge] object LineApi {
   /** Spark 4.0's BatchedPythonArrowInput loop, on the rows rowbridge hands over. */
   trait BatchLoop extends BasicPythonArrowInput {
     self: BasePythonRunner[Iterator[InternalRow], _] =>
-
-    protected def writeSparkBatch(
-        writer: ArrowStreamWriter,
-        rows: Iterator[InternalRow],
-        dataOut: DataOutputStream
-    ): Unit = {
+    protected def writeSparkBatch(writer: ArrowStreamWriter, rows: Iterator[InternalRow],
+        dataOut: DataOutputStream): Unit = {
       val maxRows = SQLConf.get.arrowMaxRecordsPerBatch
       val maxBytes = SQLConf.get.arrowMaxBytesPerBatch
+      def full = maxBytes != Int.MaxValue && arrowWriter.sizeInBytes() >= maxBytes
       var count = 0
-      while (
-        rows.hasNext && count < maxRows &&
-        (maxBytes == Int.MaxValue || arrowWriter.sizeInBytes() < maxBytes)
-      ) {
+      while (rows.hasNext && count < maxRows && !full) {
         arrowWriter.write(rows.next())
         count += 1
       }
@@ -56,12 +44,7 @@ private[rowbridge] object LineApi {
         a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.profiler)
       with BatchLoop
 
-  abstract class EvalFactory(
-      in: Seq[Attribute],
-      udfs: Seq[PythonUDF],
-      out: Seq[Attribute],
-      rows: Int,
-      a: RunnerArgs
-  ) extends ArrowEvalPythonEvaluatorFactory(in, udfs, out, rows, a.evalType, a.timeZone,
-        a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.profiler)
+  abstract class EvalFactory(e: EvalPythonExec, rows: Int, a: RunnerArgs)
+      extends ArrowEvalPythonEvaluatorFactory(e.child.output, e.udfs, e.output, rows, a.evalType,
+        a.timeZone, a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.profiler)
 }

@@ -6,12 +6,7 @@ import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.RunnerArgs
 import org.apache.spark.sql.execution.python.rowbridge.SparkPython.Funcs
 import org.apache.spark.sql.execution.python.rowbridge.WorkerStream.SizedBatches
 
-import org.apache.spark.sql.catalyst.expressions.{Attribute, PythonUDF}
-import org.apache.spark.sql.execution.python.{
-  ArrowEvalPythonEvaluatorFactory,
-  ArrowPythonRunner,
-  ArrowPythonWithNamedArgumentRunner
-}
+import org.apache.spark.sql.execution.python._
 import org.apache.spark.sql.execution.python.EvalPythonExec.ArgumentMetadata
 
 /** Spark 4.1's runners: the session and the profiler last; the worker's command starts with the
@@ -34,12 +29,8 @@ private[rowbridge] object LineApi {
         a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.sessionUUID, a.profiler)
       with SizedBatches
 
-  abstract class EvalFactory(
-      in: Seq[Attribute],
-      udfs: Seq[PythonUDF],
-      out: Seq[Attribute],
-      rows: Int,
-      a: RunnerArgs
-  ) extends ArrowEvalPythonEvaluatorFactory(in, udfs, out, rows, a.evalType, a.timeZone,
-        a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.sessionUUID, a.profiler)
+  abstract class EvalFactory(e: EvalPythonExec, rows: Int, a: RunnerArgs)
+      extends ArrowEvalPythonEvaluatorFactory(e.child.output, e.udfs, e.output, rows, a.evalType,
+        a.timeZone, a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.sessionUUID,
+        a.profiler)
 }

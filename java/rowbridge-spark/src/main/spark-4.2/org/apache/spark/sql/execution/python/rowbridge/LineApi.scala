@@ -6,12 +6,7 @@ import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.RunnerArgs
 import org.apache.spark.sql.execution.python.rowbridge.SparkPython.Funcs
 import org.apache.spark.sql.execution.python.rowbridge.WorkerStream.SizedBatches
 
-import org.apache.spark.sql.catalyst.expressions.{Attribute, PythonUDF}
-import org.apache.spark.sql.execution.python.{
-  ArrowEvalPythonEvaluatorFactory,
-  ArrowPythonRunner,
-  ArrowPythonWithNamedArgumentRunner
-}
+import org.apache.spark.sql.execution.python._
 import org.apache.spark.sql.execution.python.EvalPythonExec.ArgumentMetadata
 
 /** Spark 4.2's runners: the session last (4.1's profiler argument is gone); the worker's command is
@@ -19,14 +14,9 @@ import org.apache.spark.sql.execution.python.EvalPythonExec.ArgumentMetadata
   */
 private[rowbridge] object LineApi {
 
-  abstract class EvalFactory(
-      in: Seq[Attribute],
-      udfs: Seq[PythonUDF],
-      out: Seq[Attribute],
-      rows: Int,
-      a: RunnerArgs
-  ) extends ArrowEvalPythonEvaluatorFactory(in, udfs, out, rows, a.evalType, a.timeZone,
-        a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.sessionUUID)
+  abstract class EvalFactory(e: EvalPythonExec, rows: Int, a: RunnerArgs)
+      extends ArrowEvalPythonEvaluatorFactory(e.child.output, e.udfs, e.output, rows, a.evalType,
+        a.timeZone, a.largeVarTypes, a.runnerConf, a.metrics, a.jobArtifactUUID, a.sessionUUID)
 
   class NamedArgRunner(funcs: Funcs, metas: Array[Array[ArgumentMetadata]], a: RunnerArgs)
       extends ArrowPythonWithNamedArgumentRunner(funcs, a.evalType, metas, a.schema, a.timeZone,
