@@ -1,10 +1,7 @@
 package io.rowbridge.spark;
 
-import io.rowbridge.spark.RandomColumns.Dictionaries;
-import io.rowbridge.spark.RandomColumns.Kind;
 import io.rowbridge.spark.RandomLeaves.Leaf;
 import java.util.List;
-import java.util.Random;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
@@ -36,13 +33,8 @@ final class NewerKinds {
     }
   }
 
-  static void fillListView(
-      FieldVector vector,
-      Kind element,
-      List<Object> rows,
-      List<Object> flat,
-      Random random,
-      Dictionaries dictionaries) {
+  /** Never called: {@link #listView} throws first (Arrow Java 12 has no list view). */
+  static void fillListView(FieldVector vector, Object... elementRowsFlatRandomDictionaries) {
     throw new UnsupportedOperationException("Arrow Java 12 has no list view");
   }
 }
