@@ -11,15 +11,11 @@ registered with cloudpickle to be pickled by value, since the workers cannot imp
 """
 
 import datetime as dt
-import decimal
 import math
 import os
 import random
 import re
-import struct
 import sys
-import types
-import zoneinfo
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -33,7 +29,6 @@ from pyspark.sql.types import (
     BinaryType,
     BooleanType,
     ByteType,
-    DataType,
     DateType,
     DayTimeIntervalType,
     DecimalType,
@@ -44,7 +39,6 @@ from pyspark.sql.types import (
     MapType,
     ShortType,
     StringType,
-    StructField,
     StructType,
     TimestampNTZType,
     TimestampType,

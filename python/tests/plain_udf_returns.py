@@ -4,42 +4,15 @@ the return type's own kind and of others, out of range, naive and aware, None at
 import datetime as dt
 import decimal
 import math
-import os
-import random
-import re
-import struct
 import sys
 import types
 import zoneinfo
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import pyspark
 import pyspark.sql.types
 from pyspark import cloudpickle
 from pyspark.sql import Row
 from pyspark.sql import functions as F
-from pyspark.sql.types import (
-    ArrayType,
-    BinaryType,
-    BooleanType,
-    ByteType,
-    DataType,
-    DateType,
-    DayTimeIntervalType,
-    DecimalType,
-    DoubleType,
-    FloatType,
-    IntegerType,
-    LongType,
-    MapType,
-    ShortType,
-    StringType,
-    StructField,
-    StructType,
-    TimestampNTZType,
-    TimestampType,
-)
 
 from plain_udf_values import _PIECES, _UTC, _WIDE, ZONE, _gen_date, _gen_interval  # noqa: F401
 

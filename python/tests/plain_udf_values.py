@@ -5,20 +5,13 @@ hash collisions among map keys) and the frames made of them."""
 import datetime as dt
 import decimal
 import math
-import os
-import random
-import re
 import struct
 import sys
-import types
-import zoneinfo
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pyspark
 import pyspark.sql.types
 from pyspark import cloudpickle
-from pyspark.sql import Row
 from pyspark.sql import functions as F
 from pyspark.sql.types import (
     ArrayType,
