@@ -83,7 +83,7 @@ def main():
     import rowbridge.spark as rb
 
     # The first million rows of the workload of record, cached as rows and in the Arrow cache
-    # (this session's cache serializer).
+    # (the SparkSession's cache serializer).
     record = spark.read.format("rowbridge").load(args.record).where(F.col("a") < 1000000)
     rows = record.select("a", "b", "c", "d").cache()
     print(f"== PySpark {spark.version}: {rows.count():,} rows of record (a long, b int, "

@@ -61,7 +61,7 @@ public final class SparkTypeShim {
   }
 
   /**
-   * Fails as Spark does for a type this session does not allow (from 4.1 on: TimeType while
+   * Fails as Spark does for a type the SparkSession does not allow (from 4.1 on: TimeType while
    * spark.sql.timeType.enabled is off), with Spark's own error.
    */
   public static void checkSessionSupports(DataType schema) {
