@@ -59,15 +59,6 @@ class UnsupportedInput(Exception):
     """A Spark type whose pickled values rowbridge does not reproduce."""
 
 
-def unsupported_reason(data_type):
-    """Why rowbridge cannot hand values of ``data_type`` as the pickled path does, or None."""
-    try:
-        _internal_reader(data_type, True)
-    except UnsupportedInput as e:
-        return str(e)
-    return None
-
-
 def column_reader(data_type, binary_as_bytes):
     """A function from an Arrow array of ``data_type``'s values to the list of Python values
     the pickled path hands a UDF."""

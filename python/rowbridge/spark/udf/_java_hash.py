@@ -106,8 +106,6 @@ class JavaHashMap:
     def __init__(self, initial_capacity=None):
         self._buckets = None
         self._threshold = 0 if initial_capacity is None else _table_size_for(initial_capacity)
-        if initial_capacity == 0:
-            self._threshold = 1
         self._size = 0
 
     def put(self, h, item):

@@ -64,15 +64,6 @@ class UnsupportedResult(Exception):
     """A return type whose Arrow form rowbridge does not write."""
 
 
-def unsupported_reason(data_type):
-    """Why rowbridge cannot write results of ``data_type``, or None."""
-    try:
-        _plan(data_type)
-    except UnsupportedResult as e:
-        return str(e)
-    return None
-
-
 class ResultWriter:
     """Writes one UDF's results (after ``toInternal``) as an Arrow column of its return type,
     and the pickled form of every irregular one as a binary column (None where none is)."""
@@ -102,7 +93,7 @@ class ResultWriter:
         return array, None if pickled is None else pa.array(pickled, type=pa.binary())
 
 
-def _plan(data_type, java_feature=17):
+def _plan(data_type, java_feature):
     """(Arrow type, normalizer, kinds of the all-regular fast path or None)."""
     for spark_type, (low, high, arrow_type) in _INT_RANGES.items():
         if type(data_type) is spark_type:
