@@ -31,6 +31,7 @@ from pyspark.sql.types import (
     _parse_datatype_json_string,
 )
 from pyspark.util import fail_on_stopiteration
+from pyspark.worker import chain
 
 from rowbridge.spark.udf._inputs import column_reader
 from rowbridge.spark.udf._results import ResultWriter
@@ -72,7 +73,7 @@ class _Udf:
         return_type = None
         for command in spec["commands"]:
             function, return_type = _load_command(serializer, base64.b64decode(command))
-            chained = function if chained is None else _chain(chained, function)
+            chained = function if chained is None else chain(chained, function)
         positional = list(spec["args"])
         named = [name for name, _ in spec["kwargs"]]
         self.columns = positional + [column for _, column in spec["kwargs"]]
@@ -99,14 +100,11 @@ def _load_command(serializer, raw):
     return command
 
 
-def _chain(f, g):
-    return lambda *a: g(f(*a))
-
-
 def _then(f, convert):
     return lambda *a: convert(f(*a))
 
 
+# PySpark's worker has this as wrap_kwargs_support from 4.0 on; 3.5's worker has none.
 def _with_keywords(f, positional, names):
     def call(*args):
         return f(*args[:positional], **dict(zip(names, args[positional:])))
@@ -122,7 +120,7 @@ def _call(udfs, columns, num_rows):
             return [_call_one(udf.function, [columns[c] for c in udf.columns], num_rows)]
         if any(udf.order_sensitive for udf in udfs):
             return _call_in_row_order(udfs, columns, num_rows)
-        return _call_row_by_row(udfs, columns, num_rows)
+        return _call_udf_by_udf(udfs, columns, num_rows)
     except StopIteration as exc:
         failure = exc
 
@@ -164,7 +162,7 @@ def _has_local_timestamp(data_type):
     return False
 
 
-def _call_row_by_row(udfs, columns, num_rows):
+def _call_udf_by_udf(udfs, columns, num_rows):
     """Several UDFs, as the pickled path calls them: row by row, each row's UDFs in order. They
     run UDF by UDF over the batch (the values are the same), and a failure is raised as the
     row-by-row order meets it first: the earliest row, then the first UDF (for UDFs whose calls depend on their arguments
