@@ -43,7 +43,8 @@
 #                    (VERSION java/pom.xml's, PLATFORM manylinux_2_28 x86_64 and aarch64)
 #   make test-wheel  the wheel's suites (python/wheel_tests) on Spark 4.1 and 3.5, each in
 #                    a fresh virtual environment with that line's PySpark from PyPI and the
-#                    wheel installed; part of make test (4.0 and 4.2: make test-long)
+#                    wheel installed, and on 4.2 the suites of the frames and the PySpark
+#                    adapter; part of make test (4.0, and all of 4.2: make test-long)
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -336,10 +337,15 @@ wheel: java java-lines
 	scripts/build_wheel.sh
 
 # The wheel as a user installs it: a new virtual environment per line, with that line's PySpark.
+# On 4.2, whose PySpark differs most from 4.1's inside, make test runs the suites of what
+# rowbridge/spark/_pyspark.py adapts (make test-long runs all of 4.2's and 4.0's).
+WHEEL_ADAPTER_SUITES := test_frames.py test_pyspark_adapter.py test_install.py test_setup.py
 test-wheel: wheel
 	@echo "== the wheel's suites on Spark 4.1, then 3.5, each in a fresh virtual environment"
 	$(JAVA_ENV) scripts/wheel_tests.sh 4.1
 	$(JAVA_ENV) scripts/wheel_tests.sh 3.5
+	@echo "== the wheel's frames and PySpark adapter suites on Spark 4.2"
+	$(JAVA_ENV) scripts/wheel_tests.sh 4.2 $(WHEEL_ADAPTER_SUITES)
 
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
 # converter, an Arrow C Data export alone (docs/BENCHMARKS.md, "JVM: Arrow to rows"); then

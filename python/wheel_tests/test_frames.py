@@ -152,3 +152,150 @@ def test_an_arrow_type_spark_lacks_is_a_named_error(spark):
 def test_create_dataframe_refuses_other_inputs_by_name(spark):
     with pytest.raises(rowbridge.spark.RowbridgeFrameError, match="not list"):
         rowbridge.spark.create_dataframe(spark, [(1, 2)])
+
+
+def _with_settings(spark, settings, body):
+    before = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    try:
+        return body()
+    finally:
+        for key, value in before.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"spark.sql.execution.arrow.pyspark.selfDestruct.enabled": "true"},
+        {"spark.sql.execution.pandas.structHandlingMode": "row"},
+        {"spark.sql.execution.pandas.structHandlingMode": "dict"},
+        {"spark.sql.session.timeZone": "Asia/Kolkata"},
+        {"spark.sql.execution.arrow.useLargeVarTypes": "true"},
+    ],
+    ids=lambda settings: ",".join("%s=%s" % (k.split(".")[-1], v) for k, v in settings.items()),
+)
+def test_to_pandas_follows_the_sessions_settings_as_spark(spark, settings):
+    df = spark.sql(QUERIES["nested"]).join(spark.sql(QUERIES["flat"]), "id")
+    if "row" in settings.values():  # PySpark's row mode fails on arrays of structs
+        df = df.select("id", "st", "m", "ts", "d")
+
+    def both():
+        ours = rowbridge.spark.to_pandas(df)
+        with arrow_enabled(spark):
+            theirs = df.toPandas()
+        return ours, theirs
+
+    ours, theirs = _with_settings(spark, settings, both)
+    assert list(ours.dtypes) == list(theirs.dtypes)
+    pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_to_pandas_of_legacy_structs_with_duplicated_names_fails_as_spark(spark):
+    df = spark.sql("SELECT NAMED_STRUCT('a', 1, 'a', 2) AS st FROM range(3)")
+    settings = {"spark.sql.execution.pandas.structHandlingMode": "legacy"}
+
+    def error_of(collect):
+        with pytest.raises(Exception) as raised:
+            collect()
+        return raised.value
+
+    def both():
+        ours = error_of(lambda: rowbridge.spark.to_pandas(df))
+        with arrow_enabled(spark):
+            theirs = error_of(df.toPandas)
+        return ours, theirs
+
+    ours, theirs = _with_settings(spark, settings, both)
+    assert type(ours) is type(theirs)
+    assert "DUPLICATED_FIELD_NAME_IN_ARROW_STRUCT" in str(ours), ours
+
+
+def _pandas_input():
+    return pd.DataFrame(
+        {
+            "id": range(1500),
+            "s": ["s%d" % i if i % 9 else None for i in range(1500)],
+            "t": pd.date_range("2024-03-30", periods=1500, freq="h"),
+            "m": [{"k%d" % (i % 3): i} for i in range(1500)],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"spark.sql.timestampType": "TIMESTAMP_NTZ"},
+        {"spark.sql.execution.pandas.inferPandasDictAsMap": "true"},
+        {"spark.sql.execution.arrow.maxRecordsPerBatch": "100"},
+        {"spark.sql.session.timeZone": "Australia/Lord_Howe"},
+    ],
+    ids=lambda settings: ",".join("%s=%s" % (k.split(".")[-1], v) for k, v in settings.items())
+    or "defaults",
+)
+def test_create_dataframe_from_pandas_follows_the_sessions_settings_as_spark(spark, settings):
+    pdf = _pandas_input()
+    if "spark.sql.execution.pandas.inferPandasDictAsMap" not in settings:
+        pdf = pdf.drop(columns=["m"])  # a dict column is a struct without it: not Arrow's
+
+    def both():
+        ours = rowbridge.spark.create_dataframe(spark, pdf)
+        with arrow_enabled(spark):
+            theirs = spark.createDataFrame(pdf)
+        _same_frames(ours, theirs)
+
+    if settings.get("spark.sql.execution.pandas.inferPandasDictAsMap") and pyspark_line() < (4, 0):
+        return  # 3.5 has no such setting
+    _with_settings(spark, settings, both)
+
+
+@pytest.mark.parametrize("schema", ["names", "ddl", "struct"])
+def test_create_dataframe_with_each_form_of_schema_equals_sparks(spark, schema):
+    pdf = _pandas_input().drop(columns=["m"])
+    given = {
+        "names": ["a", "b", "c"],
+        "ddl": "a long, b string, c timestamp",
+        "struct": spark.createDataFrame([], "a long, b string, c timestamp").schema,
+    }[schema]
+    ours = rowbridge.spark.create_dataframe(spark, pdf, given)
+    with arrow_enabled(spark):
+        theirs = spark.createDataFrame(pdf, given)
+    _same_frames(ours, theirs)
+    if pyspark_line() < (4, 0):
+        return
+    table = pa.Table.from_pandas(pdf, preserve_index=False)
+    if schema == "names":
+        _same_frames(
+            rowbridge.spark.create_dataframe(spark, table, given),
+            spark.createDataFrame(table, given),
+        )
+        return
+    # A struct of other names than the table's: PySpark's cast fails, and so does rowbridge.
+    with pytest.raises(Exception) as ours_error:
+        rowbridge.spark.create_dataframe(spark, table, given)
+    with pytest.raises(Exception) as their_error:
+        spark.createDataFrame(table, given)
+    assert type(ours_error.value) is type(their_error.value)
+    assert str(ours_error.value) == str(their_error.value)
+
+
+def test_create_dataframe_from_arrow_prefers_ntz_as_spark(spark):
+    if pyspark_line() < (4, 0):
+        return
+    table = _arrow_input()
+
+    def both():
+        _same_frames(rowbridge.spark.create_dataframe(spark, table), spark.createDataFrame(table))
+
+    _with_settings(spark, {"spark.sql.timestampType": "TIMESTAMP_NTZ"}, both)
+
+
+def pyspark_line():
+    import pyspark
+
+    return tuple(int(part) for part in pyspark.__version__.split(".")[:2])

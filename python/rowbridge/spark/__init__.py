@@ -13,10 +13,12 @@ from rowbridge.spark._configure import EXTENSION, configure
 from rowbridge.spark._frames import RowbridgeFrameError, create_dataframe, to_arrow, to_pandas
 from rowbridge.spark._install import install, installed, uninstall
 from rowbridge.spark._jars import UnsupportedSparkVersion, jars
+from rowbridge.spark._pyspark import UnsupportedPySparkVersion
 
 __all__ = [
     "EXTENSION",
     "RowbridgeFrameError",
+    "UnsupportedPySparkVersion",
     "UnsupportedSparkVersion",
     "configure",
     "create_dataframe",

@@ -1,6 +1,6 @@
 """A SparkSession builder with rowbridge's jars and extension."""
 
-from rowbridge.spark import _jars
+from rowbridge.spark import _jars, _pyspark
 
 EXTENSION = "io.rowbridge.spark.RowbridgeExtensions"
 
@@ -29,9 +29,11 @@ def configure(builder):
     user set modules of their own (plain UDFs then stay on Spark's pickled path). In local mode
     this is the whole set-up; on a cluster, ``spark.jars`` ships the jars to the executors, and
     the workers' Python needs the rowbridge wheel. Raises ``UnsupportedSparkVersion`` when the wheel has no jars for the
-    installed PySpark's line. Settings only take effect for a session that this builder starts.
+    installed PySpark's line, and ``UnsupportedPySparkVersion`` (a kind of it) when
+    ``rowbridge.spark`` does not know the installed PySpark. Settings only take effect for a session that this builder starts.
     """
-    options = getattr(builder, "_options", {})
+    _pyspark.check()
+    options = _pyspark.builder_options(builder)
     builder = builder.config("spark.jars", _merged(options.get("spark.jars"), _jars.jars()))
     for setting, module in PYTHON_MODULES.items():
         if setting not in options:

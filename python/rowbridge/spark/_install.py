@@ -4,7 +4,7 @@ answered by rowbridge for the inputs it covers; ``uninstall()`` puts PySpark's b
 import functools
 import threading
 
-from rowbridge.spark import _frames
+from rowbridge.spark import _frames, _pyspark
 
 _lock = threading.Lock()
 _originals = {}
@@ -38,6 +38,7 @@ def install():
     and ``SparkSession.createDataFrame`` (for a pandas DataFrame, and for Arrow input on 4.0 and
     later, without samplingRatio and with verifySchema left as is) use rowbridge's paths in this
     process. Other calls go to PySpark's own methods unchanged. Installing twice does nothing."""
+    _pyspark.check()
     data_frame, session = _classes()
     with _lock:
         if _originals:
@@ -53,7 +54,7 @@ def install():
         def rowbridge_create_dataframe(self, data, schema=None, *args, **kwargs):
             covered = not args and not kwargs and (
                 _frames.is_pandas(data)
-                or (_is_arrow(data) and hasattr(self, "_create_from_arrow_table"))
+                or (_is_arrow(data) and _pyspark.line() != "3.5")
             )
             if not covered:
                 return create(self, data, schema, *args, **kwargs)

@@ -57,6 +57,7 @@ object ArrowFrames {
     * partitions that finish early wait on the driver until those before them are written.
     */
   def serveArrow(dataset: Dataset[_], timeZoneId: String): Array[Any] = {
+    refuseDuplicatedStructNames(dataset)
     val schema = RowbridgeArrow.schemaMessage(dataset, timeZoneId)
     val batches = RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd
     val context = dataset.sparkSession.sparkContext
@@ -74,6 +75,17 @@ object ArrowFrames {
       ordered.finish()
       out.write(EndOfStream)
       out.flush()
+    }
+  }
+
+  /** Throws Spark's error for a struct with duplicated field names where Spark's own
+    * collectAsArrowToPython does: in the legacy pandas struct mode (the default).
+    */
+  private def refuseDuplicatedStructNames(dataset: Dataset[_]): Unit = {
+    val conf = dataset.sparkSession.sessionState.conf
+    val mode = conf.getConfString("spark.sql.execution.pandas.structHandlingMode", "legacy")
+    if (mode == "legacy") {
+      ArrowUtils.toArrowSchema(dataset.schema, conf.sessionLocalTimeZone, true, false)
     }
   }
 
