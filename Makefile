@@ -339,7 +339,8 @@ wheel: java java-lines
 # The wheel as a user installs it: a new virtual environment per line, with that line's PySpark.
 # On 4.2, whose PySpark differs most from 4.1's inside, make test runs the suites of what
 # rowbridge/spark/_pyspark.py adapts (make test-long runs all of 4.2's and 4.0's).
-WHEEL_ADAPTER_SUITES := test_frames.py test_pyspark_adapter.py test_install.py test_setup.py
+WHEEL_ADAPTER_SUITES := test_frames.py test_columnar_frames.py test_pyspark_adapter.py test_install.py \
+                        test_setup.py
 test-wheel: wheel
 	@echo "== the wheel's suites on Spark 4.1, then 3.5, each in a fresh virtual environment"
 	$(JAVA_ENV) scripts/wheel_tests.sh 4.1

@@ -28,6 +28,7 @@ def session_builder(master):
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "America/Los_Angeles")
         .config("spark.driver.maxResultSize", MAX_RESULT_SIZE)
+        .config("spark.sql.cache.serializer", "io.rowbridge.spark.ArrowCachedBatchSerializer")
     )
     return rowbridge.spark.configure(builder)
 

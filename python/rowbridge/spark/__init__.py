@@ -6,11 +6,19 @@
   batches, equal to PySpark's ``toArrow()`` and Arrow ``toPandas()``.
 - ``create_dataframe(spark, data, schema=None)``: a DataFrame from Arrow or pandas, its rows made
   by rowbridge's converter, equal to PySpark's ``createDataFrame``.
+- ``arrow_path(df)``: which path ``df``'s rows take to Arrow (its plan's own columnar batches, or
+  rows through rowbridge's decoder).
 - ``install()`` / ``uninstall()``: PySpark's own methods answered by these.
 """
 
 from rowbridge.spark._configure import EXTENSION, configure
-from rowbridge.spark._frames import RowbridgeFrameError, create_dataframe, to_arrow, to_pandas
+from rowbridge.spark._frames import (
+    RowbridgeFrameError,
+    arrow_path,
+    create_dataframe,
+    to_arrow,
+    to_pandas,
+)
 from rowbridge.spark._install import install, installed, uninstall
 from rowbridge.spark._jars import UnsupportedSparkVersion, jars
 from rowbridge.spark._pyspark import UnsupportedPySparkVersion
@@ -20,6 +28,7 @@ __all__ = [
     "RowbridgeFrameError",
     "UnsupportedPySparkVersion",
     "UnsupportedSparkVersion",
+    "arrow_path",
     "configure",
     "create_dataframe",
     "install",

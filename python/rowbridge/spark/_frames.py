@@ -65,6 +65,15 @@ def to_arrow(df):
     return table.cast(_pyspark.arrow_schema(df.sparkSession, df.schema))
 
 
+def arrow_path(df):
+    """The path ``df``'s rows take to Arrow in ``to_arrow`` and ``to_pandas``, in words:
+    ``"columnar: ..."`` when its plan ends in columnar batches (a ``format("rowbridge")`` scan,
+    the Arrow cache, a DataFrame ``create_dataframe`` made, and projections of their columns),
+    whose Arrow vectors go out as they are; ``"rows: ..."`` when its rows go through rowbridge's
+    row decoder. ``spark.rowbridge.frames.columnar.enabled=false`` sends every plan by rows."""
+    return _pyspark.frames(df.sparkSession).arrowPath(_pyspark.jdf(df))
+
+
 def to_pandas(df):
     """Collects ``df`` into a ``pandas.DataFrame`` equal to PySpark's Arrow ``toPandas()``: the
     same dtypes, time zones and nested values, since PySpark's own conversion from Arrow to pandas

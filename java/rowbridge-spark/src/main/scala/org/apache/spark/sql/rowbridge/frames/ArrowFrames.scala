@@ -7,11 +7,17 @@ import scala.jdk.CollectionConverters._
 
 import io.rowbridge.ArrowSchemas
 import io.rowbridge.spark.{BatchRowSource, RowbridgeArrow, RowbridgeConf}
-import io.rowbridge.spark.frames.{PythonBatchesTable, RecordBatchMessages}
+import io.rowbridge.spark.frames.{
+  ColumnarBatchMessages,
+  ColumnarOutput,
+  PythonBatchesTable,
+  RecordBatchMessages
+}
 
 import org.apache.arrow.vector.types.pojo.Schema
 import org.apache.spark.TaskContext
 import org.apache.spark.network.util.JavaUtils
+import org.apache.spark.rdd.RDD
 import org.apache.spark.security.{SocketAuthHelper, SocketAuthServer}
 import org.apache.spark.sql.{DataFrame, Dataset, SparkSession}
 import org.apache.spark.sql.api.python.PythonSQLUtils
@@ -59,7 +65,8 @@ object ArrowFrames {
   def serveArrow(dataset: Dataset[_], timeZoneId: String): Array[Any] = {
     refuseDuplicatedStructNames(dataset)
     val schema = RowbridgeArrow.schemaMessage(dataset, timeZoneId)
-    val batches = RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd
+    val batches = columnarBatches(dataset, timeZoneId)
+      .getOrElse(RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd)
     val context = dataset.sparkSession.sparkContext
     val helper = new SocketAuthHelper(context.conf)
     SocketAuthServer.serveToStream("serve rowbridge Arrow batches", helper) { out =>
@@ -77,6 +84,35 @@ object ArrowFrames {
       out.flush()
     }
   }
+
+  /** Whether the frames take a columnar plan's batches as they are (true, the default), or make
+    * every plan's rows into Arrow through rowbridge's decoder.
+    */
+  val ColumnarEnabled = "spark.rowbridge.frames.columnar.enabled"
+
+  /** The path `dataset`'s rows take to Arrow in [[serveArrow]], in words. */
+  def arrowPath(dataset: Dataset[_]): String = {
+    val plan = dataset.queryExecution.executedPlan
+    if (!columnarEnabled(dataset)) s"rows: $ColumnarEnabled is false"
+    else ColumnarOutput.describe(plan)
+  }
+
+  private def columnarEnabled(dataset: Dataset[_]): Boolean =
+    dataset.sparkSession.sessionState.conf.getConfString(ColumnarEnabled, "true").toBoolean
+
+  /** The IPC batch messages of `dataset`'s plan when it ends in columnar batches
+    * ([[ColumnarOutput]]): their vectors as they are, with no rows between.
+    */
+  private def columnarBatches(dataset: Dataset[_], timeZoneId: String): Option[RDD[Array[Byte]]] =
+    if (!columnarEnabled(dataset)) None
+    else {
+      ColumnarOutput.of(dataset.queryExecution.executedPlan).map { case (columnar, ordinals) =>
+        val schemaJson = RowbridgeArrow.arrowSchema(dataset, timeZoneId).toJson
+        columnar.executeColumnar().mapPartitions { batches =>
+          new ColumnarBatchMessages(batches.asJava, ordinals, Schema.fromJSON(schemaJson)).asScala
+        }
+      }
+    }
 
   /** Throws Spark's error for a struct with duplicated field names where Spark's own
     * collectAsArrowToPython does: in the legacy pandas struct mode (the default).

@@ -1,0 +1,166 @@
+package io.rowbridge.spark.frames;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.execution.arrow.ArrowWriter;
+import org.apache.spark.sql.util.ArrowUtils;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * The batches of a columnar plan as Arrow IPC record batch messages, with no rows between: a column
+ * whose vector is Arrow of the type Spark's Arrow schema gives it ({@code expected}) is written as
+ * it is; any other column is written by Spark's own {@code ArrowWriter} from the batch's values.
+ * The messages follow the schema message of {@code expected}, so a reader of Spark's Arrow schema
+ * reads them.
+ *
+ * <p>Each message is made before the next batch is asked for, as the source may reuse its vectors.
+ * An empty batch makes no message. The vectors made for written columns belong to the iterator's
+ * allocator, freed when the task completes.
+ */
+public final class ColumnarBatchMessages implements Iterator<byte[]> {
+  private final Iterator<ColumnarBatch> batches;
+  private final int[] ordinals;
+  private final Schema expected;
+  private final BufferAllocator allocator;
+  private byte[] next;
+
+  /**
+   * Messages of {@code batches}' columns {@code ordinals}, in that order, as the fields of {@code
+   * expected}. Call from a task.
+   */
+  public ColumnarBatchMessages(Iterator<ColumnarBatch> batches, int[] ordinals, Schema expected) {
+    if (ordinals.length != expected.getFields().size()) {
+      throw new IllegalArgumentException(
+          "rowbridge: "
+              + ordinals.length
+              + " columns for an Arrow schema of "
+              + expected.getFields().size()
+              + " fields");
+    }
+    this.batches = batches;
+    this.ordinals = ordinals.clone();
+    this.expected = expected;
+    this.allocator =
+        ArrowUtils.rootAllocator()
+            .newChildAllocator("rowbridge's columnar batches to Python", 0, Long.MAX_VALUE);
+    TaskContext task = TaskContext.get();
+    if (task != null) {
+      task.addTaskCompletionListener((TaskContext context) -> allocator.close());
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (next == null && batches.hasNext()) {
+      ColumnarBatch batch = batches.next();
+      if (batch.numRows() > 0) {
+        next = message(batch);
+      }
+    }
+    return next != null;
+  }
+
+  @Override
+  public byte[] next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("rowbridge: no more columnar batches");
+    }
+    byte[] message = next;
+    next = null;
+    return message;
+  }
+
+  private byte[] message(ColumnarBatch batch) {
+    int rows = batch.numRows();
+    List<Field> fields = expected.getFields();
+    List<FieldVector> vectors = new ArrayList<>(fields.size());
+    List<VectorSchemaRoot> written = new ArrayList<>();
+    try {
+      for (int i = 0; i < fields.size(); i++) {
+        ColumnVector column = batch.column(ordinals[i]);
+        FieldVector as = arrowAsIs(column, fields.get(i));
+        if (as == null) {
+          VectorSchemaRoot one = write(column, fields.get(i), rows);
+          written.add(one);
+          as = one.getVector(0);
+        }
+        vectors.add(as);
+      }
+      // The root only lends the vectors to the unloader: closing it would free the source's.
+      VectorSchemaRoot root = new VectorSchemaRoot(fields, vectors, rows);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      try (ArrowRecordBatch record = new VectorUnloader(root).getRecordBatch()) {
+        MessageSerializer.serialize(new WriteChannel(Channels.newChannel(out)), record);
+      } catch (IOException e) {
+        throw new UncheckedIOException("rowbridge: writing a columnar batch's message", e);
+      }
+      return out.toByteArray();
+    } finally {
+      written.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  /** The column's Arrow vector when it is of {@code field}'s type at every level; else null. */
+  static FieldVector arrowAsIs(ColumnVector column, Field field) {
+    if (!(column instanceof ArrowColumnVector)) {
+      return null;
+    }
+    ValueVector vector = ((ArrowColumnVector) column).getValueVector();
+    if (!(vector instanceof FieldVector) || !sameType(vector.getField(), field)) {
+      return null;
+    }
+    return (FieldVector) vector;
+  }
+
+  /** Equal Arrow types at every level; names and nullability aside. */
+  static boolean sameType(Field actual, Field expected) {
+    if (!actual.getType().equals(expected.getType())
+        || actual.getChildren().size() != expected.getChildren().size()
+        || (actual.getDictionary() == null) != (expected.getDictionary() == null)) {
+      return false;
+    }
+    for (int i = 0; i < actual.getChildren().size(); i++) {
+      if (!sameType(actual.getChildren().get(i), expected.getChildren().get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A one-column root of {@code field} holding the column's values, by Spark's ArrowWriter. */
+  private VectorSchemaRoot write(ColumnVector column, Field field, int rows) {
+    VectorSchemaRoot one = VectorSchemaRoot.create(new Schema(List.of(field)), allocator);
+    try {
+      ArrowWriter writer = ArrowWriter.create(one);
+      // Not closed: closing a batch closes its columns, which are the source's.
+      ColumnarBatch single = new ColumnarBatch(new ColumnVector[] {column}, rows);
+      for (int row = 0; row < rows; row++) {
+        writer.write(single.getRow(row));
+      }
+      writer.finish();
+      return one;
+    } catch (RuntimeException e) {
+      one.close();
+      throw e;
+    }
+  }
+}
