@@ -26,8 +26,8 @@ object ColumnarOutput {
     * `plan`'s output, in order; None when `plan` ends in row operators.
     */
   def of(plan: SparkPlan): Option[(SparkPlan, Array[Int])] = plan match {
-    case stage: WholeStageCodegenExec                                          => of(stage.child)
-    case input: InputAdapter                                                   => of(input.child)
+    case stage: WholeStageCodegenExec => of(stage.child)
+    case input: InputAdapter          => of(input.child)
     case transition: ColumnarToRowTransition if arrowBatches(adapted(transition.child)) =>
       val columnar = adapted(transition.child)
       Some((columnar, columnar.output.indices.toArray))
@@ -46,7 +46,7 @@ object ColumnarOutput {
   /** The plan under the adapters whole-stage code generation puts at a stage's input. */
   private def adapted(plan: SparkPlan): SparkPlan = plan match {
     case input: InputAdapter => adapted(input.child)
-    case _ => plan
+    case _                   => plan
   }
 
   /** A columnar plan whose batches are Arrow vectors: rowbridge's scans (its files and Python's

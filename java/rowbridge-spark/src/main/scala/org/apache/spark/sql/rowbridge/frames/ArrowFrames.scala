@@ -15,7 +15,6 @@ import io.rowbridge.spark.frames.{
 }
 
 import org.apache.arrow.vector.types.pojo.Schema
-import org.apache.spark.TaskContext
 import org.apache.spark.network.util.JavaUtils
 import org.apache.spark.rdd.RDD
 import org.apache.spark.security.{SocketAuthHelper, SocketAuthServer}
@@ -31,10 +30,12 @@ import org.apache.spark.sql.util.ArrowUtils
 
 /** DataFrames to and from Python's Arrow, with rowbridge on the JVM's side of each crossing.
   *
-  *   - [[serveArrow]]: a DataFrame's rows become Arrow IPC batches on the executors (rowbridge's
-  *     decoder and encoder), streamed to the Python driver through a local socket in partition
-  *     order, with no file between. Task results are the batches, so spark.driver.maxResultSize
-  *     stops a collect that is too large with Spark's own error.
+  *   - [[serveArrow]]: a DataFrame's batches as Arrow IPC messages, made on the executors (a
+  *     columnar plan's own Arrow vectors where [[ColumnarOutput]] finds them, rows through
+  *     rowbridge's decoder and encoder otherwise), streamed to the Python driver through a local
+  *     socket in partition order, with no file between. The messages travel through the block
+  *     managers ([[PartitionBlocks]]), not as task results; spark.driver.maxResultSize stops a
+  *     collect that is too large with Spark's own error.
   *   - [[toDataFrame]]: the batches PySpark's createDataFrame sends (its own pandas and Arrow
   *     conversion, untouched) become rows through rowbridge's converter, in place of the row by row
   *     reading of Spark's PythonSQLUtils.toDataFrame; small data becomes a local relation and
@@ -69,17 +70,10 @@ object ArrowFrames {
       .getOrElse(RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd)
     val context = dataset.sparkSession.sparkContext
     val helper = new SocketAuthHelper(context.conf)
+    val maxResultSize = context.conf.getSizeAsBytes("spark.driver.maxResultSize", "1g")
     SocketAuthServer.serveToStream("serve rowbridge Arrow batches", helper) { out =>
       out.write(schema)
-      val ordered = new PartitionOrder(out, batches.getNumPartitions)
-      val collect = (_: TaskContext, partition: Iterator[Array[Byte]]) => partition.toArray
-      context.runJob[Array[Byte], Array[Array[Byte]]](
-        batches,
-        collect,
-        0 until batches.getNumPartitions,
-        (index: Int, result: Array[Array[Byte]]) => ordered.arrived(index, result)
-      )
-      ordered.finish()
+      PartitionBlocks.stream(batches, out, maxResultSize)
       out.write(EndOfStream)
       out.flush()
     }
@@ -122,24 +116,6 @@ object ArrowFrames {
     val mode = conf.getConfString("spark.sql.execution.pandas.structHandlingMode", "legacy")
     if (mode == "legacy") {
       ArrowUtils.toArrowSchema(dataset.schema, conf.sessionLocalTimeZone, true, false)
-    }
-  }
-
-  /** Writes each partition's batches once every partition before it has been written. */
-  private final class PartitionOrder(out: OutputStream, partitions: Int) {
-    private val waiting = mutable.HashMap.empty[Int, Array[Array[Byte]]]
-    private var next = 0
-
-    def arrived(index: Int, batches: Array[Array[Byte]]): Unit = synchronized {
-      waiting(index) = batches
-      while (waiting.contains(next)) {
-        waiting.remove(next).get.foreach(batch => out.write(batch))
-        next += 1
-      }
-    }
-
-    def finish(): Unit = synchronized {
-      require(next == partitions, s"rowbridge: wrote $next of $partitions partitions' batches")
     }
   }
 

@@ -1,0 +1,141 @@
+package org.apache.spark.sql.rowbridge.frames
+
+import java.io.OutputStream
+import java.nio.ByteBuffer
+import java.nio.channels.{Channels, WritableByteChannel}
+
+import scala.collection.mutable
+import scala.concurrent.Await
+import scala.concurrent.duration.Duration
+import scala.util.{Failure, Success}
+
+import org.apache.spark.{SparkEnv, SparkException}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.storage.{RDDBlockId, StorageLevel}
+import org.apache.spark.util.Utils
+import org.apache.spark.util.io.ChunkedByteBuffer
+
+/** A job's partitions of Arrow IPC messages streamed to one output in partition order, through
+  * Spark's block managers rather than as task results. In `org.apache.spark` for the block manager,
+  * its block ids and ChunkedByteBuffer, which are Spark-private.
+  *
+  * Each task puts its partition's messages, as they are, into its executor's block manager as one
+  * block (an RDDBlockId of the messages' RDD, MEMORY_AND_DISK_SER: on disk under memory pressure),
+  * and its result is only the block's size. The driver writes the blocks in partition order as
+  * their tasks finish, reading each from where it is (its own block manager in local mode, an
+  * executor's otherwise), and removes each once written; so the driver holds one partition's bytes
+  * at a time, never the result, and no byte goes through Spark's task-result serialization. Blocks
+  * of attempts that lost (a failed job, a speculative copy) are removed with the RDD's blocks at
+  * the end.
+  *
+  * `spark.driver.maxResultSize` is kept: when the blocks' sizes pass it, the job is cancelled and
+  * Spark's own error is raised. A failed job raises its error.
+  */
+object PartitionBlocks {
+
+  /** Writes every partition's messages of `messages` to `out` in partition order. */
+  def stream(messages: RDD[Array[Byte]], out: OutputStream, maxResultSize: Long): Unit = {
+    val context = messages.sparkContext
+    val rddId = messages.id
+    val partitions = messages.getNumPartitions
+    val sizes = mutable.HashMap.empty[Int, Long]
+    var total = 0L
+    var tooLarge: Option[String] = None
+    val put = (batches: Iterator[Array[Byte]]) => store(rddId, batches)
+    val arrived = (index: Int, size: Long) =>
+      sizes.synchronized {
+        sizes(index) = size
+        total += size
+        if (maxResultSize > 0 && total > maxResultSize && tooLarge.isEmpty) {
+          tooLarge = Some(
+            "Job aborted due to stage failure: Total size of serialized results of " +
+              s"${sizes.size} tasks (${Utils.bytesToString(total)}) is bigger than " +
+              s"spark.driver.maxResultSize (${Utils.bytesToString(maxResultSize)})"
+          )
+        }
+        sizes.notifyAll()
+      }
+    val job = context.submitJob[Array[Byte], Long, Unit](
+      messages,
+      put,
+      0 until partitions,
+      arrived,
+      ()
+    )
+    val channel = Channels.newChannel(out)
+    try {
+      for (next <- 0 until partitions) {
+        val size = sizes.synchronized {
+          while (!sizes.contains(next) && tooLarge.isEmpty && !job.isCompleted) {
+            sizes.wait(50)
+          }
+          tooLarge.foreach { message =>
+            job.cancel()
+            throw new SparkException(message)
+          }
+          sizes.get(next)
+        }
+        size match {
+          case Some(bytes) => if (bytes > 0) write(RDDBlockId(rddId, next), out, channel)
+          case None        => // the job ended before this partition arrived
+            failure(job.value)
+            throw new SparkException(s"rowbridge: partition $next of a finished job is missing")
+        }
+      }
+      out.flush()
+      Await.ready(job, Duration.Inf)
+      failure(job.value)
+    } finally {
+      if (!job.isCompleted) job.cancel()
+      SparkEnv.get.blockManager.master.removeRdd(rddId, false)
+    }
+  }
+
+  /** In a task: puts the partition's messages as its block; returns the block's size. */
+  private def store(rddId: Int, batches: Iterator[Array[Byte]]): Long = {
+    val buffers = batches.map(ByteBuffer.wrap).toArray
+    val size = buffers.iterator.map(_.remaining.toLong).sum
+    if (size > 0) {
+      val id = RDDBlockId(rddId, org.apache.spark.TaskContext.getPartitionId())
+      val blocks = SparkEnv.get.blockManager
+      blocks.removeBlock(id, true) // an earlier attempt's, if it stored one here
+      val stored = blocks.putBytes(
+        id,
+        new ChunkedByteBuffer(buffers),
+        StorageLevel.MEMORY_AND_DISK_SER,
+        true
+      )
+      if (!stored) {
+        throw new SparkException(s"rowbridge: the block manager did not store $id ($size bytes)")
+      }
+    }
+    size
+  }
+
+  /** Writes a block to `channel` from wherever it is, then removes it. */
+  private def write(id: RDDBlockId, out: OutputStream, channel: WritableByteChannel): Unit = {
+    val blocks = SparkEnv.get.blockManager
+    blocks.getLocalBytes(id) match {
+      case Some(data) =>
+        try {
+          val in = data.toInputStream()
+          try in.transferTo(out)
+          finally in.close()
+        } finally blocks.releaseLockAndDispose(id, data)
+      case None =>
+        val bytes = blocks.getRemoteBytes(id).getOrElse {
+          throw new SparkException(s"rowbridge: block $id of a finished task is gone")
+        }
+        try bytes.writeFully(channel)
+        finally bytes.dispose()
+    }
+    blocks.master.removeBlock(id)
+  }
+
+  /** Throws the job's error when it failed. */
+  private def failure(value: Option[scala.util.Try[Unit]]): Unit = value match {
+    case Some(Failure(error)) => throw error
+    case Some(Success(_))     => ()
+    case None                 => throw new SparkException("rowbridge: the job ended with no result")
+  }
+}
