@@ -1,4 +1,4 @@
-"""to_arrow and create_dataframe in local-cluster mode: executors in JVMs of their own, which get
+"""to_arrow, to_pandas and create_dataframe in local-cluster mode: executors in JVMs of their own, which get
 the wheel's jars through spark.jars as configure sets it. A process of its own runs the session
 (one SparkContext per process)."""
 
@@ -19,6 +19,15 @@ SCRIPT = textwrap.dedent(
     try:
         df = spark.sql(QUERIES["nested"])
         assert rowbridge.spark.to_arrow(df).equals(spark_arrow(df))
+        # The columnar path: the executors' blocks fetched by the driver, in partition order.
+        path = sys.argv[1]
+        spark.sql(QUERIES["flat"]).write.format("rowbridge").save(path)
+        scanned = spark.read.format("rowbridge").load(path)
+        assert rowbridge.spark.arrow_path(scanned).startswith("columnar")
+        assert rowbridge.spark.to_arrow(scanned).equals(spark_arrow(scanned))
+        spark.conf.set("spark.sql.execution.arrow.pyspark.enabled", "true")
+        pd.testing.assert_frame_equal(rowbridge.spark.to_pandas(scanned), scanned.toPandas())
+        spark.conf.unset("spark.sql.execution.arrow.pyspark.enabled")
         pdf = pd.DataFrame({"id": range(5000), "s": ["v%d" % i for i in range(5000)]})
         # Past the threshold, a scan of the 5 batches of 1000 rows.
         spark.conf.set("spark.sql.execution.arrow.localRelationThreshold", "1k")
@@ -41,7 +50,7 @@ def test_on_executors_of_their_own(tmp_path):
 
     here = os.path.dirname(os.path.abspath(__file__))
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
+        [sys.executable, "-c", SCRIPT, str(tmp_path / "flat")],
         cwd=here,
         capture_output=True,
         text=True,
