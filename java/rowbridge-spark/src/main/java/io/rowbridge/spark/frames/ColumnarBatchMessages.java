@@ -1,9 +1,9 @@
 package io.rowbridge.spark.frames;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -107,16 +107,74 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
       }
       // The root only lends the vectors to the unloader: closing it would free the source's.
       VectorSchemaRoot root = new VectorSchemaRoot(fields, vectors, rows);
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (ArrowRecordBatch record = new VectorUnloader(root).getRecordBatch()) {
-        MessageSerializer.serialize(new WriteChannel(Channels.newChannel(out)), record);
+        // Measured first, then written once into an array of its exact size.
+        CountingChannel counted = new CountingChannel();
+        MessageSerializer.serialize(new WriteChannel(counted), record);
+        ArrayChannel message = new ArrayChannel(Math.toIntExact(counted.bytes));
+        MessageSerializer.serialize(new WriteChannel(message), record);
+        return message.filled();
       } catch (IOException e) {
         throw new UncheckedIOException("rowbridge: writing a columnar batch's message", e);
       }
-      return out.toByteArray();
     } finally {
       written.forEach(VectorSchemaRoot::close);
     }
+  }
+
+  /** A channel that only counts the bytes written to it. */
+  private static final class CountingChannel implements WritableByteChannel {
+    long bytes;
+
+    @Override
+    public int write(ByteBuffer source) {
+      int n = source.remaining();
+      source.position(source.limit());
+      bytes += n;
+      return n;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return true;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** A channel writing into an array of a size known in advance. */
+  private static final class ArrayChannel implements WritableByteChannel {
+    private final byte[] array;
+    private int filled;
+
+    ArrayChannel(int size) {
+      array = new byte[size];
+    }
+
+    @Override
+    public int write(ByteBuffer source) {
+      int n = source.remaining();
+      source.get(array, filled, n);
+      filled += n;
+      return n;
+    }
+
+    byte[] filled() {
+      if (filled != array.length) {
+        throw new IllegalStateException(
+            "rowbridge: a message of " + filled + " bytes, measured at " + array.length);
+      }
+      return array;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return true;
+    }
+
+    @Override
+    public void close() {}
   }
 
   /** The column's Arrow vector when it is of {@code field}'s type at every level; else null. */

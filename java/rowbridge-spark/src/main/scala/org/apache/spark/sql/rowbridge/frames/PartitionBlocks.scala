@@ -1,8 +1,7 @@
 package org.apache.spark.sql.rowbridge.frames
 
-import java.io.OutputStream
+import java.io.{InputStream, OutputStream}
 import java.nio.ByteBuffer
-import java.nio.channels.{Channels, WritableByteChannel}
 
 import scala.collection.mutable
 import scala.concurrent.Await
@@ -11,7 +10,7 @@ import scala.util.{Failure, Success}
 
 import org.apache.spark.{SparkEnv, SparkException}
 import org.apache.spark.rdd.RDD
-import org.apache.spark.storage.{RDDBlockId, StorageLevel}
+import org.apache.spark.storage.{ByteBufferBlockData, RDDBlockId, StorageLevel}
 import org.apache.spark.util.Utils
 import org.apache.spark.util.io.ChunkedByteBuffer
 
@@ -62,7 +61,6 @@ object PartitionBlocks {
       arrived,
       ()
     )
-    val channel = Channels.newChannel(out)
     try {
       for (next <- 0 until partitions) {
         val size = sizes.synchronized {
@@ -76,7 +74,7 @@ object PartitionBlocks {
           sizes.get(next)
         }
         size match {
-          case Some(bytes) => if (bytes > 0) write(RDDBlockId(rddId, next), out, channel)
+          case Some(bytes) => if (bytes > 0) write(RDDBlockId(rddId, next), out)
           case None        => // the job ended before this partition arrived
             failure(job.value)
             throw new SparkException(s"rowbridge: partition $next of a finished job is missing")
@@ -113,24 +111,56 @@ object PartitionBlocks {
   }
 
   /** Writes a block to `channel` from wherever it is, then removes it. */
-  private def write(id: RDDBlockId, out: OutputStream, channel: WritableByteChannel): Unit = {
+  private def write(id: RDDBlockId, out: OutputStream): Unit = {
     val blocks = SparkEnv.get.blockManager
     blocks.getLocalBytes(id) match {
       case Some(data) =>
         try {
-          val in = data.toInputStream()
-          try in.transferTo(out)
-          finally in.close()
+          data match {
+            case inMemory: ByteBufferBlockData => writeChunks(inMemory.buffer, out)
+            case onDisk                        =>
+              val in = onDisk.toInputStream()
+              try copy(in, out)
+              finally in.close()
+          }
         } finally blocks.releaseLockAndDispose(id, data)
       case None =>
         val bytes = blocks.getRemoteBytes(id).getOrElse {
           throw new SparkException(s"rowbridge: block $id of a finished task is gone")
         }
-        try bytes.writeFully(channel)
+        try writeChunks(bytes, out)
         finally bytes.dispose()
     }
     blocks.master.removeBlock(id)
   }
+
+  /** The chunks' bytes to `out`: a heap chunk straight from its array, others through a buffer. */
+  private def writeChunks(bytes: ChunkedByteBuffer, out: OutputStream): Unit = {
+    lazy val transfer = new Array[Byte](Transfer)
+    bytes.getChunks().foreach { chunk =>
+      if (chunk.hasArray) {
+        out.write(chunk.array, chunk.arrayOffset + chunk.position, chunk.remaining)
+      } else {
+        while (chunk.hasRemaining) {
+          val n = math.min(chunk.remaining, Transfer)
+          chunk.get(transfer, 0, n)
+          out.write(transfer, 0, n)
+        }
+      }
+    }
+  }
+
+  private def copy(in: InputStream, out: OutputStream): Unit = {
+    val transfer = new Array[Byte](Transfer)
+    var n = in.read(transfer)
+    while (n >= 0) {
+      out.write(transfer, 0, n)
+      n = in.read(transfer)
+    }
+  }
+
+  /** The bytes of a copy through a buffer: large writes, few system calls. */
+  private val Transfer = 1 << 20
 
   /** Throws the job's error when it failed. */
   private def failure(value: Option[scala.util.Try[Unit]]): Unit = value match {
