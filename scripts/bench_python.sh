@@ -10,7 +10,9 @@
 # own exchange), unless CASES names cases or COMET=0.
 #
 # Then DataFrames to and from Arrow and pandas over lineitem (python/bench/frames_bench.py:
-# rowbridge.spark's to_arrow, to_pandas and create_dataframe against PySpark's own).
+# rowbridge.spark's to_arrow, to_pandas and create_dataframe against PySpark's own), and of
+# Arrow-native plans (python/bench/arrow_frames_bench.py: lineitem as LZ4 IPC files and as the
+# Arrow cache, against PySpark's own and pyarrow reading the files).
 #
 # Then plain (pickled) Python UDFs over lineitem (python/bench/plain_udf_bench.py: Spark's
 # pickled path, rowbridge's, Spark's useArrow path and SQL, with an A/A twin).
@@ -18,6 +20,7 @@
 # Environment: BUILD (build), LINE (4.1; 4.2 runs without Comet's part), ROUNDS (3), CASES
 # (every case; names separated by semicolons), COMET (1), FRAMES (1), PLAIN_UDF (1),
 # PLAIN_UDF_ROUNDS (ROUNDS). Writes OUT_DIR/python.json, OUT_DIR/python-frames.json,
+# OUT_DIR/python-arrow-frames.json,
 # OUT_DIR/plain-udf.json, OUT_DIR/python-comet.json and the plot (default docs/img/python.png;
 # none on another line); prints the tables.
 set -euo pipefail
@@ -59,6 +62,10 @@ if [[ -z "${CASES:-}" && "${FRAMES:-1}" != 0 ]]; then
   "$python" python/bench/frames_bench.py \
     --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
     --rounds "${ROUNDS:-3}" --json "$out/python-frames.json"
+  "$python" python/bench/arrow_frames_bench.py \
+    --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
+    --files "$build/tpch/sf1/lineitem-lz4" \
+    --rounds "${ROUNDS:-3}" --json "$out/python-arrow-frames.json"
 fi
 
 # Plain (pickled) Python UDFs, unless CASES names exchange cases or PLAIN_UDF=0.

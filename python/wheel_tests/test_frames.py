@@ -141,12 +141,15 @@ def test_create_dataframe_from_pandas_equals_sparks(spark):
 
 
 def test_an_arrow_type_spark_lacks_is_a_named_error(spark):
-    table = pa.table({"id": pa.array([1, 2], pa.int64()), "u": pa.array([1, 2], pa.uint64())})
+    union = pa.UnionArray.from_sparse(
+        pa.array([0, 1], pa.int8()), [pa.array([1, 2], pa.uint64()), pa.array(["a", "b"])]
+    )
+    table = pa.table({"id": pa.array([1, 2], pa.int64()), "u": union})
     if not hasattr(spark, "_create_from_arrow_table"):
         return _needs_arrow_input(spark)
     with pytest.raises(rowbridge.spark.RowbridgeFrameError) as error:
         rowbridge.spark.create_dataframe(spark, table)
-    assert "column 1 ('u')" in str(error.value) and "uint64" in str(error.value)
+    assert "column 1 ('u')" in str(error.value) and "union" in str(error.value)
 
 
 def test_create_dataframe_refuses_other_inputs_by_name(spark):

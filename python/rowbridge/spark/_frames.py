@@ -12,7 +12,7 @@ What PySpark does inside its own methods is done, per PySpark line, by ``_pyspar
 module that reaches past PySpark's public API.
 """
 
-from rowbridge.spark import _pyspark
+from rowbridge.spark import _arrow_input, _pyspark
 
 
 class RowbridgeFrameError(TypeError):
@@ -157,6 +157,23 @@ def _schema_argument(schema, names):
     )
 
 
+def _with_metadata(schema, metadata):
+    """``schema`` with field ``i``'s metadata updated by ``metadata[i]``."""
+    from pyspark.sql.types import StructField, StructType
+
+    return StructType(
+        [
+            StructField(
+                field.name,
+                field.dataType,
+                field.nullable,
+                {**(field.metadata or {}), **metadata.get(index, {})},
+            )
+            for index, field in enumerate(schema.fields)
+        ]
+    )
+
+
 def _check_arrow_types(schema):
     """Raises RowbridgeFrameError naming the first column whose Arrow type Spark lacks."""
     from pyspark.sql.pandas.types import from_arrow_type
@@ -178,10 +195,17 @@ def create_dataframe(spark, data, schema=None):
     createDataFrame does, and rowbridge's converter makes the rows on the JVM. ``schema`` is a
     StructType, a DDL string or a list of column names; None takes the input's.
 
+    Arrow columns of the types rowbridge reads that PySpark refuses (views, run-end encoding,
+    unsigned integers, ``date64``, extension types) read as the Spark types of rowbridge's
+    mapping (``_arrow_input``); an extension column keeps its name and metadata in its
+    StructField's metadata.
+
     Arrow input needs PySpark 4.0 or later (3.5's createDataFrame has none), and raises
     ``RowbridgeFrameError`` there.
     """
     import pyarrow as pa
+
+    from pyspark.sql.types import StructType
 
     data = _as_table_or_pandas(data)
     timezone = _pyspark.jconf(spark).sessionLocalTimeZone()
@@ -194,11 +218,15 @@ def create_dataframe(spark, data, schema=None):
                 " (PySpark %s's createDataFrame takes no Arrow); pass a pandas DataFrame"
                 % pyspark.__version__
             )
+        data, extensions = _arrow_input.readable(data, _pyspark.accepts_arrow_type)
         if schema is None or isinstance(schema, (list, tuple)):
             _check_arrow_types(data.schema)
+        given = schema
         schema, batches = _pyspark.arrow_table_batches(
             spark, data, _schema_argument(schema, data.schema.names), timezone
         )
+        if extensions and not isinstance(given, (str, StructType)):
+            schema = _with_metadata(schema, extensions)
         return _pyspark.dataframe_of_batches(spark, batches, schema)
     schema = _schema_argument(schema, data.columns)
     if len(data) == 0:

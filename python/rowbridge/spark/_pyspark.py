@@ -193,6 +193,17 @@ def arrow_fallback_enabled(session):
     return _setting(session, "spark.sql.execution.arrow.pyspark.fallback.enabled", _true)
 
 
+def accepts_arrow_type(arrow_type):
+    """Whether PySpark's Arrow createDataFrame takes a column of ``arrow_type``."""
+    from pyspark.sql.pandas.types import from_arrow_type
+
+    try:
+        from_arrow_type(arrow_type)
+    except Exception:
+        return False
+    return True
+
+
 # ---- createDataFrame's conversion of its input into Arrow batches ----
 
 
