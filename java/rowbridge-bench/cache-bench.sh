@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cache benchmark (make bench-spark; docs/BENCHMARKS.md, section "Cache"): Spark's default
-# cache serializer against rowbridge's ArrowCachedBatchSerializer, uncompressed and with zstd,
+# cache serializer against rowbridge's ArrowCachedBatchSerializer, uncompressed, with LZ4 and with zstd,
 # over TPC-H lineitem at SF 1 (tpchgen-cli's Parquet) and make run's nested dataset (its Arrow
 # files). The serializer is a static setting, so each mode runs in a JVM of its own
 # (io.rowbridge.bench.CacheBench): ROUNDS rounds of one JVM per mode, the order of the modes
@@ -11,7 +11,7 @@
 #   java/rowbridge-bench/cache-bench.sh [OUT_DIR]          (after make java)
 #
 # Environment: BUILD (build), ROUNDS (3), RUNS (3: timed runs of each query per JVM, after a
-# warm-up), CACHE_MODES (spark,rowbridge,rowbridge-zstd,spark-plain,spark-aa),
+# warm-up), CACHE_MODES (spark,rowbridge-none,rowbridge-lz4,rowbridge-zstd,spark-plain,spark-aa),
 # BENCH_JAVA_OPTS (-Xmx8g).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,7 +20,7 @@ build=${BUILD:-build}
 out=${1:-$build/bench}
 rounds=${ROUNDS:-3}
 runs=${RUNS:-3}
-IFS=, read -ra modes <<< "${CACHE_MODES:-spark,rowbridge,rowbridge-zstd,spark-plain,spark-aa}"
+IFS=, read -ra modes <<< "${CACHE_MODES:-spark,rowbridge-none,rowbridge-lz4,rowbridge-zstd,spark-plain,spark-aa}"
 python=$build/venv/bin/python3
 mkdir -p "$out"
 

@@ -26,8 +26,9 @@ import org.apache.spark.storage.StorageLevel;
  *       with its default settings (its own compression schemes on);
  *   <li>{@code spark-plain}: Spark's serializer with {@code
  *       spark.sql.inMemoryColumnarStorage.compressed=false};
- *   <li>{@code rowbridge}, {@code rowbridge-zstd}: rowbridge's {@code ArrowCachedBatchSerializer},
- *       uncompressed and with zstd.
+ *   <li>{@code rowbridge-none}, {@code rowbridge-lz4}, {@code rowbridge-zstd}: rowbridge's {@code
+ *       ArrowCachedBatchSerializer}, uncompressed, with LZ4 and with zstd; {@code rowbridge}: with
+ *       its default.
  * </ul>
  *
  * <p>Per dataset (TPC-H lineitem from tpchgen-cli's Parquet, and make run's nested dataset from its
@@ -44,7 +45,14 @@ import org.apache.spark.storage.StorageLevel;
  */
 public final class CacheBench {
   private static final List<String> MODES =
-      List.of("spark", "spark-aa", "spark-plain", "rowbridge", "rowbridge-zstd");
+      List.of(
+          "spark",
+          "spark-aa",
+          "spark-plain",
+          "rowbridge",
+          "rowbridge-none",
+          "rowbridge-lz4",
+          "rowbridge-zstd");
 
   private CacheBench() {}
 
@@ -93,7 +101,9 @@ public final class CacheBench {
             .config("spark.sql.shuffle.partitions", "2");
     if (mode.startsWith("rowbridge")) {
       builder.config("spark.sql.cache.serializer", "io.rowbridge.spark.ArrowCachedBatchSerializer");
-      builder.config("spark.rowbridge.cache.compression", mode.endsWith("zstd") ? "zstd" : "none");
+      if (!mode.equals("rowbridge")) {
+        builder.config("spark.rowbridge.cache.compression", mode.substring("rowbridge-".length()));
+      }
     }
     for (String setting : options.getOrDefault("conf", "").split(",")) {
       if (!setting.isBlank()) {

@@ -139,7 +139,7 @@ object PartitionBlocks {
     lazy val transfer = new Array[Byte](Transfer)
     bytes.getChunks().foreach { chunk =>
       if (chunk.hasArray) {
-        out.write(chunk.array, chunk.arrayOffset + chunk.position, chunk.remaining)
+        out.write(chunk.array, chunk.arrayOffset + chunk.position(), chunk.remaining)
       } else {
         while (chunk.hasRemaining) {
           val n = math.min(chunk.remaining, Transfer)
