@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.ArrowCachedBatchSerializer;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import io.rowbridge.spark.source.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;

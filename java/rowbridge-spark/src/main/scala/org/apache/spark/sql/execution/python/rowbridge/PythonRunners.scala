@@ -4,7 +4,7 @@ import java.io.DataOutputStream
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.RowbridgeArrow
+import io.rowbridge.spark.arrow.RowbridgeArrow
 import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput}
 import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.{
   handedOverGroups,

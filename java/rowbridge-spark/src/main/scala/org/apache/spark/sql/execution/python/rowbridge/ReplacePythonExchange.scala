@@ -3,12 +3,10 @@ package org.apache.spark.sql.execution.python.rowbridge
 import io.rowbridge.RowbridgeException
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.{
-  EngineInput,
-  ReplaceColumnarToRow,
-  RowbridgeColumnarToRowExec,
-  RowbridgeConf
-}
+import io.rowbridge.spark.engine.EngineInput
+import io.rowbridge.spark.transition.ReplaceColumnarToRow
+import io.rowbridge.spark.transition.RowbridgeColumnarToRowExec
+import io.rowbridge.spark.conf.RowbridgeConf
 
 import org.apache.spark.SparkEnv
 import org.apache.spark.internal.Logging

@@ -2,7 +2,7 @@ package org.apache.spark.sql.execution.python.rowbridge
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.BatchRowSource
+import io.rowbridge.spark.transition.BatchRowSource
 import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput}
 import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.{Runner, RunnerArgs}
 
