@@ -23,7 +23,8 @@ import sys
 
 TRANSITION = re.compile(
     r"^(io\.rowbridge\.(RowbridgeConverter|RowbridgeNative|NodeBinder|LeafBinders|NestedBinders"
-    r"|BufferColumns|VectorInput|ColumnarBatchInput|ColumnBuffersInput|FallbackTree|CDataInput"
+    r"|BufferColumns|VectorInput|RegisteredVectors|ColumnarBatchInput|ColumnBuffersInput"
+    r"|FallbackTree|CDataInput|ConverterInput"
     r"|RowCursor|RowIterator|RowBufferMemory|spark\.transition\.|comet\.)"
     r"|org\.apache\.spark\.sql\.vectorized\.ArrowColumnVector"
     r"|org\.apache\.spark\.sql\.execution\.ColumnarToRow|org\.apache\.arrow\.vector\."

@@ -1,20 +1,22 @@
 package io.rowbridge;
 
 import java.util.List;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * The input path of columns given as primitives, one {@link ColumnBuffers} per column: each batch's
- * buffers checked, then bound into the converter's registered ArrowArray; or, when a column is
- * dictionary-encoded and its field is not, converted by {@link BufferColumns}, which passes the
+ * Columns given as primitives, one {@link ColumnBuffers} per column, as converter input: each
+ * batch's buffers checked, then bound into the converter's registered ArrowArray; or, when a column
+ * is dictionary-encoded and its field is not, converted by {@link BufferColumns}, which passes the
  * batch's own schema. The buffers are borrowed as {@link ColumnBuffers} says. The registered
- * binders are the converter's; the BufferColumns is this path's, made when first needed and closed
- * by {@link #close}. Owned by one {@link RowbridgeConverter}, which closes it.
+ * binders are the converter's; the BufferColumns is this input's, made when first needed and closed
+ * by {@link #close}.
  */
-final class ColumnBuffersInput implements AutoCloseable {
+final class ColumnBuffersInput implements ConverterInput {
   private final List<Field> fields;
   private final NodeBinder[] columns;
   private final long zeroes;
+  private ColumnBuffers[] current;
   private BufferColumns bufferColumns;
   private long schemaPathBatches;
 
@@ -28,52 +30,52 @@ final class ColumnBuffersInput implements AutoCloseable {
     this.zeroes = zeroes;
   }
 
-  /**
-   * Checks what each of {@code buffers} says of itself for a batch of {@code numRows} rows, before
-   * any address is used: a RowbridgeException or IllegalArgumentException naming the column.
-   */
-  void check(ColumnBuffers[] buffers, int numRows) {
-    for (int i = 0; i < columns.length; i++) {
-      BufferColumns.check(buffers[i], numRows, columns[i].label);
-    }
+  /** Takes {@code buffers}, one per column, as the next batch's. */
+  void take(ColumnBuffers[] buffers) {
+    current = buffers;
   }
 
   /**
-   * Converts the first {@code numRows} rows of {@code buffers}, checked, with the native converter
-   * {@code handle}; returns the address of the native result of the first chunk.
+   * {@inheritDoc} Each column's buffers are checked as they describe themselves before any address
+   * is used: a RowbridgeException or IllegalArgumentException naming the column.
    */
-  long convert(long handle, ColumnBuffers[] buffers, int numRows) {
-    if (bindRegistered(buffers)) {
+  @Override
+  public long convert(long handle, int numRows, DictionaryProvider dictionaries) {
+    for (int i = 0; i < columns.length; i++) {
+      BufferColumns.check(current[i], numRows, columns[i].label);
+    }
+    if (bindRegistered()) {
       return RowbridgeNative.convert(handle, numRows);
     }
     schemaPathBatches++;
-    return bufferColumns().convert(handle, buffers, numRows);
+    if (bufferColumns == null) {
+      bufferColumns = new BufferColumns(fields, columns, zeroes);
+    }
+    return bufferColumns.convert(handle, current, numRows);
   }
 
-  private boolean bindRegistered(ColumnBuffers[] buffers) {
+  private boolean bindRegistered() {
     for (int i = 0; i < columns.length; i++) {
-      if (!columns[i].bindBuffers(buffers[i])) {
+      if (!columns[i].bindBuffers(current[i])) {
         return false;
       }
     }
     return true;
   }
 
-  private BufferColumns bufferColumns() {
-    if (bufferColumns == null) {
-      bufferColumns = new BufferColumns(fields, columns, zeroes);
-    }
-    return bufferColumns;
-  }
+  /** Nothing: the buffers were bound, never exported. */
+  @Override
+  public void releaseBatch() {}
 
-  /** Batches that went through the path passing the batch's own schema. */
-  long schemaPathBatches() {
+  @Override
+  public long schemaPathBatches() {
     return schemaPathBatches;
   }
 
-  /** Closes the BufferColumns, if made. Idempotent. */
+  /** Closes the BufferColumns, if made, and forgets the buffers taken. Idempotent. */
   @Override
   public void close() {
+    current = null;
     if (bufferColumns != null) {
       bufferColumns.close();
       bufferColumns = null;
