@@ -1,15 +1,13 @@
 package io.rowbridge.spark
 
 import io.rowbridge.spark.arrow.ReplaceRowToColumnar
+import io.rowbridge.spark.python.ProtectReusedPythonInput
 import io.rowbridge.spark.transition.ReplaceColumnarToRow
 
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{ColumnarRule, SparkPlan}
-import org.apache.spark.sql.execution.python.rowbridge.{
-  ProtectReusedPythonInput,
-  ReplacePythonExchange
-}
+import org.apache.spark.sql.execution.python.rowbridge.ReplacePythonExchange
 
 /** The session extension: `spark.sql.extensions=io.rowbridge.spark.RowbridgeExtensions`. Its
   * columnar rule replaces Spark's ColumnarToRowExec with [[RowbridgeColumnarToRowExec]] above the

@@ -1,7 +1,6 @@
-package org.apache.spark.sql.execution.python.rowbridge
+package io.rowbridge.spark.python
 
 import io.rowbridge.spark.arrow.ReusedArrowColumnVector
-import io.rowbridge.spark.python.DelegatingColumnVector
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
@@ -49,7 +48,7 @@ case class HideReusedVectorsExec(child: SparkPlan) extends UnaryExecNode {
   override protected def doExecuteColumnar(): RDD[ColumnarBatch] =
     child
       .executeColumnar()
-      .mapPartitionsInternal(_.map { batch =>
+      .mapPartitions(_.map { batch =>
         if (HideReusedVectorsExec.reuses(batch)) DelegatingColumnVector.wrap(batch) else batch
       })
 

@@ -1,3 +1,5 @@
+// In Spark's package for the Spark-private API it uses: SocketAuthServer and SocketAuthHelper
+// (private[spark]), PythonSQLUtils and ArrowUtils (private[sql]).
 package org.apache.spark.sql.rowbridge.frames
 
 import java.io.OutputStream

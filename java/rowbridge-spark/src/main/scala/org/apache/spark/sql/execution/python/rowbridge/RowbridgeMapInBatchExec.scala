@@ -1,11 +1,12 @@
+// In Spark's package for the Spark-private API it uses: PythonEvalType (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.transition.BatchRowSource
-import io.rowbridge.spark.engine.EngineInput
 import io.rowbridge.spark.conf.RowbridgeConf
+import io.rowbridge.spark.engine.EngineInput
 import io.rowbridge.spark.python.{ArrowBatchesToPython, ArrowRowsToPython, PythonInput}
+import io.rowbridge.spark.transition.BatchRowSource
 
 import org.apache.spark.{SparkContext, TaskContext}
 import org.apache.spark.api.python.PythonEvalType
