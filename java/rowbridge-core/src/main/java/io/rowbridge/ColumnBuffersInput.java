@@ -9,15 +9,13 @@ import org.apache.arrow.vector.types.pojo.Field;
  * batch's buffers checked, then bound into the converter's registered ArrowArray; or, when a column
  * is dictionary-encoded and its field is not, converted by {@link BufferColumns}, which passes the
  * batch's own schema. The buffers are borrowed as {@link ColumnBuffers} says. The registered
- * binders are the converter's; the BufferColumns is this input's, made when first needed and closed
- * by {@link #close}.
+ * binders are the converter's; the BufferColumns is this input's (its tree made when first needed)
+ * and closed by {@link #close}.
  */
 final class ColumnBuffersInput implements ConverterInput {
-  private final List<Field> fields;
   private final NodeBinder[] columns;
-  private final long zeroes;
+  private final BufferColumns bufferColumns;
   private ColumnBuffers[] current;
-  private BufferColumns bufferColumns;
   private long schemaPathBatches;
 
   /**
@@ -25,9 +23,8 @@ final class ColumnBuffersInput implements ConverterInput {
    * and its zero block {@code zeroes}.
    */
   ColumnBuffersInput(List<Field> fields, NodeBinder[] columns, long zeroes) {
-    this.fields = fields;
     this.columns = columns;
-    this.zeroes = zeroes;
+    this.bufferColumns = new BufferColumns(fields, columns, zeroes);
   }
 
   /** Takes {@code buffers}, one per column, as the next batch's. */
@@ -48,9 +45,6 @@ final class ColumnBuffersInput implements ConverterInput {
       return RowbridgeNative.convert(handle, numRows);
     }
     schemaPathBatches++;
-    if (bufferColumns == null) {
-      bufferColumns = new BufferColumns(fields, columns, zeroes);
-    }
     return bufferColumns.convert(handle, current, numRows);
   }
 
@@ -72,13 +66,10 @@ final class ColumnBuffersInput implements ConverterInput {
     return schemaPathBatches;
   }
 
-  /** Closes the BufferColumns, if made, and forgets the buffers taken. Idempotent. */
+  /** Frees the BufferColumns' tree, if made, and forgets the buffers taken. Idempotent. */
   @Override
   public void close() {
     current = null;
-    if (bufferColumns != null) {
-      bufferColumns.close();
-      bufferColumns = null;
-    }
+    bufferColumns.close();
   }
 }
