@@ -23,8 +23,9 @@ import sys
 
 TRANSITION = re.compile(
     r"^(io\.rowbridge\.(RowbridgeConverter|RowbridgeNative|NodeBinder|LeafBinders|NestedBinders"
-    r"|BufferColumns|VectorInput|ColumnarBatchInput|ColumnBuffersInput|FallbackTree|CDataInput"
-    r"|RowCursor|RowIterator|RowBufferMemory|spark\.BatchRowIterator|comet\.)"
+    r"|BufferColumns|VectorInput|RegisteredVectors|ColumnarBatchInput|ColumnBuffersInput"
+    r"|FallbackTree|CDataInput|ConverterInput"
+    r"|RowCursor|RowIterator|RowBufferMemory|spark\.transition\.|comet\.)"
     r"|org\.apache\.spark\.sql\.vectorized\.ArrowColumnVector"
     r"|org\.apache\.spark\.sql\.execution\.ColumnarToRow|org\.apache\.arrow\.vector\."
     r"|org\.apache\.arrow\.memory\.ArrowBuf|org\.apache\.comet\.vector\."

@@ -96,7 +96,7 @@ def metric(node, name):
 
 
 def held_native_bytes(spark):
-    return spark._jvm.io.rowbridge.spark.TaskMemoryAccounting.heldInThisJvm()
+    return spark._jvm.io.rowbridge.spark.memory.TaskMemoryAccounting.heldInThisJvm()
 
 
 def wait_until_released(spark, seconds=30):

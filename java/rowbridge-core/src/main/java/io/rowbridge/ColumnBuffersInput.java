@@ -1,21 +1,21 @@
 package io.rowbridge;
 
 import java.util.List;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * The input path of columns given as primitives, one {@link ColumnBuffers} per column: each batch's
- * buffers checked, then bound into the converter's registered ArrowArray; or, when a column is
- * dictionary-encoded and its field is not, converted by {@link BufferColumns}, which passes the
+ * Columns given as primitives, one {@link ColumnBuffers} per column, as converter input: each
+ * batch's buffers checked, then bound into the converter's registered ArrowArray; or, when a column
+ * is dictionary-encoded and its field is not, converted by {@link BufferColumns}, which passes the
  * batch's own schema. The buffers are borrowed as {@link ColumnBuffers} says. The registered
- * binders are the converter's; the BufferColumns is this path's, made when first needed and closed
- * by {@link #close}. Owned by one {@link RowbridgeConverter}, which closes it.
+ * binders are the converter's; the BufferColumns is this input's (its tree made when first needed)
+ * and closed by {@link #close}.
  */
-final class ColumnBuffersInput implements AutoCloseable {
-  private final List<Field> fields;
+final class ColumnBuffersInput implements ConverterInput {
   private final NodeBinder[] columns;
-  private final long zeroes;
-  private BufferColumns bufferColumns;
+  private final BufferColumns bufferColumns;
+  private ColumnBuffers[] current;
   private long schemaPathBatches;
 
   /**
@@ -23,60 +23,53 @@ final class ColumnBuffersInput implements AutoCloseable {
    * and its zero block {@code zeroes}.
    */
   ColumnBuffersInput(List<Field> fields, NodeBinder[] columns, long zeroes) {
-    this.fields = fields;
     this.columns = columns;
-    this.zeroes = zeroes;
+    this.bufferColumns = new BufferColumns(fields, columns, zeroes);
+  }
+
+  /** Takes {@code buffers}, one per column, as the next batch's. */
+  void take(ColumnBuffers[] buffers) {
+    current = buffers;
   }
 
   /**
-   * Checks what each of {@code buffers} says of itself for a batch of {@code numRows} rows, before
-   * any address is used: a RowbridgeException or IllegalArgumentException naming the column.
+   * {@inheritDoc} Each column's buffers are checked as they describe themselves before any address
+   * is used: a RowbridgeException or IllegalArgumentException naming the column.
    */
-  void check(ColumnBuffers[] buffers, int numRows) {
+  @Override
+  public long convert(long handle, int numRows, DictionaryProvider dictionaries) {
     for (int i = 0; i < columns.length; i++) {
-      BufferColumns.check(buffers[i], numRows, columns[i].label);
+      BufferColumns.check(current[i], numRows, columns[i].label);
     }
-  }
-
-  /**
-   * Converts the first {@code numRows} rows of {@code buffers}, checked, with the native converter
-   * {@code handle}; returns the address of the native result of the first chunk.
-   */
-  long convert(long handle, ColumnBuffers[] buffers, int numRows) {
-    if (bindRegistered(buffers)) {
+    if (bindRegistered()) {
       return RowbridgeNative.convert(handle, numRows);
     }
     schemaPathBatches++;
-    return bufferColumns().convert(handle, buffers, numRows);
+    return bufferColumns.convert(handle, current, numRows);
   }
 
-  private boolean bindRegistered(ColumnBuffers[] buffers) {
+  private boolean bindRegistered() {
     for (int i = 0; i < columns.length; i++) {
-      if (!columns[i].bindBuffers(buffers[i])) {
+      if (!columns[i].bindBuffers(current[i])) {
         return false;
       }
     }
     return true;
   }
 
-  private BufferColumns bufferColumns() {
-    if (bufferColumns == null) {
-      bufferColumns = new BufferColumns(fields, columns, zeroes);
-    }
-    return bufferColumns;
-  }
+  /** Nothing: the buffers were bound, never exported. */
+  @Override
+  public void releaseBatch() {}
 
-  /** Batches that went through the path passing the batch's own schema. */
-  long schemaPathBatches() {
+  @Override
+  public long schemaPathBatches() {
     return schemaPathBatches;
   }
 
-  /** Closes the BufferColumns, if made. Idempotent. */
+  /** Frees the BufferColumns' tree, if made, and forgets the buffers taken. Idempotent. */
   @Override
   public void close() {
-    if (bufferColumns != null) {
-      bufferColumns.close();
-      bufferColumns = null;
-    }
+    current = null;
+    bufferColumns.close();
   }
 }

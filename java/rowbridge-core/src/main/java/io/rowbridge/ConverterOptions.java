@@ -154,6 +154,7 @@ public final class ConverterOptions {
     return input;
   }
 
+  /** How each batch's buffers reach the native converter; read when the converter is made. */
   public ConverterOptions input(Input value) {
     this.input = value;
     return this;

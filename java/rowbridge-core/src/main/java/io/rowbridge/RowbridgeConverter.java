@@ -32,10 +32,11 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * that became dictionary-encoded, or run-end encoded) is converted through the path that passes the
  * batch's own schema, never misread. One thread at a time.
  *
- * <p>The converter owns the native converter, the binders of its registered batch, its two input
- * paths ({@link VectorInput} for Arrow Java vectors, {@link ColumnBuffersInput} for {@link
- * ColumnBuffers}), its {@link RowCursor} and the count of native bytes reported to the memory
- * listener ({@link RowBufferMemory}); {@link #close} closes them all.
+ * <p>The converter owns the native converter, the binders of its registered batch, its two inputs
+ * (each a {@link ConverterInput}: the {@link VectorInput} that {@link ConverterOptions#input} names
+ * for Arrow Java vectors, and {@link ColumnBuffersInput} for {@link ColumnBuffers}), its {@link
+ * RowCursor} and the count of native bytes reported to the memory listener ({@link
+ * RowBufferMemory}); {@link #close} closes them all.
  */
 public final class RowbridgeConverter implements AutoCloseable {
   private final StructType sparkSchema;
@@ -48,13 +49,17 @@ public final class RowbridgeConverter implements AutoCloseable {
   private final NativeArena arena = new NativeArena();
   private final long zeroes;
 
-  /** The registered batch's binders, one per column: owned here, shared by both input paths. */
+  /** The registered batch's binders, one per column: owned here, shared by both inputs. */
   private final NodeBinder[] columns;
 
   private final String nativeSparkSchema;
 
   private final VectorInput vectors;
   private final ColumnBuffersInput buffers;
+
+  /** The input of the current (or last) batch, whose batch {@link #endBatch} lets go of. */
+  private ConverterInput active;
+
   private final RowCursor cursor;
   private final RowIterator iterator = new RowIterator(this);
   private final RowBufferMemory memory;
@@ -70,7 +75,7 @@ public final class RowbridgeConverter implements AutoCloseable {
     this.cursor = new RowCursor(numColumns, options.copyRows());
     this.columns = new NodeBinder[numColumns];
     this.zeroes = arena.allocate(64);
-    this.vectors = new VectorInput(columnFields, columns, options, zeroes);
+    this.vectors = VectorInput.of(columnFields, columns, options, zeroes);
     this.buffers = new ColumnBuffersInput(columnFields, columns, zeroes);
     long schema = SchemaExporter.export(fields, dictionaries, arena);
     int validation =
@@ -166,14 +171,14 @@ public final class RowbridgeConverter implements AutoCloseable {
   public int convert(VectorSchemaRoot root) {
     checkColumnCount(root.getSchema().getFields().size());
     vectors.take(root);
-    return convertVectors(root.getRowCount(), root);
+    return convertBatch(vectors, root.getRowCount(), root);
   }
 
   /** Converts the first {@code numRows} rows of {@code vectors}, one vector per column. */
   public int convert(List<? extends ValueVector> vectors, int numRows) {
     checkColumnCount(vectors.size());
     this.vectors.take(vectors);
-    return convertVectors(numRows, vectors);
+    return convertBatch(this.vectors, numRows, vectors);
   }
 
   /**
@@ -183,7 +188,7 @@ public final class RowbridgeConverter implements AutoCloseable {
   public int convert(ColumnarBatch columnarBatch) {
     checkColumnCount(columnarBatch.numCols());
     vectors.take(columnarBatch);
-    return convertVectors(columnarBatch.numRows(), columnarBatch);
+    return convertBatch(vectors, columnarBatch.numRows(), columnarBatch);
   }
 
   /**
@@ -197,24 +202,8 @@ public final class RowbridgeConverter implements AutoCloseable {
    */
   public int convert(ColumnBuffers[] columns, int numRows) {
     checkColumnCount(columns.length);
-    long start = timed ? System.nanoTime() : 0;
-    endBatch();
-    try {
-      if (numRows < 0) {
-        throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
-      }
-      buffers.check(columns, numRows);
-      cursor.startBatch(columns, numRows);
-      readResult(buffers.convert(handle, columns, numRows));
-    } catch (RuntimeException | Error e) {
-      endBatch();
-      throw e;
-    } finally {
-      if (timed) {
-        conversionNanos += System.nanoTime() - start;
-      }
-    }
-    return numRows;
+    buffers.take(columns);
+    return convertBatch(buffers, numRows, columns);
   }
 
   /** True when every column of {@code batch} is an ArrowColumnVector. */
@@ -235,17 +224,20 @@ public final class RowbridgeConverter implements AutoCloseable {
     }
   }
 
-  /** Converts the vectors {@link #vectors} took from {@code owner}, kept reachable meanwhile. */
-  private int convertVectors(int numRows, Object owner) {
+  /**
+   * Converts the first {@code numRows} rows of the batch {@code input} took from {@code owner},
+   * kept reachable meanwhile: the one path of every kind of input, once per batch.
+   */
+  private int convertBatch(ConverterInput input, int numRows, Object owner) {
     long start = timed ? System.nanoTime() : 0;
     endBatch();
-    if (numRows < 0) {
-      throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
-    }
-    boolean sameLayout = vectors.matchesRegistered(numRows);
-    cursor.startBatch(owner, numRows);
+    active = input;
     try {
-      readResult(vectors.convert(handle, numRows, sameLayout, dictionaries));
+      if (numRows < 0) {
+        throw new IllegalArgumentException("rowbridge: negative row count " + numRows);
+      }
+      cursor.startBatch(owner, numRows);
+      readResult(input.convert(handle, numRows, dictionaries));
     } catch (RuntimeException | Error e) {
       endBatch(); // no row or chunk of a failed (or refused) batch is read
       throw e;
@@ -268,7 +260,9 @@ public final class RowbridgeConverter implements AutoCloseable {
   /** Forgets the current batch (its vectors may then be closed or reused). */
   private void endBatch() {
     cursor.endBatch();
-    vectors.releaseBatch();
+    if (active != null) {
+      active.releaseBatch();
+    }
   }
 
   // ---- rows ----

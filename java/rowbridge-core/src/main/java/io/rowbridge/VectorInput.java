@@ -9,62 +9,67 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * The input path of Arrow Java vectors (a VectorSchemaRoot's, a list's, or those a ColumnarBatch's
- * ArrowColumnVectors wrap): each batch's vectors bound into the converter's registered ArrowArray;
- * or, when a column's layout differs from the converter's schema, into a {@link FallbackTree} that
- * passes the batch's own schema; or, with {@link ConverterOptions.Input#C_DATA}, exported by the
- * {@link CDataInput}.
+ * Arrow Java vectors as converter input (a VectorSchemaRoot's, a list's, or those a ColumnarBatch's
+ * ArrowColumnVectors wrap): what its two kinds share. A batch's vectors are taken, their value
+ * counts checked and their layouts compared with the registered batch's; a batch of another layout
+ * has a {@link FallbackTree} built for it, which passes the batch's own schema. {@link
+ * RegisteredVectors} binds the vectors, {@link CDataInput} exports them; {@link #of} chooses once,
+ * from the converter's options.
  *
  * <p>The vectors are borrowed: held from {@code take} until the next batch or {@link #close}, never
- * closed. The registered binders are the converter's; the FallbackTree and the CDataInput are this
- * path's, made when first needed and closed by {@link #close}. Owned by one {@link
- * RowbridgeConverter}, which closes it.
+ * closed. The registered binders are the converter's; the FallbackTree is this input's, made when
+ * first needed and closed by {@link #close}.
  */
-final class VectorInput implements AutoCloseable {
-  private final List<Field> fields;
-  private final NodeBinder[] columns;
-  private final ConverterOptions options;
+abstract class VectorInput implements ConverterInput {
+  final List<Field> fields;
+  final NodeBinder[] columns;
   private final long zeroes;
 
   /** The vectors of the batch being converted, one per column. */
-  private final ValueVector[] current;
+  final ValueVector[] current;
 
   /** The vector object of each column last found to have the registered layout. */
-  private final ValueVector[] checkedVectors;
+  final ValueVector[] checkedVectors;
 
   private FallbackTree fallback;
-  private CDataInput cData;
-  private long schemaPathBatches;
+  long schemaPathBatches;
 
   /**
-   * For the converter's {@code fields}, its registered binders {@code columns} (bound, not owned),
-   * its {@code options} (read per batch) and its zero block {@code zeroes}.
+   * For the converter's {@code fields}, its registered binders {@code columns} (bound, not owned)
+   * and its zero block {@code zeroes}.
    */
-  VectorInput(List<Field> fields, NodeBinder[] columns, ConverterOptions options, long zeroes) {
+  VectorInput(List<Field> fields, NodeBinder[] columns, long zeroes) {
     this.fields = fields;
     this.columns = columns;
-    this.options = options;
     this.zeroes = zeroes;
     this.current = new ValueVector[columns.length];
     this.checkedVectors = new ValueVector[columns.length];
   }
 
+  /** The vector input {@link ConverterOptions#input} names, for the converter's fields. */
+  static VectorInput of(
+      List<Field> fields, NodeBinder[] columns, ConverterOptions options, long zeroes) {
+    return options.input() == ConverterOptions.Input.C_DATA
+        ? new CDataInput(fields, columns, zeroes)
+        : new RegisteredVectors(fields, columns, zeroes);
+  }
+
   /** Takes {@code root}'s vectors as the next batch's. */
-  void take(VectorSchemaRoot root) {
+  final void take(VectorSchemaRoot root) {
     for (int i = 0; i < current.length; i++) {
       current[i] = root.getVector(i);
     }
   }
 
   /** Takes {@code vectors}, one per column, as the next batch's. */
-  void take(List<? extends ValueVector> vectors) {
+  final void take(List<? extends ValueVector> vectors) {
     for (int i = 0; i < current.length; i++) {
       current[i] = vectors.get(i);
     }
   }
 
   /** Takes the vectors {@code batch}'s ArrowColumnVectors wrap (see {@link ColumnarBatchInput}). */
-  void take(ColumnarBatch batch) {
+  final void take(ColumnarBatch batch) {
     ColumnarBatchInput.unwrap(batch, current);
   }
 
@@ -74,7 +79,7 @@ final class VectorInput implements AutoCloseable {
    * layout is compared node by node (a leaf's field by reference first), without allocating; a
    * vector seen before costs a reference comparison.
    */
-  boolean matchesRegistered(int numRows) {
+  final boolean matchesRegistered(int numRows) {
     boolean sameLayout = true;
     for (int i = 0; i < current.length; i++) {
       ValueVector vector = current[i];
@@ -100,35 +105,12 @@ final class VectorInput implements AutoCloseable {
   }
 
   /**
-   * Converts the first {@code numRows} rows of the vectors taken with the native converter {@code
-   * handle}; {@code sameLayout} is {@link #matchesRegistered}'s answer. Returns the address of the
-   * native result of the first chunk.
-   */
-  long convert(long handle, int numRows, boolean sameLayout, DictionaryProvider dictionaries) {
-    if (options.input() == ConverterOptions.Input.C_DATA) {
-      return convertCData(handle, numRows, sameLayout, dictionaries);
-    }
-    if (sameLayout && bindRegistered(dictionaries)) {
-      return RowbridgeNative.convert(handle, numRows);
-    }
-    return convertWithBatchSchema(handle, numRows, dictionaries);
-  }
-
-  private boolean bindRegistered(DictionaryProvider dictionaries) {
-    for (int i = 0; i < current.length; i++) {
-      if (!columns[i].bindValue(current[i], dictionaries)) {
-        checkedVectors[i] = null;
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
    * The fallback tree for the current vectors: the one held when it fits them, else a new one (the
-   * old one closed first, so that a failure to build leaves none held).
+   * old one closed first, so that a failure to build leaves none held). Counts the batch as one of
+   * the path passing the batch's own schema.
    */
-  private FallbackTree fallbackTree(DictionaryProvider dictionaries) {
+  final FallbackTree fallbackTree(DictionaryProvider dictionaries) {
+    schemaPathBatches++;
     if (fallback != null && fallback.reusableFor(current)) {
       return fallback;
     }
@@ -140,49 +122,20 @@ final class VectorInput implements AutoCloseable {
     return fallback;
   }
 
-  private long convertWithBatchSchema(long handle, int numRows, DictionaryProvider dictionaries) {
-    schemaPathBatches++;
-    FallbackTree tree = fallbackTree(dictionaries);
-    tree.bind(current, numRows, dictionaries);
-    return RowbridgeNative.convertArray(handle, tree.root, tree.schema);
-  }
+  @Override
+  public void releaseBatch() {}
 
-  private long convertCData(
-      long handle, int numRows, boolean sameLayout, DictionaryProvider dictionaries) {
-    if (cData == null) {
-      cData = new CDataInput(fields);
-    }
-    long batchSchema = 0;
-    if (!sameLayout) {
-      schemaPathBatches++;
-      batchSchema = fallbackTree(dictionaries).schema;
-    }
-    long array = cData.export(current, numRows, dictionaries);
-    return RowbridgeNative.convertArray(handle, array, batchSchema);
-  }
-
-  /** Releases what the C Data path exported for the current batch, if anything. */
-  void releaseBatch() {
-    if (cData != null) {
-      cData.releaseBatch();
-    }
-  }
-
-  /** Batches that went through the path passing the batch's own schema. */
-  long schemaPathBatches() {
+  @Override
+  public final long schemaPathBatches() {
     return schemaPathBatches;
   }
 
-  /** Closes the fallback tree and the C Data path, and forgets every vector. Idempotent. */
+  /** Closes the fallback tree and forgets every vector. Idempotent. */
   @Override
   public void close() {
     if (fallback != null) {
       fallback.close();
       fallback = null;
-    }
-    if (cData != null) {
-      cData.close();
-      cData = null;
     }
     Arrays.fill(checkedVectors, null);
     Arrays.fill(current, null);

@@ -2,7 +2,7 @@ package io.rowbridge.bench;
 
 import io.rowbridge.demo.Datasets;
 import io.rowbridge.demo.Demo;
-import io.rowbridge.spark.RowbridgeConf;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

@@ -4,7 +4,7 @@ import io.rowbridge.ArrowSchemas;
 import io.rowbridge.ColumnBuffers;
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
-import io.rowbridge.spark.EngineInput;
+import io.rowbridge.spark.engine.EngineInput;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 

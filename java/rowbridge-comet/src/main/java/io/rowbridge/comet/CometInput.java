@@ -2,7 +2,7 @@ package io.rowbridge.comet;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
-import io.rowbridge.spark.EngineInput;
+import io.rowbridge.spark.engine.EngineInput;
 import java.util.Set;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.BroadcastQueryStageExec;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.RowbridgeException;
-import io.rowbridge.spark.RowbridgeColumnarToRowExec;
-import io.rowbridge.spark.RowbridgeConf;
+import io.rowbridge.spark.conf.RowbridgeConf;
+import io.rowbridge.spark.transition.RowbridgeColumnarToRowExec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

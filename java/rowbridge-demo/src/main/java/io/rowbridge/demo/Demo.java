@@ -1,7 +1,7 @@
 package io.rowbridge.demo;
 
-import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

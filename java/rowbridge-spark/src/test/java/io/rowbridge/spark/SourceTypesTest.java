@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.spark.RandomColumns.Dictionaries;
 import io.rowbridge.spark.RandomColumns.Kind;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import io.rowbridge.spark.source.PyarrowFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

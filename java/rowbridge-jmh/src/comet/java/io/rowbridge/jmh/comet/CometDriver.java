@@ -111,7 +111,7 @@ public final class CometDriver implements CometCase {
         direct = new DirectColumnarToRowConverter(sparkSchema);
         break;
       case "rowbridge_comet":
-        cometColumns = new CometColumns(sparkSchema.size());
+        cometColumns = new CometColumns(sparkSchema);
         rowbridge = CometColumns.converter(sparkSchema, ConverterOptions.defaults());
         checkFirstBatchAgainstCometJvm();
         break;

@@ -3,7 +3,7 @@ package io.rowbridge.spark.cache;
 import io.rowbridge.ArrowSchemas;
 import io.rowbridge.DecoderOptions;
 import io.rowbridge.RowbridgeDecoder;
-import io.rowbridge.spark.ReusedArrowColumnVector;
+import io.rowbridge.spark.arrow.ReusedArrowColumnVector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,7 +1,7 @@
 package io.rowbridge.spark.cache;
 
 import io.rowbridge.RowbridgeException;
-import io.rowbridge.spark.ReusedArrowColumnVector;
+import io.rowbridge.spark.arrow.ReusedArrowColumnVector;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;

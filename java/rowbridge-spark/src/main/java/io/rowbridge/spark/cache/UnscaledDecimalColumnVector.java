@@ -1,6 +1,6 @@
 package io.rowbridge.spark.cache;
 
-import io.rowbridge.spark.ReusedArrowColumnVector;
+import io.rowbridge.spark.arrow.ReusedArrowColumnVector;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.spark.sql.types.Decimal;

@@ -1,7 +1,7 @@
 package io.rowbridge.spark.frames;
 
 import io.rowbridge.RowbridgeException;
-import io.rowbridge.spark.ReusedArrowColumnVector;
+import io.rowbridge.spark.arrow.ReusedArrowColumnVector;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;

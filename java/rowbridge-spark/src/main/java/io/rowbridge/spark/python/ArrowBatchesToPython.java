@@ -1,8 +1,8 @@
 package io.rowbridge.spark.python;
 
 import io.rowbridge.ColumnBuffers;
-import io.rowbridge.spark.EngineInput;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.engine.EngineInput;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;

@@ -2,9 +2,9 @@ package io.rowbridge.spark.python;
 
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
-import io.rowbridge.spark.RowbridgeArrow;
-import io.rowbridge.spark.StagedBatches;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.arrow.RowbridgeArrow;
+import io.rowbridge.spark.arrow.StagedBatches;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;

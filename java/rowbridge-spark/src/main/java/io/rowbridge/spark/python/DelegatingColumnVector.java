@@ -11,7 +11,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * A column vector that reads another's values and is not an ArrowColumnVector. Spark 4.2's
  * ArrowEvalPythonExec keeps the ArrowColumnVectors of its input batches until the worker's results
  * for them return, after the child has moved on; it copies the rows of any other vector first. A
- * vector rowbridge reuses ({@link io.rowbridge.spark.ReusedArrowColumnVector}) is shown to it
+ * vector rowbridge reuses ({@link io.rowbridge.spark.arrow.ReusedArrowColumnVector}) is shown to it
  * through this class.
  *
  * <p>Ownership: the delegate stays its owner's; {@link #close()} does nothing.

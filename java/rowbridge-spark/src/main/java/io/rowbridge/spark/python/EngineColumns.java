@@ -2,7 +2,7 @@ package io.rowbridge.spark.python;
 
 import io.rowbridge.ColumnBuffers;
 import io.rowbridge.RowbridgeException;
-import io.rowbridge.spark.EngineInput;
+import io.rowbridge.spark.engine.EngineInput;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.FloatingPointPrecision;

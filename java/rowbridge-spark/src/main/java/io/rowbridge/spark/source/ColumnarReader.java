@@ -2,8 +2,8 @@ package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.ArrowScan;
 import io.rowbridge.scan.NativeScan;
-import io.rowbridge.spark.ReusedArrowColumnVector;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.arrow.ReusedArrowColumnVector;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;

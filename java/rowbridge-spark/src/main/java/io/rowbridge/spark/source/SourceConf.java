@@ -1,7 +1,7 @@
 package io.rowbridge.spark.source;
 
 import io.rowbridge.ConverterOptions;
-import io.rowbridge.spark.RowbridgeConf;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import java.io.Serializable;
 import java.util.Locale;
 import org.apache.spark.network.util.JavaUtils;

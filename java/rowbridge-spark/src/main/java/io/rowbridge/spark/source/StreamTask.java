@@ -3,7 +3,7 @@ package io.rowbridge.spark.source;
 import io.rowbridge.RowbridgeException;
 import io.rowbridge.scan.ScanBase;
 import io.rowbridge.scan.ScanOptions;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.Future;

@@ -2,8 +2,8 @@ package io.rowbridge.spark.write;
 
 import io.rowbridge.ArrowSchemas;
 import io.rowbridge.NativeIpcWriter;
-import io.rowbridge.spark.StagedBatches;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.arrow.StagedBatches;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,7 @@
 package io.rowbridge.spark.frames
 
-import io.rowbridge.spark.{ArrowCachedBatchSerializer, RowToArrowExec}
+import io.rowbridge.spark.arrow.RowToArrowExec
+import io.rowbridge.spark.cache.ArrowCacheSerializer
 
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, NamedExpression}
 import org.apache.spark.sql.execution.{
@@ -54,7 +55,7 @@ object ColumnarOutput {
     */
   private def arrowBatches(plan: SparkPlan): Boolean = plan.supportsColumnar && (plan match {
     case scan: BatchScanExec          => scan.scan.getClass.getName.startsWith("io.rowbridge.")
-    case cache: InMemoryTableScanExec => ArrowCachedBatchSerializer.readsArrow(cache)
+    case cache: InMemoryTableScanExec => ArrowCacheSerializer.readsArrow(cache)
     case _: RowToArrowExec            => true
     case _                            => false
   })

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rowbridge.spark.ArrowCachedBatchSerializer;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import io.rowbridge.spark.source.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,7 +123,7 @@ class ArrowCacheTest {
     for (int i = 0; i < levels.length; i++) {
       String codec = CODECS[i % CODECS.length];
       String what = levels[i].description() + " with " + codec;
-      spark.conf().set(ArrowCachedBatchSerializer.Compression(), codec);
+      spark.conf().set(ArrowCacheSerializer.Compression(), codec);
       Dataset<Row> data = CacheData.rows(spark, ROWS, 3);
       data.persist(levels[i]);
       data.createOrReplaceTempView("c");
@@ -147,7 +147,7 @@ class ArrowCacheTest {
   @Test
   void rowsAndSparksOwnTransitionReadTheSame() {
     for (String codec : CODECS) {
-      spark.conf().set(ArrowCachedBatchSerializer.Compression(), codec);
+      spark.conf().set(ArrowCacheSerializer.Compression(), codec);
       Dataset<Row> data = CacheData.rows(spark, ROWS, 3);
       data.persist(StorageLevel.MEMORY_ONLY());
       data.createOrReplaceTempView("c");
@@ -218,7 +218,7 @@ class ArrowCacheTest {
 
   @Test
   void anUnknownCompressionIsNamed() {
-    spark.conf().set(ArrowCachedBatchSerializer.Compression(), "snappy");
+    spark.conf().set(ArrowCacheSerializer.Compression(), "snappy");
     try {
       Dataset<Row> data = spark.range(10).toDF();
       data.cache();
@@ -228,7 +228,7 @@ class ArrowCacheTest {
           message.contains("spark.rowbridge.cache.compression must be none, lz4 or zstd"), message);
       data.unpersist(true);
     } finally {
-      spark.conf().unset(ArrowCachedBatchSerializer.Compression());
+      spark.conf().unset(ArrowCacheSerializer.Compression());
     }
   }
 

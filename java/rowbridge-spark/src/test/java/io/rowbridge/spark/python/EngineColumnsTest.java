@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.ColumnBuffers;
 import io.rowbridge.RowbridgeException;
-import io.rowbridge.spark.EngineInput;
+import io.rowbridge.spark.engine.EngineInput;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -1,7 +1,7 @@
 package io.rowbridge.spark.source;
 
 import io.rowbridge.scan.NativeScan;
-import io.rowbridge.spark.TaskMemoryAccounting;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.util.List;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Encoders;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rowbridge.NewerLayouts;
-import io.rowbridge.spark.RowbridgeColumnarToRowExec;
-import io.rowbridge.spark.RowbridgeConf;
 import io.rowbridge.spark.RowbridgeExtensions;
 import io.rowbridge.spark.SortedAnswer;
+import io.rowbridge.spark.conf.RowbridgeConf;
+import io.rowbridge.spark.transition.RowbridgeColumnarToRowExec;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

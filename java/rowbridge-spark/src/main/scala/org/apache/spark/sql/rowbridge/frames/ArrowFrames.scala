@@ -1,3 +1,5 @@
+// In Spark's package for the Spark-private API it uses: SocketAuthServer and SocketAuthHelper
+// (private[spark]), PythonSQLUtils and ArrowUtils (private[sql]).
 package org.apache.spark.sql.rowbridge.frames
 
 import java.io.OutputStream
@@ -6,13 +8,15 @@ import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import io.rowbridge.ArrowSchemas
-import io.rowbridge.spark.{BatchRowSource, RowbridgeArrow, RowbridgeConf}
+import io.rowbridge.spark.arrow.RowbridgeArrow
+import io.rowbridge.spark.conf.RowbridgeConf
 import io.rowbridge.spark.frames.{
   ColumnarBatchMessages,
   ColumnarOutput,
   PythonBatchesTable,
   RecordBatchMessages
 }
+import io.rowbridge.spark.transition.BatchRowSource
 
 import org.apache.arrow.vector.types.pojo.Schema
 import org.apache.spark.network.util.JavaUtils

@@ -1,3 +1,5 @@
+// In Spark's package for the Spark-private API it uses: SparkEnv's BlockManager, ChunkedByteBuffer
+// and Utils (private[spark]).
 package org.apache.spark.sql.rowbridge.frames
 
 import java.io.{InputStream, OutputStream}

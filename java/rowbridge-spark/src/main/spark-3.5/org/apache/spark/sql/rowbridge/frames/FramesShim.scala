@@ -1,3 +1,4 @@
+// In Spark's package for the Spark-private API it uses: Dataset.ofRows (private[sql]).
 package org.apache.spark.sql.rowbridge.frames
 
 import org.apache.spark.sql.{DataFrame, Dataset, SparkSession}

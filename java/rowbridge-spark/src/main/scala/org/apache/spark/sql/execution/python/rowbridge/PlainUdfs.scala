@@ -1,3 +1,5 @@
+// In Spark's package for the Spark-private API it uses: PythonEvalType and SimplePythonFunction
+// (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import java.io.ByteArrayOutputStream

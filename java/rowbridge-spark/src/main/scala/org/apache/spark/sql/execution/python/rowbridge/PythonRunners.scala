@@ -1,11 +1,13 @@
+// In Spark's package for the Spark-private API it uses: BasePythonRunner and JobArtifactSet
+// (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import java.io.DataOutputStream
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.RowbridgeArrow
-import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput}
+import io.rowbridge.spark.arrow.RowbridgeArrow
+import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput, PythonOperators}
 import org.apache.spark.sql.execution.python.rowbridge.RowbridgePython.{
   handedOverGroups,
   handedOverRows

@@ -1,14 +1,13 @@
+// In Spark's package for the Spark-private API it uses: PandasGroupUtils (private[python]).
 package org.apache.spark.sql.execution.python.rowbridge
 
-import io.rowbridge.RowbridgeException
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.{
-  EngineInput,
-  ReplaceColumnarToRow,
-  RowbridgeColumnarToRowExec,
-  RowbridgeConf
-}
+import io.rowbridge.RowbridgeException
+import io.rowbridge.spark.conf.RowbridgeConf
+import io.rowbridge.spark.engine.EngineInput
+import io.rowbridge.spark.python.PythonOperators
+import io.rowbridge.spark.transition.{ReplaceColumnarToRow, RowbridgeColumnarToRowExec}
 
 import org.apache.spark.SparkEnv
 import org.apache.spark.internal.Logging

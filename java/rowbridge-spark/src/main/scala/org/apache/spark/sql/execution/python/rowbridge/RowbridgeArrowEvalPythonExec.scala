@@ -1,9 +1,13 @@
+// In Spark's package, though it names no Spark-private API itself: it is made of this package's
+// private runner helpers (PythonRunners.RunnerArgs, RowbridgePython) and the line's
+// SparkPython.ArrowEvaluation, which hold BasePythonRunner and ChainedPythonFunctions
+// (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.BatchRowSource
 import io.rowbridge.spark.python.{ArrowRowsToPython, PythonInput}
+import io.rowbridge.spark.transition.BatchRowSource
 import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.{Runner, RunnerArgs}
 
 import org.apache.spark.TaskContext

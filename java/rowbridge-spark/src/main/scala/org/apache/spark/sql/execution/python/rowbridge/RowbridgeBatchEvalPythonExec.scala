@@ -1,3 +1,4 @@
+// In Spark's package for the Spark-private API it uses: PythonEvalType and Utils (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import java.io.File

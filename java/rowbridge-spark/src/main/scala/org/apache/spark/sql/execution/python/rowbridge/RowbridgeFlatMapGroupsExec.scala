@@ -1,3 +1,4 @@
+// In Spark's package for the Spark-private API it uses: PandasGroupUtils (private[python]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import io.rowbridge.spark.python.ArrowRowsToPython

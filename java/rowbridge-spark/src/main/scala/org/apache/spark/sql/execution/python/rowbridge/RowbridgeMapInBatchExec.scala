@@ -1,9 +1,12 @@
+// In Spark's package for the Spark-private API it uses: PythonEvalType (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import scala.jdk.CollectionConverters._
 
-import io.rowbridge.spark.{BatchRowSource, EngineInput, RowbridgeConf}
+import io.rowbridge.spark.conf.RowbridgeConf
+import io.rowbridge.spark.engine.EngineInput
 import io.rowbridge.spark.python.{ArrowBatchesToPython, ArrowRowsToPython, PythonInput}
+import io.rowbridge.spark.transition.BatchRowSource
 
 import org.apache.spark.{SparkContext, TaskContext}
 import org.apache.spark.api.python.PythonEvalType
@@ -23,10 +26,10 @@ import org.apache.spark.sql.vectorized.{ArrowColumnVector, ColumnVector, Columna
   * child's rows become Arrow IPC record batches natively ([[ArrowRowsToPython]], one struct column
   * as Spark sends them), or, with `columnarInput`, the columnar child's Arrow-backed batches are
   * sent without becoming rows ([[io.rowbridge.spark.python.ArrowBatchesToPython]]; with an `engine`
-  * named, they are that engine's, read by its [[io.rowbridge.spark.EngineInput]]), and the worker's
-  * batches become UnsafeRows through rowbridge's converter ([[BatchRowSource]]). PySpark's worker,
-  * the protocol and the user's function are Spark's own, and so are the batch boundaries, the
-  * schema check of the worker's batches and the errors.
+  * named, they are that engine's, read by its [[io.rowbridge.spark.engine.EngineInput]]), and the
+  * worker's batches become UnsafeRows through rowbridge's converter ([[BatchRowSource]]). PySpark's
+  * worker, the protocol and the user's function are Spark's own, and so are the batch boundaries,
+  * the schema check of the worker's batches and the errors.
   */
 case class RowbridgeMapInBatchExec(
     func: Expression,

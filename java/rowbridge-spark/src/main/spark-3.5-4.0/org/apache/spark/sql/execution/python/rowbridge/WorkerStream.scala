@@ -1,3 +1,6 @@
+// In Spark's package, though it names no Spark-private API itself: it stands for the 4.1+
+// WorkerStream, which needs BasePythonRunner, PythonEvalType and Utils (private[spark]) and
+// QueryExecutionErrors (private[sql]), and is private to this package.
 package org.apache.spark.sql.execution.python.rowbridge
 
 import io.rowbridge.spark.python.ArrowRowsToPython

@@ -1,8 +1,11 @@
+// In Spark's package for the Spark-private API it uses: BasePythonRunner and ChainedPythonFunctions
+// (private[spark]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import java.io.DataOutputStream
 
 import io.rowbridge.spark.python.PythonInput
+import io.rowbridge.spark.python.PythonOperators.{FlatMapGroups, MapInBatch}
 import org.apache.arrow.vector.VectorSchemaRoot
 import org.apache.arrow.vector.ipc.ArrowStreamWriter
 
@@ -12,7 +15,6 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.PythonUDF
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.python.rowbridge.PythonOperators.{FlatMapGroups, MapInBatch}
 import org.apache.spark.sql.execution.python.rowbridge.PythonRunners.RunnerArgs
 import org.apache.spark.sql.execution.python._
 import org.apache.spark.sql.internal.SQLConf

@@ -1,3 +1,5 @@
+// In Spark's package for the Spark-private API it uses: BasePythonRunner, PythonEvalType and Utils
+// (private[spark]), QueryExecutionErrors (private[sql]).
 package org.apache.spark.sql.execution.python.rowbridge
 
 import java.io.DataOutputStream

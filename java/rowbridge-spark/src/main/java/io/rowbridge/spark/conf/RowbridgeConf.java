@@ -1,4 +1,4 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.conf;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.DecoderOptions;

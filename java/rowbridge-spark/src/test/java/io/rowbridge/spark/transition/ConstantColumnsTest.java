@@ -1,4 +1,4 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.transition;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.transition;
 
 import io.rowbridge.ArrowSchemas;
 import io.rowbridge.NewerLayouts;

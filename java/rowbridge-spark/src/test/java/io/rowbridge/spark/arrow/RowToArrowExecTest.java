@@ -1,9 +1,12 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.arrow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.SortedAnswer;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

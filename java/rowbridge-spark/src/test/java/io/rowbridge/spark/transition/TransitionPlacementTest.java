@@ -1,9 +1,13 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.transition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.spark.ArrowTestSource;
+import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.SortedAnswer;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.ColumnarToRowExec;

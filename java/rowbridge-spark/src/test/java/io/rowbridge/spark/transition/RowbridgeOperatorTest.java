@@ -1,10 +1,13 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.transition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rowbridge.spark.ArrowTestSource;
+import io.rowbridge.spark.RowbridgeExtensions;
+import io.rowbridge.spark.conf.RowbridgeConf;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;

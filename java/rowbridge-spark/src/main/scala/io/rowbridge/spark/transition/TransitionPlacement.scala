@@ -1,6 +1,6 @@
-package io.rowbridge.spark
+package io.rowbridge.spark.transition
 
-import io.rowbridge.spark.RowbridgeConf.Placement
+import io.rowbridge.spark.conf.RowbridgeConf.Placement
 
 import org.apache.arrow.memory.BoundsChecking
 import org.apache.arrow.vector.NullCheckingForGet

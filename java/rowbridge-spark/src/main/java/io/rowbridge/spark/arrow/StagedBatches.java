@@ -1,7 +1,8 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.arrow;
 
 import io.rowbridge.NativeIpcWriter;
 import io.rowbridge.RowStaging;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.io.IOException;
 import java.util.function.Supplier;
 import org.apache.spark.TaskContext;

@@ -1,7 +1,8 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.arrow;
 
 import io.rowbridge.DecoderOptions;
 import io.rowbridge.RowbridgeDecoder;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.NoSuchElementException;

@@ -1,4 +1,4 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.memory;
 
 import io.rowbridge.NativeMemoryListener;
 import io.rowbridge.RowbridgeException;
@@ -19,14 +19,6 @@ public final class TaskMemoryAccounting extends MemoryConsumer implements Native
 
   private final String holder;
   private final String remedy;
-
-  /** For a converter's row buffers, whose size the cap {@code maxChunkBytes} bounds. */
-  TaskMemoryAccounting(TaskMemoryManager manager, long maxChunkBytes) {
-    this(
-        manager,
-        "the native row buffer",
-        "lower " + RowbridgeConf.MAX_CHUNK_BYTES + " (now " + maxChunkBytes + ")");
-  }
 
   /**
    * @param holder what holds the memory, for the error ("the native row buffer")

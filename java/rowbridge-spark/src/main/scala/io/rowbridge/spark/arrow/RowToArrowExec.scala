@@ -1,12 +1,17 @@
-package io.rowbridge.spark
+package io.rowbridge.spark.arrow
 
 import scala.jdk.CollectionConverters._
 
+import io.rowbridge.spark.SparkShims
+import io.rowbridge.spark.conf.RowbridgeConf
+
 import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder}
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
-import org.apache.spark.sql.execution.{RowToColumnarTransition, SparkPlan}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.{RowToColumnarExec, RowToColumnarTransition, SparkPlan}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
@@ -50,4 +55,16 @@ case class RowToArrowExec(child: SparkPlan) extends RowToColumnarTransition {
 
   override protected def withNewChildInternal(newChild: SparkPlan): RowToArrowExec =
     copy(child = newChild)
+}
+
+/** Replaces Spark's RowToColumnarExec with [[RowToArrowExec]] while
+  * [[RowbridgeConf.ROW_TO_COLUMNAR_ENABLED]] is true.
+  */
+case class ReplaceRowToColumnar(session: SparkSession) extends Rule[SparkPlan] {
+  override def apply(plan: SparkPlan): SparkPlan =
+    if (!RowbridgeConf.rowToColumnarEnabled(session.sessionState.conf)) {
+      plan
+    } else {
+      plan.transformUp { case RowToColumnarExec(child) => RowToArrowExec(child) }
+    }
 }

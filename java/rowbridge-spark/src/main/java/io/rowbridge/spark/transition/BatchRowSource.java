@@ -1,6 +1,7 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.transition;
 
 import io.rowbridge.ConverterOptions;
+import io.rowbridge.spark.engine.EngineInput;
 import java.io.Serializable;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.types.StructType;

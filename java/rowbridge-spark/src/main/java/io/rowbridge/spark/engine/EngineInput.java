@@ -1,4 +1,4 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.engine;
 
 import io.rowbridge.ColumnBuffers;
 import io.rowbridge.ConverterOptions;
@@ -15,8 +15,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * operators are its own columnar to row transitions (replaced by rowbridge's where placement says),
  * which of its columnar operators the engine's own rule will give such a transition, and how its
  * column vectors read as {@link ColumnBuffers}. Implementations are found with {@link
- * ServiceLoader} (a {@code META-INF/services/io.rowbridge.spark.EngineInput} entry in their jar);
- * {@code rowbridge-comet} provides Apache Comet's.
+ * ServiceLoader} (a {@code META-INF/services/io.rowbridge.spark.engine.EngineInput} entry in their
+ * jar); {@code rowbridge-comet} provides Apache Comet's.
  *
  * <p>Implementations are stateless and have a public no-argument constructor: the driver's rule and
  * each task look them up by {@link #name()}.

@@ -1,4 +1,4 @@
-package io.rowbridge.spark
+package io.rowbridge.spark.arrow
 
 import java.util.concurrent.atomic.AtomicLong
 

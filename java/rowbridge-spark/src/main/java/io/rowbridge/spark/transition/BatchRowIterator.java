@@ -1,8 +1,11 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.transition;
 
 import io.rowbridge.ConverterOptions;
 import io.rowbridge.RowbridgeConverter;
 import io.rowbridge.RowbridgeException;
+import io.rowbridge.spark.conf.RowbridgeConf;
+import io.rowbridge.spark.engine.EngineInput;
+import io.rowbridge.spark.memory.TaskMemoryAccounting;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -284,7 +287,10 @@ public final class BatchRowIterator implements Iterator<InternalRow>, AutoClosea
     TaskContext task = TaskContext.get();
     if (task != null) {
       options.memoryListener(
-          new TaskMemoryAccounting(task.taskMemoryManager(), source.maxChunkBytes));
+          new TaskMemoryAccounting(
+              task.taskMemoryManager(),
+              "the native row buffer",
+              "lower " + RowbridgeConf.MAX_CHUNK_BYTES + " (now " + source.maxChunkBytes + ")"));
     }
     return options;
   }

@@ -1,4 +1,4 @@
-package io.rowbridge.spark;
+package io.rowbridge.spark.arrow;
 
 import org.apache.arrow.vector.ValueVector;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;

@@ -1,7 +1,6 @@
-package org.apache.spark.sql.execution.python.rowbridge
+package io.rowbridge.spark.python
 
-import io.rowbridge.spark.ReusedArrowColumnVector
-import io.rowbridge.spark.python.DelegatingColumnVector
+import io.rowbridge.spark.arrow.ReusedArrowColumnVector
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
@@ -16,11 +15,12 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
   * (`spark.sql.execution.arrow.pythonUDF.columnarInput.enabled`) keeps the columns of each input
   * batch whose columns are ArrowColumnVectors until the worker's results for it return, after the
   * child has produced later batches. rowbridge's columnar nodes (its scan, the Arrow cache,
-  * [[io.rowbridge.spark.RowToArrowExec]], DataFrames made from Python's Arrow data) reuse or free a
-  * batch's vectors at the next one, so this rule puts [[HideReusedVectorsExec]] under every such
-  * ArrowEvalPythonExec: Spark then copies each batch's rows first, as for Parquet's reused vectors.
-  * Batches of vectors that are not rowbridge's pass as they are. A no-op before Spark 4.2, whose
-  * ArrowEvalPythonExec reads rows only. Always on: it keeps answers right, whatever the settings.
+  * [[io.rowbridge.spark.arrow.RowToArrowExec]], DataFrames made from Python's Arrow data) reuse or
+  * free a batch's vectors at the next one, so this rule puts [[HideReusedVectorsExec]] under every
+  * such ArrowEvalPythonExec: Spark then copies each batch's rows first, as for Parquet's reused
+  * vectors. Batches of vectors that are not rowbridge's pass as they are. A no-op before Spark 4.2,
+  * whose ArrowEvalPythonExec reads rows only. Always on: it keeps answers right, whatever the
+  * settings.
   */
 object ProtectReusedPythonInput extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan = plan.transformUp {
@@ -48,7 +48,7 @@ case class HideReusedVectorsExec(child: SparkPlan) extends UnaryExecNode {
   override protected def doExecuteColumnar(): RDD[ColumnarBatch] =
     child
       .executeColumnar()
-      .mapPartitionsInternal(_.map { batch =>
+      .mapPartitions(_.map { batch =>
         if (HideReusedVectorsExec.reuses(batch)) DelegatingColumnVector.wrap(batch) else batch
       })
 

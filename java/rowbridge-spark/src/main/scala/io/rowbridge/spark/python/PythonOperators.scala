@@ -1,13 +1,14 @@
-package org.apache.spark.sql.execution.python.rowbridge
+package io.rowbridge.spark.python
 
 import org.apache.spark.resource.ResourceProfile
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, PythonUDF}
 import org.apache.spark.sql.execution.SparkPlan
 
 /** The fields of Spark's Python operators that rowbridge replaces, whatever the Spark line
-  * ([[PythonRunners]] reads them from that line's classes).
+  * (`org.apache.spark.sql.execution.python.rowbridge.PythonRunners` reads them from that line's
+  * classes).
   */
-private[rowbridge] object PythonOperators {
+object PythonOperators {
 
   /** `mapInArrow` and `mapInPandas`; no resource profile on Spark 3.5. */
   case class MapInBatch(
