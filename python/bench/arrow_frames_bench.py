@@ -42,8 +42,8 @@ sys.path.insert(0, HERE)
 import pyarrow as pa  # noqa: E402
 import pyarrow.compute  # noqa: E402,F401
 import pyarrow.feather as feather  # noqa: E402
+import frames_bench  # noqa: E402
 from frames_bench import jvm_pid, peak_kib, reset_peak  # noqa: E402
-from pyspark.sql import SparkSession  # noqa: E402
 
 import rowbridge.spark  # noqa: E402
 
@@ -54,19 +54,9 @@ COLUMNAR = "spark.rowbridge.frames.columnar.enabled"
 
 
 def session():
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    classpath = os.environ["ROWBRIDGE_CLASSPATH"]
-    return (
-        SparkSession.builder.master("local[2]")
-        .appName("rowbridge-arrow-frames-bench")
-        .config("spark.driver.extraClassPath", classpath)
-        .config("spark.sql.extensions", rowbridge.spark.EXTENSION)
-        .config("spark.sql.cache.serializer", "io.rowbridge.spark.ArrowCachedBatchSerializer")
-        .config("spark.driver.memory", "8g")
-        .config("spark.driver.maxResultSize", "0")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .getOrCreate()
+    return frames_bench.session(
+        "rowbridge-arrow-frames-bench",
+        {"spark.sql.cache.serializer": "io.rowbridge.spark.ArrowCachedBatchSerializer"},
     )
 
 

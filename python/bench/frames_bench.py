@@ -44,12 +44,14 @@ MODES = ("rowbridge", "spark", "spark-aa")
 OPS = ("to_arrow", "to_pandas", "create_dataframe")
 
 
-def session():
+def session(name="rowbridge-frames-bench", settings=None):
+    """The benchmarks' session: local[2], rowbridge's jars and extension, Arrow on, and
+    ``settings`` besides."""
     os.environ["PYSPARK_PYTHON"] = sys.executable
     classpath = os.environ["ROWBRIDGE_CLASSPATH"]
-    return (
+    builder = (
         SparkSession.builder.master("local[2]")
-        .appName("rowbridge-frames-bench")
+        .appName(name)
         .config("spark.driver.extraClassPath", classpath)
         .config("spark.sql.extensions", rowbridge.spark.EXTENSION)
         .config("spark.driver.memory", "8g")
@@ -57,8 +59,10 @@ def session():
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .getOrCreate()
     )
+    for key, value in (settings or {}).items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 def jvm_pid(spark):
