@@ -34,8 +34,18 @@ import org.apache.spark.util.io.ChunkedByteBuffer
   */
 object PartitionBlocks {
 
+  /** Where the blocks of the last stream were read from: in this JVM's memory, from its disk, from
+    * another JVM's block manager (for tests and diagnostics).
+    */
+  @volatile private var lastSources = Array(0, 0, 0)
+
+  /** The blocks of the last stream read from memory, from local disk and remotely. */
+  def lastStreamSources(): Array[Int] = lastSources.clone()
+
   /** Writes every partition's messages of `messages` to `out` in partition order. */
   def stream(messages: RDD[Array[Byte]], out: OutputStream, maxResultSize: Long): Unit = {
+    val sources = Array(0, 0, 0)
+    lastSources = sources
     val context = messages.sparkContext
     val rddId = messages.id
     val partitions = messages.getNumPartitions
@@ -76,7 +86,7 @@ object PartitionBlocks {
           sizes.get(next)
         }
         size match {
-          case Some(bytes) => if (bytes > 0) write(RDDBlockId(rddId, next), out)
+          case Some(bytes) => if (bytes > 0) sources(write(RDDBlockId(rddId, next), out)) += 1
           case None        => // the job ended before this partition arrived
             failure(job.value)
             throw new SparkException(s"rowbridge: partition $next of a finished job is missing")
@@ -112,18 +122,23 @@ object PartitionBlocks {
     size
   }
 
-  /** Writes a block to `channel` from wherever it is, then removes it. */
-  private def write(id: RDDBlockId, out: OutputStream): Unit = {
+  /** Writes a block to `out` from wherever it is, then removes it; returns where it was: 0 in
+    * memory here, 1 on disk here, 2 in another JVM.
+    */
+  private def write(id: RDDBlockId, out: OutputStream): Int = {
     val blocks = SparkEnv.get.blockManager
-    blocks.getLocalBytes(id) match {
+    val source = blocks.getLocalBytes(id) match {
       case Some(data) =>
         try {
           data match {
-            case inMemory: ByteBufferBlockData => writeChunks(inMemory.buffer, out)
-            case onDisk                        =>
+            case inMemory: ByteBufferBlockData =>
+              writeChunks(inMemory.buffer, out)
+              0
+            case onDisk =>
               val in = onDisk.toInputStream()
               try copy(in, out)
               finally in.close()
+              1
           }
         } finally blocks.releaseLockAndDispose(id, data)
       case None =>
@@ -132,8 +147,10 @@ object PartitionBlocks {
         }
         try writeChunks(bytes, out)
         finally bytes.dispose()
+        2
     }
     blocks.master.removeBlock(id)
+    source
   }
 
   /** The chunks' bytes to `out`: a heap chunk straight from its array, others through a buffer. */
