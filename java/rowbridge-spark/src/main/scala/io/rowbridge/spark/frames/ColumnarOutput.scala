@@ -11,6 +11,7 @@ import org.apache.spark.sql.execution.{
   SparkPlan,
   WholeStageCodegenExec
 }
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 
@@ -27,13 +28,16 @@ object ColumnarOutput {
     * `plan`'s output, in order; None when `plan` ends in row operators.
     */
   def of(plan: SparkPlan): Option[(SparkPlan, Array[Int])] = plan match {
-    case stage: WholeStageCodegenExec => of(stage.child)
-    case input: InputAdapter          => of(input.child)
+    // Adaptive execution's plan before it runs; the patterns below hold no exchange, so no
+    // stage of it is planned again.
+    case adaptive: AdaptiveSparkPlanExec => of(adaptive.executedPlan)
+    case stage: WholeStageCodegenExec    => of(stage.child)
+    case input: InputAdapter             => of(input.child)
     case transition: ColumnarToRowTransition if arrowBatches(adapted(transition.child)) =>
       val columnar = adapted(transition.child)
       Some((columnar, columnar.output.indices.toArray))
-    case cache: InMemoryTableScanExec if arrowBatches(cache) =>
-      Some((cache, cache.output.indices.toArray))
+    case columnar if arrowBatches(columnar) => // before adaptive execution adds the transition
+      Some((columnar, columnar.output.indices.toArray))
     case project: ProjectExec if project.projectList.forall(isColumn) =>
       of(project.child).flatMap { case (columnar, ordinals) =>
         val byId = project.child.output.map(_.exprId).zipWithIndex.toMap
