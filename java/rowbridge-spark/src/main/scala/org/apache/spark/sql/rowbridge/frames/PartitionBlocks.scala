@@ -108,7 +108,8 @@ object PartitionBlocks {
     if (size > 0) {
       val id = RDDBlockId(rddId, org.apache.spark.TaskContext.getPartitionId())
       val blocks = SparkEnv.get.blockManager
-      blocks.removeBlock(id, true) // an earlier attempt's, if it stored one here
+      // An earlier attempt's, if it stored one here (removing none would log a warning).
+      if (blocks.getStatus(id).isDefined) blocks.removeBlock(id, true)
       val stored = blocks.putBytes(
         id,
         new ChunkedByteBuffer(buffers),
