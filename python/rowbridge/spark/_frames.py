@@ -1,8 +1,9 @@
 """DataFrames to and from Arrow and pandas, with rowbridge on the JVM's side of the crossing.
 
-- ``to_arrow``: the executors turn rows into Arrow IPC batches natively, and the driver streams
-  them to Python through a local socket in partition order (no file in between). The table is
-  cast to the schema PySpark's own ``toArrow`` gives.
+- ``to_arrow``: the executors make Arrow IPC batches (a columnar plan's own vectors, or rows
+  through rowbridge's decoder), and the driver streams them to Python through a local socket in
+  partition order (no file in between). The table is cast to the schema PySpark's own
+  ``toArrow`` gives.
 - ``to_pandas``: the conversion of PySpark's Arrow ``toPandas`` (its pandas dtypes) over the
   batches ``to_arrow`` streams.
 - ``create_dataframe``: the conversion of PySpark's Arrow ``createDataFrame`` of the input,

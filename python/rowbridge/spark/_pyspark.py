@@ -157,36 +157,33 @@ def _records_per_batch(session):
 # ---- toArrow's schema ----
 
 
-def arrow_schema(session, schema):
-    """The Arrow schema PySpark's ``toArrow`` gives a DataFrame of ``schema``."""
+def _to_arrow_schema(session, schema, duplicated_names_fail):
+    """PySpark's ``to_arrow_schema`` of ``schema`` with the arguments this line passes it:
+    the session's large var types, timestamps labelled UTC (4.2), and a struct with duplicated
+    field names refused where ``duplicated_names_fail`` (3.5 takes no arguments)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
     found = line()
     if found == "3.5":
         return to_arrow_schema(schema)
-    options = {
-        "error_on_duplicated_field_names_in_struct": True,
-        "prefers_large_types": large_var_types(session),
-    }
-    if found == "4.2":  # timestamps need a zone; toArrow labels them UTC
+    options = {"prefers_large_types": large_var_types(session)}
+    if duplicated_names_fail:
+        options["error_on_duplicated_field_names_in_struct"] = True
+    if found == "4.2":  # timestamps need a zone; PySpark labels them UTC
         options["timezone"] = "UTC"
     return to_arrow_schema(schema, **options)
 
 
+def arrow_schema(session, schema):
+    """The Arrow schema PySpark's ``toArrow`` gives a DataFrame of ``schema`` (and its
+    createDataFrame casts Arrow input to)."""
+    return _to_arrow_schema(session, schema, True)
 
 
 def check_to_pandas_schema(session, schema):
     """Raises what PySpark's Arrow toPandas raises before it collects, for a schema its Arrow
-    conversion lacks a type of."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    found = line()
-    if found == "3.5":
-        to_arrow_schema(schema)
-    elif found == "4.2":
-        to_arrow_schema(schema, timezone="UTC", prefers_large_types=large_var_types(session))
-    else:
-        to_arrow_schema(schema, prefers_large_types=large_var_types(session))
+    conversion lacks a type of; returns the Arrow schema it checked."""
+    return _to_arrow_schema(session, schema, False)
 
 
 def arrow_fallback_enabled(session):
@@ -215,7 +212,6 @@ def arrow_table_batches(session, table, schema, timezone):
         _check_arrow_table_timestamps_localize,
         from_arrow_schema,
         from_arrow_type,
-        to_arrow_schema,
     )
     from pyspark.sql.types import StructType
 
@@ -229,15 +225,9 @@ def arrow_table_batches(session, table, schema, timezone):
         schema = struct
     if not isinstance(schema, StructType):
         schema = from_arrow_schema(table.schema, prefer_timestamp_ntz=prefer_ntz)
-    cast_to = {
-        "error_on_duplicated_field_names_in_struct": True,
-        "prefers_large_types": large_var_types(session),
-    }
-    if found == "4.2":
-        cast_to["timezone"] = "UTC"
     if found != "4.2" or len(schema.fields) > 0:  # 4.2 keeps a table of no columns as it is
         table = _check_arrow_table_timestamps_localize(table, schema, True, timezone).cast(
-            to_arrow_schema(schema, **cast_to)
+            arrow_schema(session, schema)
         )
     return schema, table.to_batches(max_chunksize=_records_per_batch(session))
 
@@ -359,7 +349,7 @@ def batches_to_pandas(session, schema, columns, batches):
         if batches:
             table = pa.Table.from_batches(batches)
         else:
-            table = arrow_schema(session, schema).empty_table()
+            table = check_to_pandas_schema(session, schema).empty_table()
         del batches[:]
         return _convert_arrow_table_to_pandas(
             arrow_table=table,
