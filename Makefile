@@ -44,7 +44,9 @@
 #   make test-wheel  the wheel's suites (python/wheel_tests) on Spark 4.1 and 3.5, each in
 #                    a fresh virtual environment with that line's PySpark from PyPI and the
 #                    wheel installed, and on 4.2 the suites of the frames and the PySpark
-#                    adapter; part of make test (4.0, and all of 4.2: make test-long)
+#                    adapter; then the Spark Connect suites (python/connect_tests) on 4.1
+#                    against real Connect servers; part of make test (4.0, and all of 4.2,
+#                    Connect included: make test-long)
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -347,6 +349,8 @@ test-wheel: wheel
 	$(JAVA_ENV) scripts/wheel_tests.sh 3.5
 	@echo "== the wheel's frames and PySpark adapter suites on Spark 4.2"
 	$(JAVA_ENV) scripts/wheel_tests.sh 4.2 $(WHEEL_ADAPTER_SUITES)
+	@echo "== the wheel's Spark Connect suites on Spark 4.1 (remote(\"local[2]\") and servers in JVMs of their own)"
+	$(JAVA_ENV) scripts/wheel_tests.sh 4.1 --connect
 
 # JMH, side by side in one JVM per schema: Spark's JVM path, rowbridge, Comet's
 # converter, an Arrow C Data export alone (docs/BENCHMARKS.md, "JVM: Arrow to rows"); then
@@ -370,7 +374,9 @@ bench-spark: java
 # make run's nested dataset, in PySpark local[2]: rowbridge's operators, Spark's and Spark's
 # again (A/A), interleaved; build/bench/python.json and docs/img/python.png. Then plain
 # (pickled) Python UDFs over the same lineitem: Spark's pickled path, rowbridge's, Spark's
-# useArrow path and SQL, with an A/A twin; build/bench/plain-udf.json.
+# useArrow path and SQL, with an A/A twin; build/bench/plain-udf.json. Then rowbridge.spark on
+# a Spark Connect session against Connect's own toArrow, toPandas and createDataFrame;
+# build/bench/python-connect.json.
 bench-python: java
 	$(JAVA_ENV) BUILD=$(BUILD) PLAIN_UDF_ROUNDS=$(PLAIN_UDF_ROUNDS) \
 	  scripts/bench_python.sh $(BENCH_DIR)
@@ -414,8 +420,9 @@ long-java-spark35 long-java-spark35-scala213 long-java-spark40 long-java-spark42
 	$(if $(filter $*,$(LONG_PYTHON_LINES)),$(JAVA_ENV) scripts/python_tests.sh $(LINE_$*))
 
 long-wheel-spark40 long-wheel-spark42: long-wheel-spark%: wheel
-	@echo "== the wheel's suites on Spark $(LINE_$*), in a fresh virtual environment"
+	@echo "== the wheel's suites on Spark $(LINE_$*), then its Spark Connect suites, in fresh virtual environments"
 	$(JAVA_ENV) scripts/wheel_tests.sh $(LINE_$*)
+	$(JAVA_ENV) scripts/wheel_tests.sh $(LINE_$*) --connect
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

@@ -14,13 +14,17 @@
 # Arrow-native plans (python/bench/arrow_frames_bench.py: lineitem as LZ4 IPC files and as the
 # Arrow cache, against PySpark's own and pyarrow reading the files).
 #
+# Then the same DataFrames on a Spark Connect session (python/bench/connect_frames_bench.py:
+# rowbridge.spark's to_arrow, to_pandas and create_dataframe against Connect's own, over cached
+# rows and an Arrow-native plan), unless CONNECT=0.
+#
 # Then plain (pickled) Python UDFs over lineitem (python/bench/plain_udf_bench.py: Spark's
 # pickled path, rowbridge's, Spark's useArrow path and SQL, with an A/A twin).
 #
 # Environment: BUILD (build), LINE (4.1; 4.2 runs without Comet's part), ROUNDS (3), CASES
-# (every case; names separated by semicolons), COMET (1), FRAMES (1), PLAIN_UDF (1),
+# (every case; names separated by semicolons), COMET (1), FRAMES (1), CONNECT (1), PLAIN_UDF (1),
 # PLAIN_UDF_ROUNDS (ROUNDS). Writes OUT_DIR/python.json, OUT_DIR/python-frames.json,
-# OUT_DIR/python-arrow-frames.json,
+# OUT_DIR/python-arrow-frames.json, OUT_DIR/python-connect.json,
 # OUT_DIR/plain-udf.json, OUT_DIR/python-comet.json and the plot (default docs/img/python.png;
 # none on another line); prints the tables.
 set -euo pipefail
@@ -66,6 +70,15 @@ if [[ -z "${CASES:-}" && "${FRAMES:-1}" != 0 ]]; then
     --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
     --files "$build/tpch/sf1/lineitem-lz4" \
     --rounds "${ROUNDS:-3}" --json "$out/python-arrow-frames.json"
+fi
+
+# rowbridge.spark on Spark Connect, unless CASES names exchange cases or CONNECT=0 (after the
+# Arrow frames benchmark, which writes the IPC files).
+if [[ -z "${CASES:-}" && "${CONNECT:-1}" != 0 ]]; then
+  "$python" python/bench/connect_frames_bench.py \
+    --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
+    --files "$build/tpch/sf1/lineitem-lz4" \
+    --rounds "${ROUNDS:-3}" --json "$out/python-connect.json"
 fi
 
 # Plain (pickled) Python UDFs, unless CASES names exchange cases or PLAIN_UDF=0.

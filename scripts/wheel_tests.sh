@@ -3,7 +3,11 @@
 # make wheel built (build/dist), installed as a user installs it: into a new virtual environment,
 # beside that line's PySpark from PyPI, with no class path, SPARK_HOME or source tree to help.
 #
-#   scripts/wheel_tests.sh LINE [PYTEST ARGS...]     LINE: 4.2, 4.1, 4.0 or 3.5
+#   scripts/wheel_tests.sh LINE [--connect] [PYTEST ARGS...]     LINE: 4.2, 4.1, 4.0 or 3.5
+#
+# --connect runs the Spark Connect suites (python/connect_tests) instead, in
+# build/wheel-venv-LINE-connect, with the line's pins of pyspark[connect]'s client packages too
+# (grpcio, grpcio-status, googleapis-common-protos, protobuf, zstandard).
 #
 # Every run makes build/wheel-venv-LINE afresh and installs into it, in one pip command (so
 # that the wheel's own requirements cannot move a pin), the wheel and the line's pins of
@@ -15,8 +19,17 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-line=${1:?usage: scripts/wheel_tests.sh LINE [PYTEST ARGS...]}
+line=${1:?usage: scripts/wheel_tests.sh LINE [--connect] [PYTEST ARGS...]}
 shift
+suites=python/wheel_tests
+venv_suffix=
+extra_pins=()
+if [[ ${1:-} == --connect ]]; then
+  shift
+  suites=python/connect_tests
+  venv_suffix=-connect
+  extra_pins=(grpcio grpcio-status googleapis-common-protos protobuf zstandard)
+fi
 
 case "$line" in
   4.1) requirements=scripts/python-requirements.txt ;;
@@ -32,17 +45,22 @@ wheels=(build/dist/rowbridge-*.whl)
 [[ ${#wheels[@]} -eq 1 && -f "${wheels[0]}" ]] ||
   fail "build/dist must hold exactly one rowbridge wheel (make wheel), not: ${wheels[*]}"
 wheel=$(realpath "${wheels[0]}")
-# A package python/wheel_tests would make pytest put python/ on sys.path, ahead of the wheel.
-[[ -d python/wheel_tests && ! -e python/wheel_tests/__init__.py ]] ||
-  fail "python/wheel_tests must be a folder of tests without __init__.py"
+# A package of tests would make pytest put python/ on sys.path, ahead of the wheel.
+[[ -d $suites && ! -e $suites/__init__.py ]] ||
+  fail "$suites must be a folder of tests without __init__.py"
 
-venv=$PWD/build/wheel-venv-$line
+venv=$PWD/build/wheel-venv-$line$venv_suffix
 started=$SECONDS
 rm -rf "$venv"
 python3 -m venv "$venv"
 pins=$(grep -E '^(pyspark|pyarrow|pandas|numpy|pytest)==' "$requirements" || true)
 [[ $(grep -c . <<<"$pins") -eq 5 ]] ||
   fail "$requirements must pin each of pyspark, pyarrow, pandas, numpy and pytest once"
+for package in "${extra_pins[@]}"; do
+  pin=$(grep -E "^$package==" "$requirements" || true)
+  [[ $(grep -c . <<<"$pin") -eq 1 ]] || fail "$requirements must pin $package once"
+  pins+=$'\n'$pin
+done
 echo "$pins" >"$venv/requirements.txt"
 "$venv/bin/python3" -m pip install -q --disable-pip-version-check \
   -r "$venv/requirements.txt" "$wheel"
@@ -55,7 +73,7 @@ export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v
 unset SPARK_HOME PYTHONPATH PYTHONHOME ROWBRIDGE_CLASSPATH PYSPARK_PYTHON PYSPARK_DRIVER_PYTHON \
   PYSPARK_SUBMIT_ARGS
 
-cd python/wheel_tests
+cd "$suites"
 python=$venv/bin/python3
 site=$("$python" -c 'import os, sysconfig; print(os.path.realpath(sysconfig.get_path("purelib")))')
 module=$("$python" -c 'import os, rowbridge; print(os.path.realpath(rowbridge.__file__))')
@@ -72,7 +90,7 @@ missing = [name for name in entry["jars"] if not (jars / f"spark-{sys.argv[1]}" 
 sys.exit(f"missing {missing}" if missing else 0)
 EOF
 
-echo "== the wheel's suites on Spark $line ($("$python" -c 'import pyspark; print("pyspark", pyspark.__version__)'), $(basename "$wheel"), environment made in $((SECONDS - started)) s)"
+echo "== the wheel's suites ($suites) on Spark $line ($("$python" -c 'import pyspark; print("pyspark", pyspark.__version__)'), $(basename "$wheel"), environment made in $((SECONDS - started)) s)"
 # pytest's configuration: python/wheel_tests/pytest.ini if there is one, never
 # python/pyproject.toml (the wheel's build file, which pytest would take for lack of another).
 config=/dev/null

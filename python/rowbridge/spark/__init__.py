@@ -9,9 +9,14 @@
 - ``arrow_path(df)``: which path ``df``'s rows take to Arrow (its plan's own columnar batches, or
   rows through rowbridge's decoder).
 - ``install()`` / ``uninstall()``: PySpark's own methods answered by these.
+
+Each works on a classic session and on a Spark Connect session (PySpark 4.0 and later), whose
+server runs rowbridge's Connect plugin (``CONNECT_PLUGIN``); ``arrow_path`` takes a classic one.
 """
 
 from rowbridge.spark._configure import EXTENSION, configure
+from rowbridge.spark._connect import PLUGIN as CONNECT_PLUGIN
+from rowbridge.spark._connect import RowbridgeConnectError
 from rowbridge.spark._frames import (
     RowbridgeFrameError,
     arrow_path,
@@ -24,7 +29,9 @@ from rowbridge.spark._jars import UnsupportedSparkVersion, jars
 from rowbridge.spark._pyspark import UnsupportedPySparkVersion
 
 __all__ = [
+    "CONNECT_PLUGIN",
     "EXTENSION",
+    "RowbridgeConnectError",
     "RowbridgeFrameError",
     "UnsupportedPySparkVersion",
     "UnsupportedSparkVersion",

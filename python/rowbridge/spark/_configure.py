@@ -1,6 +1,7 @@
-"""A SparkSession builder with rowbridge's jars and extension."""
+"""A SparkSession builder with rowbridge's jars and extension (and, for a Connect session whose
+server starts here, rowbridge's Connect plugin)."""
 
-from rowbridge.spark import _jars, _pyspark
+from rowbridge.spark import _connect, _jars, _pyspark
 
 EXTENSION = "io.rowbridge.spark.RowbridgeExtensions"
 
@@ -31,9 +32,22 @@ def configure(builder):
     the workers' Python needs the rowbridge wheel. Raises ``UnsupportedSparkVersion`` when the wheel has no jars for the
     installed PySpark's line, and ``UnsupportedPySparkVersion`` (a kind of it) when
     ``rowbridge.spark`` does not know the installed PySpark. Settings only take effect for a session that this builder starts.
+
+    For a Spark Connect builder whose server starts in this process (``remote("local...")``, or
+    ``spark.api.mode=connect``), the same settings go to that server, with rowbridge's Connect
+    plugin added to ``spark.connect.extensions.command.classes`` and ``.relation.classes``
+    (PySpark 4.0 and later; ``RowbridgeConnectError`` on 3.5). For a server elsewhere
+    (``remote("sc://...")``) the builder is returned unchanged: that server is started with
+    those settings (docs: java/README.md, "Spark Connect").
     """
     _pyspark.check()
     options = _pyspark.builder_options(builder)
+    if _connect.is_connect_builder(options):
+        if not _connect.local_server(options):
+            return builder
+        _connect.check_line()
+        for setting in _connect.PLUGIN_SETTINGS:
+            builder = builder.config(setting, _merged(options.get(setting), [_connect.PLUGIN]))
     builder = builder.config("spark.jars", _merged(options.get("spark.jars"), _jars.jars()))
     for setting, module in PYTHON_MODULES.items():
         if setting not in options:

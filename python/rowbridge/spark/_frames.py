@@ -13,7 +13,7 @@ What PySpark does inside its own methods is done, per PySpark line, by ``_pyspar
 module that reaches past PySpark's public API.
 """
 
-from rowbridge.spark import _arrow_input, _pyspark
+from rowbridge.spark import _arrow_input, _connect, _pyspark
 
 
 class RowbridgeFrameError(TypeError):
@@ -57,9 +57,14 @@ def to_arrow(df):
     The batches are made natively on the executors and streamed from the driver to this
     process; the driver holds a partition's batches only until those before it have been sent.
     ``spark.driver.maxResultSize`` applies, with Spark's error.
+
+    On a Spark Connect DataFrame, the server's rowbridge plugin makes the batches and sends them
+    as Connect's own Arrow batches; the table equals Connect's ``toArrow()``.
     """
     import pyarrow as pa
 
+    if _connect.is_connect(df):
+        return _connect.to_arrow(df)
     schema, batches = _read_batches(df)
     table = pa.Table.from_batches(batches, schema=schema)
     del batches
@@ -71,7 +76,8 @@ def arrow_path(df):
     ``"columnar: ..."`` when its plan ends in columnar batches (a ``format("rowbridge")`` scan,
     the Arrow cache, a DataFrame ``create_dataframe`` made, and projections of their columns),
     whose Arrow vectors go out as they are; ``"rows: ..."`` when its rows go through rowbridge's
-    row decoder. ``spark.rowbridge.frames.columnar.enabled=false`` sends every plan by rows."""
+    row decoder. ``spark.rowbridge.frames.columnar.enabled=false`` sends every plan by rows.
+    Takes a classic DataFrame."""
     return _pyspark.frames(df.sparkSession).arrowPath(_pyspark.jdf(df))
 
 
@@ -83,8 +89,14 @@ def to_pandas(df):
     (self-destruct, struct handling) apply. For a schema Spark's Arrow conversion lacks a type
     of, PySpark's Arrow fallback setting decides, as in its Arrow ``toPandas``: its error, or
     PySpark's own ``toPandas``.
+
+    On a Spark Connect DataFrame, Connect's own conversion to pandas runs over the batches the
+    server's rowbridge plugin sends; the result equals Connect's ``toPandas()``.
     """
     import pyarrow as pa
+
+    if _connect.is_connect(df):
+        return _connect.to_pandas(df)
 
     session = df.sparkSession
     schema = df.schema
@@ -203,10 +215,16 @@ def create_dataframe(spark, data, schema=None):
 
     Arrow input needs PySpark 4.0 or later (3.5's createDataFrame has none), and raises
     ``RowbridgeFrameError`` there.
+
+    On a Spark Connect session, Connect's own ``createDataFrame`` converts and sends the input,
+    and the server's rowbridge plugin makes its rows.
     """
     import pyarrow as pa
 
     from pyspark.sql.types import StructType
+
+    if _connect.is_connect(spark):
+        return _connect.create_dataframe(spark, data, schema, _as_table_or_pandas, _with_metadata)
 
     data = _as_table_or_pandas(data)
     timezone = _pyspark.jconf(spark).sessionLocalTimeZone()

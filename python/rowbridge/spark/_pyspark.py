@@ -54,8 +54,8 @@ def _classic(session):
     """Raises a named error for a Spark Connect session, which has no JVM in this process."""
     if not hasattr(session, "_jsparkSession"):
         raise UnsupportedSparkVersion(
-            "rowbridge.spark: %s is a Spark Connect session; to_arrow, to_pandas and"
-            " create_dataframe take a classic session" % type(session).__name__
+            "rowbridge.spark: %s is a Spark Connect session, which has no JVM in this process;"
+            " this function takes a classic session" % type(session).__name__
         )
     return session
 

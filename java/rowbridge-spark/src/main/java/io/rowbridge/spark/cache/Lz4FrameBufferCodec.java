@@ -26,7 +26,10 @@ final class Lz4FrameBufferCodec extends AbstractCompressionCodec {
     byte[] input = new byte[length];
     plain.getBytes(0, input);
     ByteArrayOutputStream frame = new ByteArrayOutputStream(length / 2 + 64);
-    try (LZ4FrameOutputStream out = new LZ4FrameOutputStream(frame)) {
+    // 64 KiB blocks: the frame reader allocates a block of the size the frame names per buffer,
+    // and the default (4 MiB) made every small cached buffer allocate megabytes twice.
+    try (LZ4FrameOutputStream out =
+        new LZ4FrameOutputStream(frame, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB)) {
       out.write(input);
     } catch (IOException e) {
       throw new RowbridgeException("rowbridge: lz4 could not compress a cached buffer: " + e);

@@ -70,8 +70,7 @@ object ArrowFrames {
   def serveArrow(dataset: Dataset[_], timeZoneId: String): Array[Any] = {
     refuseDuplicatedStructNames(dataset)
     val schema = RowbridgeArrow.schemaMessage(dataset, timeZoneId)
-    val batches = columnarBatches(dataset, timeZoneId)
-      .getOrElse(RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd)
+    val batches = batchMessages(dataset, timeZoneId)
     val context = dataset.sparkSession.sparkContext
     val helper = new SocketAuthHelper(context.conf)
     val maxResultSize = context.conf.getSizeAsBytes("spark.driver.maxResultSize", "1g")
@@ -82,6 +81,15 @@ object ArrowFrames {
       out.flush()
     }
   }
+
+  /** `dataset`'s batches as IPC record batch messages, each partition's in order, for the schema of
+    * [[RowbridgeArrow.schemaMessage]] with `timeZoneId`: the plan's own Arrow vectors when
+    * [[ColumnarOutput]] finds a columnar plan (and the setting allows), rows through rowbridge's
+    * decoder otherwise. Runs the plan when the RDD is computed.
+    */
+  def batchMessages(dataset: Dataset[_], timeZoneId: String): RDD[Array[Byte]] =
+    columnarBatches(dataset, timeZoneId)
+      .getOrElse(RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd)
 
   /** Whether the frames take a columnar plan's batches as they are (true, the default), or make
     * every plan's rows into Arrow through rowbridge's decoder.

@@ -42,10 +42,16 @@ object PartitionBlocks {
   /** The blocks of the last stream read from memory, from local disk and remotely. */
   def lastStreamSources(): Array[Int] = lastSources.clone()
 
+  private val started = new java.util.concurrent.atomic.AtomicLong()
+
+  /** The streams started in this JVM (for tests and diagnostics). */
+  def streams(): Long = started.get()
+
   /** Writes every partition's messages of `messages` to `out` in partition order. */
   def stream(messages: RDD[Array[Byte]], out: OutputStream, maxResultSize: Long): Unit = {
     val sources = Array(0, 0, 0)
     lastSources = sources
+    started.incrementAndGet()
     val context = messages.sparkContext
     val rddId = messages.id
     val partitions = messages.getNumPartitions

@@ -1,0 +1,258 @@
+"""to_arrow, to_pandas and create_dataframe on a Spark Connect session, against Connect's own
+toArrow, toPandas and createDataFrame: equal tables, equal pandas frames and dtypes, Spark's
+errors; and what the server does with malformed or oversized data from a client."""
+
+import os
+import sys
+
+import pandas as pd
+import pandas.testing as pdt
+import pyarrow as pa
+import pytest
+
+import rowbridge.spark
+from rowbridge.spark import _connect
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wheel_tests"))
+from frames_cases import QUERIES  # noqa: E402
+
+
+def streams(server_jvm):
+    """How many batch streams rowbridge's frames have sent from the server's JVM."""
+    return server_jvm.org.apache.spark.sql.rowbridge.frames.PartitionBlocks.streams()
+
+
+@pytest.mark.parametrize("name", sorted(QUERIES))
+def test_to_arrow_equals_connects_own(spark, server_jvm, name):
+    df = spark.sql(QUERIES[name])
+    before = streams(server_jvm)
+    ours = rowbridge.spark.to_arrow(df)
+    assert streams(server_jvm) == before + 1, "rowbridge's path did not run on the server"
+    theirs = df.toArrow()
+    assert ours.schema == theirs.schema
+    assert ours.equals(theirs), name
+
+
+@pytest.mark.parametrize("name", sorted(QUERIES))
+def test_to_pandas_equals_connects_own(spark, name):
+    df = spark.sql(QUERIES[name])
+    pdt.assert_frame_equal(rowbridge.spark.to_pandas(df), df.toPandas())
+
+
+def test_columnar_sources_equal_connects_own(spark, server_jvm, tmp_path):
+    source = spark.sql(QUERIES["flat"])
+    path = str(tmp_path / "flat")
+    source.write.format("rowbridge").save(path)
+    files = spark.read.format("rowbridge").load(path)
+    cached = spark.sql(QUERIES["nested"]).cache()
+    try:
+        cached.count()
+        for df in (files, files.select("s", "id"), files.where("id % 3 = 0"), cached):
+            before = streams(server_jvm)
+            ours = rowbridge.spark.to_arrow(df)
+            assert streams(server_jvm) == before + 1
+            assert ours.equals(df.toArrow())
+            pdt.assert_frame_equal(rowbridge.spark.to_pandas(df), df.toPandas())
+        assert sorted(files.collect()) == sorted(source.collect())
+    finally:
+        cached.unpersist()
+
+
+def sample_table(rows, seed):
+    import random
+
+    generator = random.Random(seed)
+    print("sample_table seed", seed)
+    return pa.table(
+        {
+            "id": pa.array(range(rows), pa.int64()),
+            "x": pa.array([generator.random() if i % 7 else None for i in range(rows)]),
+            "s": pa.array(["v%d-%s" % (i, "é" * (i % 5)) for i in range(rows)]),
+            "d": pa.array([i % 20000 for i in range(rows)], pa.date32()),
+            "l": pa.array([[i, None] if i % 3 else None for i in range(rows)], pa.list_(pa.int32())),
+            "st": pa.array(
+                [{"a": i, "b": str(i)} for i in range(rows)],
+                pa.struct([("a", pa.int64()), ("b", pa.string())]),
+            ),
+        }
+    )
+
+
+@pytest.mark.parametrize("rows", [0, 1000])
+def test_create_dataframe_equals_connects_own(spark, rows):
+    table = sample_table(rows, seed=rows + 17)
+    ours = rowbridge.spark.create_dataframe(spark, table)
+    theirs = spark.createDataFrame(table)
+    assert ours.schema == theirs.schema
+    assert ours.toArrow().equals(theirs.toArrow())
+    pdf = table.to_pandas()
+    if rows == 0:
+        # Connect's own error, which create_dataframe raises as its own createDataFrame does.
+        for create in (rowbridge.spark.create_dataframe, type(spark).createDataFrame):
+            with pytest.raises(Exception, match="CANNOT_INFER_EMPTY_SCHEMA"):
+                create(spark, pdf)
+        return
+    ours = rowbridge.spark.create_dataframe(spark, pdf)
+    theirs = spark.createDataFrame(pdf)
+    assert ours.schema == theirs.schema
+    pdt.assert_frame_equal(ours.toPandas(), theirs.toPandas())
+
+
+def test_create_dataframe_with_a_schema_and_names(spark):
+    table = sample_table(300, seed=5)
+    schema = "id LONG, x DOUBLE, s STRING, d DATE, l ARRAY<INT>, st STRUCT<a: LONG, b: STRING>"
+    for given in (schema, ["c%d" % i for i in range(6)]):
+        ours = rowbridge.spark.create_dataframe(spark, table, given)
+        theirs = spark.createDataFrame(table, given)
+        assert ours.schema == theirs.schema
+        assert ours.collect() == theirs.collect()
+
+
+def test_create_dataframe_of_cached_local_data(spark):
+    """Data above the cache threshold goes to the server as artifacts before the plan."""
+    key = "spark.sql.session.localRelationCacheThreshold"
+    before = spark.conf.get(key)
+    spark.conf.set(key, str(1 << 20))
+    try:
+        table = sample_table(60000, seed=3)
+        assert table.nbytes > 1 << 20
+        ours = rowbridge.spark.create_dataframe(spark, table)
+        theirs = spark.createDataFrame(table)
+        assert ours.schema == theirs.schema
+        assert ours.toArrow().equals(theirs.toArrow())
+        assert ours.where("id % 1000 = 3").count() == 60
+    finally:
+        spark.conf.set(key, before)
+
+
+def test_create_dataframe_takes_view_types(spark):
+    table = sample_table(500, seed=9)
+    viewed = table.set_column(2, "s", table.column("s").cast(pa.string_view()))
+    ours = rowbridge.spark.create_dataframe(spark, viewed)
+    assert ours.toArrow().equals(spark.createDataFrame(table).toArrow())
+
+
+def test_max_result_size_keeps_sparks_error(spark):
+    df = spark.sql("SELECT id, REPEAT('x', 40) AS s FROM range(0, 2000000, 1, 4)")
+    with pytest.raises(Exception, match="spark.driver.maxResultSize"):
+        rowbridge.spark.to_arrow(df)
+    assert spark.range(5).count() == 5
+
+
+def test_failed_job_raises_its_error(spark):
+    df = spark.sql(
+        "SELECT IF(id = 70000, RAISE_ERROR('rowbridge-boom'), id) AS id FROM range(0, 100000, 1, 4)"
+    )
+    with pytest.raises(Exception, match="rowbridge-boom"):
+        rowbridge.spark.to_arrow(df)
+    with pytest.raises(Exception, match="rowbridge-boom"):
+        rowbridge.spark.to_pandas(df)
+    assert spark.range(5).count() == 5
+
+
+def arrow_relation_plan(data, schema="a INT"):
+    import pyspark.sql.connect.proto as pb2
+
+    _, message = _connect._messages()
+    local = pb2.Relation()
+    local.local_relation.data = data
+    local.local_relation.schema = schema
+    plan = pb2.Plan()
+    plan.root.extension.Pack(message(input=local))
+    return plan
+
+
+def ipc_bytes(table):
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+@pytest.mark.parametrize(
+    "data, why",
+    [
+        (b"not an arrow stream at all", "not a valid Arrow IPC stream"),
+        ("truncated", "not a valid Arrow IPC stream"),
+    ],
+)
+def test_malformed_ipc_gets_a_named_error(spark, separate_server, data, why):
+    if data == "truncated":
+        whole = ipc_bytes(pa.table({"a": pa.array(range(10000), pa.int32())}))
+        data = whole[: len(whole) // 2]
+    with pytest.raises(Exception, match=why) as raised:
+        spark.client.to_table(arrow_relation_plan(data), {})
+    assert "Connect local data" in str(raised.value)
+    # The server, this session and another session go on.
+    assert spark.range(5).count() == 5
+    assert separate_server.range(7).count() == 7
+
+
+def test_oversized_request_is_refused_alone(spark, separate_server):
+    from conftest import MAX_INBOUND
+
+    data = ipc_bytes(pa.table({"a": pa.array(range(MAX_INBOUND // 4 + 1000), pa.int32())}))
+    assert len(data) > MAX_INBOUND
+    with pytest.raises(Exception, match="(?i)RESOURCE_EXHAUSTED|message larger than max"):
+        spark.client.to_table(arrow_relation_plan(data), {})
+    assert spark.range(5).count() == 5
+    assert separate_server.range(7).count() == 7
+
+
+def test_separate_server(separate_server):
+    spark = separate_server
+    for name in ("flat", "nested", "empty"):
+        df = spark.sql(QUERIES[name])
+        assert rowbridge.spark.to_arrow(df).equals(df.toArrow()), name
+        pdt.assert_frame_equal(rowbridge.spark.to_pandas(df), df.toPandas())
+    table = sample_table(2000, seed=11)
+    ours = rowbridge.spark.create_dataframe(spark, table)
+    assert ours.toArrow().equals(spark.createDataFrame(table).toArrow())
+
+
+def test_server_without_the_plugin_gets_a_named_error(plain_server):
+    df = plain_server.range(3)
+    for call in (
+        lambda: rowbridge.spark.to_arrow(df),
+        lambda: rowbridge.spark.to_pandas(df),
+        lambda: rowbridge.spark.create_dataframe(plain_server, pa.table({"a": [1]})),
+    ):
+        with pytest.raises(rowbridge.spark.RowbridgeConnectError) as raised:
+            call()
+        message = str(raised.value)
+        assert "has no rowbridge plugin" in message
+        assert "spark.connect.extensions.command.classes=" + rowbridge.spark.CONNECT_PLUGIN in message
+    assert plain_server.range(4).count() == 4
+
+
+def test_install_answers_connects_methods(spark, server_jvm):
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    table = sample_table(800, seed=23)
+    df = spark.sql(QUERIES["flat"])
+    expected_arrow = df.toArrow()
+    expected_pandas = df.toPandas()
+    own_create = spark.createDataFrame(table).toArrow()
+    own_to_arrow = DataFrame.toArrow
+    rowbridge.spark.install()
+    try:
+        assert DataFrame.toArrow is not own_to_arrow
+        before = streams(server_jvm)
+        assert df.toArrow().equals(expected_arrow)
+        pdt.assert_frame_equal(df.toPandas(), expected_pandas)
+        assert streams(server_jvm) == before + 2
+        assert spark.createDataFrame(table).toArrow().equals(own_create)
+    finally:
+        rowbridge.spark.uninstall()
+    assert DataFrame.toArrow is own_to_arrow
+
+
+def test_configure_sets_up_connect_builders():
+    from pyspark.sql import SparkSession
+
+    options = rowbridge.spark.configure(SparkSession.builder.remote("local[2]"))._options
+    for setting in _connect.PLUGIN_SETTINGS:
+        assert rowbridge.spark.CONNECT_PLUGIN in options[setting].split(",")
+    assert rowbridge.spark.EXTENSION in options["spark.sql.extensions"]
+    remote = SparkSession.builder.remote("sc://example.invalid:15002")
+    assert "spark.jars" not in rowbridge.spark.configure(remote)._options
