@@ -81,17 +81,22 @@ def sample_table(rows, seed):
 @pytest.mark.parametrize("rows", [0, 1000])
 def test_create_dataframe_equals_connects_own(spark, rows):
     table = sample_table(rows, seed=rows + 17)
+    pdf = table.to_pandas()
+    if rows == 0:
+        # Connect's own error for data without rows and schema, which create_dataframe raises as
+        # Connect's createDataFrame does; with a schema, an empty frame of it.
+        for data in (table, pdf):
+            for create in (rowbridge.spark.create_dataframe, type(spark).createDataFrame):
+                with pytest.raises(Exception, match="CANNOT_INFER_EMPTY_SCHEMA"):
+                    create(spark, data)
+        ours = rowbridge.spark.create_dataframe(spark, table, "id LONG, s STRING")
+        assert ours.schema == spark.createDataFrame(table, "id LONG, s STRING").schema
+        assert ours.count() == 0
+        return
     ours = rowbridge.spark.create_dataframe(spark, table)
     theirs = spark.createDataFrame(table)
     assert ours.schema == theirs.schema
     assert ours.toArrow().equals(theirs.toArrow())
-    pdf = table.to_pandas()
-    if rows == 0:
-        # Connect's own error, which create_dataframe raises as its own createDataFrame does.
-        for create in (rowbridge.spark.create_dataframe, type(spark).createDataFrame):
-            with pytest.raises(Exception, match="CANNOT_INFER_EMPTY_SCHEMA"):
-                create(spark, pdf)
-        return
     ours = rowbridge.spark.create_dataframe(spark, pdf)
     theirs = spark.createDataFrame(pdf)
     assert ours.schema == theirs.schema
