@@ -11,9 +11,10 @@ Sources, both TPC-H lineitem at SF 1:
   arrow_frames_bench.py if missing): an Arrow-native plan, whose own batches go out.
 
 Operations and modes: to_arrow and to_pandas of each source (rowbridge, connect: Connect's own,
-connect-aa: the same again, the A/A twin); create_dataframe of lineitem as a pyarrow Table
-(rowbridge, connect, connect-aa), each followed by a write to Spark's noop sink so that every row
-is made.
+connect-aa: the same again, the A/A twin); create_dataframe of lineitem's first --create-rows
+rows (1.5 M by default: Connect's own createDataFrame holds every row on the server's driver,
+and all of lineitem exhausts an 8 GiB driver there) as a pyarrow Table (rowbridge, connect,
+connect-aa), each followed by a write to Spark's noop sink so that every row is made.
 
 Timing: one Connect session, ``remote("local[2]")`` (its server in this process's JVM, with
 rowbridge's jars from ROWBRIDGE_CLASSPATH and its plugin); every mode runs once to warm up, then
@@ -82,7 +83,7 @@ class Sources:
             "arrow": spark.read.format("rowbridge").load(args.files),
         }
         self.frames["rows"].count()
-        self.table = lineitem_table(args.lineitem)
+        self.table = lineitem_table(args.lineitem).slice(0, args.create_rows)
 
 
 def run(spark, sources, case, mode):
@@ -130,6 +131,7 @@ def main():
     parser.add_argument("--files", required=True)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cases", help="cases to run, separated by semicolons")
+    parser.add_argument("--create-rows", type=int, default=1_500_000)
     parser.add_argument("--json")
     args = parser.parse_args()
     cases = args.cases.split(";") if args.cases else list(CASES)

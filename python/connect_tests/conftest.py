@@ -132,10 +132,14 @@ def _close(session):
 
 def rowbridge_server_settings():
     """What a Connect server needs for rowbridge: its jars, its extension, its plugin."""
+    from rowbridge.spark._configure import PYTHON_MODULES
+
     settings = {
         "spark.jars": ",".join(rowbridge.spark.jars()),
         "spark.sql.extensions": rowbridge.spark.EXTENSION,
         "spark.sql.cache.serializer": "io.rowbridge.spark.ArrowCachedBatchSerializer",
+        "spark.sql.shuffle.partitions": "4",
+        **PYTHON_MODULES,
     }
     for setting in ("spark.connect.extensions.command.classes", "spark.connect.extensions.relation.classes"):
         settings[setting] = rowbridge.spark.CONNECT_PLUGIN
@@ -150,6 +154,12 @@ def separate_server(spark):
     yield session
     _close(session)
     _stop(process)
+
+
+@pytest.fixture(params=["local", "separate"])
+def connect(request):
+    """Each of the two Connect servers with rowbridge in turn."""
+    return request.getfixturevalue("spark" if request.param == "local" else "separate_server")
 
 
 @pytest.fixture(scope="session")

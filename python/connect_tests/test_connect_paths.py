@@ -1,7 +1,8 @@
-"""rowbridge's other paths on a Spark Connect session, planned by the server as on a classic one:
-the Python exchange (mapInArrow, mapInPandas, plain and pandas UDFs), the Arrow cache,
-format("rowbridge") reads and writes, and the transition to rows; Spark's own paths (rowbridge
-switched off for the session) give the expected answers."""
+"""rowbridge's other paths on Spark Connect sessions, planned by the server as on a classic one:
+the Python exchange (mapInArrow, plain and pandas UDFs), the Arrow cache, format("rowbridge")
+reads and writes, and the transition to rows; Spark's own paths (rowbridge switched off for the
+session) give the expected answers. Each runs on the local[2] server and on the server in a JVM
+of its own (the ``connect`` fixture)."""
 
 import pyarrow as pa
 import pytest
@@ -32,7 +33,8 @@ def with_setting(spark, key, value, run):
             spark.conf.set(key, before)
 
 
-def test_map_in_arrow_runs_rowbridges_exchange(spark):
+def test_map_in_arrow_runs_rowbridges_exchange(connect):
+    spark = connect
     # Defined here, so that it is pickled by value (the workers cannot import this module).
     def arrow_identity(batches):
         for batch in batches:
@@ -47,7 +49,8 @@ def test_map_in_arrow_runs_rowbridges_exchange(spark):
     assert mapped.toArrow().equals(spark_own)
 
 
-def test_python_udfs_run_on_rowbridges_paths(spark):
+def test_python_udfs_run_on_rowbridges_paths(connect):
+    spark = connect
     def check():
         # Made here: a Connect client fixes a plain @udf's kind when it makes it.
         @F.pandas_udf("long")
@@ -69,7 +72,8 @@ def test_python_udfs_run_on_rowbridges_paths(spark):
     with_setting(spark, "spark.sql.execution.pythonUDF.arrow.enabled", "false", check)
 
 
-def test_arrow_cache_and_files(spark, tmp_path):
+def test_arrow_cache_and_files(connect, tmp_path):
+    spark = connect
     df = spark.sql(QUERY)
     path = str(tmp_path / "files")
     df.write.format("rowbridge").save(path)
@@ -86,7 +90,8 @@ def test_arrow_cache_and_files(spark, tmp_path):
         cached.unpersist()
 
 
-def test_transition_off_gives_the_same_rows(spark, tmp_path):
+def test_transition_off_gives_the_same_rows(connect, tmp_path):
+    spark = connect
     path = str(tmp_path / "transition")
     spark.sql(QUERY).write.format("rowbridge").save(path)
     read = spark.read.format("rowbridge").load(path)

@@ -160,11 +160,26 @@ object PartitionBlocks {
     source
   }
 
-  /** The chunks' bytes to `out`: a heap chunk straight from its array, others through a buffer. */
+  /** An output that can keep a block's arrays rather than copy them: [[write]] hands it each heap
+    * chunk that is a whole array, which nothing writes to again.
+    */
+  trait TakesArrays { this: OutputStream =>
+
+    /** Takes `bytes` (the next bytes of the stream) as they are. */
+    def take(bytes: Array[Byte]): Unit
+  }
+
+  /** The chunks' bytes to `out`: a heap chunk straight from its array (or the array itself, to an
+    * output that [[TakesArrays]]), others through a buffer.
+    */
   private def writeChunks(bytes: ChunkedByteBuffer, out: OutputStream): Unit = {
     lazy val transfer = new Array[Byte](Transfer)
     bytes.getChunks().foreach { chunk =>
-      if (chunk.hasArray) {
+      val whole = chunk.hasArray && chunk.arrayOffset == 0 && chunk.position() == 0 &&
+        chunk.remaining == chunk.array.length
+      if (whole && out.isInstanceOf[TakesArrays]) {
+        out.asInstanceOf[TakesArrays].take(chunk.array)
+      } else if (chunk.hasArray) {
         out.write(chunk.array, chunk.arrayOffset + chunk.position(), chunk.remaining)
       } else {
         while (chunk.hasRemaining) {

@@ -48,8 +48,8 @@ private[rowbridge] object ConnectArrowRelation {
   /** The relation of `data`'s rows made by rowbridge, or None when Spark's planner should. */
   private def rows(data: LocalData, planner: SparkConnectPlanner): Option[LogicalPlan] = {
     val session = planner.session
-    val streams = data.streams.zipWithIndex.map { case (bytes, index) =>
-      IpcStreamMessages.split(bytes, s"Connect local data, stream $index")
+    val streams = data.streams.zipWithIndex.map { case (read, index) =>
+      IpcStreamMessages.split(read(), s"Connect local data, stream $index")
     }
     val arrowSchema = streams.head.schema
     if (streams.exists(stream => !stream.schema.equals(arrowSchema))) return None

@@ -109,39 +109,57 @@ private[rowbridge] object ConnectArrowResults {
     metadata.header(new RecordBatch()).asInstanceOf[RecordBatch].length()
   }
 
-  /** The frames of the blocks written to it, each passed to `send` (rows, message) once whole. */
-  private final class FrameSink(send: (Long, Array[Byte]) => Unit) extends OutputStream {
+  /** The frames of the blocks written to it, each passed to `send` (rows, message) once whole: a
+    * message a block holds as an array of its own is passed as it is, others are copied out.
+    */
+  private final class FrameSink(send: (Long, Array[Byte]) => Unit)
+      extends OutputStream
+      with PartitionBlocks.TakesArrays {
     private val header = ByteBuffer.allocate(HeaderBytes).order(ByteOrder.LITTLE_ENDIAN)
     private var rows = 0L
+
+    /** The length of the message being read, or -1 while its header is. */
+    private var length = -1
     private var message: Array[Byte] = null
     private var filled = 0
 
+    override def take(bytes: Array[Byte]): Unit =
+      if (length == bytes.length && filled == 0) {
+        length = -1
+        send(rows, bytes)
+      } else {
+        write(bytes, 0, bytes.length)
+      }
+
     override def write(b: Int): Unit = write(Array(b.toByte), 0, 1)
 
-    override def write(bytes: Array[Byte], offset: Int, length: Int): Unit = {
+    override def write(bytes: Array[Byte], offset: Int, count: Int): Unit = {
       var at = offset
-      val end = offset + length
+      val end = offset + count
       while (at < end) {
-        if (message == null) {
+        if (length < 0) {
           val n = math.min(end - at, header.remaining)
           header.put(bytes, at, n)
           at += n
           if (!header.hasRemaining) {
             header.flip()
             rows = header.getLong
-            message = new Array[Byte](header.getInt)
+            length = header.getInt
             filled = 0
             header.clear()
           }
         } else {
-          val n = math.min(end - at, message.length - filled)
+          if (message == null) message = new Array[Byte](length)
+          val n = math.min(end - at, length - filled)
           System.arraycopy(bytes, at, message, filled, n)
           filled += n
           at += n
         }
-        if (message != null && filled == message.length) {
-          val whole = message
+        if (length >= 0 && filled == length) {
+          val whole = if (message == null) new Array[Byte](0) else message
           message = null
+          length = -1
+          filled = 0
           send(rows, whole)
         }
       }
@@ -149,7 +167,7 @@ private[rowbridge] object ConnectArrowResults {
 
     /** Checks that the blocks ended on a frame's end. */
     def finish(): Unit =
-      if (message != null || header.position() != 0) {
+      if (length >= 0 || header.position() != 0) {
         throw new IllegalStateException("rowbridge: the batches' blocks ended inside a batch")
       }
   }

@@ -8,9 +8,13 @@ import org.apache.spark.connect.proto
 import org.apache.spark.storage.BlockId
 
 /** A Connect createDataFrame's local data: the schema string it sent, if any (a DDL or JSON
-  * schema), and its Arrow IPC streams, in order.
+  * schema), and its Arrow IPC streams, in order, each read when its function is called (so that a
+  * stream's bytes can go once it has been split).
   */
-private[rowbridge] final case class LocalData(schema: Option[String], streams: Seq[Array[Byte]])
+private[rowbridge] final case class LocalData(
+    schema: Option[String],
+    streams: Seq[() => Array[Byte]]
+)
 
 private[rowbridge] object LocalData {
 
@@ -18,7 +22,7 @@ private[rowbridge] object LocalData {
   def of(local: proto.LocalRelation): LocalData =
     LocalData(
       if (local.hasSchema) Some(local.getSchema) else None,
-      if (local.hasData) Seq(local.getData.toByteArray) else Seq.empty
+      if (local.hasData) Seq(() => local.getData.toByteArray) else Seq.empty
     )
 }
 

@@ -23,7 +23,7 @@ private[rowbridge] object CachedLocalData {
         val schema =
           if (chunked.hasSchemaHash) Some(new String(read(session, chunked.getSchemaHash), "UTF-8"))
           else None
-        val streams = chunked.getDataHashesList.asScala.toSeq.map(read(session, _))
+        val streams = chunked.getDataHashesList.asScala.toSeq.map(hash => () => read(session, hash))
         Some(LocalData(schema, streams))
       case proto.Relation.RelTypeCase.CACHED_LOCAL_RELATION =>
         val hash = relation.getCachedLocalRelation.getHash
