@@ -25,7 +25,8 @@ import org.apache.spark.storage.StorageLevel
   * Builds: rows are decoded to Arrow natively, and Arrow-backed columnar input is cached without
   * making rows. Each column of a batch is kept as an Arrow IPC record batch message, its buffers
   * compressed one by one as `spark.rowbridge.cache.compression` says (none, lz4 or zstd; default
-  * none), with Spark's statistics per column for batch pruning (inherited `buildFilter`).
+  * lz4: the cache no larger than Spark's compressed one, docs/BENCHMARKS.md "Cache"), with Spark's
+  * statistics per column for batch pruning (inherited `buildFilter`).
   *
   * Reads: Arrow-backed ColumnarBatches of the columns asked for, or rows through rowbridge's
   * converter. The batches are plain heap arrays to the block manager, so every storage level,
@@ -159,6 +160,12 @@ object ArrowCacheSerializer {
   /** The session setting naming the cache's compression: none, lz4 or zstd. */
   val Compression = "spark.rowbridge.cache.compression"
 
+  /** The default codec: LZ4 keeps lineitem's cache at 0.75× Spark's default (compressed) cache,
+    * builds 2.5× faster and reads at Spark's speed or better; none reads fastest at 1.49× the
+    * memory; zstd is smallest (0.43×) and reads slowest.
+    */
+  val DefaultCompression = "lz4"
+
   /** Whether `plan` reads a cache of this serializer's as Arrow batches (so rowbridge's transition
     * may take its rows, as it takes an allow-listed scan's).
     */
@@ -200,7 +207,7 @@ object ArrowCacheSerializer {
         DataTypeUtils.fromAttributes(attributes),
         conf.sessionLocalTimeZone,
         conf.columnBatchSize,
-        CacheCompression.of(conf.getConfString(Compression, "none"))
+        CacheCompression.of(conf.getConfString(Compression, DefaultCompression))
       )
   }
 }
