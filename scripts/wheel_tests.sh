@@ -5,9 +5,10 @@
 #
 #   scripts/wheel_tests.sh LINE [--connect] [PYTEST ARGS...]     LINE: 4.2, 4.1, 4.0 or 3.5
 #
-# --connect runs the Spark Connect suites (python/connect_tests) instead, in
-# build/wheel-venv-LINE-connect, with the line's pins of pyspark[connect]'s client packages too
-# (grpcio, grpcio-status, googleapis-common-protos, protobuf, zstandard).
+# The wheel's suites get the line's pins of polars and duckdb too (tables they make). --connect
+# runs the Spark Connect suites (python/connect_tests) instead, in build/wheel-venv-LINE-connect,
+# with the line's pins of pyspark[connect]'s client packages (grpcio, grpcio-status,
+# googleapis-common-protos, protobuf, zstandard).
 #
 # Every run makes build/wheel-venv-LINE afresh and installs into it, in one pip command (so
 # that the wheel's own requirements cannot move a pin), the wheel and the line's pins of
@@ -23,7 +24,7 @@ line=${1:?usage: scripts/wheel_tests.sh LINE [--connect] [PYTEST ARGS...]}
 shift
 suites=python/wheel_tests
 venv_suffix=
-extra_pins=()
+extra_pins=(polars duckdb)
 if [[ ${1:-} == --connect ]]; then
   shift
   suites=python/connect_tests
