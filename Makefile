@@ -202,7 +202,7 @@ build-tsan: deps
 # (long-aarch64, long-java-spark40), to keep make test under 60 minutes on 2 cores.
 test: check-layers format-check test-release tidy test-asan test-tsan test-install test-fuzz test-java \
       test-java-spark35 test-java-spark42 test-wheel test-portable
-	@echo "make test: all suites passed (layers, format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the Spark 4.2 line, the wheel on Spark 4.1 and 3.5 (and its frames on 4.2), portable libraries for x86_64 and aarch64)"
+	@echo "make test: all suites passed (layers, format, Release, clang-tidy, ASan+UBSan, TSan, install/consumers, fuzzing, Java on Spark 4.1 and 3.5, the Spark 4.2 line, the wheel on Spark 4.1 and 3.5 (and its frames on 4.2), Spark Connect on 4.1, portable libraries for x86_64 and aarch64)"
 
 test-release: build
 	@echo "== ctest: Release ($(RELEASE_DIR))"
