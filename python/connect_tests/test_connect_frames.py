@@ -252,6 +252,19 @@ def test_install_answers_connects_methods(spark, server_jvm):
     assert DataFrame.toArrow is own_to_arrow
 
 
+def test_observed_metrics_take_connects_own_path(spark, server_jvm):
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    observation = Observation("rows")
+    df = spark.range(0, 1000, 1, 2).observe(observation, F.count(F.lit(1)).alias("n"))
+    before = streams(server_jvm)
+    table = rowbridge.spark.to_arrow(df)
+    assert streams(server_jvm) == before, "observed metrics need Connect's own path"
+    assert table.num_rows == 1000
+    assert observation.get == {"n": 1000}
+
+
 def test_configure_sets_up_connect_builders():
     from pyspark.sql import SparkSession
 

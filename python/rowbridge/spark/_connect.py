@@ -240,10 +240,21 @@ def _named_errors(session, run):
         raise
 
 
+def _own(df, name):
+    """Connect's own method ``name`` of ``df``, whether or not ``install()`` replaced it."""
+    from rowbridge.spark import _install  # (it imports this module)
+
+    return _install.original(type(df), name)(df)
+
+
 def to_arrow(df):
-    """``df.toArrow()`` of a Connect DataFrame, its batches made by rowbridge on the server."""
+    """``df.toArrow()`` of a Connect DataFrame, its batches made by rowbridge on the server. A
+    DataFrame with observations (``observe``) takes Connect's own path, which carries their
+    metrics back; rowbridge's sends batches only."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
+    if df._plan.observations:
+        return _own(df, "toArrow")
     session = df.sparkSession
     check_plugin(session)
     options = {"timezone": "UTC"} if check_line() == "4.2" else {}
@@ -257,7 +268,9 @@ def to_arrow(df):
 
 def to_pandas(df):
     """``df.toPandas()`` of a Connect DataFrame (Connect's own conversion of the batches to
-    pandas), its batches made by rowbridge on the server."""
+    pandas), its batches made by rowbridge on the server; with observations, Connect's own."""
+    if df._plan.observations:
+        return _own(df, "toPandas")
     session = df.sparkSession
     check_plugin(session)
     plan = _command_plan(df)
