@@ -188,7 +188,7 @@ def test_malformed_ipc_gets_a_named_error(spark, separate_server, data, why):
     with pytest.raises(Exception, match=why) as raised:
         spark.client.to_table(arrow_relation_plan(data), {})
     assert "Connect local data" in str(raised.value)
-    # The server, this session and another session go on.
+    # The server, the calling Connect session and another Connect session go on.
     assert spark.range(5).count() == 5
     assert separate_server.range(7).count() == 7
 
