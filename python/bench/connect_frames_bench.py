@@ -35,8 +35,9 @@ sys.path.insert(0, HERE)
 
 import pyarrow as pa  # noqa: E402
 import pyarrow.compute  # noqa: E402,F401
-import pyarrow.parquet as pq  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
+
+from frames_bench import lineitem_table  # noqa: E402
 
 import rowbridge.spark  # noqa: E402
 from rowbridge.spark import _connect  # noqa: E402
@@ -59,19 +60,6 @@ def session():
     for setting in _connect.PLUGIN_SETTINGS:
         builder = builder.config(setting, _connect.PLUGIN)
     return builder.getOrCreate()
-
-
-def lineitem_table(parquet):
-    """As Spark reads the file: plain strings (the generator writes string views)."""
-    table = pq.read_table(parquet)
-    return table.cast(
-        pa.schema(
-            [
-                pa.field(f.name, pa.string(), f.nullable) if f.type == pa.string_view() else f
-                for f in table.schema
-            ]
-        )
-    )
 
 
 class Sources:

@@ -94,18 +94,21 @@ class Inputs:
         self.rows = self.df.count()
         self.table = None
         if "create_dataframe" in ops:
-            # As Spark reads the file: plain strings (the generator writes string views).
-            table = pq.read_table(parquet)
-            self.table = table.cast(
-                pa.schema(
-                    [
-                        pa.field(f.name, pa.string(), f.nullable)
-                        if f.type == pa.string_view()
-                        else f
-                        for f in table.schema
-                    ]
-                )
-            )
+            self.table = lineitem_table(parquet)
+
+
+def lineitem_table(parquet):
+    """lineitem as a pyarrow.Table as Spark reads the file: plain strings (the generator writes
+    string views)."""
+    table = pq.read_table(parquet)
+    return table.cast(
+        pa.schema(
+            [
+                pa.field(f.name, pa.string(), f.nullable) if f.type == pa.string_view() else f
+                for f in table.schema
+            ]
+        )
+    )
 
 
 def answer_of_table(table):

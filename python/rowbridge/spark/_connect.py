@@ -149,7 +149,9 @@ def _plan_classes():
     return plan
 
 
+@functools.lru_cache(maxsize=None)
 def _arrow_relation_class():
+    """The plan node class of ``ArrowRelation`` (made once: it subclasses PySpark's)."""
     plan = _plan_classes()
 
     class ArrowRelation(plan.LogicalPlan):
@@ -174,13 +176,9 @@ def _arrow_relation_class():
     return ArrowRelation
 
 
-_ArrowRelation = None
-
-
 def _wrapped(node):
     """``node`` (the plan Connect's createDataFrame made) with its local data relation read by
     rowbridge's plugin; a plan without local data is returned as it is."""
-    global _ArrowRelation
     plan = _plan_classes()
     if isinstance(node, plan.ToDF):
         return plan.ToDF(_wrapped(node._child), node._cols)
@@ -193,9 +191,7 @@ def _wrapped(node):
         return node
     if isinstance(node, plan.LocalRelation) and node._table is None:
         return node
-    if _ArrowRelation is None:
-        _ArrowRelation = _arrow_relation_class()
-    return _ArrowRelation(node)
+    return _arrow_relation_class()(node)
 
 
 def check_plugin(session):

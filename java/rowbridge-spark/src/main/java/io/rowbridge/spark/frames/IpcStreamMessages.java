@@ -41,11 +41,6 @@ public final class IpcStreamMessages {
     return batches;
   }
 
-  /** The number of record batch messages. */
-  public int size() {
-    return batches.size();
-  }
-
   /**
    * Splits {@code bytes}, an IPC stream; {@code what} names it in errors.
    *
