@@ -35,7 +35,7 @@ echo "== Python exchange suites on Spark $line ($("$python" -c 'import pyspark; 
 cd python/tests
 pytest=("$python" -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning)
 "${pytest[@]}" test_map_in_batch.py test_columnar_input.py test_scalar_udfs.py test_grouped.py \
-  test_plain_udfs.py "$@"
+  test_plain_udfs.py test_java_hash.py "$@"
 "${pytest[@]}" test_local_cluster.py "$@"
 if [[ "$line" == 4.1 ]]; then
   ROWBRIDGE_CLASSPATH=$(cd ../.. && scripts/rowbridge_classpath.sh 4.1 comet) \

@@ -201,10 +201,10 @@ def _map_reader(data_type, binary_as_bytes):
                 continue
             start, end = offsets[i], offsets[i + 1]
             entry_keys = keys[start:end]
-            hashes, equality = java_key(entry_keys)
+            hashes, equality, order = java_key(entry_keys)
             entries = {}
             # EvaluatePython.toJava fills new HashMap(numElements); the dict follows its order.
-            for first, last in _java_hash.hash_map_order(hashes, equality, end - start):
+            for first, last in _java_hash.hash_map_order(hashes, equality, end - start, order):
                 entries[entry_keys[first]] = values[start + last]
             maps.append(entries)
         return maps
@@ -213,33 +213,42 @@ def _map_reader(data_type, binary_as_bytes):
 
 
 def _java_key(key_type):
-    """Hashes and equality keys of a map's internal keys, as the JVM's Java objects have them."""
+    """Hashes, equality keys and order keys (a list, or a function making it only when a
+    HashMap bucket becomes a tree) of a map's internal keys, as the JVM's Java objects have
+    them (:mod:`._java_hash`). A map's keys are of one class: they order by ``compareTo``."""
     if isinstance(key_type, (ByteType, ShortType, IntegerType, DateType)):
-        return lambda keys: ([_java_hash.integer_hash(k) for k in keys], keys)
+        return lambda keys: ([_java_hash.integer_hash(k) for k in keys], keys, keys)
     if isinstance(key_type, (LongType,) + _MICROS) or (
         TimeType is not None and isinstance(key_type, TimeType)
     ):
-        return lambda keys: ([_java_hash.long_hash(k) for k in keys], keys)
+        return lambda keys: ([_java_hash.long_hash(k) for k in keys], keys, keys)
     if isinstance(key_type, BooleanType):
-        return lambda keys: ([_java_hash.boolean_hash(k) for k in keys], keys)
+        return lambda keys: ([_java_hash.boolean_hash(k) for k in keys], keys, keys)
     if isinstance(key_type, StringType):
-        return lambda keys: ([_java_hash.string_hash(k) for k in keys], keys)
+        return lambda keys: (
+            [_java_hash.string_hash(k) for k in keys],
+            keys,
+            lambda: [_java_hash.string_order(k) for k in keys],
+        )
     if isinstance(key_type, DoubleType):
         return lambda keys: (
             [_java_hash.double_hash(k) for k in keys],
             [_float_bits(k) for k in keys],
+            lambda: [_java_hash.double_order(k) for k in keys],
         )
     if isinstance(key_type, FloatType):
         return lambda keys: (
             [_java_hash.float_hash(k) for k in keys],
             [_float_bits(k) for k in keys],
+            lambda: [_java_hash.double_order(k) for k in keys],
         )
     if isinstance(key_type, DecimalType):
         scale = key_type.scale
 
         def decimal_keys(keys):
+            # BigDecimals of one scale compare as their unscaled values.
             unscaled = [int(k.scaleb(scale, context=_WIDE)) for k in keys]
-            return [_java_hash.big_decimal_hash(u, scale) for u in unscaled], unscaled
+            return [_java_hash.big_decimal_hash(u, scale) for u in unscaled], unscaled, unscaled
 
         return decimal_keys
     raise UnsupportedInput("a map argument with %s keys" % key_type.simpleString())

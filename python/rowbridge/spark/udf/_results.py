@@ -209,7 +209,9 @@ def _map(key, value, java_feature):
                 return _IRREGULAR
             hashes.append(h)
         try:
-            order = _java_hash.pyrolite_dict_order(hashes, java_feature)
+            order = _java_hash.pyrolite_dict_order(
+                hashes, java_feature, lambda: [_pyrolite_order_key(k) for k in keys]
+            )
         except _java_hash.UnorderedMap:
             return _IRREGULAR
         entries = []
@@ -242,3 +244,15 @@ def _pyrolite_key_hash(key):
     if kind is bool:
         return _java_hash.boolean_hash(key)
     return None
+
+
+def _pyrolite_order_key(key):
+    """The order key (class name, order in the class) of a key _pyrolite_key_hash hashes."""
+    kind = type(key)
+    if kind is int:
+        return ("java.lang.Integer" if _INT32[0] <= key <= _INT32[1] else "java.lang.Long", key)
+    if kind is str:
+        return ("java.lang.String", _java_hash.string_order(key))
+    if kind is float:
+        return ("java.lang.Double", _java_hash.double_order(key))
+    return ("java.lang.Boolean", key)
