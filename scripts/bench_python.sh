@@ -7,7 +7,8 @@
 #
 # Then the same identity cases over Apache Comet's scan of lineitem, in a session with Comet's
 # plugin (--comet: rowbridge, Spark's path through Comet's transition, the A/A twin and Comet's
-# own exchange), unless CASES names cases or COMET=0.
+# own exchange), and to_arrow and to_pandas of Comet's scan (arrow_frames_bench.py --comet),
+# unless CASES names cases or COMET=0.
 #
 # Then DataFrames to and from Arrow and pandas over lineitem (python/bench/frames_bench.py:
 # rowbridge.spark's to_arrow, to_pandas and create_dataframe against PySpark's own), and of
@@ -25,7 +26,7 @@
 # (every case; names separated by semicolons), COMET (1), FRAMES (1), CONNECT (1), PLAIN_UDF (1),
 # PLAIN_UDF_ROUNDS (ROUNDS). Writes OUT_DIR/python.json, OUT_DIR/python-frames.json,
 # OUT_DIR/python-arrow-frames.json, OUT_DIR/python-connect.json,
-# OUT_DIR/plain-udf.json, OUT_DIR/python-comet.json and the plot (default docs/img/python.png;
+# OUT_DIR/plain-udf.json, OUT_DIR/python-comet.json, OUT_DIR/python-arrow-frames-comet.json and the plot (default docs/img/python.png;
 # none on another line); prints the tables.
 set -euo pipefail
 
@@ -93,4 +94,11 @@ if [[ -z "${CASES:-}" && "${COMET:-1}" != 0 ]]; then
     python/bench/python_exchange_bench.py --comet \
     --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
     --rounds "${ROUNDS:-3}" --json "$out/python-comet.json"
+  if [[ "${FRAMES:-1}" != 0 ]]; then
+    ROWBRIDGE_CLASSPATH=$(scripts/rowbridge_classpath.sh 4.1 comet) "$python" \
+      python/bench/arrow_frames_bench.py --comet \
+      --lineitem "$build/tpch/sf1/generated/lineitem.parquet" \
+      --files "$build/tpch/sf1/lineitem-lz4" \
+      --rounds "${ROUNDS:-3}" --json "$out/python-arrow-frames-comet.json"
+  fi
 fi

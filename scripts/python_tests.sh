@@ -39,5 +39,5 @@ pytest=("$python" -m pytest -p no:cacheprovider -q -W ignore::DeprecationWarning
 "${pytest[@]}" test_local_cluster.py "$@"
 if [[ "$line" == 4.1 ]]; then
   ROWBRIDGE_CLASSPATH=$(cd ../.. && scripts/rowbridge_classpath.sh 4.1 comet) \
-    "${pytest[@]}" test_comet_input.py "$@"
+    "${pytest[@]}" test_comet_input.py test_comet_frames.py "$@"
 fi

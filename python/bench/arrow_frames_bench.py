@@ -3,13 +3,16 @@
 plans against PySpark's own and against pyarrow reading the same files (part of make
 bench-python).
 
-    arrow_frames_bench.py --lineitem PARQUET --files DIR [--rounds R] [--json FILE]
+    arrow_frames_bench.py --lineitem PARQUET --files DIR [--rounds R] [--json FILE] [--comet]
     arrow_frames_bench.py --memory SOURCE OP MODE --lineitem PARQUET --files DIR   (one run)
 
 Sources, both TPC-H lineitem at SF 1:
 - files: ``format("rowbridge")`` over DIR, lineitem written there once as 8 LZ4 IPC files of
   64 k-row batches;
-- cache: lineitem cached with rowbridge's Arrow cache (``ArrowCachedBatchSerializer``).
+- cache: lineitem cached with rowbridge's Arrow cache (``ArrowCachedBatchSerializer``);
+- comet (with --comet, in a session with Apache Comet's plugin and Comet's jar on
+  ROWBRIDGE_CLASSPATH): Comet's native scan of the Parquet file, whose batches rowbridge takes
+  through Comet's EngineInput; its floor is pyarrow reading the Parquet file.
 
 Operations and modes:
 - to_arrow: rowbridge (the plan's own Arrow batches), rowbridge-rows (the same with
@@ -42,18 +45,30 @@ sys.path.insert(0, HERE)
 import pyarrow as pa  # noqa: E402
 import pyarrow.compute  # noqa: E402,F401
 import pyarrow.feather as feather  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
 import frames_bench  # noqa: E402
 from frames_bench import jvm_pid, peak_kib, reset_peak  # noqa: E402
 
 import rowbridge.spark  # noqa: E402
 
 SOURCES = ("files", "cache")
+COMET_SETTINGS = {
+    "spark.plugins": "org.apache.spark.CometPlugin",
+    "spark.sql.extensions": rowbridge.spark.EXTENSION
+    + ",org.apache.comet.CometSparkSessionExtensions",
+    "spark.comet.enabled": "true",
+    "spark.comet.exec.enabled": "true",
+    "spark.memory.offHeap.enabled": "true",
+    "spark.memory.offHeap.size": "4g",
+}
 OPS = ("to_arrow", "to_pandas")
 MODES = ("rowbridge", "rowbridge-rows", "spark", "spark-aa", "pyarrow")
 COLUMNAR = "spark.rowbridge.frames.columnar.enabled"
 
 
-def session():
+def session(comet=False):
+    if comet:
+        return frames_bench.session("rowbridge-comet-frames-bench", COMET_SETTINGS)
     return frames_bench.session(
         "rowbridge-arrow-frames-bench",
         {"spark.sql.cache.serializer": "io.rowbridge.spark.ArrowCachedBatchSerializer"},
@@ -77,9 +92,14 @@ def write_files(spark, parquet, directory):
 
 class Sources:
     def __init__(self, spark, args, wanted):
+        self.lineitem = args.lineitem
+        self.frames = {}
+        if "comet" in wanted:
+            self.files = [args.lineitem]
+            self.frames["comet"] = spark.read.parquet(args.lineitem)
+            return
         write_files(spark, args.lineitem, args.files)
         self.files = sorted(glob.glob(os.path.join(args.files, "*.arrow")))
-        self.frames = {}
         if "files" in wanted:
             self.frames["files"] = spark.read.format("rowbridge").load(args.files)
         if "cache" in wanted:
@@ -94,7 +114,7 @@ def pyarrow_table(files):
 
 def run(spark, sources, source, op, mode):
     """One run; returns (seconds, answer) or None where the mode does not apply."""
-    if mode == "pyarrow" and source != "files":
+    if mode == "pyarrow" and source == "cache":
         return None
     df = sources.frames[source]
     if mode == "rowbridge-rows":
@@ -102,7 +122,10 @@ def run(spark, sources, source, op, mode):
     start = time.perf_counter()
     try:
         if mode == "pyarrow":
-            table = pyarrow_table(sources.files)
+            if source == "comet":
+                table = pq.read_table(sources.lineitem)
+            else:
+                table = pyarrow_table(sources.files)
             result = table if op == "to_arrow" else table.to_pandas(date_as_object=True)
         elif mode.startswith("rowbridge"):
             result = (rowbridge.spark.to_arrow if op == "to_arrow" else rowbridge.spark.to_pandas)(df)
@@ -136,7 +159,7 @@ def measure(spark, sources, source, op, rounds):
 
 def memory_run(args):
     source, op, mode = args.memory
-    spark = session()
+    spark = session(source == "comet")
     sources = Sources(spark, args, [source])
     jvm = jvm_pid(spark)
     for pid in (os.getpid(), jvm):
@@ -156,13 +179,14 @@ def memory_of(args, source, op, mode):
 
 
 def bench(args):
-    spark = session()
-    sources = Sources(spark, args, SOURCES)
+    spark = session(args.comet)
+    wanted = ("comet",) if args.comet else SOURCES
+    sources = Sources(spark, args, wanted)
     size = sum(os.path.getsize(path) for path in sources.files)
     print("== Arrow-native DataFrames to Python: lineitem SF 1 (%d files, %.0f MiB); %d rounds"
           % (len(sources.files), size / 2**20, args.rounds), flush=True)
     results = {"rounds": args.rounds, "files_mib": size / 2**20, "cases": {}}
-    for source in SOURCES:
+    for source in wanted:
         for op in OPS:
             results["cases"]["%s %s" % (source, op)] = {
                 "seconds": measure(spark, sources, source, op, args.rounds)}
@@ -200,6 +224,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", default="")
     parser.add_argument("--memory", nargs=3, metavar=("SOURCE", "OP", "MODE"))
+    parser.add_argument("--comet", action="store_true", help="Comet's scan of the Parquet file")
     args = parser.parse_args()
     if args.memory:
         memory_run(args)

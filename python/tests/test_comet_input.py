@@ -7,7 +7,7 @@ Nested columns, which Comet's vectors do not give as flat buffers, go through ro
 
 import pytest
 
-from conftest import session_builder
+from comet_session import comet_session
 from exchange_cases import (
     arrow_identity,
     batch_sizes,
@@ -47,23 +47,7 @@ COMET_NESTED = (
 
 @pytest.fixture(scope="module")
 def spark():
-    session = (
-        session_builder("local[2]")
-        .config("spark.plugins", "org.apache.spark.CometPlugin")
-        .config(
-            "spark.sql.extensions",
-            "io.rowbridge.spark.RowbridgeExtensions,org.apache.comet.CometSparkSessionExtensions",
-        )
-        .config("spark.comet.enabled", "true")
-        .config("spark.comet.exec.enabled", "true")
-        .config(
-            "spark.shuffle.manager",
-            "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager",
-        )
-        .config("spark.memory.offHeap.enabled", "true")
-        .config("spark.memory.offHeap.size", "512m")
-        .getOrCreate()
-    )
+    session = comet_session()
     yield session
     session.stop()
 

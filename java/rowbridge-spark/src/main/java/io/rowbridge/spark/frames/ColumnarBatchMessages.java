@@ -89,7 +89,10 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
     return message;
   }
 
-  private byte[] message(ColumnarBatch batch) {
+  /**
+   * The message of {@code batch}'s columns (read now; the batch may be reused once this returns).
+   */
+  byte[] message(ColumnarBatch batch) {
     int rows = batch.numRows();
     List<Field> fields = expected.getFields();
     List<FieldVector> vectors = new ArrayList<>(fields.size());
@@ -108,17 +111,23 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
       // The root only lends the vectors to the unloader: closing it would free the source's.
       VectorSchemaRoot root = new VectorSchemaRoot(fields, vectors, rows);
       try (ArrowRecordBatch record = new VectorUnloader(root).getRecordBatch()) {
-        // Measured first, then written once into an array of its exact size.
-        CountingChannel counted = new CountingChannel();
-        MessageSerializer.serialize(new WriteChannel(counted), record);
-        ArrayChannel message = new ArrayChannel(Math.toIntExact(counted.bytes));
-        MessageSerializer.serialize(new WriteChannel(message), record);
-        return message.filled();
-      } catch (IOException e) {
-        throw new UncheckedIOException("rowbridge: writing a columnar batch's message", e);
+        return serialize(record);
       }
     } finally {
       written.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  /** {@code record} as one IPC message: measured first, then written into an array of its size. */
+  static byte[] serialize(ArrowRecordBatch record) {
+    try {
+      CountingChannel counted = new CountingChannel();
+      MessageSerializer.serialize(new WriteChannel(counted), record);
+      ArrayChannel message = new ArrayChannel(Math.toIntExact(counted.bytes));
+      MessageSerializer.serialize(new WriteChannel(message), record);
+      return message.filled();
+    } catch (IOException e) {
+      throw new UncheckedIOException("rowbridge: writing a columnar batch's message", e);
     }
   }
 

@@ -25,7 +25,7 @@ import org.apache.spark.unsafe.Platform;
  * appended. The decoded buffers belong to this object (allocated from the allocator it is given,
  * kept and grown from batch to batch) until {@link #close}. One thread at a time.
  */
-final class EngineColumns implements AutoCloseable {
+public final class EngineColumns implements AutoCloseable {
   private final EngineInput.BatchReader reader;
   private final List<Field> targets;
   private final String engine;
@@ -41,7 +41,7 @@ final class EngineColumns implements AutoCloseable {
    * @param reader the engine's reader for batches of {@code targets.size()} columns
    * @param targets the stream's flat and nested target fields, one per column
    */
-  EngineColumns(
+  public EngineColumns(
       String engine,
       EngineInput.BatchReader reader,
       List<Field> targets,
@@ -70,7 +70,7 @@ final class EngineColumns implements AutoCloseable {
    * @throws RowbridgeException when a column's buffers are too small for its values, its offsets
    *     decrease or leave its data, or a dictionary index is out of range
    */
-  ColumnBuffers[] read(ColumnarBatch batch) {
+  public ColumnBuffers[] read(ColumnarBatch batch) {
     if (batch.numCols() != targets.size() || !reader.read(batch)) {
       return null;
     }

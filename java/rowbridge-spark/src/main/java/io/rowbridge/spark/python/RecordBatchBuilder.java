@@ -25,7 +25,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>The buffers belong to this builder (allocated from the allocator it is given, grown by
  * doubling, kept from batch to batch) until {@link #close}. One thread at a time.
  */
-final class RecordBatchBuilder implements AutoCloseable {
+public final class RecordBatchBuilder implements AutoCloseable {
   private final AppendedColumn[] columns;
 
   /** The one struct column the columns travel in, or null when they are the batch's columns. */
@@ -38,7 +38,7 @@ final class RecordBatchBuilder implements AutoCloseable {
    *     inOneColumn})
    * @param inOneColumn whether the batch is one non-null struct column of {@code fields}
    */
-  RecordBatchBuilder(List<Field> fields, boolean inOneColumn, BufferAllocator allocator) {
+  public RecordBatchBuilder(List<Field> fields, boolean inOneColumn, BufferAllocator allocator) {
     columns = new AppendedColumn[fields.size()];
     for (int i = 0; i < columns.length; i++) {
       columns[i] = AppendedColumn.of(fields.get(i), allocator);
@@ -98,7 +98,7 @@ final class RecordBatchBuilder implements AutoCloseable {
    * Appends rows {@code [start, start + length)} of {@code sources} (one flat column per target
    * column, each fitting it as {@link EngineColumns} checks; borrowed, read now).
    */
-  void append(ColumnBuffers[] sources, int start, int length) {
+  public void append(ColumnBuffers[] sources, int start, int length) {
     for (int i = 0; i < columns.length; i++) {
       columns[i].append(sources[i], start, length);
     }
@@ -109,7 +109,7 @@ final class RecordBatchBuilder implements AutoCloseable {
    * The appended rows as a record batch (buffers shared with this builder: close it before the next
    * {@link #append}).
    */
-  ArrowRecordBatch recordBatch() {
+  public ArrowRecordBatch recordBatch() {
     List<ArrowFieldNode> nodes = new ArrayList<>();
     List<ArrowBuf> buffers = new ArrayList<>();
     if (oneColumnValidity != null) {
@@ -154,7 +154,7 @@ final class RecordBatchBuilder implements AutoCloseable {
   }
 
   /** Empties the batch; the buffers keep their capacity. */
-  void reset() {
+  public void reset() {
     rows = 0;
     for (AppendedColumn column : columns) {
       column.reset();

@@ -1,51 +1,88 @@
 package io.rowbridge.spark.frames
 
+import scala.jdk.CollectionConverters._
+
 import io.rowbridge.spark.arrow.RowToArrowExec
 import io.rowbridge.spark.cache.ArrowCacheSerializer
+import io.rowbridge.spark.conf.RowbridgeConf
+import io.rowbridge.spark.engine.EngineInput
+import io.rowbridge.spark.transition.RowbridgeColumnarToRowExec
 
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, NamedExpression}
 import org.apache.spark.sql.execution.{
+  ColumnarToRowExec,
   ColumnarToRowTransition,
   InputAdapter,
   ProjectExec,
   SparkPlan,
   WholeStageCodegenExec
 }
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
+import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
 import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.execution.exchange.{Exchange, ReusedExchangeExec}
 
-/** Where a plan's rows are Arrow batches made into rows only at its end: rowbridge's scan, the
-  * Arrow cache, a DataFrame made from Python's batches, rowbridge's rows-to-Arrow operator, under
-  * the transition that ends the plan, and projections of their columns above it.
+/** Where a plan's rows are columnar batches made into rows only at its end, under the transition
+  * that ends the plan, and projections of their columns above it:
+  *   - Arrow Java's vectors: rowbridge's scan, the Arrow cache, a DataFrame made from Python's
+  *     batches, rowbridge's rows-to-Arrow operator;
+  *   - another engine's ([[EngineInput]], such as Apache Comet's native plans), whose flat columns
+  *     its reader gives as buffers.
   *
   * The frames take the batches of such a plan as they are, with no rows between
-  * ([[ColumnarBatchMessages]]); every other plan's rows go through rowbridge's decoder.
+  * ([[ColumnarBatchMessages]], [[EngineBatchMessages]]); every other plan's rows go through
+  * rowbridge's decoder.
   */
 object ColumnarOutput {
 
-  /** The columnar plan whose batches hold `plan`'s rows, and the ordinals of its columns that are
-    * `plan`'s output, in order; None when `plan` ends in row operators.
+  /** A columnar plan whose batches hold a plan's rows: the ordinals of its columns that are the
+    * plan's output, in order, and the engine whose batches they are (None for Arrow Java's).
     */
-  def of(plan: SparkPlan): Option[(SparkPlan, Array[Int])] = plan match {
-    // Adaptive execution's plan before it runs; the patterns below hold no exchange, so no
-    // stage of it is planned again.
-    case adaptive: AdaptiveSparkPlanExec => of(adaptive.executedPlan)
-    case stage: WholeStageCodegenExec    => of(stage.child)
-    case input: InputAdapter             => of(input.child)
-    case transition: ColumnarToRowTransition if arrowBatches(adapted(transition.child)) =>
-      val columnar = adapted(transition.child)
-      Some((columnar, columnar.output.indices.toArray))
-    case columnar if arrowBatches(columnar) => // before adaptive execution adds the transition
-      Some((columnar, columnar.output.indices.toArray))
-    case project: ProjectExec if project.projectList.forall(isColumn) =>
-      of(project.child).flatMap { case (columnar, ordinals) =>
-        val byId = project.child.output.map(_.exprId).zipWithIndex.toMap
-        val picked = project.projectList.map(e => byId.get(e.toAttribute.exprId))
-        if (picked.forall(_.isDefined)) Some((columnar, picked.map(i => ordinals(i.get)).toArray))
-        else None
-      }
-    case _ => None
+  final case class Batches(plan: SparkPlan, ordinals: Array[Int], engine: Option[EngineInput])
+
+  /** The columnar plan whose batches hold `plan`'s rows; None when `plan` ends in row operators.
+    */
+  def of(plan: SparkPlan): Option[Batches] = {
+    lazy val engines =
+      if (RowbridgeConf.enginesEnabled(plan.conf)) EngineInput.installed().asScala.toSeq
+      else Nil
+    // An engine's plan is taken only within one stage: running a plan with exchanges outside
+    // adaptive execution's stages would plan it otherwise than Spark runs it.
+    def all(columnar: SparkPlan, engine: Option[EngineInput]) = {
+      val batches = adapted(columnar)
+      if (engine.isDefined && batches.exists(crossesStages)) None
+      else Some(Batches(batches, batches.output.indices.toArray, engine))
+    }
+    def found(plan: SparkPlan): Option[Batches] = plan match {
+      // Adaptive execution's plan before it runs; the patterns below hold no exchange, so no
+      // stage of it is planned again.
+      case adaptive: AdaptiveSparkPlanExec => found(adaptive.executedPlan)
+      case stage: WholeStageCodegenExec    => found(stage.child)
+      case input: InputAdapter             => found(input.child)
+      case transition: ColumnarToRowTransition if arrowBatches(adapted(transition.child)) =>
+        all(adapted(transition.child), None)
+      case RowbridgeColumnarToRowExec(batches, Some(name)) if engines.exists(_.name() == name) =>
+        all(batches, engines.find(_.name() == name))
+      case ColumnarToRowExec(batches) if engines.exists(_.feedsTransition(batches)) =>
+        all(batches, engines.find(_.feedsTransition(batches)))
+      case transition
+          if transition.children.size == 1 && engines.exists(_.isTransition(transition)) =>
+        all(transition.children.head, engines.find(_.isTransition(transition)))
+      case columnar if arrowBatches(columnar) => // before adaptive execution adds the transition
+        all(columnar, None)
+      case columnar if columnar.supportsColumnar && engines.exists(_.feedsTransition(columnar)) =>
+        all(columnar, engines.find(_.feedsTransition(columnar)))
+      case project: ProjectExec if project.projectList.forall(isColumn) =>
+        found(project.child).flatMap { batches =>
+          val byId = project.child.output.map(_.exprId).zipWithIndex.toMap
+          val picked = project.projectList.map(e => byId.get(e.toAttribute.exprId))
+          if (picked.forall(_.isDefined)) {
+            Some(batches.copy(ordinals = picked.map(i => batches.ordinals(i.get)).toArray))
+          } else None
+        }
+      case _ => None
+    }
+    found(plan)
   }
 
   /** The plan under the adapters whole-stage code generation puts at a stage's input. */
@@ -64,6 +101,11 @@ object ColumnarOutput {
     case _                            => false
   })
 
+  private def crossesStages(plan: SparkPlan): Boolean = plan match {
+    case _: Exchange | _: QueryStageExec | _: ReusedExchangeExec => true
+    case _                                                       => false
+  }
+
   /** A column of the child as it is: no expression, no rename that changes its type. */
   private def isColumn(expression: NamedExpression): Boolean = expression match {
     case _: AttributeReference => true
@@ -72,7 +114,9 @@ object ColumnarOutput {
 
   /** A description of the path `plan`'s rows take to Arrow, for rowbridge.spark.arrow_path. */
   def describe(plan: SparkPlan): String = of(plan) match {
-    case Some((columnar, _)) => "columnar: the batches of " + columnar.nodeName
+    case Some(Batches(columnar, _, None))         => "columnar: the batches of " + columnar.nodeName
+    case Some(Batches(columnar, _, Some(engine))) =>
+      "columnar: the batches of " + columnar.nodeName + ", " + engine.name() + "'s vectors"
     case None => "rows: " + plan.nodeName + " makes rows, which rowbridge's decoder makes Arrow"
   }
 }

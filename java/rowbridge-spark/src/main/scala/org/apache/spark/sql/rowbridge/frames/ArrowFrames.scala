@@ -13,6 +13,7 @@ import io.rowbridge.spark.conf.RowbridgeConf
 import io.rowbridge.spark.frames.{
   ColumnarBatchMessages,
   ColumnarOutput,
+  EngineBatchMessages,
   PythonBatchesTable,
   RecordBatchMessages
 }
@@ -112,11 +113,20 @@ object ArrowFrames {
   private def columnarBatches(dataset: Dataset[_], timeZoneId: String): Option[RDD[Array[Byte]]] =
     if (!columnarEnabled(dataset)) None
     else {
-      ColumnarOutput.of(dataset.queryExecution.executedPlan).map { case (columnar, ordinals) =>
-        val schemaJson = RowbridgeArrow.arrowSchema(dataset, timeZoneId).toJson
-        columnar.executeColumnar().mapPartitions { batches =>
-          new ColumnarBatchMessages(batches.asJava, ordinals, Schema.fromJSON(schemaJson)).asScala
-        }
+      ColumnarOutput.of(dataset.queryExecution.executedPlan).map {
+        case ColumnarOutput.Batches(columnar, ordinals, engine) =>
+          val schemaJson = RowbridgeArrow.arrowSchema(dataset, timeZoneId).toJson
+          val engineName = engine.map(_.name())
+          val rowSchema = dataset.schema
+          columnar.executeColumnar().mapPartitions { batches =>
+            val expected = Schema.fromJSON(schemaJson)
+            val messages = engineName match {
+              case Some(name) =>
+                new EngineBatchMessages(batches.asJava, ordinals, expected, name, rowSchema)
+              case None => new ColumnarBatchMessages(batches.asJava, ordinals, expected)
+            }
+            messages.asScala
+          }
       }
     }
 
