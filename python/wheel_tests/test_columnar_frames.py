@@ -60,15 +60,25 @@ def test_projections_stay_columnar_and_filters_take_rows(spark, written, name):
     _same_as_spark(spark, df.limit(17))
 
 
+@pytest.mark.parametrize("compression", ["lz4", "zstd", "none"])
 @pytest.mark.parametrize("name", ["flat", "nested"])
-def test_the_arrow_cache_goes_columnar_and_equals_spark(spark, name):
+def test_the_arrow_cache_goes_columnar_and_equals_spark(spark, name, compression):
+    # The cached buffers go as stored, compressed where the cache compresses them.
+    spark.conf.set("spark.rowbridge.cache.compression", compression)
     df = spark.sql(QUERIES[name]).cache()
     try:
         df.count()
         assert rowbridge.spark.arrow_path(df).startswith("columnar"), rowbridge.spark.arrow_path(df)
+        made = spark._jvm.io.rowbridge.spark.cache.CachedBatchMessages.messagesMade()
+        stored, read = made[0], made[1]
         _same_as_spark(spark, df)
+        columns = list(reversed(df.columns))
+        _same_as_spark(spark, df.select(*columns))
+        made = spark._jvm.io.rowbridge.spark.cache.CachedBatchMessages.messagesMade()
+        assert made[0] > stored and made[1] == read, (stored, read, list(made))
     finally:
         df.unpersist()
+        spark.conf.unset("spark.rowbridge.cache.compression")
 
 
 def test_the_columnar_path_can_be_turned_off(spark, written):

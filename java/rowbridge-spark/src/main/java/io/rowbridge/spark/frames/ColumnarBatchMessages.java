@@ -92,7 +92,7 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
   /**
    * The message of {@code batch}'s columns (read now; the batch may be reused once this returns).
    */
-  byte[] message(ColumnarBatch batch) {
+  public byte[] message(ColumnarBatch batch) {
     int rows = batch.numRows();
     List<Field> fields = expected.getFields();
     List<FieldVector> vectors = new ArrayList<>(fields.size());

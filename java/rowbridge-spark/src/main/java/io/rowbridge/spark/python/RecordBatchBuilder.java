@@ -47,7 +47,7 @@ public final class RecordBatchBuilder implements AutoCloseable {
   }
 
   /** Whether a source column of {@code source}'s field fits the target {@code target}. */
-  static boolean fits(Field target, Field source) {
+  public static boolean fits(Field target, Field source) {
     if (source.getDictionary() != null || !sameType(target.getType(), source.getType())) {
       return false;
     }

@@ -181,7 +181,7 @@ object ArrowCacheSerializer {
     schema.forall(attribute => CacheBuilder.supports(attribute.dataType))
 
   /** The positions of `selected` among `cached`, by expression id. */
-  private def positions(cached: Seq[Attribute], selected: Seq[Attribute]): Array[Int] =
+  def positions(cached: Seq[Attribute], selected: Seq[Attribute]): Array[Int] =
     selected.map { attribute =>
       val position = cached.indexWhere(_.exprId == attribute.exprId)
       if (position < 0) {

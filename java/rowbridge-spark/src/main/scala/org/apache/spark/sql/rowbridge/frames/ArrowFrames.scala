@@ -9,6 +9,7 @@ import scala.jdk.CollectionConverters._
 
 import io.rowbridge.ArrowSchemas
 import io.rowbridge.spark.arrow.RowbridgeArrow
+import io.rowbridge.spark.cache.{ArrowCacheSerializer, CachedBatchMessages}
 import io.rowbridge.spark.conf.RowbridgeConf
 import io.rowbridge.spark.frames.{
   ColumnarBatchMessages,
@@ -28,10 +29,13 @@ import org.apache.spark.sql.api.python.PythonSQLUtils
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.AttributeReference
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.ArrowUtils
+import org.apache.spark.sql.vectorized.ColumnarBatch
 
 /** DataFrames to and from Python's Arrow, with rowbridge on the JVM's side of each crossing.
   *
@@ -118,17 +122,42 @@ object ArrowFrames {
           val schemaJson = RowbridgeArrow.arrowSchema(dataset, timeZoneId).toJson
           val engineName = engine.map(_.name())
           val rowSchema = dataset.schema
-          columnar.executeColumnar().mapPartitions { batches =>
-            val expected = Schema.fromJSON(schemaJson)
-            val messages = engineName match {
-              case Some(name) =>
-                new EngineBatchMessages(batches.asJava, ordinals, expected, name, rowSchema)
-              case None => new ColumnarBatchMessages(batches.asJava, ordinals, expected)
+          storedCache(columnar, ordinals, schemaJson).getOrElse {
+            columnar.executeColumnar().mapPartitions { batches =>
+              val expected = Schema.fromJSON(schemaJson)
+              val messages = engineName match {
+                case Some(name) =>
+                  new EngineBatchMessages(batches.asJava, ordinals, expected, name, rowSchema)
+                case None => new ColumnarBatchMessages(batches.asJava, ordinals, expected)
+              }
+              messages.asScala
             }
-            messages.asScala
           }
       }
     }
+
+  /** The messages of an Arrow cache's scan with the buffers as the cache stores them, compressed
+    * where it compresses ([[CachedBatchMessages]]); None for any other plan, or a scan that prunes
+    * batches by predicates.
+    */
+  private def storedCache(
+      columnar: SparkPlan,
+      ordinals: Array[Int],
+      schemaJson: String
+  ): Option[RDD[Array[Byte]]] = columnar match {
+    case scan: InMemoryTableScanExec
+        if scan.predicates.isEmpty && ArrowCacheSerializer.readsArrow(scan) =>
+      val positions = ArrowCacheSerializer.positions(scan.relation.output, scan.output)
+      val columns = ordinals.map(positions(_))
+      Some(scan.relation.cacheBuilder.cachedColumnBuffers.mapPartitions { batches =>
+        val expected = Schema.fromJSON(schemaJson)
+        val identity = expected.getFields.asScala.indices.toArray
+        val written =
+          new ColumnarBatchMessages(Iterator.empty[ColumnarBatch].asJava, identity, expected)
+        new CachedBatchMessages(batches.asJava, columns, expected, b => written.message(b)).asScala
+      })
+    case _ => None
+  }
 
   /** Throws Spark's error for a struct with duplicated field names where Spark's own
     * collectAsArrowToPython does: in the legacy pandas struct mode (the default).
