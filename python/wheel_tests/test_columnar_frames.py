@@ -44,6 +44,51 @@ def test_a_scan_of_rowbridge_files_goes_columnar_and_equals_spark(spark, written
     _same_as_spark(spark, df)
 
 
+def _stored(spark):
+    made = spark._jvm.io.rowbridge.spark.source.StoredBatchMessages.messagesMade()
+    return made[0], made[1]
+
+
+@pytest.mark.parametrize("compression", ["lz4", "zstd", "none"])
+@pytest.mark.parametrize("name", ["flat", "nested"])
+def test_the_files_buffers_go_as_stored(spark, tmp_path, name, compression):
+    # Whole batches, and batches cut to some columns, with their buffers as the files store them.
+    path = str(tmp_path / "stored")
+    spark.sql(QUERIES[name]).write.format("rowbridge").option("compression", compression).option(
+        "maxRowsPerBatch", "700"
+    ).save(path)
+    df = spark.read.format("rowbridge").load(path)
+    whole, cut = _stored(spark)
+    _same_as_spark(spark, df)
+    after = _stored(spark)
+    assert after[0] > whole and after[1] == cut, (whole, cut, after)
+    _same_as_spark(spark, df.select(*reversed(df.columns[1:])))
+    assert _stored(spark)[1] > after[1]
+
+
+def test_a_damaged_stored_batch_is_a_named_error(spark, tmp_path):
+    path = tmp_path / "damaged"
+    spark.range(0, 5000, 1, 1).selectExpr("id", "CAST(id AS STRING) AS s").write.format(
+        "rowbridge"
+    ).option("maxRowsPerBatch", "1000").save(str(path))
+    (file,) = [f for f in path.iterdir() if f.suffix == ".arrow"]
+    df = spark.read.format("rowbridge").load(str(path))
+    assert rowbridge.spark.arrow_path(df).startswith("columnar")  # planned with the footer read
+    # Then the file changes under the plan: the second message (after the schema's) is the first
+    # record batch, whose metadata length now claims more than the file holds.
+    data = bytearray(file.read_bytes())
+    second = data.index(b"\xff\xff\xff\xff", data.index(b"\xff\xff\xff\xff") + 8)
+    data[second + 4 : second + 8] = (1 << 30).to_bytes(4, "little")
+    file.write_bytes(bytes(data))
+    for checksum in path.glob(".*.crc"):
+        checksum.unlink()
+    with pytest.raises(Exception) as failure:
+        rowbridge.spark.to_arrow(df)
+    assert "damaged message" in str(failure.value) and file.name in str(failure.value)
+    # The session goes on.
+    assert rowbridge.spark.to_arrow(spark.range(3)).num_rows == 3
+
+
 @pytest.mark.parametrize("name", ["flat", "nested"])
 def test_projections_stay_columnar_and_filters_take_rows(spark, written, name):
     df = spark.read.format("rowbridge").load(written[name])

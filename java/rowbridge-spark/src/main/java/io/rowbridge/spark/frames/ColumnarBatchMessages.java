@@ -119,7 +119,7 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
   }
 
   /** {@code record} as one IPC message: measured first, then written into an array of its size. */
-  static byte[] serialize(ArrowRecordBatch record) {
+  public static byte[] serialize(ArrowRecordBatch record) {
     try {
       CountingChannel counted = new CountingChannel();
       MessageSerializer.serialize(new WriteChannel(counted), record);

@@ -9,9 +9,12 @@ import scala.util.control.NonFatal
 import io.rowbridge.SparkTypes
 import io.rowbridge.scan.IpcFileInfo
 import io.rowbridge.spark.SparkShims
+import io.rowbridge.spark.python.RecordBatchBuilder
 
+import org.apache.arrow.vector.types.pojo.{Field, Schema}
 import org.apache.hadoop.fs.{FileStatus, LocatedFileStatus, Path}
 import org.apache.spark.internal.Logging
+import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FileSourceOptions, InternalRow}
 import org.apache.spark.sql.catalyst.expressions.{Expression, GenericInternalRow}
@@ -89,8 +92,14 @@ case class RowbridgeScan(
   private val columns: Array[Int] = readDataSchema.fieldNames.map(dataSchema.fieldIndex)
   @volatile private var runtimeFilters: Seq[Predicate] = Nil
 
-  /** One range per partition, with every partition column's value (for runtime filters). */
-  private case class Planned(ranges: Seq[(PartitionedFile, InternalRow)], columnar: Boolean)
+  /** One range per partition, with every partition column's value (for runtime filters), and the
+    * files' distinct Arrow schemas.
+    */
+  private case class Planned(
+      ranges: Seq[(PartitionedFile, InternalRow)],
+      columnar: Boolean,
+      arrowSchemas: Set[Schema]
+  )
 
   private lazy val planned: Planned = plan()
 
@@ -156,10 +165,12 @@ case class RowbridgeScan(
     }
     var columnar = !sourceConf.rowsOnly()
     val ranges = mutable.ArrayBuffer.empty[(PartitionedFile, InternalRow)]
+    val arrowSchemas = mutable.Set.empty[Schema]
     for ((status, values) <- ordered) {
       val path = status.getPath
       footer(path).foreach { info =>
         checkSchema(path, info)
+        arrowSchemas += info.schema()
         val fields = info.schema().getFields
         columnar &&= columns.forall(c => ColumnarSupport.readable(fields.get(c)))
         val read = readPartitionValues(values)
@@ -179,7 +190,42 @@ case class RowbridgeScan(
         }
       }
     }
-    Planned(ranges.toSeq, columnar)
+    Planned(ranges.toSeq, columnar, arrowSchemas.toSet)
+  }
+
+  /** The record batch messages of this scan's output columns `ordinals`, as the files store them
+    * (compressed where they are: [[StoredBatchesRDD]]), each of the Arrow type of `expected`'s
+    * field (but for a timestamp's zone label); None when they cannot be: a partition column, files
+    * of different Arrow schemas, a column of another Arrow type or dictionary-encoded, or missing
+    * and corrupt files to be skipped.
+    */
+  def storedMessages(ordinals: Array[Int], expected: Seq[Field]): Option[RDD[Array[Byte]]] = {
+    val schemas = planned.arrowSchemas
+    if (
+      fileOptions.ignoreMissingFiles || fileOptions.ignoreCorruptFiles || schemas.size != 1 ||
+      ordinals.exists(_ >= columns.length) || ordinals.length != expected.length
+    ) {
+      return None
+    }
+    val fileSchema = schemas.head
+    val fileColumns = ordinals.map(columns(_))
+    val fits = fileColumns.zip(expected).forall { case (column, field) =>
+      RecordBatchBuilder.fits(field, fileSchema.getFields.get(column))
+    }
+    if (!fits) {
+      return None
+    }
+    val every = fileColumns.sameElements(fileSchema.getFields.asScala.indices)
+    val context = sparkSession.sparkContext
+    Some(
+      new StoredBatchesRDD(
+        context,
+        partitions,
+        context.broadcast(new SerializableConfiguration(hadoopConf)),
+        fileSchema.toJson,
+        if (every) null else fileColumns
+      )
+    )
   }
 
   /** The footer, or None for a file skipped by ignoreMissingFiles or ignoreCorruptFiles. */

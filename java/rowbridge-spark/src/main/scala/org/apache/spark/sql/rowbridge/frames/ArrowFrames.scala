@@ -11,6 +11,7 @@ import io.rowbridge.ArrowSchemas
 import io.rowbridge.spark.arrow.RowbridgeArrow
 import io.rowbridge.spark.cache.{ArrowCacheSerializer, CachedBatchMessages}
 import io.rowbridge.spark.conf.RowbridgeConf
+import io.rowbridge.spark.source.RowbridgeScan
 import io.rowbridge.spark.frames.{
   ColumnarBatchMessages,
   ColumnarOutput,
@@ -31,7 +32,7 @@ import org.apache.spark.sql.catalyst.expressions.AttributeReference
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+import org.apache.spark.sql.execution.datasources.v2.{BatchScanExec, DataSourceV2Relation}
 import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.ArrowUtils
@@ -122,17 +123,19 @@ object ArrowFrames {
           val schemaJson = RowbridgeArrow.arrowSchema(dataset, timeZoneId).toJson
           val engineName = engine.map(_.name())
           val rowSchema = dataset.schema
-          storedCache(columnar, ordinals, schemaJson).getOrElse {
-            columnar.executeColumnar().mapPartitions { batches =>
-              val expected = Schema.fromJSON(schemaJson)
-              val messages = engineName match {
-                case Some(name) =>
-                  new EngineBatchMessages(batches.asJava, ordinals, expected, name, rowSchema)
-                case None => new ColumnarBatchMessages(batches.asJava, ordinals, expected)
+          storedCache(columnar, ordinals, schemaJson)
+            .orElse(storedFiles(columnar, ordinals, schemaJson))
+            .getOrElse {
+              columnar.executeColumnar().mapPartitions { batches =>
+                val expected = Schema.fromJSON(schemaJson)
+                val messages = engineName match {
+                  case Some(name) =>
+                    new EngineBatchMessages(batches.asJava, ordinals, expected, name, rowSchema)
+                  case None => new ColumnarBatchMessages(batches.asJava, ordinals, expected)
+                }
+                messages.asScala
               }
-              messages.asScala
             }
-          }
       }
     }
 
@@ -156,6 +159,24 @@ object ArrowFrames {
           new ColumnarBatchMessages(Iterator.empty[ColumnarBatch].asJava, identity, expected)
         new CachedBatchMessages(batches.asJava, columns, expected, b => written.message(b)).asScala
       })
+    case _ => None
+  }
+
+  /** The messages of a scan of rowbridge's files with the buffers as the files store them,
+    * compressed where they are (RowbridgeScan.storedMessages); None for any other plan, or a scan
+    * whose batches cannot go as stored.
+    */
+  private def storedFiles(
+      columnar: SparkPlan,
+      ordinals: Array[Int],
+      schemaJson: String
+  ): Option[RDD[Array[Byte]]] = columnar match {
+    case batchScan: BatchScanExec if batchScan.runtimeFilters.isEmpty =>
+      batchScan.scan match {
+        case scan: RowbridgeScan =>
+          scan.storedMessages(ordinals, Schema.fromJSON(schemaJson).getFields.asScala.toSeq)
+        case _ => None
+      }
     case _ => None
   }
 
