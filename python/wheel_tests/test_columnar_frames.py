@@ -126,6 +126,27 @@ def test_the_arrow_cache_goes_columnar_and_equals_spark(spark, name, compression
         spark.conf.unset("spark.rowbridge.cache.compression")
 
 
+@pytest.mark.parametrize("limit", [0, 1, 17, 2000, 10**9])
+@pytest.mark.parametrize("name", ["flat", "nested"])
+def test_a_collects_limit_stays_columnar_and_equals_spark(spark, written, name, limit):
+    # The first rows in partition order: whole batches, the batch that crosses the limit cut, on
+    # the executors and again on the driver across partitions.
+    df = spark.read.format("rowbridge").load(written[name]).limit(limit)
+    path = rowbridge.spark.arrow_path(df)
+    if limit == 0:  # Spark's optimizer makes it an empty local relation
+        assert path.startswith("rows"), path
+    else:
+        assert path.startswith("columnar") and ("the first %d rows" % limit) in path, path
+    _same_as_spark(spark, df)
+    cached = spark.sql(QUERIES[name]).repartition(3).cache()
+    try:
+        cached.count()
+        assert rowbridge.spark.arrow_path(cached.limit(limit)).startswith("columnar" if limit else "rows")
+        _same_as_spark(spark, cached.limit(limit))
+    finally:
+        cached.unpersist()
+
+
 def test_the_columnar_path_can_be_turned_off(spark, written):
     df = spark.read.format("rowbridge").load(written["flat"])
     spark.conf.set(COLUMNAR, "false")

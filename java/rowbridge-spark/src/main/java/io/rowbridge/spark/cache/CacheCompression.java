@@ -50,7 +50,7 @@ public enum CacheCompression {
   }
 
   /** What decompresses a loaded batch: the codec its message names, whichever that is. */
-  static final CompressionCodec.Factory DECOMPRESSION =
+  public static final CompressionCodec.Factory DECOMPRESSION =
       new CompressionCodec.Factory() {
         @Override
         public CompressionCodec createCodec(CompressionUtil.CodecType type) {

@@ -10,6 +10,7 @@ import io.rowbridge.spark.transition.RowbridgeColumnarToRowExec
 
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, NamedExpression}
 import org.apache.spark.sql.execution.{
+  CollectLimitExec,
   ColumnarToRowExec,
   ColumnarToRowTransition,
   InputAdapter,
@@ -36,13 +37,21 @@ import org.apache.spark.sql.execution.exchange.{Exchange, ReusedExchangeExec}
 object ColumnarOutput {
 
   /** A columnar plan whose batches hold a plan's rows: the ordinals of its columns that are the
-    * plan's output, in order, and the engine whose batches they are (None for Arrow Java's).
+    * plan's output, in order, the engine whose batches they are (None for Arrow Java's), and the
+    * rows the plan keeps of them in order (a collect's limit; None for all).
     */
-  final case class Batches(plan: SparkPlan, ordinals: Array[Int], engine: Option[EngineInput])
+  final case class Batches(
+      plan: SparkPlan,
+      ordinals: Array[Int],
+      engine: Option[EngineInput],
+      limit: Option[Int] = None
+  )
 
   /** The columnar plan whose batches hold `plan`'s rows; None when `plan` ends in row operators.
+    * With `limits`, a collect's limit at the top of the plan (CollectLimitExec, no offset) is taken
+    * too, for a caller that keeps only its first rows in partition order.
     */
-  def of(plan: SparkPlan): Option[Batches] = {
+  def of(plan: SparkPlan, limits: Boolean = false): Option[Batches] = {
     lazy val engines =
       if (RowbridgeConf.enginesEnabled(plan.conf)) EngineInput.installed().asScala.toSeq
       else Nil
@@ -58,7 +67,9 @@ object ColumnarOutput {
       // stage of it is planned again.
       case adaptive: AdaptiveSparkPlanExec => found(adaptive.executedPlan)
       case stage: WholeStageCodegenExec    => found(stage.child)
-      case input: InputAdapter             => found(input.child)
+      case limit: CollectLimitExec if limits && limit.offset == 0 && limit.limit >= 0 =>
+        found(limit.child).filter(_.limit.isEmpty).map(_.copy(limit = Some(limit.limit)))
+      case input: InputAdapter => found(input.child)
       case transition: ColumnarToRowTransition if arrowBatches(adapted(transition.child)) =>
         all(adapted(transition.child), None)
       case RowbridgeColumnarToRowExec(batches, Some(name)) if engines.exists(_.name() == name) =>
@@ -113,10 +124,11 @@ object ColumnarOutput {
   }
 
   /** A description of the path `plan`'s rows take to Arrow, for rowbridge.spark.arrow_path. */
-  def describe(plan: SparkPlan): String = of(plan) match {
-    case Some(Batches(columnar, _, None))         => "columnar: the batches of " + columnar.nodeName
-    case Some(Batches(columnar, _, Some(engine))) =>
-      "columnar: the batches of " + columnar.nodeName + ", " + engine.name() + "'s vectors"
+  def describe(plan: SparkPlan): String = of(plan, limits = true) match {
+    case Some(Batches(columnar, _, engine, limit)) =>
+      "columnar: the batches of " + columnar.nodeName +
+        engine.map(", " + _.name() + "'s vectors").getOrElse("") +
+        limit.map(n => s", the first $n rows").getOrElse("")
     case None => "rows: " + plan.nodeName + " makes rows, which rowbridge's decoder makes Arrow"
   }
 }

@@ -16,6 +16,7 @@ import io.rowbridge.spark.frames.{
   ColumnarBatchMessages,
   ColumnarOutput,
   EngineBatchMessages,
+  LimitedMessages,
   PythonBatchesTable,
   RecordBatchMessages
 }
@@ -76,13 +77,19 @@ object ArrowFrames {
   def serveArrow(dataset: Dataset[_], timeZoneId: String): Array[Any] = {
     refuseDuplicatedStructNames(dataset)
     val schema = RowbridgeArrow.schemaMessage(dataset, timeZoneId)
-    val batches = batchMessages(dataset, timeZoneId)
+    // A collect's limit over a columnar plan: each task keeps its first rows, the driver the
+    // first rows of the partitions in order.
+    val (batches, limit) = columnarBatches(dataset, timeZoneId, limits = true)
+      .map { case (messages, limit) =>
+        (messages, limit.map(n => (n.toLong, RowbridgeArrow.arrowSchema(dataset, timeZoneId))))
+      }
+      .getOrElse((RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd, None))
     val context = dataset.sparkSession.sparkContext
     val helper = new SocketAuthHelper(context.conf)
     val maxResultSize = context.conf.getSizeAsBytes("spark.driver.maxResultSize", "1g")
     SocketAuthServer.serveToStream("serve rowbridge Arrow batches", helper) { out =>
       out.write(schema)
-      PartitionBlocks.stream(batches, out, maxResultSize)
+      PartitionBlocks.stream(batches, out, maxResultSize, limit)
       out.write(EndOfStream)
       out.flush()
     }
@@ -94,7 +101,8 @@ object ArrowFrames {
     * decoder otherwise. Runs the plan when the RDD is computed.
     */
   def batchMessages(dataset: Dataset[_], timeZoneId: String): RDD[Array[Byte]] =
-    columnarBatches(dataset, timeZoneId)
+    columnarBatches(dataset, timeZoneId, limits = false)
+      .map(_._1)
       .getOrElse(RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd)
 
   /** Whether the frames take a columnar plan's batches as they are (true, the default), or make
@@ -113,17 +121,22 @@ object ArrowFrames {
     dataset.sparkSession.sessionState.conf.getConfString(ColumnarEnabled, "true").toBoolean
 
   /** The IPC batch messages of `dataset`'s plan when it ends in columnar batches
-    * ([[ColumnarOutput]]): their vectors as they are, with no rows between.
+    * ([[ColumnarOutput]]): their vectors as they are, with no rows between; with `limits`, also
+    * under a collect's limit, each partition's first rows of it, and the limit.
     */
-  private def columnarBatches(dataset: Dataset[_], timeZoneId: String): Option[RDD[Array[Byte]]] =
+  private def columnarBatches(
+      dataset: Dataset[_],
+      timeZoneId: String,
+      limits: Boolean
+  ): Option[(RDD[Array[Byte]], Option[Int])] =
     if (!columnarEnabled(dataset)) None
     else {
-      ColumnarOutput.of(dataset.queryExecution.executedPlan).map {
-        case ColumnarOutput.Batches(columnar, ordinals, engine) =>
+      ColumnarOutput.of(dataset.queryExecution.executedPlan, limits).map {
+        case ColumnarOutput.Batches(columnar, ordinals, engine, limit) =>
           val schemaJson = RowbridgeArrow.arrowSchema(dataset, timeZoneId).toJson
           val engineName = engine.map(_.name())
           val rowSchema = dataset.schema
-          storedCache(columnar, ordinals, schemaJson)
+          val messages = storedCache(columnar, ordinals, schemaJson)
             .orElse(storedFiles(columnar, ordinals, schemaJson))
             .getOrElse {
               columnar.executeColumnar().mapPartitions { batches =>
@@ -136,6 +149,14 @@ object ArrowFrames {
                 messages.asScala
               }
             }
+          val limited = limit match {
+            case Some(n) =>
+              messages.mapPartitions { partition =>
+                new LimitedMessages(partition.asJava, n, Schema.fromJSON(schemaJson)).asScala
+              }
+            case None => messages
+          }
+          (limited, limit)
       }
     }
 

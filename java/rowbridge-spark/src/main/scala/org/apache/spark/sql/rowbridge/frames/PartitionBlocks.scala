@@ -10,6 +10,11 @@ import scala.concurrent.Await
 import scala.concurrent.duration.Duration
 import scala.util.{Failure, Success}
 
+import scala.jdk.CollectionConverters._
+
+import io.rowbridge.spark.frames.LimitedMessages
+
+import org.apache.arrow.vector.types.pojo.Schema
 import org.apache.spark.{SparkEnv, SparkException}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.storage.{ByteBufferBlockData, RDDBlockId, StorageLevel}
@@ -47,8 +52,16 @@ object PartitionBlocks {
   /** The streams started in this JVM (for tests and diagnostics). */
   def streams(): Long = started.get()
 
-  /** Writes every partition's messages of `messages` to `out` in partition order. */
-  def stream(messages: RDD[Array[Byte]], out: OutputStream, maxResultSize: Long): Unit = {
+  /** Writes every partition's messages of `messages` to `out` in partition order; with a `limit`
+    * (rows, and the Arrow schema of the batches), only the first rows: the partitions after it are
+    * not waited for, and the message that crosses it is cut ([[LimitedMessages]]).
+    */
+  def stream(
+      messages: RDD[Array[Byte]],
+      out: OutputStream,
+      maxResultSize: Long,
+      limit: Option[(Long, Schema)] = None
+  ): Unit = {
     val sources = Array(0, 0, 0)
     lastSources = sources
     started.incrementAndGet()
@@ -56,12 +69,15 @@ object PartitionBlocks {
     val rddId = messages.id
     val partitions = messages.getNumPartitions
     val sizes = mutable.HashMap.empty[Int, Long]
+    val rowCounts = mutable.HashMap.empty[Int, Long]
     var total = 0L
     var tooLarge: Option[String] = None
     val put = (batches: Iterator[Array[Byte]]) => store(rddId, batches)
-    val arrived = (index: Int, size: Long) =>
+    val arrived = (index: Int, stored: (Long, Long)) =>
       sizes.synchronized {
+        val (size, rows) = stored
         sizes(index) = size
+        rowCounts(index) = rows
         total += size
         if (maxResultSize > 0 && total > maxResultSize && tooLarge.isEmpty) {
           tooLarge = Some(
@@ -72,15 +88,16 @@ object PartitionBlocks {
         }
         sizes.notifyAll()
       }
-    val job = context.submitJob[Array[Byte], Long, Unit](
+    val job = context.submitJob[Array[Byte], (Long, Long), Unit](
       messages,
       put,
       0 until partitions,
       arrived,
       ()
     )
+    var rowsLeft = limit.map(_._1).getOrElse(Long.MaxValue)
     try {
-      for (next <- 0 until partitions) {
+      for (next <- 0 until partitions if rowsLeft > 0) {
         val size = sizes.synchronized {
           while (!sizes.contains(next) && tooLarge.isEmpty && !job.isCompleted) {
             sizes.wait(50)
@@ -92,6 +109,12 @@ object PartitionBlocks {
           sizes.get(next)
         }
         size match {
+          case Some(bytes) if bytes > 0 && limit.isDefined =>
+            val rows = sizes.synchronized(rowCounts(next))
+            val id = RDDBlockId(rddId, next)
+            if (rows <= rowsLeft) sources(write(id, out)) += 1
+            else sources(writeHead(id, out, rowsLeft, limit.get._2)) += 1
+            rowsLeft -= math.min(rows, rowsLeft)
           case Some(bytes) => if (bytes > 0) sources(write(RDDBlockId(rddId, next), out)) += 1
           case None        => // the job ended before this partition arrived
             failure(job.value)
@@ -99,17 +122,21 @@ object PartitionBlocks {
         }
       }
       out.flush()
-      Await.ready(job, Duration.Inf)
-      failure(job.value)
+      if (rowsLeft > 0) { // else the rows are written: the partitions still running are not needed
+        Await.ready(job, Duration.Inf)
+        failure(job.value)
+      }
     } finally {
       if (!job.isCompleted) job.cancel()
       SparkEnv.get.blockManager.master.removeRdd(rddId, false)
     }
   }
 
-  /** In a task: puts the partition's messages as its block; returns the block's size. */
-  private def store(rddId: Int, batches: Iterator[Array[Byte]]): Long = {
-    val buffers = batches.map(ByteBuffer.wrap).toArray
+  /** In a task: puts the partition's messages as its block; returns the block's size and rows. */
+  private def store(rddId: Int, batches: Iterator[Array[Byte]]): (Long, Long) = {
+    val messages = batches.toArray
+    val rows = messages.iterator.map(LimitedMessages.rows).sum
+    val buffers = messages.map(ByteBuffer.wrap)
     val size = buffers.iterator.map(_.remaining.toLong).sum
     if (size > 0) {
       val id = RDDBlockId(rddId, org.apache.spark.TaskContext.getPartitionId())
@@ -126,7 +153,34 @@ object PartitionBlocks {
         throw new SparkException(s"rowbridge: the block manager did not store $id ($size bytes)")
       }
     }
-    size
+    (size, rows)
+  }
+
+  /** Writes the messages of a block's first `rows` rows to `out` (the message that crosses them
+    * cut), then removes the block; returns where it was, as [[write]] does.
+    */
+  private def writeHead(id: RDDBlockId, out: OutputStream, rows: Long, schema: Schema): Int = {
+    val buffer = new java.io.ByteArrayOutputStream()
+    val source = write(id, buffer)
+    val bytes = java.nio.ByteBuffer.wrap(buffer.toByteArray).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+    val messages = Iterator
+      .continually {
+        if (!bytes.hasRemaining) null
+        else {
+          val start = bytes.position()
+          val metadataLength = bytes.getInt(start + 4)
+          val header = org.apache.arrow.flatbuf.Message.getRootAsMessage(
+            bytes.duplicate().position(start + 8).slice().order(java.nio.ByteOrder.LITTLE_ENDIAN)
+          )
+          val length = 8 + metadataLength + header.bodyLength().toInt
+          val message = new Array[Byte](length)
+          bytes.get(message)
+          message
+        }
+      }
+      .takeWhile(_ != null)
+    new LimitedMessages(messages.asJava, rows, schema).asScala.foreach(m => out.write(m))
+    source
   }
 
   /** Writes a block to `out` from wherever it is, then removes it; returns where it was: 0 in
