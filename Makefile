@@ -13,7 +13,8 @@
 #   make test-long   the long fuzz, sanitizer and soak suites, every aarch64 test
 #                    and an aarch64 JVM (under qemu-user) on the jar's library, every
 #                    core and Spark suite on Spark 3.5 (Scala 2.12 and 2.13), 4.0 and 4.2,
-#                    the Python suites on 4.0, and the wheel on Spark 4.0 and 4.2
+#                    the Python suites on 4.0, the wheel on Spark 4.0 and 4.2, and the
+#                    wheel's Spark Connect suites on 3.5, 4.0 and 4.2
 #   make run         deps, build, then the main job: Spark SQL queries over a built-in
 #                    dataset through format("rowbridge") and rowbridge's row conversion,
 #                    timed against Spark's Parquet reader; PySpark's mapInArrow, a plain
@@ -46,7 +47,7 @@
 #                    wheel installed, and on 4.2 the suites of the frames and the PySpark
 #                    adapter; then the Spark Connect suites (python/connect_tests) on 4.1
 #                    against real Connect servers; part of make test (4.0, and all of 4.2,
-#                    Connect included: make test-long)
+#                    Connect included, and Connect on 3.5: make test-long)
 #   make bench-jvm   JMH, side by side: build/bench/jvm-c2r.json and docs/img/,
 #                    then rows -> Arrow: build/bench/jvm-r2c.json
 #   make bench-spark the Spark data source over ~2 GB, side by side with Parquet
@@ -121,8 +122,8 @@ LONG_FUZZ_SECONDS ?= 1800
 
 # make test-long runs each of these targets; add a target per new long suite.
 LONG_SUITES := long-random long-fuzz long-java long-aarch64 long-java-spark35 \
-               long-java-spark35-scala213 long-java-spark40 long-wheel-spark40 \
-               long-java-spark42 long-wheel-spark42
+               long-java-spark35-scala213 long-wheel-spark35 long-java-spark40 \
+               long-wheel-spark40 long-java-spark42 long-wheel-spark42
 
 # ---- The portable libraries and the JVM side (java/, src/jni). ----
 # Zig's toolchain (cmake/toolchains/zig-*.cmake, installed with the LZ4 and
@@ -423,6 +424,12 @@ long-wheel-spark40 long-wheel-spark42: long-wheel-spark%: wheel
 	@echo "== the wheel's suites on Spark $(LINE_$*), then its Spark Connect suites, in fresh virtual environments"
 	$(JAVA_ENV) scripts/wheel_tests.sh $(LINE_$*)
 	$(JAVA_ENV) scripts/wheel_tests.sh $(LINE_$*) --connect
+
+# Spark 3.5's wheel suites run in make test (test-wheel): here, its Spark Connect suites (with
+# the spark-connect jar the 3.5 build compiles against, as PySpark 3.5 carries none).
+long-wheel-spark35: wheel
+	@echo "== the wheel's Spark Connect suites on Spark 3.5, in a fresh virtual environment"
+	$(JAVA_ENV) scripts/wheel_tests.sh 3.5 --connect
 
 long-random: build-asan
 	@echo "== randomized differential test and row decoder round trip, $(LONG_RANDOM_ITERATIONS) iterations, and hostile input, $(LONG_HOSTILE_ITERATIONS) damaged batches (ASan+UBSan)"

@@ -8,7 +8,9 @@
 # The wheel's suites get the line's pins of polars and duckdb too (tables they make). --connect
 # runs the Spark Connect suites (python/connect_tests) instead, in build/wheel-venv-LINE-connect,
 # with the line's pins of pyspark[connect]'s client packages (grpcio, grpcio-status,
-# googleapis-common-protos, protobuf, zstandard).
+# googleapis-common-protos, protobuf, zstandard). PySpark 3.5 carries no Connect server: on 3.5
+# the suites get the spark-connect jar java/pom.xml's spark-3.5 profile compiles against, copied
+# by Maven from its repository (ROWBRIDGE_TEST_CONNECT_JARS), as a user adds it to spark.jars.
 #
 # Every run makes build/wheel-venv-LINE afresh and installs into it, in one pip command (so
 # that the wheel's own requirements cannot move a pin), the wheel and the line's pins of
@@ -65,6 +67,26 @@ done
 echo "$pins" >"$venv/requirements.txt"
 "$venv/bin/python3" -m pip install -q --disable-pip-version-check \
   -r "$venv/requirements.txt" "$wheel"
+if [[ $line == 3.5 && -n $venv_suffix ]]; then
+  connect_version=$(python3 - <<'EOF'
+import xml.etree.ElementTree as ElementTree
+
+ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+root = ElementTree.parse("java/pom.xml").getroot()
+for profile in root.iterfind("m:profiles/m:profile", ns):
+    if profile.findtext("m:id", namespaces=ns) == "spark-3.5":
+        print(profile.findtext("m:properties/m:spark.connect.version", namespaces=ns))
+EOF
+  )
+  [[ -n $connect_version ]] ||
+    fail "java/pom.xml's spark-3.5 profile names no spark.connect.version"
+  mvn -q -B -N -Dstyle.color=never -f java/pom.xml dependency:copy \
+    -Dartifact="org.apache.spark:spark-connect_2.12:$connect_version" \
+    -DoutputDirectory="$venv/connect-server" >"$venv/connect-server.log" 2>&1 ||
+    fail "Maven could not copy org.apache.spark:spark-connect_2.12:$connect_version" \
+      "($venv/connect-server.log)"
+  export ROWBRIDGE_TEST_CONNECT_JARS=$venv/connect-server/spark-connect_2.12-$connect_version.jar
+fi
 
 # The environment as a user's activated one: its python3 first on PATH (PySpark's workers
 # start python3), rowbridge's jars only those of the wheel.

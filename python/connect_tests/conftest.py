@@ -7,6 +7,10 @@ servers, with Connect's own toArrow, toPandas and createDataFrame as the oracle.
   as ``start-connect-server.sh`` starts one (``spark-submit --class ...SparkConnectServer``), with
   rowbridge's jars and settings, and without rowbridge's plugin.
 
+PySpark 3.5 carries no Connect server: there every server gets the spark-connect jar that
+scripts/wheel_tests.sh names in ``ROWBRIDGE_TEST_CONNECT_JARS``, through ``spark.jars`` as a user
+adds it. 3.5's server has no authentication token, so its sessions connect without one.
+
 scripts/wheel_tests.sh LINE --connect runs them in a fresh virtual environment holding the line's
 ``pyspark[connect]`` pins and the built wheel; they need a classic-free process, so they live
 apart from python/wheel_tests.
@@ -23,6 +27,9 @@ import pytest
 from pyspark.sql import SparkSession
 
 import rowbridge.spark
+from rowbridge.spark import _connect
+
+LINE = _connect.check_line()
 
 # Small enough for the over-the-limit collect, large enough for every other test.
 MAX_RESULT_SIZE = "8m"
@@ -30,11 +37,45 @@ MAX_RESULT_SIZE = "8m"
 MAX_INBOUND = 16 << 20
 
 
+def server_jars():
+    """The jars every Connect server here needs besides rowbridge's: on 3.5, Connect's own."""
+    if LINE != "3.5":
+        return []
+    jars = os.environ.get("ROWBRIDGE_TEST_CONNECT_JARS")
+    if not jars:
+        raise RuntimeError(
+            "ROWBRIDGE_TEST_CONNECT_JARS must name Spark 3.5's spark-connect jar"
+            " (scripts/wheel_tests.sh 3.5 --connect sets it)"
+        )
+    return jars.split(",")
+
+
+def connect_arrow(df):
+    """Connect's own Arrow collect of ``df``: toArrow (4.0 and later), or on 3.5, which has none,
+    the table of Connect's own execution of its plan, cast as rowbridge.spark.to_arrow casts."""
+    if hasattr(df, "toArrow"):
+        return df.toArrow()
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    client = df.sparkSession.client
+    table, _ = client.to_table(df._plan.to_proto(client))
+    return table.cast(to_arrow_schema(df.schema))
+
+
+def client_table(session, plan):
+    """The table of a Connect plan message's result, through the session's client."""
+    return _connect._client_table(session.client, plan)
+
+
 def builder(remote):
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    built = SparkSession.builder.remote(remote)
+    jars = server_jars()
+    if jars:
+        built = built.config("spark.jars", ",".join(jars))
     return (
-        SparkSession.builder.remote(remote)
+        built
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "America/Los_Angeles")
@@ -67,7 +108,8 @@ def _free_port():
 
 def _start_server(settings, name):
     """A Connect server in a JVM of its own, as start-connect-server.sh starts one, with an
-    authentication token of its own; returns (process, url, log path)."""
+    authentication token of its own (none on 3.5, whose server has no authentication); returns
+    (process, url, log path)."""
     import uuid
 
     import pyspark
@@ -76,6 +118,19 @@ def _start_server(settings, name):
     port = _free_port()
     token = str(uuid.uuid4())
     log = tempfile.NamedTemporaryFile(prefix="rowbridge-%s-" % name, suffix=".log", delete=False)
+    url = "sc://localhost:%d/;token=%s" % (port, token)
+    if LINE == "3.5":
+        url = "sc://localhost:%d" % port
+        access = []
+        jars = [jar for jar in settings.get("spark.jars", "").split(",") if jar]
+        settings = dict(settings, **{"spark.jars": ",".join(server_jars() + jars)})
+    else:
+        access = [
+            "--conf",
+            "spark.connect.grpc.binding.address=localhost",
+            "--conf",
+            "spark.connect.authenticate.token=%s" % token,
+        ]
     command = [
         os.path.join(home, "bin", "spark-submit"),
         "--class",
@@ -86,10 +141,7 @@ def _start_server(settings, name):
         "local[2]",
         "--conf",
         "spark.connect.grpc.binding.port=%d" % port,
-        "--conf",
-        "spark.connect.grpc.binding.address=localhost",
-        "--conf",
-        "spark.connect.authenticate.token=%s" % token,
+        *access,
         "--conf",
         "spark.ui.enabled=false",
         "--conf",
@@ -108,7 +160,7 @@ def _start_server(settings, name):
             raise RuntimeError("the %s Connect server exited; its log: %s" % (name, log.name))
         try:
             with socket.create_connection(("localhost", port), timeout=1):
-                return process, "sc://localhost:%d/;token=%s" % (port, token), log.name
+                return process, url, log.name
         except OSError:
             time.sleep(0.5)
     process.kill()
@@ -125,8 +177,10 @@ def _stop(process):
 
 def _close(session):
     """Closes a session on a server elsewhere. Not ``stop()``: in a process that started a local
-    server (``remote("local...")``), Connect's ``stop()`` of any session stops that server too."""
-    session.client.release_session()
+    server (``remote("local...")``), Connect's ``stop()`` of any session stops that server too.
+    (3.5's client has no ``release_session``: its server lets the session expire.)"""
+    if hasattr(session.client, "release_session"):
+        session.client.release_session()
     session.client.close()
 
 

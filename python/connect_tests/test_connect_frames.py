@@ -1,6 +1,10 @@
 """to_arrow, to_pandas and create_dataframe on a Spark Connect session, against Connect's own
 toArrow, toPandas and createDataFrame: equal tables, equal pandas frames and dtypes, Spark's
-errors; and what the server does with malformed or oversized data from a client."""
+errors; and what the server does with malformed or oversized data from a client.
+
+On 3.5, whose Connect has no toArrow, the oracle of to_arrow is Connect's own Arrow result cast as
+rowbridge casts it (``connect_arrow``); and create_dataframe takes pandas input only, as 3.5's
+createDataFrame does (Arrow input gets rowbridge's named error, as on a classic 3.5 session)."""
 
 import os
 import sys
@@ -16,6 +20,8 @@ from rowbridge.spark import _connect
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wheel_tests"))
 from frames_cases import QUERIES  # noqa: E402
 
+from conftest import LINE, client_table, connect_arrow  # noqa: E402
+
 
 def streams(server_jvm):
     """How many batch streams rowbridge's frames have sent from the server's JVM."""
@@ -28,7 +34,7 @@ def test_to_arrow_equals_connects_own(spark, server_jvm, name):
     before = streams(server_jvm)
     ours = rowbridge.spark.to_arrow(df)
     assert streams(server_jvm) == before + 1, "rowbridge's path did not run on the server"
-    theirs = df.toArrow()
+    theirs = connect_arrow(df)
     assert ours.schema == theirs.schema
     assert ours.equals(theirs), name
 
@@ -36,7 +42,11 @@ def test_to_arrow_equals_connects_own(spark, server_jvm, name):
 @pytest.mark.parametrize("name", sorted(QUERIES))
 def test_to_pandas_equals_connects_own(spark, name):
     df = spark.sql(QUERIES[name])
-    pdt.assert_frame_equal(rowbridge.spark.to_pandas(df), df.toPandas())
+    ours = rowbridge.spark.to_pandas(df)
+    theirs = df.toPandas()
+    pdt.assert_frame_equal(ours, theirs)
+    # 3.5's toPandas keeps the plan's metrics in attrs; rowbridge's server sends them too.
+    assert sorted(ours.attrs) == sorted(theirs.attrs)
 
 
 def test_columnar_sources_equal_connects_own(spark, server_jvm, tmp_path):
@@ -51,7 +61,7 @@ def test_columnar_sources_equal_connects_own(spark, server_jvm, tmp_path):
             before = streams(server_jvm)
             ours = rowbridge.spark.to_arrow(df)
             assert streams(server_jvm) == before + 1
-            assert ours.equals(df.toArrow())
+            assert ours.equals(connect_arrow(df))
             pdt.assert_frame_equal(rowbridge.spark.to_pandas(df), df.toPandas())
         assert sorted(files.collect()) == sorted(source.collect())
     finally:
@@ -78,6 +88,17 @@ def sample_table(rows, seed):
     )
 
 
+def arrow_input(spark, table):
+    """The Arrow input of the create_dataframe cases: the table itself, or on 3.5 (whose
+    createDataFrame takes no Arrow) its pandas frame, after checking that create_dataframe
+    refuses the table with rowbridge's named error."""
+    if LINE != "3.5":
+        return table
+    with pytest.raises(rowbridge.spark.RowbridgeFrameError, match="needs PySpark 4.0"):
+        rowbridge.spark.create_dataframe(spark, table)
+    return table.to_pandas()
+
+
 @pytest.mark.parametrize("rows", [0, 1000])
 def test_create_dataframe_equals_connects_own(spark, rows):
     table = sample_table(rows, seed=rows + 17)
@@ -85,18 +106,20 @@ def test_create_dataframe_equals_connects_own(spark, rows):
     if rows == 0:
         # Connect's own error for data without rows and schema, which create_dataframe raises as
         # Connect's createDataFrame does; with a schema, an empty frame of it.
-        for data in (table, pdf):
+        for data in (arrow_input(spark, table), pdf):
             for create in (rowbridge.spark.create_dataframe, type(spark).createDataFrame):
                 with pytest.raises(Exception, match="CANNOT_INFER_EMPTY_SCHEMA"):
                     create(spark, data)
-        ours = rowbridge.spark.create_dataframe(spark, table, "id LONG, s STRING")
-        assert ours.schema == spark.createDataFrame(table, "id LONG, s STRING").schema
+        data = arrow_input(spark, table)
+        ours = rowbridge.spark.create_dataframe(spark, data, "id LONG, s STRING")
+        assert ours.schema == spark.createDataFrame(data, "id LONG, s STRING").schema
         assert ours.count() == 0
         return
-    ours = rowbridge.spark.create_dataframe(spark, table)
-    theirs = spark.createDataFrame(table)
+    data = arrow_input(spark, table)
+    ours = rowbridge.spark.create_dataframe(spark, data)
+    theirs = spark.createDataFrame(data)
     assert ours.schema == theirs.schema
-    assert ours.toArrow().equals(theirs.toArrow())
+    assert connect_arrow(ours).equals(connect_arrow(theirs))
     ours = rowbridge.spark.create_dataframe(spark, pdf)
     theirs = spark.createDataFrame(pdf)
     assert ours.schema == theirs.schema
@@ -104,7 +127,7 @@ def test_create_dataframe_equals_connects_own(spark, rows):
 
 
 def test_create_dataframe_with_a_schema_and_names(spark):
-    table = sample_table(300, seed=5)
+    table = arrow_input(spark, sample_table(300, seed=5))
     schema = "id LONG, x DOUBLE, s STRING, d DATE, l ARRAY<INT>, st STRUCT<a: LONG, b: STRING>"
     for given in (schema, ["c%d" % i for i in range(6)]):
         ours = rowbridge.spark.create_dataframe(spark, table, given)
@@ -121,10 +144,11 @@ def test_create_dataframe_of_cached_local_data(spark):
     try:
         table = sample_table(60000, seed=3)
         assert table.nbytes > 1 << 20
-        ours = rowbridge.spark.create_dataframe(spark, table)
-        theirs = spark.createDataFrame(table)
+        data = arrow_input(spark, table)
+        ours = rowbridge.spark.create_dataframe(spark, data)
+        theirs = spark.createDataFrame(data)
         assert ours.schema == theirs.schema
-        assert ours.toArrow().equals(theirs.toArrow())
+        assert connect_arrow(ours).equals(connect_arrow(theirs))
         assert ours.where("id % 1000 = 3").count() == 60
     finally:
         spark.conf.set(key, before)
@@ -132,6 +156,11 @@ def test_create_dataframe_of_cached_local_data(spark):
 
 def test_create_dataframe_takes_view_types(spark):
     table = sample_table(500, seed=9)
+    if LINE == "3.5":
+        # No Arrow input on 3.5 (whose pyarrow cannot cast to views either): a table gets
+        # rowbridge's named error.
+        arrow_input(spark, table)
+        return
     viewed = table.set_column(2, "s", table.column("s").cast(pa.string_view()))
     ours = rowbridge.spark.create_dataframe(spark, viewed)
     assert ours.toArrow().equals(spark.createDataFrame(table).toArrow())
@@ -186,7 +215,7 @@ def test_malformed_ipc_gets_a_named_error(spark, separate_server, data, why):
         whole = ipc_bytes(pa.table({"a": pa.array(range(10000), pa.int32())}))
         data = whole[: len(whole) // 2]
     with pytest.raises(Exception, match=why) as raised:
-        spark.client.to_table(arrow_relation_plan(data), {})
+        client_table(spark, arrow_relation_plan(data))
     assert "Connect local data" in str(raised.value)
     # The server, the calling Connect session and another Connect session go on.
     assert spark.range(5).count() == 5
@@ -198,8 +227,13 @@ def test_oversized_request_is_refused_alone(spark, separate_server):
 
     data = ipc_bytes(pa.table({"a": pa.array(range(MAX_INBOUND // 4 + 1000), pa.int32())}))
     assert len(data) > MAX_INBOUND
-    with pytest.raises(Exception, match="(?i)RESOURCE_EXHAUSTED|message larger than max"):
-        spark.client.to_table(arrow_relation_plan(data), {})
+    refused = "(?i)RESOURCE_EXHAUSTED|message larger than max"
+    if LINE == "3.5":
+        # 3.5's gRPC server resets the stream of an oversized message (its log names
+        # RESOURCE_EXHAUSTED); the client sees the reset.
+        refused += "|RST_STREAM"
+    with pytest.raises(Exception, match=refused):
+        client_table(spark, arrow_relation_plan(data))
     assert spark.range(5).count() == 5
     assert separate_server.range(7).count() == 7
 
@@ -208,11 +242,11 @@ def test_separate_server(separate_server):
     spark = separate_server
     for name in ("flat", "nested", "empty"):
         df = spark.sql(QUERIES[name])
-        assert rowbridge.spark.to_arrow(df).equals(df.toArrow()), name
+        assert rowbridge.spark.to_arrow(df).equals(connect_arrow(df)), name
         pdt.assert_frame_equal(rowbridge.spark.to_pandas(df), df.toPandas())
-    table = sample_table(2000, seed=11)
-    ours = rowbridge.spark.create_dataframe(spark, table)
-    assert ours.toArrow().equals(spark.createDataFrame(table).toArrow())
+    data = arrow_input(spark, sample_table(2000, seed=11))
+    ours = rowbridge.spark.create_dataframe(spark, data)
+    assert connect_arrow(ours).equals(connect_arrow(spark.createDataFrame(data)))
 
 
 def test_server_without_the_plugin_gets_a_named_error(plain_server):
@@ -233,29 +267,46 @@ def test_server_without_the_plugin_gets_a_named_error(plain_server):
 def test_install_answers_connects_methods(spark, server_jvm):
     from pyspark.sql.connect.dataframe import DataFrame
 
-    table = sample_table(800, seed=23)
+    # 3.5's Connect DataFrame has no toArrow, and its createDataFrame no Arrow input: install()
+    # answers toPandas and createDataFrame of pandas there.
+    data = arrow_input(spark, sample_table(800, seed=23))
     df = spark.sql(QUERIES["flat"])
-    expected_arrow = df.toArrow()
+    expected_arrow = connect_arrow(df)
     expected_pandas = df.toPandas()
-    own_create = spark.createDataFrame(table).toArrow()
-    own_to_arrow = DataFrame.toArrow
+    own_create = connect_arrow(spark.createDataFrame(data))
+    own_methods = {
+        name: getattr(DataFrame, name) for name in ("toArrow", "toPandas") if hasattr(DataFrame, name)
+    }
     rowbridge.spark.install()
     try:
-        assert DataFrame.toArrow is not own_to_arrow
+        assert all(getattr(DataFrame, name) is not own for name, own in own_methods.items())
         before = streams(server_jvm)
-        assert df.toArrow().equals(expected_arrow)
+        if hasattr(DataFrame, "toArrow"):
+            assert df.toArrow().equals(expected_arrow)
         pdt.assert_frame_equal(df.toPandas(), expected_pandas)
-        assert streams(server_jvm) == before + 2
-        assert spark.createDataFrame(table).toArrow().equals(own_create)
+        assert streams(server_jvm) == before + len(own_methods)
+        assert connect_arrow(spark.createDataFrame(data)).equals(own_create)
     finally:
         rowbridge.spark.uninstall()
-    assert DataFrame.toArrow is own_to_arrow
+    assert all(getattr(DataFrame, name) is own for name, own in own_methods.items())
 
 
 def test_observed_metrics_take_connects_own_path(spark, server_jvm):
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
+    if LINE == "3.5":
+        # 3.5's Connect has no Observation results: its toPandas keeps the observed metrics in
+        # attrs, and its Arrow result has none to keep.
+        df = spark.range(0, 1000, 1, 2).observe("rows", F.count(F.lit(1)).alias("n"))
+        before = streams(server_jvm)
+        pdf = rowbridge.spark.to_pandas(df)
+        table = rowbridge.spark.to_arrow(df)
+        assert streams(server_jvm) == before, "observed metrics need Connect's own path"
+        assert len(pdf) == table.num_rows == 1000
+        assert [metrics.name for metrics in pdf.attrs["observed_metrics"]] == ["rows"]
+        assert table.equals(connect_arrow(df))
+        return
     observation = Observation("rows")
     df = spark.range(0, 1000, 1, 2).observe(observation, F.count(F.lit(1)).alias("n"))
     before = streams(server_jvm)
@@ -266,11 +317,22 @@ def test_observed_metrics_take_connects_own_path(spark, server_jvm):
 
 
 def test_configure_sets_up_connect_builders():
+    import pyspark
     from pyspark.sql import SparkSession
 
     options = rowbridge.spark.configure(SparkSession.builder.remote("local[2]"))._options
     for setting in _connect.PLUGIN_SETTINGS:
         assert rowbridge.spark.CONNECT_PLUGIN in options[setting].split(",")
     assert rowbridge.spark.EXTENSION in options["spark.sql.extensions"]
+    if LINE == "3.5":
+        # PySpark 3.5 does not carry Connect's server: configure names it, unless a jar is given.
+        connect = "org.apache.spark:spark-connect_2.12:" + pyspark.__version__
+        assert options["spark.jars.packages"] == connect
+        given = SparkSession.builder.remote("local[2]").config(
+            "spark.jars", "/opt/spark-connect_2.12-3.5.5.jar"
+        )
+        assert "spark.jars.packages" not in rowbridge.spark.configure(given)._options
+    else:
+        assert "spark.jars.packages" not in options
     remote = SparkSession.builder.remote("sc://example.invalid:15002")
     assert "spark.jars" not in rowbridge.spark.configure(remote)._options

@@ -9,6 +9,7 @@ import pytest
 from pyspark.sql import functions as F
 
 import rowbridge.spark
+from conftest import connect_arrow
 
 QUERY = (
     "SELECT id, CAST(id AS STRING) AS s, id / 4.0D AS x,"
@@ -44,20 +45,22 @@ def test_map_in_arrow_runs_rowbridges_exchange(connect):
     mapped = df.mapInArrow(arrow_identity, df.schema)
     assert "RowbridgeMapInArrow" in explained(mapped)
     spark_own = with_setting(
-        spark, "spark.rowbridge.python.enabled", "false", lambda: mapped.toArrow()
+        spark, "spark.rowbridge.python.enabled", "false", lambda: connect_arrow(mapped)
     )
-    assert mapped.toArrow().equals(spark_own)
+    assert connect_arrow(mapped).equals(spark_own)
 
 
 def test_python_udfs_run_on_rowbridges_paths(connect):
     spark = connect
     def check():
-        # Made here: a Connect client fixes a plain @udf's kind when it makes it.
+        # Made here: a Connect client fixes a plain @udf's kind when it makes it, from the
+        # setting of its active session, which for the separate server is the local one; so the
+        # plain @udf says useArrow=False itself.
         @F.pandas_udf("long")
         def plus_one(values):
             return values + 1
 
-        @F.udf("string")
+        @F.udf("string", useArrow=False)
         def tagged(value):
             return None if value is None else "t-%s" % value
 
@@ -84,7 +87,7 @@ def test_arrow_cache_and_files(connect, tmp_path):
     try:
         assert cached.count() == 10000
         assert "InMemoryTableScan" in explained(cached)
-        assert rowbridge.spark.to_arrow(cached).equals(cached.toArrow())
+        assert rowbridge.spark.to_arrow(cached).equals(connect_arrow(cached))
         assert sorted(cached.collect()) == sorted(df.where("id % 2 = 0").collect())
     finally:
         cached.unpersist()

@@ -10,7 +10,7 @@
   rows through rowbridge's decoder).
 - ``install()`` / ``uninstall()``: PySpark's own methods answered by these.
 
-Each works on a classic session and on a Spark Connect session (PySpark 4.0 and later), whose
+Each works on a classic session and on a Spark Connect session (PySpark 3.5 and later), whose
 server runs rowbridge's Connect plugin (``CONNECT_PLUGIN``); ``arrow_path`` takes a classic one.
 """
 

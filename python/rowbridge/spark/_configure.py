@@ -35,10 +35,12 @@ def configure(builder):
 
     For a Spark Connect builder whose server starts in this process (``remote("local...")``, or
     ``spark.api.mode=connect``), the same settings go to that server, with rowbridge's Connect
-    plugin added to ``spark.connect.extensions.command.classes`` and ``.relation.classes``
-    (PySpark 4.0 and later; ``RowbridgeConnectError`` on 3.5). For a server elsewhere
-    (``remote("sc://...")``) the builder is returned unchanged: that server is started with
-    those settings (docs: java/README.md, "Spark Connect").
+    plugin added to ``spark.connect.extensions.command.classes`` and ``.relation.classes``; on
+    PySpark 3.5, which does not carry Connect's server, ``spark.jars.packages`` gains it
+    (``org.apache.spark:spark-connect_2.12`` of PySpark's version) unless the builder names a
+    Spark Connect jar already. For a server elsewhere (``remote("sc://...")``) the builder is
+    returned unchanged: that server is started with those settings (docs: java/README.md, "Spark
+    Connect").
     """
     _pyspark.check()
     options = _pyspark.builder_options(builder)
@@ -48,6 +50,11 @@ def configure(builder):
         _connect.check_line()
         for setting in _connect.PLUGIN_SETTINGS:
             builder = builder.config(setting, _merged(options.get(setting), [_connect.PLUGIN]))
+        packages = _connect.server_packages(options)
+        if packages:
+            builder = builder.config(
+                "spark.jars.packages", _merged(options.get("spark.jars.packages"), packages)
+            )
     builder = builder.config("spark.jars", _merged(options.get("spark.jars"), _jars.jars()))
     for setting, module in PYTHON_MODULES.items():
         if setting not in options:

@@ -1,5 +1,5 @@
 """rowbridge.spark on a Spark Connect session, whose process has no JVM: the server runs
-rowbridge's Connect plugin (``io.rowbridge.spark.connect.RowbridgeConnectPlugin``, Spark 4.0 and
+rowbridge's Connect plugin (``io.rowbridge.spark.connect.RowbridgeConnectPlugin``, Spark 3.5 and
 later), and the client sends it two extensions of Connect's protocol.
 
 - ``to_arrow`` and ``to_pandas`` run the DataFrame's plan through the command ``ToArrow``: the
@@ -14,7 +14,10 @@ Both messages have one field, ``spark.connect.Relation input = 1``
 (java/rowbridge-spark/src/main/proto/rowbridge_connect.proto); they are built here from that
 description with protobuf's own descriptor API, in the pool where PySpark's Connect messages are.
 What this module reads of PySpark's Connect client (its plan classes, ``to_table``,
-``to_pandas``) is the same on the lines of ``CONNECT_LINES``.
+``to_pandas``) is the same on the lines of ``CONNECT_LINES``, but for what 3.5's lacks: its
+``to_table`` and ``to_pandas`` take no observations and return the table or frame alone, and its
+DataFrame has no ``toArrow``. A DataFrame that observes metrics (``observe``) takes Connect's own
+path on every line.
 """
 
 import functools
@@ -32,9 +35,12 @@ PLUGIN_SETTINGS = (
     "spark.connect.extensions.relation.classes",
 )
 
-# The PySpark lines whose Connect server takes rowbridge's plugin (3.5's plugin interface is
-# another).
-CONNECT_LINES = ("4.0", "4.1", "4.2")
+# The PySpark lines whose Connect server takes rowbridge's plugin.
+CONNECT_LINES = ("3.5", "4.0", "4.1", "4.2")
+
+# The Maven coordinates of Spark 3.5's Connect server, which PySpark 3.5 does not carry: a
+# remote("local...") session needs it among spark.jars.packages or spark.jars.
+CONNECT_SERVER_35 = "org.apache.spark:spark-connect_2.12"
 
 TO_ARROW = "io.rowbridge.connect.ToArrow"
 ARROW_RELATION = "io.rowbridge.connect.ArrowRelation"
@@ -129,6 +135,29 @@ def check_line():
     return line
 
 
+def server_packages(options):
+    """The Maven coordinates a ``remote("local...")`` builder of these options still needs for
+    its server: on PySpark 3.5, Connect's server of PySpark's own version, unless the builder's
+    ``spark.jars.packages`` or ``spark.jars`` (or ``PYSPARK_SUBMIT_ARGS``) already names a Spark
+    Connect jar; nothing on 4.0 and later, whose PySpark carries it."""
+    if check_line() != "3.5":
+        return []
+    given = " ".join(
+        str(value)
+        for value in (
+            options.get("spark.jars.packages"),
+            options.get("spark.jars"),
+            os.environ.get("PYSPARK_SUBMIT_ARGS"),
+        )
+        if value
+    )
+    if "spark-connect" in given:
+        return []
+    import pyspark
+
+    return ["%s:%s" % (CONNECT_SERVER_35, pyspark.__version__)]
+
+
 def _missing_plugin(session, error):
     return RowbridgeConnectError(
         "rowbridge.spark: the Spark Connect server of session %s has no rowbridge plugin (%s)."
@@ -218,13 +247,67 @@ def check_plugin(session):
         _checked.add(session.session_id)
 
 
+def _observes(message):
+    """Whether a Connect plan message holds a CollectMetrics relation (``observe``)."""
+    from google.protobuf.message import Message
+
+    for field, value in message.ListFields():
+        if field.type != field.TYPE_MESSAGE:
+            continue
+        if field.message_type.full_name == "spark.connect.CollectMetrics":
+            return True
+        if isinstance(value, Message):
+            items = (value,)
+        elif field.message_type.GetOptions().map_entry:
+            items = value.values()
+        else:
+            items = value
+        if any(isinstance(item, Message) and _observes(item) for item in items):
+            return True
+    return False
+
+
 def _command_plan(df):
+    """The plan of ``ToArrow`` over ``df``'s relation, or None for a DataFrame that observes
+    metrics: rowbridge's command sends batches only, so it takes Connect's own path."""
     import pyspark.sql.connect.proto as pb2
 
+    relation = df._plan.plan(df.sparkSession.client)
+    if _observes(relation):
+        return None
     to_arrow_message, _ = _messages()
     plan = pb2.Plan()
-    plan.command.extension.Pack(to_arrow_message(input=df._plan.plan(df.sparkSession.client)))
+    plan.command.extension.Pack(to_arrow_message(input=relation))
     return plan
+
+
+def _client_table(client, plan):
+    """The table of ``plan``'s result, through Connect's client."""
+    if check_line() == "3.5":
+        table, _ = client.to_table(plan)
+    else:
+        table, _, _ = client.to_table(plan, {})
+    return table
+
+
+def _client_pandas(client, plan):
+    """The pandas DataFrame of ``plan``'s result, through Connect's client (its conversion)."""
+    if check_line() == "3.5":
+        return client.to_pandas(plan)
+    pdf, _ = client.to_pandas(plan, {})
+    return pdf
+
+
+def _arrow_schema(df):
+    """The schema Connect's ``toArrow`` casts ``df``'s table to (on 3.5, which has no
+    ``toArrow``, the one rowbridge's classic ``to_arrow`` gives)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    line = check_line()
+    if line == "3.5":
+        return to_arrow_schema(df.schema)
+    options = {"timezone": "UTC"} if line == "4.2" else {}
+    return to_arrow_schema(df.schema, error_on_duplicated_field_names_in_struct=True, **options)
 
 
 def _named_errors(session, run):
@@ -244,46 +327,55 @@ def _own(df, name):
 
 
 def to_arrow(df):
-    """``df.toArrow()`` of a Connect DataFrame, its batches made by rowbridge on the server. A
-    DataFrame with observations (``observe``) takes Connect's own path, which carries their
-    metrics back; rowbridge's sends batches only."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    if df._plan.observations:
-        return _own(df, "toArrow")
+    """``df.toArrow()`` of a Connect DataFrame, its batches made by rowbridge on the server (on
+    3.5, Connect's own Arrow result cast as ``toArrow`` casts it from 4.0 on). A DataFrame that
+    observes metrics takes Connect's own path, which carries them back; rowbridge's sends batches
+    only."""
     session = df.sparkSession
-    check_plugin(session)
-    options = {"timezone": "UTC"} if check_line() == "4.2" else {}
-    schema = to_arrow_schema(df.schema, error_on_duplicated_field_names_in_struct=True, **options)
     plan = _command_plan(df)
-    table, _, _ = _named_errors(
-        session, lambda: session.client.to_table(plan, df._plan.observations)
-    )
+    if plan is None:
+        if check_line() != "3.5":
+            return _own(df, "toArrow")
+        plan = df._plan.to_proto(session.client)
+    else:
+        check_plugin(session)
+    schema = _arrow_schema(df)
+    table = _named_errors(session, lambda: _client_table(session.client, plan))
     return table.cast(schema)
 
 
 def to_pandas(df):
     """``df.toPandas()`` of a Connect DataFrame (Connect's own conversion of the batches to
-    pandas), its batches made by rowbridge on the server; with observations, Connect's own."""
-    if df._plan.observations:
-        return _own(df, "toPandas")
+    pandas), its batches made by rowbridge on the server; observing metrics, Connect's own."""
     session = df.sparkSession
-    check_plugin(session)
     plan = _command_plan(df)
-    pdf, _ = _named_errors(session, lambda: session.client.to_pandas(plan, df._plan.observations))
-    return pdf
+    if plan is None:
+        return _own(df, "toPandas")
+    check_plugin(session)
+    return _named_errors(session, lambda: _client_pandas(session.client, plan))
 
 
 def create_dataframe(session, data, schema, as_table_or_pandas, with_metadata):
     """``session.createDataFrame(data, schema)`` of a Connect session, whose rows rowbridge's
     plugin makes on the server from the Arrow data Connect's own createDataFrame sends. Arrow
-    columns PySpark refuses are read first as in the classic ``create_dataframe``."""
+    columns PySpark refuses are read first as in the classic ``create_dataframe``; Arrow input
+    needs PySpark 4.0 or later, as there."""
     import pyarrow as pa
 
     from pyspark.sql.connect.dataframe import DataFrame
 
     check_plugin(session)
     data = as_table_or_pandas(data)
+    if isinstance(data, pa.Table) and check_line() == "3.5":
+        import pyspark
+
+        from rowbridge.spark._frames import RowbridgeFrameError
+
+        raise RowbridgeFrameError(
+            "rowbridge.spark.create_dataframe: Arrow input needs PySpark 4.0 or later"
+            " (PySpark %s's createDataFrame takes no Arrow); pass a pandas DataFrame"
+            % pyspark.__version__
+        )
     if isinstance(data, pa.Table):
         data, extensions = _arrow_input.readable(data, _pyspark.accepts_arrow_type)
         if extensions and schema is None:
@@ -293,4 +385,6 @@ def create_dataframe(session, data, schema, as_table_or_pandas, with_metadata):
     from rowbridge.spark import _install  # (it imports this module)
 
     made = _install.original(type(session), "createDataFrame")(session, data, schema)
+    if check_line() == "3.5":
+        return DataFrame.withPlan(_wrapped(made._plan), session)
     return DataFrame(_wrapped(made._plan), session)

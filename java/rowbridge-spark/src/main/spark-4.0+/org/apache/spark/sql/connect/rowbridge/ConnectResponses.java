@@ -1,25 +1,32 @@
-// In Spark Connect's package for the server API it uses: ExecuteHolder (private[connect]).
+// In Spark Connect's package for the server API it uses: ExecuteHolder and MetricGenerator
+// (private[connect]).
 package org.apache.spark.sql.connect.rowbridge;
 
 import org.apache.spark.connect.proto.ExecutePlanResponse;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.connect.service.ExecuteHolder;
+import org.apache.spark.sql.connect.service.SessionHolder;
+import org.apache.spark.sql.connect.utils.MetricGenerator;
 import org.sparkproject.connect.grpc.stub.StreamObserver;
 import org.sparkproject.connect.protobuf.ByteString;
 
 /**
  * The responses of one Connect execution, as Spark's own plan execution sends a result: the schema,
- * then Arrow batches. In Java because Connect's server shades protobuf and gRPC: its bytecode names
- * the shaded classes, which Java reads, while the Scala signatures of its response observer name
- * the unshaded ones.
+ * Arrow batches, then the plan's metrics. In Java because Connect's server shades protobuf and
+ * gRPC: its bytecode names the shaded classes, which Java reads, while the Scala signatures of its
+ * response observer name the unshaded ones.
  */
 final class ConnectResponses {
   private final StreamObserver<ExecutePlanResponse> observer;
+  private final SessionHolder session;
   private final String sessionId;
   private final String serverSessionId;
 
-  /** The responses of {@code holder}'s execution (its observer, its session's ids). */
+  /** The responses of {@code holder}'s execution (its observer, its session). */
   ConnectResponses(ExecuteHolder holder) {
     this.observer = holder.responseObserver();
+    this.session = holder.sessionHolder();
     this.sessionId = holder.sessionHolder().sessionId();
     this.serverSessionId = holder.sessionHolder().serverSessionId();
   }
@@ -44,5 +51,14 @@ final class ConnectResponses {
         ExecutePlanResponse.ArrowBatch.newBuilder().setRowCount(rows).setData(data);
     batch.setStartOffset(offset);
     observer.onNext(response().setArrowBatch(batch).build());
+  }
+
+  /**
+   * Ends the result of {@code dataset} with the metrics of its executed plan, which Connect's
+   * client puts in toPandas' {@code attrs["metrics"]}.
+   */
+  @SuppressWarnings("unchecked")
+  void finish(Dataset<?> dataset) {
+    observer.onNext(MetricGenerator.createMetricsResponse(session, (Dataset<Row>) dataset));
   }
 }

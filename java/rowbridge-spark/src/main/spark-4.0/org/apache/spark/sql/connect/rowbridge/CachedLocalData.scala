@@ -1,9 +1,9 @@
 // In Spark's package for the Spark-private API it uses: the block manager and CacheId
-// (private[spark]).
+// (private[spark]), the planner's session (private[connect]).
 package org.apache.spark.sql.connect.rowbridge
 
 import org.apache.spark.connect.proto
-import org.apache.spark.sql.classic.SparkSession
+import org.apache.spark.sql.connect.planner.SparkConnectPlanner
 import org.apache.spark.storage.CacheId
 
 /** The local data of a Connect createDataFrame that the client cached on the server, on Spark 4.0:
@@ -12,12 +12,12 @@ import org.apache.spark.storage.CacheId
 private[rowbridge] object CachedLocalData {
 
   /** The schema (if sent) and the IPC streams of `relation`, or None for other relations. */
-  def of(relation: proto.Relation, session: SparkSession): Option[LocalData] =
+  def of(relation: proto.Relation, planner: SparkConnectPlanner): Option[LocalData] =
     if (relation.getRelTypeCase != proto.Relation.RelTypeCase.CACHED_LOCAL_RELATION) None
     else {
       val hash = relation.getCachedLocalRelation.getHash
       val local =
-        proto.LocalRelation.parseFrom(CachedBlocks.read(CacheId(session.sessionUUID, hash)))
+        proto.LocalRelation.parseFrom(CachedBlocks.read(CacheId(planner.session.sessionUUID, hash)))
       Some(LocalData.of(local))
     }
 }

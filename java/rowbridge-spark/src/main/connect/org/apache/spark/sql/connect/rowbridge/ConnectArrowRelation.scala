@@ -35,10 +35,9 @@ import org.apache.spark.sql.util.ArrowUtils
 private[rowbridge] object ConnectArrowRelation {
 
   def plan(input: proto.Relation, planner: SparkConnectPlanner): LogicalPlan = {
-    val session = planner.session
     val data = input.getRelTypeCase match {
       case proto.Relation.RelTypeCase.LOCAL_RELATION => Some(LocalData.of(input.getLocalRelation))
-      case _                                         => CachedLocalData.of(input, session)
+      case _                                         => CachedLocalData.of(input, planner)
     }
     data.filter(_.streams.nonEmpty).flatMap(rows(_, planner)).getOrElse {
       planner.transformRelation(input)
@@ -108,8 +107,10 @@ private[rowbridge] object ConnectArrowRelation {
       a: org.apache.arrow.vector.types.pojo.Schema,
       b: org.apache.arrow.vector.types.pojo.Schema
   ): Boolean = {
-    def same(x: org.apache.arrow.vector.types.pojo.Field,
-        y: org.apache.arrow.vector.types.pojo.Field): Boolean = {
+    def same(
+        x: org.apache.arrow.vector.types.pojo.Field,
+        y: org.apache.arrow.vector.types.pojo.Field
+    ): Boolean = {
       val types = (x.getType, y.getType) match {
         case (
               p: org.apache.arrow.vector.types.pojo.ArrowType.Timestamp,
