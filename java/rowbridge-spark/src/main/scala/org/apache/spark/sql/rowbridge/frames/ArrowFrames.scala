@@ -177,7 +177,7 @@ object ArrowFrames {
         val expected = Schema.fromJSON(schemaJson)
         val identity = expected.getFields.asScala.indices.toArray
         val written =
-          new ColumnarBatchMessages(Iterator.empty[ColumnarBatch].asJava, identity, expected)
+          new ColumnarBatchMessages(Iterator[ColumnarBatch]().asJava, identity, expected)
         new CachedBatchMessages(batches.asJava, columns, expected, b => written.message(b)).asScala
       })
     case _ => None
