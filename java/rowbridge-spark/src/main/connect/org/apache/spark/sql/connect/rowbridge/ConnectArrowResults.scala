@@ -27,7 +27,7 @@ import org.sparkproject.connect.protobuf.{ByteString, UnsafeByteOperations}
   * message, one record batch, the end-of-stream marker), then the plan's metrics, as Spark's
   * SparkConnectPlanExecution sends them, so the client's own toArrow and toPandas code reads them.
   *
-  * The batches are [[ArrowFrames.batchMessages]]: a columnar plan's own Arrow vectors, or rows
+  * The batches are [[ArrowFrames.batchStream]]'s: a columnar plan's own Arrow vectors, or rows
   * through rowbridge's decoder. They reach the driver through the block managers
   * ([[PartitionBlocks]]), which keeps `spark.driver.maxResultSize` and Spark's error, and are sent
   * as each partition's turn comes; the driver holds one partition's messages at a time. A batch is
@@ -53,7 +53,8 @@ private[rowbridge] object ConnectArrowResults {
     })
     val maxResultSize = session.sparkContext.conf.getSizeAsBytes("spark.driver.maxResultSize", "1g")
     SQLExecution.withNewExecutionId(dataset.queryExecution, Some("rowbridge collectArrow")) {
-      PartitionBlocks.stream(ArrowFrames.batchMessages(dataset, timeZoneId), sink, maxResultSize)
+      val (messages, limit) = ArrowFrames.batchStream(dataset, timeZoneId)
+      PartitionBlocks.stream(messages, sink, maxResultSize, limit)
     }
     sink.finish()
     if (sent == 0) {

@@ -77,13 +77,7 @@ object ArrowFrames {
   def serveArrow(dataset: Dataset[_], timeZoneId: String): Array[Any] = {
     refuseDuplicatedStructNames(dataset)
     val schema = RowbridgeArrow.schemaMessage(dataset, timeZoneId)
-    // A collect's limit over a columnar plan: each task keeps its first rows, the driver the
-    // first rows of the partitions in order.
-    val (batches, limit) = columnarBatches(dataset, timeZoneId, limits = true)
-      .map { case (messages, limit) =>
-        (messages, limit.map(n => (n.toLong, RowbridgeArrow.arrowSchema(dataset, timeZoneId))))
-      }
-      .getOrElse((RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd, None))
+    val (batches, limit) = batchStream(dataset, timeZoneId)
     val context = dataset.sparkSession.sparkContext
     val helper = new SocketAuthHelper(context.conf)
     val maxResultSize = context.conf.getSizeAsBytes("spark.driver.maxResultSize", "1g")
@@ -104,6 +98,20 @@ object ArrowFrames {
     columnarBatches(dataset, timeZoneId, limits = false)
       .map(_._1)
       .getOrElse(RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd)
+
+  /** [[batchMessages]], and under a collect's limit over a columnar plan the limit and the batches'
+    * Arrow schema: each task keeps its first rows, and the caller passes the limit to
+    * [[PartitionBlocks.stream]], which keeps the first rows of the partitions in order.
+    */
+  def batchStream(
+      dataset: Dataset[_],
+      timeZoneId: String
+  ): (RDD[Array[Byte]], Option[(Long, Schema)]) =
+    columnarBatches(dataset, timeZoneId, limits = true)
+      .map { case (messages, limit) =>
+        (messages, limit.map(n => (n.toLong, RowbridgeArrow.arrowSchema(dataset, timeZoneId))))
+      }
+      .getOrElse((RowbridgeArrow.toArrowBatches(dataset, timeZoneId).rdd, None))
 
   /** Whether the frames take a columnar plan's batches as they are (true, the default), or make
     * every plan's rows into Arrow through rowbridge's decoder.
