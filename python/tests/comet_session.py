@@ -25,3 +25,12 @@ def comet_session():
         .config("spark.memory.offHeap.size", "512m")
         .getOrCreate()
     )
+
+
+def write_parquet(spark, root, queries):
+    """Each query of ``queries`` (name -> SQL) written as Parquet under ``root``: name -> path."""
+    paths = {}
+    for name, query in queries.items():
+        paths[name] = str(root / name)
+        spark.sql(query).write.parquet(paths[name])
+    return paths

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from comet_session import comet_session
+from comet_session import comet_session, write_parquet
 from conftest import SOURCES
 from test_comet_input import COMET_FLAT, COMET_NESTED
 
@@ -33,12 +33,8 @@ def spark():
 
 @pytest.fixture(scope="module")
 def files(spark, tmp_path_factory):
-    root = tmp_path_factory.mktemp("comet-frames")
-    paths = {}
-    for name, query in (("flat", COMET_FLAT), ("nested", COMET_NESTED)):
-        paths[name] = str(root / name)
-        spark.sql(query).write.parquet(paths[name])
-    return paths
+    queries = {"flat": COMET_FLAT, "nested": COMET_NESTED}
+    return write_parquet(spark, tmp_path_factory.mktemp("comet-frames"), queries)
 
 
 def same_as_spark(spark, df):

@@ -7,7 +7,7 @@ Nested columns, which Comet's vectors do not give as flat buffers, go through ro
 
 import pytest
 
-from comet_session import comet_session
+from comet_session import comet_session, write_parquet
 from exchange_cases import (
     arrow_identity,
     batch_sizes,
@@ -54,12 +54,8 @@ def spark():
 
 @pytest.fixture(scope="module")
 def files(spark, tmp_path_factory):
-    root = tmp_path_factory.mktemp("comet-input")
-    paths = {}
-    for name, query in (("flat", COMET_FLAT), ("nested", COMET_NESTED)):
-        paths[name] = str(root / name)
-        spark.sql(query).write.parquet(paths[name])
-    return paths
+    queries = {"flat": COMET_FLAT, "nested": COMET_NESTED}
+    return write_parquet(spark, tmp_path_factory.mktemp("comet-input"), queries)
 
 
 def run_from_comet(spark, build, node):
