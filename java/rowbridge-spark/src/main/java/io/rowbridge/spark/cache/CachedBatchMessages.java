@@ -1,6 +1,7 @@
 package io.rowbridge.spark.cache;
 
 import io.rowbridge.RowbridgeException;
+import io.rowbridge.spark.frames.BatchMessages;
 import io.rowbridge.spark.python.RecordBatchBuilder;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,7 +42,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * fallback} instead. Each message is made from the cached bytes before the next batch is read. The
  * buffers belong to this iterator's allocator, freed when the task completes.
  */
-public final class CachedBatchMessages implements Iterator<byte[]> {
+public final class CachedBatchMessages extends BatchMessages<CachedBatch> {
   private static final long UNCOMPRESSED = -1L;
 
   /** Messages this JVM made with the buffers as stored, and through the reader, for tests. */
@@ -49,7 +50,6 @@ public final class CachedBatchMessages implements Iterator<byte[]> {
 
   private static final LongAdder READ = new LongAdder();
 
-  private final Iterator<CachedBatch> batches;
   private final int[] columns;
   private final List<Field> expected;
   private final BufferAllocator allocator;
@@ -68,7 +68,6 @@ public final class CachedBatchMessages implements Iterator<byte[]> {
   private final OneBatch pending = new OneBatch();
   private CachedBatchReader reader;
   private long index;
-  private byte[] next;
 
   /**
    * @param batches the partition's cached batches, each an {@link ArrowCachedBatch}
@@ -82,6 +81,7 @@ public final class CachedBatchMessages implements Iterator<byte[]> {
       int[] columns,
       Schema expected,
       Function<ColumnarBatch, byte[]> fallback) {
+    super(batches);
     if (columns.length != expected.getFields().size()) {
       throw new IllegalArgumentException(
           "rowbridge: "
@@ -90,7 +90,6 @@ public final class CachedBatchMessages implements Iterator<byte[]> {
               + expected.getFields().size()
               + " fields");
     }
-    this.batches = batches;
     this.columns = columns.clone();
     this.expected = expected.getFields();
     this.fallback = fallback;
@@ -104,33 +103,17 @@ public final class CachedBatchMessages implements Iterator<byte[]> {
   }
 
   @Override
-  public boolean hasNext() {
-    while (next == null && batches.hasNext()) {
-      CachedBatch batch = batches.next();
-      long number = index++;
-      if (!(batch instanceof ArrowCachedBatch cached)) {
-        throw new RowbridgeException(
-            "rowbridge: cached batch "
-                + number
-                + " is a "
-                + batch.getClass().getName()
-                + ", not one of rowbridge's Arrow cache");
-      }
-      if (cached.numRows() > 0) {
-        next = message(cached, number);
-      }
+  protected byte[] messageOf(CachedBatch batch) {
+    long number = index++;
+    if (!(batch instanceof ArrowCachedBatch cached)) {
+      throw new RowbridgeException(
+          "rowbridge: cached batch "
+              + number
+              + " is a "
+              + batch.getClass().getName()
+              + ", not one of rowbridge's Arrow cache");
     }
-    return next != null;
-  }
-
-  @Override
-  public byte[] next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException("rowbridge: no more cached batches");
-    }
-    byte[] message = next;
-    next = null;
-    return message;
+    return cached.numRows() > 0 ? message(cached, number) : null;
   }
 
   private byte[] message(ArrowCachedBatch cached, long number) {

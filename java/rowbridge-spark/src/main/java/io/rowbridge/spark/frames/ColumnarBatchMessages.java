@@ -7,7 +7,6 @@ import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
@@ -36,18 +35,17 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * An empty batch makes no message. The vectors made for written columns belong to the iterator's
  * allocator, freed when the task completes.
  */
-public final class ColumnarBatchMessages implements Iterator<byte[]> {
-  private final Iterator<ColumnarBatch> batches;
+public final class ColumnarBatchMessages extends BatchMessages<ColumnarBatch> {
   private final int[] ordinals;
   private final Schema expected;
   private final BufferAllocator allocator;
-  private byte[] next;
 
   /**
    * Messages of {@code batches}' columns {@code ordinals}, in that order, as the fields of {@code
    * expected}. Call from a task.
    */
   public ColumnarBatchMessages(Iterator<ColumnarBatch> batches, int[] ordinals, Schema expected) {
+    super(batches);
     if (ordinals.length != expected.getFields().size()) {
       throw new IllegalArgumentException(
           "rowbridge: "
@@ -56,7 +54,6 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
               + expected.getFields().size()
               + " fields");
     }
-    this.batches = batches;
     this.ordinals = ordinals.clone();
     this.expected = expected;
     this.allocator =
@@ -69,24 +66,8 @@ public final class ColumnarBatchMessages implements Iterator<byte[]> {
   }
 
   @Override
-  public boolean hasNext() {
-    while (next == null && batches.hasNext()) {
-      ColumnarBatch batch = batches.next();
-      if (batch.numRows() > 0) {
-        next = message(batch);
-      }
-    }
-    return next != null;
-  }
-
-  @Override
-  public byte[] next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException("rowbridge: no more columnar batches");
-    }
-    byte[] message = next;
-    next = null;
-    return message;
+  protected byte[] messageOf(ColumnarBatch batch) {
+    return batch.numRows() > 0 ? message(batch) : null;
   }
 
   /**

@@ -7,7 +7,6 @@ import io.rowbridge.spark.python.EngineColumns;
 import io.rowbridge.spark.python.RecordBatchBuilder;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
@@ -31,19 +30,17 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * An empty batch makes no message. The buffers belong to the iterator's allocator, freed when the
  * task completes.
  */
-public final class EngineBatchMessages implements Iterator<byte[]> {
+public final class EngineBatchMessages extends BatchMessages<ColumnarBatch> {
   /** Messages this JVM made from the engine's buffers, and by Spark's writer, for tests. */
   private static final LongAdder FROM_BUFFERS = new LongAdder();
 
   private static final LongAdder WRITTEN = new LongAdder();
 
-  private final Iterator<ColumnarBatch> batches;
   private final int[] ordinals;
   private final BufferAllocator allocator;
   private final EngineColumns columns;
   private final RecordBatchBuilder builder;
   private final ColumnarBatchMessages misfits;
-  private byte[] next;
 
   /**
    * Messages of {@code batches}' columns {@code ordinals}, in that order, as the fields of {@code
@@ -56,6 +53,7 @@ public final class EngineBatchMessages implements Iterator<byte[]> {
       Schema expected,
       String engine,
       StructType rowSchema) {
+    super(batches);
     EngineInput input = EngineInput.named(engine);
     if (input == null) {
       throw new RowbridgeException("rowbridge: no engine input named " + engine + " is installed");
@@ -70,7 +68,6 @@ public final class EngineBatchMessages implements Iterator<byte[]> {
               + " fields and rows of "
               + rowSchema.fields().length);
     }
-    this.batches = batches;
     this.ordinals = ordinals.clone();
     int[] asPicked = new int[ordinals.length];
     for (int i = 0; i < asPicked.length; i++) {
@@ -102,24 +99,8 @@ public final class EngineBatchMessages implements Iterator<byte[]> {
   }
 
   @Override
-  public boolean hasNext() {
-    while (next == null && batches.hasNext()) {
-      ColumnarBatch batch = batches.next();
-      if (batch.numRows() > 0) {
-        next = message(picked(batch));
-      }
-    }
-    return next != null;
-  }
-
-  @Override
-  public byte[] next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException("rowbridge: no more engine batches");
-    }
-    byte[] message = next;
-    next = null;
-    return message;
+  protected byte[] messageOf(ColumnarBatch batch) {
+    return batch.numRows() > 0 ? message(picked(batch)) : null;
   }
 
   /**
