@@ -11,9 +11,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from comet_session import comet_session, write_parquet
+from comet_session import files, spark  # noqa: F401  (the module's fixtures)
 from conftest import SOURCES
-from test_comet_input import COMET_FLAT, COMET_NESTED
 
 if SOURCES not in sys.path:
     sys.path.insert(0, SOURCES)
@@ -22,19 +21,6 @@ import rowbridge.spark  # noqa: E402  (this tree's package, as the workers impor
 
 ENGINES = "spark.rowbridge.columnarToRow.engines.enabled"
 ARROW = "spark.sql.execution.arrow.pyspark.enabled"
-
-
-@pytest.fixture(scope="module")
-def spark():
-    session = comet_session()
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def files(spark, tmp_path_factory):
-    queries = {"flat": COMET_FLAT, "nested": COMET_NESTED}
-    return write_parquet(spark, tmp_path_factory.mktemp("comet-frames"), queries)
 
 
 def same_as_spark(spark, df):
