@@ -1,4 +1,4 @@
-"""The session of the suites over Apache Comet's plans: Comet's plugin, its extension after
+"""The session, queries and Parquet fixtures of the suites over Apache Comet's plans. The session: Comet's plugin, its extension after
 rowbridge's, its native execution and shuffle, and the off-heap memory Comet requires (Spark
 4.1, Comet's jar on the class path: scripts/python_tests.sh runs these modules in a process of
 their own)."""
