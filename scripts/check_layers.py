@@ -29,7 +29,7 @@ ALLOWED = {
     "arrow": {BASE},
     "spark": {BASE, "arrow"},
     "row": {BASE, "arrow", "spark"},
-    "decoder": {BASE, "arrow", "spark"},
+    "decoder": {BASE, "arrow", "spark", "row"},
     "ipc": {BASE, "arrow"},
     "stream": {BASE, "arrow", "spark", "row"},
     "scan": {BASE, "arrow", "spark", "row", "ipc", "stream"},

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "rowbridge/arrow_c_data.h"
+#include "rowbridge/converter.hpp"
 #include "rowbridge/spark_type.hpp"
 #include "rowbridge/status.hpp"
 
@@ -72,6 +73,13 @@ class ROWBRIDGE_EXPORT RowDecoder {
   /// (timestamps as timestamp[us, tz=UTC], strings as utf8, arrays as list:
   /// the table in README, "Row -> columnar"). Borrows `schema`.
   static Status Make(const SparkType& schema, std::unique_ptr<RowDecoder>* out);
+
+  /// As Make above, with the fill kernels of the instruction set `kernels`
+  /// (as ConverterOptions::kernels: kAuto takes the best the CPU runs; a
+  /// named set the CPU or the build lacks is Invalid). The decoded bytes
+  /// never depend on it.
+  static Status Make(const ArrowSchema& schema, Kernels kernels, std::unique_ptr<RowDecoder>* out);
+  static Status Make(const SparkType& schema, Kernels kernels, std::unique_ptr<RowDecoder>* out);
 
   ~RowDecoder();
   RowDecoder(const RowDecoder&) = delete;

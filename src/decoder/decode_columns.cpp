@@ -1,9 +1,12 @@
 #include "decoder/decode_columns.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 #include <string>
 
 #include "decoder/decode_values.hpp"
+#include "decoder/simd/flat_fill_kernels.hpp"
 #include "decoder/unsafe_layout.hpp"
 #include "spark/decimal_math.hpp"
 #include "spark/memory_access.hpp"
@@ -235,9 +238,8 @@ inline __attribute__((always_inline)) int64_t ForRows(const ColumnDecoder& colum
 }
 
 template <int kWidth>
-void FillFixed(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
-               std::vector<DecodeOutput>* outputs) {
-  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+void FillFixed(const ColumnDecoder& column, const FillContext& context, const RowTile& tile) {
+  DecodeOutput& out = context.Output(column.node);
   uint8_t* values = out.values + tile.first * kWidth;
   const int64_t slot = column.slot;
   out.null_count +=
@@ -248,9 +250,8 @@ void FillFixed(const ColumnDecoder& column, const DecodePlan&, const RowTile& ti
   out.length += tile.rows;
 }
 
-void FillBoolean(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
-                 std::vector<DecodeOutput>* outputs) {
-  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+void FillBoolean(const ColumnDecoder& column, const FillContext& context, const RowTile& tile) {
+  DecodeOutput& out = context.Output(column.node);
   uint8_t* bits = out.values;
   const int64_t slot = column.slot;
   const int64_t first = tile.first;
@@ -263,9 +264,9 @@ void FillBoolean(const ColumnDecoder& column, const DecodePlan&, const RowTile& 
   out.length += tile.rows;
 }
 
-void FillSmallDecimal(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
-                      std::vector<DecodeOutput>* outputs) {
-  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+void FillSmallDecimal(const ColumnDecoder& column, const FillContext& context,
+                      const RowTile& tile) {
+  DecodeOutput& out = context.Output(column.node);
   uint8_t* values = out.values + tile.first * 16;
   const int64_t slot = column.slot;
   out.null_count +=
@@ -279,9 +280,8 @@ void FillSmallDecimal(const ColumnDecoder& column, const DecodePlan&, const RowT
 }
 
 template <typename Offset>
-void FillString(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
-                std::vector<DecodeOutput>* outputs) {
-  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+void FillString(const ColumnDecoder& column, const FillContext& context, const RowTile& tile) {
+  DecodeOutput& out = context.Output(column.node);
   uint8_t* offsets = out.values + (tile.first + 1) * int64_t{sizeof(Offset)};
   uint8_t* data = out.data;
   const int64_t slot = column.slot;
@@ -299,29 +299,67 @@ void FillString(const ColumnDecoder& column, const DecodePlan&, const RowTile& t
   out.length += tile.rows;
 }
 
-void FillNullType(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
-                  std::vector<DecodeOutput>* outputs) {
-  DecodeOutput& out = (*outputs)[static_cast<size_t>(column.node)];
+void FillNullType(const ColumnDecoder& column, const FillContext& context, const RowTile& tile) {
+  DecodeOutput& out = context.Output(column.node);
   out.length += tile.rows;
   out.null_count += tile.rows;
 }
 
-void FillGeneric(const ColumnDecoder& column, const DecodePlan& plan, const RowTile& tile,
-                 std::vector<DecodeOutput>* outputs) {
-  ValueFill fill(plan, outputs, tile.rows_end);
+/// Any other value: the tile of the column's values passed to its node's
+/// fill function.
+void FillNested(const ColumnDecoder& column, const FillContext& context, const RowTile& tile) {
+  ValueTile values;
+  values.count = tile.rows;
+  const int64_t null_byte = column.field >> 3;
+  const uint32_t null_shift = static_cast<uint32_t>(column.field & 7);
+  uint64_t nulls = 0;
   for (int64_t r = 0; r < tile.rows; ++r) {
     const uint8_t* row = tile.starts[r];
-    if (IsNull(column, row)) {
-      fill.Null(column.node);
-    } else {
-      fill.Value(column.node, {row, tile.sizes[r]}, row + column.slot);
+    const uint64_t null = (row[null_byte] >> null_shift) & 1;
+    nulls |= null << r;
+    values.base[r] = null != 0 ? context.zeros : row;
+    values.at[r] = values.base[r] + column.slot;
+  }
+  values.valid = ~nulls & LowBits(tile.rows);
+  context.Fill(column.node, values);
+}
+
+/// The kernel of `isa` that fills a column of `node` from the tile's
+/// transposed words, or null where the portable one serves.
+FillColumnFn TransposedFill(const DecodeNode& node, row::KernelIsa isa) {
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+  if (isa == row::KernelIsa::kAvx512) {
+    switch (node.kind) {
+      case DecodeKind::kFixed:
+        switch (node.width) {
+          case 1: return FillFixed8Avx512;
+          case 2: return FillFixed16Avx512;
+          case 4: return FillFixed32Avx512;
+          default: return FillFixed64Avx512;
+        }
+      case DecodeKind::kString32: return FillStrings32Avx512;
+      case DecodeKind::kString64: return FillStrings64Avx512;
+      default: return nullptr;
     }
   }
+#endif
+  (void)node;
+  (void)isa;
+  return nullptr;
+}
+
+/// The transposition of `isa`'s kernels.
+TransposeFn TransposeOf(row::KernelIsa isa) {
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+  if (isa == row::KernelIsa::kAvx512) return TransposeWordsAvx512;
+#endif
+  (void)isa;
+  return nullptr;
 }
 
 ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t index, int64_t field,
                       int64_t slot) {
-  ColumnDecoder column{index, field, slot, nullptr, FillGeneric};
+  ColumnDecoder column{index, field, slot, nullptr, FillNested};
   bool fixed_elements = false;  // a list of nullable fixed-width or boolean elements
   bool string_key_map = false;  // string keys, nullable fixed-width or boolean values
   if (node.kind == DecodeKind::kMap) {
@@ -379,62 +417,109 @@ ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t in
   return column;
 }
 
-/// Fills `tile` with rows [first, first + rows) of the batch.
-void LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, int64_t first,
-              int64_t rows, RowTile* tile) {
+/// Fills `tile` with rows [first, first + rows) of the batch, and starts
+/// loading the next tile's, a line at a time, since the column loops read a
+/// tile with row-sized strides, which the hardware prefetchers do not
+/// follow: all its bytes, or only the first `prefetch_bytes` of each row
+/// when its rows are longer on average. Returns
+/// nonzero when a row's offsets are out of order or it is shorter than
+/// `min_row_bytes` (CheckRowOffsets names it).
+uint64_t LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, int64_t first,
+                  int64_t rows, int64_t min_row_bytes, int64_t prefetch_bytes, RowTile* tile) {
   tile->first = first;
   tile->rows = rows;
   tile->rows_end = data + row_offsets[num_rows];
+  uint64_t bad = 0;
   for (int64_t r = 0; r < rows; ++r) {
-    tile->starts[r] = data + row_offsets[first + r];
-    tile->sizes[r] = row_offsets[first + r + 1] - row_offsets[first + r];
+    const int64_t begin = row_offsets[first + r];
+    const int64_t size = row_offsets[first + r + 1] - begin;
+    bad |= static_cast<uint64_t>(begin | (size - min_row_bytes));  // a sign bit set
+    tile->starts[r] = data + begin;
+    tile->sizes[r] = size;
   }
-  // The next tile's rows, a line at a time: the column loops read a tile
-  // with row-sized strides, which the hardware prefetchers do not follow.
   const int64_t next_end = first + 2 * rows < num_rows ? first + 2 * rows : num_rows;
   if (first + rows < num_rows) {
     const uint8_t* begin = data + row_offsets[first + rows];
     const uint8_t* end = data + row_offsets[next_end];
-    for (const uint8_t* line = begin; line < end; line += 64) __builtin_prefetch(line);
+    if (prefetch_bytes >= (end - begin) / (next_end - first - rows)) {
+      for (const uint8_t* line = begin; line < end; line += 64) __builtin_prefetch(line);
+    } else {
+      for (int64_t r = first + rows; r < next_end; ++r) {
+        const uint8_t* row = data + row_offsets[r];
+        for (int64_t line = 0; line < prefetch_bytes; line += 64) spark::PrefetchAhead(row, line);
+      }
+    }
   }
+  return bad >> 63;
+}
+
+/// The error of the first row of [first, first + rows) whose offsets are
+/// out of order or that is shorter than `min_row_bytes`.
+Status CheckRowOffsets(const int64_t* row_offsets, int64_t first, int64_t rows,
+                       int64_t min_row_bytes) {
+  for (int64_t r = first; r < first + rows; ++r) {
+    const int64_t begin = row_offsets[r];
+    const int64_t end = row_offsets[r + 1];
+    if (begin < 0 || end < begin) {
+      return Status::Invalid("row " + std::to_string(r) + ": row offsets " + std::to_string(begin) +
+                             " and " + std::to_string(end) + " are out of order");
+    }
+    if (end - begin < min_row_bytes) {
+      return Status::Invalid("row " + std::to_string(r) + ": " + std::to_string(end - begin) +
+                             " bytes, shorter than its " + std::to_string(min_row_bytes) +
+                             "-byte bitset and slots");
+    }
+  }
+  return Status::Ok();
+}
+
+/// Whether every column of `plan` is a leaf whose measure reads only its
+/// slot: the measure pass then loads only rows' bitsets and slots.
+bool MeasureReadsSlotsOnly(const DecodePlan& plan) {
+  for (int32_t column : plan.columns) {
+    const DecodeKind kind = plan.nodes[static_cast<size_t>(column)].kind;
+    if (IsVariable(kind) && kind != DecodeKind::kString32 && kind != DecodeKind::kString64)
+      return false;
+  }
+  return true;
 }
 
 }  // namespace
 
-std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan) {
-  std::vector<ColumnDecoder> columns;
+ColumnDecoders ResolveColumnDecoders(const DecodePlan& plan, row::KernelIsa isa) {
+  ColumnDecoders decoders;
   const int64_t num_fields = static_cast<int64_t>(plan.columns.size());
   for (int64_t i = 0; i < num_fields; ++i) {
     const int32_t index = plan.columns[static_cast<size_t>(i)];
-    columns.push_back(Resolve(plan, plan.nodes[static_cast<size_t>(index)], index, i,
-                              spark::BitsetBytes(num_fields) + 8 * i));
+    const DecodeNode& node = plan.nodes[static_cast<size_t>(index)];
+    ColumnDecoder column = Resolve(plan, node, index, i, spark::BitsetBytes(num_fields) + 8 * i);
+    // A column whose slot and null word are among the words a tile
+    // transposes takes the transposed kernel of `isa`, if it has one.
+    const int64_t words = std::max(column.slot / 8, column.field / 64) + 1;
+    const FillColumnFn transposed = TransposedFill(node, isa);
+    if (transposed != nullptr && words <= RowTile::kMaxWords) {
+      column.fill = transposed;
+      decoders.transpose = TransposeOf(isa);
+      decoders.transpose_words = std::max(decoders.transpose_words, words);
+    }
+    decoders.columns.push_back(column);
   }
-  return columns;
+  return decoders;
 }
 
 Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
                    const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
                    std::vector<DecodeCounts>* counts) {
   counts->assign(plan.nodes.size(), DecodeCounts{});
+  const int64_t prefetch_bytes = MeasureReadsSlotsOnly(plan) ? plan.fixed_row_bytes : INT64_MAX;
   RowTile tile;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
     const int64_t rows =
         num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
-    for (int64_t r = first; r < first + rows; ++r) {
-      const int64_t begin = row_offsets[r];
-      const int64_t end = row_offsets[r + 1];
-      if (begin < 0 || end < begin) {
-        return Status::Invalid("row " + std::to_string(r) + ": row offsets " +
-                               std::to_string(begin) + " and " + std::to_string(end) +
-                               " are out of order");
-      }
-      if (end - begin < plan.fixed_row_bytes) {
-        return Status::Invalid("row " + std::to_string(r) + ": " + std::to_string(end - begin) +
-                               " bytes, shorter than its " + std::to_string(plan.fixed_row_bytes) +
-                               "-byte bitset and slots");
-      }
+    if (LoadTile(data, row_offsets, num_rows, first, rows, plan.fixed_row_bytes, prefetch_bytes,
+                 &tile) != 0) {
+      return CheckRowOffsets(row_offsets, first, rows, plan.fixed_row_bytes);
     }
-    LoadTile(data, row_offsets, num_rows, first, rows, &tile);
     for (const ColumnDecoder& column : columns) {
       if (column.measure != nullptr)
         ROWBRIDGE_RETURN_NOT_OK(column.measure(column, plan, tile, counts));
@@ -453,15 +538,23 @@ Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& col
   return Status::Ok();
 }
 
-void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const NodeFills& fills,
               const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
               std::vector<DecodeOutput>* outputs) {
+  FillContext context;
+  context.plan = &plan;
+  context.outputs = outputs->data();
+  context.functions = fills.functions.data();
+  context.zeros = fills.zeros.data();
+  context.short_end = num_rows > 0 ? ShortCopyEnd(data + row_offsets[num_rows]) : 0;
   RowTile tile;
+  tile.num_words = columns.transpose_words;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
     const int64_t rows =
         num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
-    LoadTile(data, row_offsets, num_rows, first, rows, &tile);
-    for (const ColumnDecoder& column : columns) column.fill(column, plan, tile, outputs);
+    LoadTile(data, row_offsets, num_rows, first, rows, 0, INT64_MAX, &tile);
+    if (columns.transpose != nullptr) columns.transpose(&tile);
+    for (const ColumnDecoder& column : columns.columns) column.fill(column, context, tile);
   }
 }
 

@@ -1,8 +1,8 @@
 // The row decoder's column drivers: each top-level field of the rows gets a
 // measure and a fill function resolved once per schema (fast paths for
 // fixed-width values, booleans, small decimals and strings; the per-value
-// ValueMeasure / ValueFill for the rest), run over tiles of rows so that a
-// tile's bytes stay in cache while every column reads them (the next tile's
+// ValueMeasure and the per-node fill functions of fill_tile.hpp for the rest), run over tiles of
+// rows so that a tile's bytes stay in cache while every column reads them (the next tile's
 // prefetched: the column loops' row-sized strides defeat the hardware
 // prefetchers).
 #pragma once
@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "decoder/decode_passes.hpp"
+#include "decoder/fill_tile.hpp"
+#include "row/kernel_isa.hpp"
 
 namespace rowbridge::decoder {
 
@@ -24,13 +26,22 @@ struct RowTile {
   /// The end of the batch's rows (of the last row): bytes before it may be
   /// read, those of other values included.
   const uint8_t* rows_end = nullptr;
+  /// The first `words` 64-bit words of each row (its bitset and slots),
+  /// column-major, for the kernels that read slots so: word w of row r at
+  /// words[w][r]. Written by the tile's TransposeFn, when the columns have one.
+  static constexpr int64_t kMaxWords = 32;
+  int64_t num_words = 0;
+  alignas(64) uint64_t words[kMaxWords][kMaxRows];
 };
+
+/// Fills tile->words with the first tile->num_words words of its rows.
+using TransposeFn = void (*)(RowTile* tile);
 
 struct ColumnDecoder;
 using MeasureColumnFn = Status (*)(const ColumnDecoder& column, const DecodePlan& plan,
                                    const RowTile& tile, std::vector<DecodeCounts>* counts);
-using FillColumnFn = void (*)(const ColumnDecoder& column, const DecodePlan& plan,
-                              const RowTile& tile, std::vector<DecodeOutput>* outputs);
+using FillColumnFn = void (*)(const ColumnDecoder& column, const FillContext& context,
+                              const RowTile& tile);
 
 /// A top-level field: its node, its place in the row, its functions.
 struct ColumnDecoder {
@@ -41,7 +52,16 @@ struct ColumnDecoder {
   FillColumnFn fill = nullptr;
 };
 
-/// The column decoders of `plan`'s top-level fields.
-std::vector<ColumnDecoder> ResolveColumnDecoders(const DecodePlan& plan);
+/// The column decoders of a plan's top-level fields, and the transposition
+/// their fill kernels read, if any.
+struct ColumnDecoders {
+  std::vector<ColumnDecoder> columns;
+  TransposeFn transpose = nullptr;
+  int64_t transpose_words = 0;  // <= RowTile::kMaxWords
+};
+
+/// The column decoders of `plan`'s top-level fields, with the fill kernels
+/// of `isa` where it has them (the CPU must run it).
+ColumnDecoders ResolveColumnDecoders(const DecodePlan& plan, row::KernelIsa isa);
 
 }  // namespace rowbridge::decoder

@@ -13,7 +13,9 @@
 
 namespace rowbridge::decoder {
 
-struct ColumnDecoder;  // decode_columns.hpp
+struct ColumnDecoder;   // decode_columns.hpp
+struct ColumnDecoders;  // decode_columns.hpp
+struct NodeFills;       // fill_tile.hpp
 
 /// Bytes of an UnsafeRow, a nested row, an UnsafeArrayData or an
 /// UnsafeMapData: the base offsets in its slots are relative to.
@@ -53,8 +55,9 @@ struct DecodeOutput {
 };
 
 /// Writes the values of rows the measure pass accepted into `outputs` (one
-/// per node, buffers sized from the counts; offsets[0] already written).
-void FillRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+/// per node, buffers sized from the counts; offsets[0] already written),
+/// with the fill functions `fills` of `plan`'s nodes.
+void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const NodeFills& fills,
               const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
               std::vector<DecodeOutput>* outputs);
 

@@ -1,7 +1,7 @@
-// The row decoder's per-value work, for any node: checking and counting a
-// value (ValueMeasure, the measure pass) and writing it (ValueFill, the fill
-// pass). The column drivers (decode_columns.cpp) call them for the values
-// their fast paths do not cover: nested values, large decimals, intervals.
+// The row decoder's per-value checks, for any node: checking and counting a
+// value (ValueMeasure, the measure pass; the fill pass is fill_tile.hpp's).
+// The column drivers (decode_columns.cpp) call it for the values their fast
+// paths do not cover, and to name the value a fast path found failing.
 #pragma once
 
 #include <cstdint>
@@ -99,34 +99,6 @@ class ValueMeasure {
   const DecodePlan& plan_;
   std::vector<DecodeCounts>& counts_;
   Status error_;
-};
-
-class ValueFill {
- public:
-  /// `rows_end`: the end of the batch's rows (bytes before it may be read).
-  ValueFill(const DecodePlan& plan, std::vector<DecodeOutput>* outputs, const uint8_t* rows_end)
-      : plan_(plan), outputs_(*outputs), short_end_(ShortCopyEnd(rows_end)) {}
-
-  /// The fields `fields` of a row or nested row `region`.
-  void Fields(const std::vector<int32_t>& fields, RowRegion region);
-
-  /// Appends a null to node `index`: a zero value, a repeated offset, nulls
-  /// in a struct's fields.
-  void Null(int32_t index);
-  /// Appends the valid value of node `index` whose slot or array element is
-  /// at `at`, in `region`.
-  void Value(int32_t index, RowRegion region, const uint8_t* at);
-
- private:
-  const DecodeNode& Node(int32_t index) const { return plan_.nodes[static_cast<size_t>(index)]; }
-  DecodeOutput& Output(int32_t index) { return outputs_[static_cast<size_t>(index)]; }
-  int64_t Array(int32_t index, RowRegion region);
-  /// Appends a valid value of `size` bytes to the string node `index`.
-  void AppendBytes(int32_t index, const uint8_t* bytes, int64_t size);
-
-  const DecodePlan& plan_;
-  std::vector<DecodeOutput>& outputs_;
-  uintptr_t short_end_;  // compared as an integer: it may point before the rows
 };
 
 }  // namespace rowbridge::decoder

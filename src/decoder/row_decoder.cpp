@@ -16,6 +16,8 @@
 #include "decoder/decode_passes.hpp"
 #include "decoder/decode_plan.hpp"
 #include "decoder/decode_values.hpp"
+#include "decoder/fill_tile.hpp"
+#include "row/kernel_isa.hpp"
 #include "spark/memory_access.hpp"
 
 namespace rowbridge {
@@ -23,7 +25,8 @@ namespace rowbridge {
 struct RowDecoder::Impl {
   ArrowField schema;  // of the arrays decoded
   decoder::DecodePlan plan;
-  std::vector<decoder::ColumnDecoder> columns;  // resolved with the plan
+  decoder::ColumnDecoders columns;  // resolved with the plan
+  decoder::NodeFills fills;         // resolved with the plan
   /// The blocks decoded arrays live in; shared with the arrays' memory.
   std::shared_ptr<decoder::BlockPool> pool = std::make_shared<decoder::BlockPool>();
   // Reused per batch.
@@ -135,14 +138,18 @@ RowDecoder::~RowDecoder() = default;
 
 namespace {
 
-/// The decoder state for the schema `build` sets (into its ArrowField).
+/// The decoder state for the schema `build` sets (into its ArrowField),
+/// with the fill kernels of `kernels`.
 template <typename Build>
-Status MakeImpl(Build&& build, std::unique_ptr<RowDecoder::Impl>* out) {
+Status MakeImpl(Build&& build, Kernels kernels, std::unique_ptr<RowDecoder::Impl>* out) {
   try {
+    row::KernelIsa isa;
+    ROWBRIDGE_RETURN_NOT_OK(row::ResolveKernels(kernels, &isa));
     auto impl = std::make_unique<RowDecoder::Impl>();
     ROWBRIDGE_RETURN_NOT_OK(build(&impl->schema));
     ROWBRIDGE_RETURN_NOT_OK(decoder::CompileDecodePlan(impl->schema, &impl->plan));
-    impl->columns = decoder::ResolveColumnDecoders(impl->plan);
+    impl->columns = decoder::ResolveColumnDecoders(impl->plan, isa);
+    impl->fills = decoder::ResolveNodeFills(impl->plan);
     *out = std::move(impl);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -153,21 +160,31 @@ Status MakeImpl(Build&& build, std::unique_ptr<RowDecoder::Impl>* out) {
 }  // namespace
 
 Status RowDecoder::Make(const ArrowSchema& schema, std::unique_ptr<RowDecoder>* out) {
+  return Make(schema, Kernels::kAuto, out);
+}
+
+Status RowDecoder::Make(const SparkType& schema, std::unique_ptr<RowDecoder>* out) {
+  return Make(schema, Kernels::kAuto, out);
+}
+
+Status RowDecoder::Make(const ArrowSchema& schema, Kernels kernels,
+                        std::unique_ptr<RowDecoder>* out) {
   std::unique_ptr<Impl> impl;
   ROWBRIDGE_RETURN_NOT_OK(
-      MakeImpl([&](ArrowField* field) { return ImportSchema(schema, field); }, &impl));
+      MakeImpl([&](ArrowField* field) { return ImportSchema(schema, field); }, kernels, &impl));
   out->reset(new RowDecoder(std::move(impl)));
   return Status::Ok();
 }
 
-Status RowDecoder::Make(const SparkType& schema, std::unique_ptr<RowDecoder>* out) {
+Status RowDecoder::Make(const SparkType& schema, Kernels kernels,
+                        std::unique_ptr<RowDecoder>* out) {
   if (schema.id != SparkTypeId::kStruct) {
     return Status::Invalid("the rows' schema must be a struct, got " + schema.ToString());
   }
   std::unique_ptr<Impl> impl;
   ROWBRIDGE_RETURN_NOT_OK(MakeImpl(
       [&](ArrowField* field) { return decoder::CanonicalArrowField(schema, "", false, field); },
-      &impl));
+      kernels, &impl));
   out->reset(new RowDecoder(std::move(impl)));
   return Status::Ok();
 }
@@ -185,12 +202,13 @@ Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64
   if (out == nullptr) return Status::Invalid("no ArrowArray to decode into");
   const decoder::DecodePlan& plan = impl_->plan;
   try {
-    ROWBRIDGE_RETURN_NOT_OK(
-        decoder::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(decoder::MeasureRows(plan, impl_->columns.columns, data, row_offsets,
+                                                 num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     std::shared_ptr<uint8_t> block =
         AllocateOutputs(plan, impl_->counts, impl_->pool.get(), &impl_->outputs);
-    decoder::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->outputs);
+    decoder::FillRows(plan, impl_->columns, impl_->fills, data, row_offsets, num_rows,
+                      &impl_->outputs);
     decoder::ExportDecodedBatch(plan, impl_->outputs, std::move(block), num_rows, out);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -214,8 +232,8 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
   }
   *decoded = false;
   try {
-    ROWBRIDGE_RETURN_NOT_OK(
-        decoder::MeasureRows(plan, impl_->columns, data, row_offsets, num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(decoder::MeasureRows(plan, impl_->columns.columns, data, row_offsets,
+                                                 num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     const std::vector<DecodeCounts>& counts = impl_->counts;
     bool fits = true;
@@ -265,7 +283,7 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
                     static_cast<size_t>(target.entries_validity_needed));
       }
     }
-    decoder::FillRows(plan, impl_->columns, data, row_offsets, num_rows, &outputs);
+    decoder::FillRows(plan, impl_->columns, impl_->fills, data, row_offsets, num_rows, &outputs);
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       targets[i].length = outputs[i].length;
       targets[i].null_count =

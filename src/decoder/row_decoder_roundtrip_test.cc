@@ -9,7 +9,8 @@
 // large_binary, large_list) for every string, binary and list node. The
 // decoded batch is also written by the IPC writer (a random codec) and read
 // back: its rows must be the same. The same rows decoded by DecodeInto into
-// caller-owned buffers convert to the same rows too.
+// caller-owned buffers convert to the same rows too, and every kernel set
+// the CPU runs decodes them to the same bytes.
 //
 // The same rows damaged (random bytes, words replaced by slot-like values,
 // rows cut short) must decode to arrays the converter accepts at full
@@ -234,6 +235,39 @@ TestArray RandomBatch(Rng& rng, std::string* description) {
   return batch;
 }
 
+/// `array` (of `schema`) written as an uncompressed Arrow IPC file: every
+/// buffer's bytes, values under nulls included.
+std::vector<uint8_t> IpcFileBytes(const ArrowSchema& schema, const ArrowArray& array) {
+  std::vector<uint8_t> file;
+  ipc::IpcSink sink = [&file](const uint8_t* data, int64_t size) {
+    if (data != nullptr) file.insert(file.end(), data, data + size);
+    return Status::Ok();
+  };
+  std::unique_ptr<ipc::IpcFileWriter> writer;
+  Status status = ipc::IpcFileWriter::Open(sink, schema, ipc::IpcWriteOptions(), &writer);
+  if (status.ok()) status = writer->Write(array);
+  if (status.ok()) status = writer->Close();
+  EXPECT_TRUE(status.ok()) << status.message();
+  return file;
+}
+
+/// The rows decoded by every kernel set this CPU runs are the bytes `decoded`
+/// holds (decoded with the default set).
+void ExpectEveryKernelSetDecodesTheSame(const ArrowSchema& schema, const PackedRows& packed,
+                                        int64_t num_rows, const ArrowArray& decoded) {
+  const std::vector<uint8_t> expected = IpcFileBytes(schema, decoded);
+  for (Kernels kernels : {Kernels::kPortable, Kernels::kAvx2, Kernels::kAvx512}) {
+    std::unique_ptr<RowDecoder> decoder;
+    if (!RowDecoder::Make(schema, kernels, &decoder).ok()) continue;  // the CPU lacks the set
+    testing::OwnedArray other;
+    Status status =
+        decoder->Decode(packed.data.data(), packed.offsets.data(), num_rows, &other.array);
+    ASSERT_TRUE(status.ok()) << status.message();
+    ASSERT_EQ(IpcFileBytes(schema, other.array), expected)
+        << "kernels " << static_cast<int>(kernels) << " decode other bytes";
+  }
+}
+
 /// One random batch; sets *compared when its rows went round the trip.
 void RunIteration(uint64_t seed, bool* compared) {
   ConverterOptions options = testing::IterationOptions(seed);
@@ -265,6 +299,8 @@ void RunIteration(uint64_t seed, bool* compared) {
 
   testing::OwnedSchema decoded_schema;
   ASSERT_TRUE(decoder->ExportSchema(&decoded_schema.schema).ok());
+  ExpectEveryKernelSetDecodesTheSame(decoded_schema.schema, packed, length, decoded.array);
+  ASSERT_FALSE(::testing::Test::HasFailure());
   std::unique_ptr<Converter> again;
   options.validation = Validation::kFull;
   status = Converter::Make(decoded_schema.schema, options, &again);

@@ -1,5 +1,5 @@
 # Fails when a per-ISA object defines a global or weak symbol other than its
-# entry points (rowbridge::row::*Avx512, *Avx2): such a symbol, an inline function
+# entry points (rowbridge::row::*Avx512, *Avx2; rowbridge::decoder::*Avx512): such a symbol, an inline function
 # or template emitted there with the ISA's instructions, could be picked by
 # the linker for the whole library and crash CPUs without that ISA.
 #   cmake -DOBJECTS="a.o;b.o" -P check_isa_symbols.cmake
@@ -19,7 +19,7 @@ foreach(object IN LISTS OBJECTS)
     if(line STREQUAL "" OR line MATCHES "^[0-9a-f]* [a-z] " OR line MATCHES " DW\\.ref\\.")
       continue()
     endif()
-    if(NOT line MATCHES " T rowbridge::row::[A-Za-z]+Avx(512|2)\\(")
+    if(NOT line MATCHES " T rowbridge::(row|decoder)::[A-Za-z0-9]+Avx(512|2)\\(")
       message(FATAL_ERROR "${object} defines a shared symbol: ${line}")
     endif()
   endforeach()

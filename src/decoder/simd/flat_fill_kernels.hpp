@@ -1,0 +1,25 @@
+// The per-ISA fill kernels of top-level columns (decode_columns.hpp), each
+// defined in its instruction set's file of this folder, compiled for it and
+// picked by ResolveColumnDecoders only where the CPU runs it.
+#pragma once
+
+#include "decoder/decode_columns.hpp"
+
+namespace rowbridge::decoder {
+
+// simd/flat_fill_avx512.cpp. The fill kernels read the slots and null words
+// TransposeWordsAvx512 left in the tile.
+void TransposeWordsAvx512(RowTile* tile);
+void FillFixed64Avx512(const ColumnDecoder& column, const FillContext& context,
+                       const RowTile& tile);
+void FillFixed32Avx512(const ColumnDecoder& column, const FillContext& context,
+                       const RowTile& tile);
+void FillFixed16Avx512(const ColumnDecoder& column, const FillContext& context,
+                       const RowTile& tile);
+void FillFixed8Avx512(const ColumnDecoder& column, const FillContext& context, const RowTile& tile);
+void FillStrings32Avx512(const ColumnDecoder& column, const FillContext& context,
+                         const RowTile& tile);
+void FillStrings64Avx512(const ColumnDecoder& column, const FillContext& context,
+                         const RowTile& tile);
+
+}  // namespace rowbridge::decoder
