@@ -15,11 +15,16 @@
 #    variants take turns. Writes OUT_DIR/jvm-r2c.json (medians over the rounds, speed-ups over
 #    ArrowWriter, bytes allocated per batch, the fit time = a + b * rows) and prints the table.
 #
+# 3. staging attribution (StagingBenchmark, PARTS=staging, not run by default): per schema, the
+#    ways of staging rows and the end-to-end paths timed variant against variant in one JVM,
+#    interleaved; prints each variant's median ns per row and its paired ratio to rowbridge's
+#    RowStaging.
+#
 #   java/rowbridge-jmh/bench.sh OUT_DIR IMG_DIR      (after make java)
 #
 # Environment: JMH_ARGS adds JMH options (e.g. "-wi 1 -i 2" for a quick look); R2C_ROUNDS;
 # PARTS, the benchmarks to run (default "c2r r2c"; "r2c" skips columnar -> row and Comet's
-# jar); JAVA_HOME.
+# jar; "staging" is the attribution of 3.); JAVA_HOME.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -121,4 +126,14 @@ if [[ $parts == *" r2c "* ]]; then
   java -cp "$classpath" io.rowbridge.jmh.R2CReport "$out/jvm-r2c.json" \
     "make bench-jvm (java/rowbridge-jmh/bench.sh; R2CBenchmark, $rounds interleaved rounds of JMH -f 1 -wi 3 -i 5 -r 1s -prof gc ${JMH_ARGS:-})" \
     "${r2c_files[@]}"
+fi
+
+if [[ $parts == *" staging "* ]]; then
+  echo "== JMH staging attribution: staging alone, then staged and decoded, interleaved"
+  jmh_run StagingBenchmark -p schema=record,wide_strings,nested -p decode=false \
+    -p variants=staging+staging_aa+copy+words+gather+read -rff "$out/jmh-staging.json" |
+    grep -E '^(==|[a-z_]+ +[0-9]|[a-z_]+: )' || true
+  jmh_run StagingBenchmark -p schema=record,wide_strings,nested -p decode=true \
+    -p variants=rowbridge+rowbridge_aa+staging+arrow_writer+none -rff "$out/jmh-staging-decode.json" |
+    grep -E '^(==|[a-z_]+ +[0-9]|[a-z_]+: )' || true
 fi

@@ -421,7 +421,8 @@ ColumnDecoder Resolve(const DecodePlan& plan, const DecodeNode& node, int32_t in
 /// loading the next tile's, a line at a time, since the column loops read a
 /// tile with row-sized strides, which the hardware prefetchers do not
 /// follow: all its bytes, or only the first `prefetch_bytes` of each row
-/// when its rows are longer on average. Returns
+/// when its rows are longer on average. Into L2: a tile of wide rows and
+/// the next one do not fit L1 together. Returns
 /// nonzero when a row's offsets are out of order or it is shorter than
 /// `min_row_bytes` (CheckRowOffsets names it).
 uint64_t LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_rows, int64_t first,
@@ -442,11 +443,12 @@ uint64_t LoadTile(const uint8_t* data, const int64_t* row_offsets, int64_t num_r
     const uint8_t* begin = data + row_offsets[first + rows];
     const uint8_t* end = data + row_offsets[next_end];
     if (prefetch_bytes >= (end - begin) / (next_end - first - rows)) {
-      for (const uint8_t* line = begin; line < end; line += 64) __builtin_prefetch(line);
+      for (const uint8_t* line = begin; line < end; line += 64) __builtin_prefetch(line, 0, 2);
     } else {
       for (int64_t r = first + rows; r < next_end; ++r) {
         const uint8_t* row = data + row_offsets[r];
-        for (int64_t line = 0; line < prefetch_bytes; line += 64) spark::PrefetchAhead(row, line);
+        for (int64_t line = 0; line < prefetch_bytes; line += 64)
+          __builtin_prefetch(row + line, 0, 2);
       }
     }
   }

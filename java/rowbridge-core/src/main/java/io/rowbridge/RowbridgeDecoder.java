@@ -10,8 +10,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Decodes Spark rows into Arrow Java vectors with the native row decoder.
  *
- * <p>Created once per schema. Rows are staged in native memory ({@link RowStaging}: one bulk copy
- * per UnsafeRow, an UnsafeProjection for any other InternalRow) up to the batch caps of {@link
+ * <p>Created once per schema. Rows are staged in native memory ({@link RowStaging}: one copy per
+ * UnsafeRow, an UnsafeProjection for any other InternalRow) up to the batch caps of {@link
  * DecoderOptions}, then decoded by one JNI call with primitive arguments into one VectorSchemaRoot
  * that is reused batch after batch: {@link #root}. Its vectors' buffers grow when a batch needs
  * more and are otherwise reused, so in steady state nothing is allocated on the JVM per batch or

@@ -45,9 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * UnsafeProjection (one copied UnsafeRow per row, on the heap); every variant takes the same rows.
  *
  * <ul>
- *   <li>{@code rowbridge}: {@link RowbridgeDecoder#add} per row (a bulk copy into its native
- *       staging) and {@link RowbridgeDecoder#decode} (one JNI call) into its reused
- *       VectorSchemaRoot;
+ *   <li>{@code rowbridge}: {@link RowbridgeDecoder#add} per row (a copy into its native staging)
+ *       and {@link RowbridgeDecoder#decode} (one JNI call) into its reused VectorSchemaRoot;
  *   <li>{@code rowbridge_aa}: the same again, timed as a variant of its own (A/A twin: its ratio to
  *       {@code rowbridge} is the noise);
  *   <li>{@code rowbridge_decode}: the decode call alone, the rows staged in native memory once

@@ -1,0 +1,437 @@
+package io.rowbridge.jmh;
+
+import io.rowbridge.DecoderOptions;
+import io.rowbridge.RowStaging;
+import io.rowbridge.RowbridgeDecoder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.execution.arrow.ArrowWriter;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.ArrowUtils;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * Where the time of staging rows goes, variant against variant in one JVM: each operation takes one
+ * batch of {@code batchRows} rows of the dataset (R2CBenchmark's UnsafeRows) through every variant
+ * of {@code variants} in turn, each its own next batch, the order rotating from one operation to
+ * the next, and times each variant on its own. At the end of the trial it prints each variant's
+ * median ns per row over the measurement iterations and its ratio to the first variant, paired
+ * iteration by iteration (the median and the range), so that the load of a shared machine falls on
+ * every variant alike. With {@code decode=true} each staged batch is decoded too.
+ *
+ * <ul>
+ *   <li>{@code staging}: {@link RowStaging#add} per row ({@code staging_aa}: its A/A twin);
+ *   <li>{@code rowbridge}: {@link RowbridgeDecoder#add} per row and {@link
+ *       RowbridgeDecoder#decode()} ({@code rowbridge_aa}: its twin), R2CBenchmark's rowbridge;
+ *   <li>{@code arrow_writer}: Spark's ArrowWriter, as in R2CBenchmark;
+ *   <li>{@code copy}: one {@code Platform.copyMemory} per row and the offset store, no checks;
+ *   <li>{@code words}: the same with the row copied 8 bytes at a time by {@code getLong}/{@code
+ *       putLong};
+ *   <li>{@code gather}: the rows' base, offset and size recorded row by row, then copied in one
+ *       pass;
+ *   <li>{@code read}: every 8 bytes of each row read and summed, nothing written (the rows' reads
+ *       alone);
+ *   <li>{@code none}: nothing staged, the rows staged once before the trial as R2CBenchmark's
+ *       rowbridge_decode does (what reading rows in place would leave).
+ * </ul>
+ *
+ * {@code input=heap} takes the rows as R2CBenchmark does, each in its own byte[]; {@code
+ * input=offheap} points them, in order, into one native block.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xmx4g",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "-Dio.netty.tryReflectionSetAccessible=true",
+      "-Darrow.enable_unsafe_memory_access=true"
+    })
+public class StagingBenchmark {
+  @Param({"record"})
+  public String schema;
+
+  @Param({"8192"})
+  public int batchRows;
+
+  /** The variants, separated by +; ratios are to the first. */
+  @Param({"staging+staging_aa+copy+words+gather+read+none"})
+  public String variants;
+
+  @Param({"heap"})
+  public String input;
+
+  @Param({"true"})
+  public boolean decode;
+
+  private BufferAllocator allocator;
+  private UnsafeRow[] rows;
+  private long offHeapRows;
+  private int numBatches;
+  private int next;
+
+  private RowbridgeDecoder decoder;
+  private RowStaging staging;
+  private long data;
+  private long offsets;
+  private Object[] bases;
+  private long[] starts;
+  private int[] sizes;
+  private VectorSchemaRoot writerRoot;
+  private ArrowWriter writer;
+  private String[] impls;
+  private long[] nanos;
+  private long[] batches;
+  private boolean measuring;
+  private int step;
+  private final List<double[]> iterations = new ArrayList<>();
+
+  private RowStaging staged;
+  private long stagedOffsets;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    allocator = new RootAllocator();
+    StructType sparkSchema;
+    try (BenchData bench = new BenchData(schema, DecoderOptions.DEFAULT_MAX_ROWS, allocator)) {
+      sparkSchema = bench.sparkSchema;
+      rows = unsafeRows(bench);
+    }
+    numBatches = rows.length / batchRows;
+    long all = 0;
+    int largest = 0;
+    for (UnsafeRow row : rows) {
+      all += row.getSizeInBytes();
+      largest = Math.max(largest, row.getSizeInBytes());
+    }
+    System.out.printf(
+        "%n%s: %d rows, %.1f bytes a row on average, %d at most%n",
+        schema, rows.length, (double) all / rows.length, largest);
+    if (input.equals("offheap")) {
+      long total = 0;
+      for (UnsafeRow row : rows) {
+        total += row.getSizeInBytes();
+      }
+      offHeapRows = Platform.allocateMemory(total);
+      long at = offHeapRows;
+      for (UnsafeRow row : rows) {
+        int size = row.getSizeInBytes();
+        Platform.copyMemory(row.getBaseObject(), row.getBaseOffset(), null, at, size);
+        row.pointTo(null, at, size);
+        at += size;
+      }
+    }
+    decoder =
+        RowbridgeDecoder.create(
+            sparkSchema,
+            R2CBenchmark.TIME_ZONE,
+            allocator,
+            DecoderOptions.defaults().maxRows(batchRows));
+    staging = new RowStaging(sparkSchema, batchRows, Long.MAX_VALUE, null);
+    long most = 0;
+    for (int k = 0; k < numBatches; k++) {
+      long bytes = 0;
+      for (int r = k * batchRows; r < (k + 1) * batchRows; r++) {
+        bytes += rows[r].getSizeInBytes();
+      }
+      most = Math.max(most, bytes);
+    }
+    data = Platform.allocateMemory(most);
+    offsets = Platform.allocateMemory(8L * (batchRows + 1));
+    Platform.putLong(null, offsets, 0L);
+    bases = new Object[batchRows];
+    starts = new long[batchRows];
+    sizes = new int[batchRows];
+    impls = variants.split("\\+");
+    nanos = new long[impls.length];
+    batches = new long[impls.length];
+    if (Arrays.asList(impls).contains("arrow_writer")) {
+      writerRoot =
+          VectorSchemaRoot.create(
+              ArrowUtils.toArrowSchema(sparkSchema, R2CBenchmark.TIME_ZONE, true, false),
+              allocator);
+      writer = ArrowWriter.create(writerRoot);
+    }
+    if (Arrays.asList(impls).contains("none")) {
+      stageAll(sparkSchema);
+    }
+    next = 0;
+  }
+
+  private static UnsafeRow[] unsafeRows(BenchData bench) {
+    UnsafeProjection projection = UnsafeProjection.create(bench.sparkSchema);
+    UnsafeRow[] out = new UnsafeRow[bench.totalRows];
+    int n = 0;
+    for (ColumnarBatch batch : bench.batches) {
+      Iterator<InternalRow> it = batch.rowIterator();
+      while (it.hasNext()) {
+        out[n++] = projection.apply(it.next()).copy();
+      }
+    }
+    return n == out.length ? out : Arrays.copyOf(out, n);
+  }
+
+  private void stageAll(StructType sparkSchema) {
+    staged = new RowStaging(sparkSchema, rows.length, Long.MAX_VALUE, null);
+    for (UnsafeRow row : rows) {
+      staged.add(row);
+    }
+    long all = staged.offsetsAddress();
+    stagedOffsets = Platform.allocateMemory(8L * (batchRows + 1) * numBatches);
+    for (int k = 0; k < numBatches; k++) {
+      long base = Platform.getLong(null, all + 8L * k * batchRows);
+      long table = stagedOffsets + 8L * (batchRows + 1) * k;
+      for (int r = 0; r <= batchRows; r++) {
+        Platform.putLong(
+            null, table + 8L * r, Platform.getLong(null, all + 8L * (k * batchRows + r)) - base);
+      }
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    report();
+    decoder.close();
+    if (writerRoot != null) {
+      writerRoot.close();
+    }
+    staging.close();
+    if (staged != null) {
+      staged.close();
+      Platform.freeMemory(stagedOffsets);
+    }
+    Platform.freeMemory(data);
+    Platform.freeMemory(offsets);
+    if (offHeapRows != 0) {
+      Platform.freeMemory(offHeapRows);
+    }
+    allocator.close();
+    rows = null;
+  }
+
+  /** Stages (and decodes) the batch at {@code index} the {@code impl} way; returns a checksum. */
+  long run(String impl, int index) {
+    int first = index * batchRows;
+    int end = first + batchRows;
+    UnsafeRow[] input = rows;
+    long dataAddress = data;
+    long offsetsAddress = offsets;
+    switch (impl) {
+      case "rowbridge":
+      case "rowbridge_aa":
+        {
+          RowbridgeDecoder d = decoder;
+          for (int r = first; r < end; r++) {
+            d.add(input[r]);
+          }
+          return d.decode().getRowCount();
+        }
+      case "arrow_writer":
+        {
+          ArrowWriter w = writer;
+          w.reset();
+          for (int r = first; r < end; r++) {
+            w.write(input[r]);
+          }
+          w.finish();
+          return writerRoot.getRowCount();
+        }
+      case "staging":
+      case "staging_aa":
+        {
+          RowStaging s = staging;
+          s.clear();
+          for (int r = first; r < end; r++) {
+            s.add(input[r]);
+          }
+          dataAddress = s.dataAddress();
+          offsetsAddress = s.offsetsAddress();
+          break;
+        }
+      case "copy":
+        {
+          long at = 0;
+          for (int r = first; r < end; r++) {
+            UnsafeRow row = input[r];
+            int size = row.getSizeInBytes();
+            Platform.copyMemory(
+                row.getBaseObject(), row.getBaseOffset(), null, dataAddress + at, size);
+            at += size;
+            Platform.putLong(null, offsetsAddress + 8L * (r - first + 1), at);
+          }
+          break;
+        }
+      case "words":
+        {
+          long at = dataAddress;
+          for (int r = first; r < end; r++) {
+            UnsafeRow row = input[r];
+            int size = row.getSizeInBytes();
+            Object base = row.getBaseObject();
+            long from = row.getBaseOffset();
+            for (int i = 0; i < size; i += 8) {
+              Platform.putLong(null, at + i, Platform.getLong(base, from + i));
+            }
+            at += size;
+            Platform.putLong(null, offsetsAddress + 8L * (r - first + 1), at - dataAddress);
+          }
+          break;
+        }
+      case "gather":
+        {
+          Object[] b = bases;
+          long[] o = starts;
+          int[] z = sizes;
+          for (int r = first; r < end; r++) {
+            UnsafeRow row = input[r];
+            b[r - first] = row.getBaseObject();
+            o[r - first] = row.getBaseOffset();
+            z[r - first] = row.getSizeInBytes();
+          }
+          long at = 0;
+          for (int i = 0; i < end - first; i++) {
+            Platform.copyMemory(b[i], o[i], null, dataAddress + at, z[i]);
+            at += z[i];
+            Platform.putLong(null, offsetsAddress + 8L * (i + 1), at);
+          }
+          Arrays.fill(b, null);
+          break;
+        }
+      case "read":
+        {
+          long sum = 0;
+          for (int r = first; r < end; r++) {
+            UnsafeRow row = input[r];
+            int size = row.getSizeInBytes();
+            Object base = row.getBaseObject();
+            long from = row.getBaseOffset();
+            for (int i = 0; i < size; i += 8) {
+              sum += Platform.getLong(base, from + i);
+            }
+          }
+          return sum;
+        }
+      case "none":
+        dataAddress =
+            staged.dataAddress() + Platform.getLong(null, staged.offsetsAddress() + 8L * first);
+        offsetsAddress = stagedOffsets + 8L * (batchRows + 1) * index;
+        break;
+      default:
+        throw new IllegalArgumentException("unknown impl " + impl);
+    }
+    if (!decode) {
+      return Platform.getLong(null, offsetsAddress + 8L * batchRows);
+    }
+    return decoder.decode(dataAddress, offsetsAddress, batchRows).getRowCount();
+  }
+
+  @Setup(Level.Iteration)
+  public void startIteration(IterationParams params) {
+    measuring = params.getType() == IterationType.MEASUREMENT;
+    Arrays.fill(nanos, 0L);
+    Arrays.fill(batches, 0L);
+  }
+
+  @TearDown(Level.Iteration)
+  public void endIteration() {
+    if (!measuring) {
+      return;
+    }
+    double[] perRow = new double[impls.length];
+    for (int v = 0; v < impls.length; v++) {
+      perRow[v] = (double) nanos[v] / (batches[v] * (double) batchRows);
+    }
+    iterations.add(perRow);
+  }
+
+  /**
+   * One batch through every variant of {@code impls}, each its own batch of the dataset, the order
+   * rotating from one call to the next; the time each takes is summed per variant.
+   */
+  @Benchmark
+  public long interleaved() {
+    int count = impls.length;
+    int shift = step % count;
+    long sum = 0;
+    for (int k = 0; k < count; k++) {
+      int v = (k + shift) % count;
+      int index = next;
+      next = index + 1 == numBatches ? 0 : index + 1;
+      long start = System.nanoTime();
+      sum += run(impls[v], index);
+      nanos[v] += System.nanoTime() - start;
+      batches[v]++;
+    }
+    step++;
+    return sum;
+  }
+
+  /**
+   * Prints each variant's median ns per row over the iterations, and its paired ratio to the first.
+   */
+  private void report() {
+    int n = iterations.size();
+    if (n == 0) {
+      return;
+    }
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            "%n== interleaved %s decode=%s input=%s, %d iterations%n", schema, decode, input, n));
+    for (int v = 0; v < impls.length; v++) {
+      double[] perRow = new double[n];
+      double[] ratio = new double[n];
+      for (int i = 0; i < n; i++) {
+        perRow[i] = iterations.get(i)[v];
+        ratio[i] = iterations.get(i)[v] / iterations.get(i)[0];
+      }
+      Arrays.sort(perRow);
+      Arrays.sort(ratio);
+      out.append(
+          String.format(
+              "%-12s %8.2f ns/row (%.2f-%.2f)  vs %s %.3f (%.3f-%.3f)%n",
+              impls[v],
+              perRow[n / 2],
+              perRow[0],
+              perRow[n - 1],
+              impls[0],
+              ratio[n / 2],
+              ratio[0],
+              ratio[n - 1]));
+    }
+    System.out.print(out);
+  }
+}
