@@ -107,27 +107,15 @@ class RowStagingTest {
 
   @Test
   void aClosedStagingRefusesRowsAndReleasesItsMemory() {
-    long[] held = new long[1];
-    NativeMemoryListener listener =
-        new NativeMemoryListener() {
-          @Override
-          public void acquire(long bytes) {
-            held[0] += bytes;
-          }
-
-          @Override
-          public void release(long bytes) {
-            held[0] -= bytes;
-          }
-        };
+    CountingListener listener = new CountingListener();
     RowStaging staging = new RowStaging(SCHEMA, 4096, Long.MAX_VALUE, listener);
     for (int i = 0; i < 4096; i++) {
       assertTrue(staging.add(row(i)));
     }
-    assertEquals(staging.reservedBytes(), held[0]);
-    assertTrue(held[0] > 8L * 4096 + staging.dataBytes() - 8, "held " + held[0]);
+    assertEquals(staging.reservedBytes(), listener.held);
+    assertTrue(listener.held > 8L * 4096 + staging.dataBytes() - 8, "held " + listener.held);
     staging.close();
-    assertEquals(0, held[0]);
+    assertEquals(0, listener.held);
     assertThrows(IllegalStateException.class, () -> staging.add(row(0)));
     staging.clear();
     assertThrows(IllegalStateException.class, () -> staging.add(row(0)));

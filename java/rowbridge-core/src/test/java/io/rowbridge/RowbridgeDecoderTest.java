@@ -236,19 +236,7 @@ class RowbridgeDecoderTest {
 
   @Test
   void memoryIsReportedAndReleased() {
-    long[] held = new long[1];
-    NativeMemoryListener listener =
-        new NativeMemoryListener() {
-          @Override
-          public void acquire(long bytes) {
-            held[0] += bytes;
-          }
-
-          @Override
-          public void release(long bytes) {
-            held[0] -= bytes;
-          }
-        };
+    CountingListener listener = new CountingListener();
     try (RowbridgeDecoder decoder =
         RowbridgeDecoder.create(
             SCHEMA, "UTC", allocator, DecoderOptions.defaults().memoryListener(listener))) {
@@ -256,10 +244,10 @@ class RowbridgeDecoderTest {
         decoder.add(unsafe(r));
       }
       decoder.decode();
-      assertEquals(decoder.reservedBytes(), held[0]);
-      assertTrue(held[0] > 3000 * 64, "staging and vectors: " + held[0]);
+      assertEquals(decoder.reservedBytes(), listener.held);
+      assertTrue(listener.held > 3000 * 64, "staging and vectors: " + listener.held);
     }
-    assertEquals(0, held[0]);
+    assertEquals(0, listener.held);
   }
 
   @Test

@@ -1,11 +1,9 @@
 package io.rowbridge.jmh;
 
 import io.rowbridge.DecoderOptions;
-import io.rowbridge.RowStaging;
 import io.rowbridge.RowbridgeDecoder;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -23,20 +21,13 @@ import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import org.apache.spark.unsafe.Platform;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Row to columnar (Spark rows to Arrow), side by side: one operation turns one batch of {@code
@@ -64,23 +55,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * rowbridge's root must also equal ArrowWriter's, vector by vector.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {
-      "-Xmx4g",
-      "--add-opens=java.base/java.nio=ALL-UNNAMED",
-      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens=java.base/java.lang=ALL-UNNAMED",
-      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-      "--add-opens=java.base/java.util=ALL-UNNAMED",
-      "-Dio.netty.tryReflectionSetAccessible=true",
-      "-Darrow.enable_unsafe_memory_access=true"
-    })
-public class R2CBenchmark {
+public class R2CBenchmark extends ForkedBenchmark {
   /** The session time zone the Arrow schemas carry (no timestamp column uses it). */
   static final String TIME_ZONE = "UTC";
 
@@ -99,8 +74,7 @@ public class R2CBenchmark {
   private int next;
 
   private RowbridgeDecoder decoder;
-  private RowStaging staged;
-  private long stagedOffsets;
+  private StagedRows staged;
 
   private VectorSchemaRoot writerRoot;
   private ArrowWriter writer;
@@ -115,7 +89,7 @@ public class R2CBenchmark {
     StructType sparkSchema;
     try (BenchData data = new BenchData(schema, DecoderOptions.DEFAULT_MAX_ROWS, allocator)) {
       sparkSchema = data.sparkSchema;
-      rows = unsafeRows(data);
+      rows = StagedRows.unsafeRows(data);
     }
     numBatches = rows.length / batchRows;
     if (numBatches == 0) {
@@ -133,7 +107,7 @@ public class R2CBenchmark {
         decoder =
             RowbridgeDecoder.create(
                 sparkSchema, TIME_ZONE, allocator, DecoderOptions.defaults().maxRows(batchRows));
-        stageAll(sparkSchema);
+        staged = new StagedRows(sparkSchema, rows, batchRows);
         break;
       case "arrow_writer":
         break;
@@ -161,45 +135,6 @@ public class R2CBenchmark {
       writer = null;
     }
     next = 0;
-  }
-
-  /** Every row of the dataset as Spark's UnsafeProjection writes it, each copied. */
-  private static UnsafeRow[] unsafeRows(BenchData data) {
-    UnsafeProjection projection = UnsafeProjection.create(data.sparkSchema);
-    UnsafeRow[] out = new UnsafeRow[data.totalRows];
-    int n = 0;
-    for (ColumnarBatch batch : data.batches) {
-      Iterator<InternalRow> it = batch.rowIterator();
-      while (it.hasNext()) {
-        out[n++] = projection.apply(it.next()).copy();
-      }
-    }
-    return n == out.length ? out : Arrays.copyOf(out, n);
-  }
-
-  /**
-   * Stages every row once, one after another in native memory, and writes each batch's {@code
-   * batchRows + 1} offsets (from 0, relative to the batch's first row) into one table: batch k
-   * decodes from {@code data + offset of its first row} with its offsets at {@code stagedOffsets +
-   * 8 (batchRows + 1) k}.
-   */
-  private void stageAll(StructType sparkSchema) {
-    staged = new RowStaging(sparkSchema, rows.length, Long.MAX_VALUE, null);
-    for (UnsafeRow row : rows) {
-      if (!staged.add(row)) {
-        throw new IllegalStateException("the staging refused a row");
-      }
-    }
-    long all = staged.offsetsAddress();
-    stagedOffsets = Platform.allocateMemory(8L * (batchRows + 1) * numBatches);
-    for (int k = 0; k < numBatches; k++) {
-      long base = Platform.getLong(null, all + 8L * k * batchRows);
-      long table = stagedOffsets + 8L * (batchRows + 1) * k;
-      for (int r = 0; r <= batchRows; r++) {
-        Platform.putLong(
-            null, table + 8L * r, Platform.getLong(null, all + 8L * (k * batchRows + r)) - base);
-      }
-    }
   }
 
   /**
@@ -278,7 +213,6 @@ public class R2CBenchmark {
     }
     if (staged != null) {
       staged.close();
-      Platform.freeMemory(stagedOffsets);
     }
     if (writerRoot != null) {
       writerRoot.close();
@@ -309,12 +243,7 @@ public class R2CBenchmark {
           return d.decode().getRowCount();
         }
       case "rowbridge_decode":
-        return decoder
-            .decode(
-                staged.dataAddress() + Platform.getLong(null, staged.offsetsAddress() + 8L * first),
-                stagedOffsets + 8L * (batchRows + 1) * index,
-                batchRows)
-            .getRowCount();
+        return decoder.decode(staged.data(index), staged.offsets(index), batchRows).getRowCount();
       case "arrow_writer":
         {
           ArrowWriter w = writer;

@@ -5,33 +5,22 @@ import io.rowbridge.RowStaging;
 import io.rowbridge.RowbridgeDecoder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.ArrowUtils;
-import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.Platform;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -64,23 +53,7 @@ import org.openjdk.jmh.runner.IterationType;
  * input=offheap} points them, in order, into one native block.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {
-      "-Xmx4g",
-      "--add-opens=java.base/java.nio=ALL-UNNAMED",
-      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens=java.base/java.lang=ALL-UNNAMED",
-      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-      "--add-opens=java.base/java.util=ALL-UNNAMED",
-      "-Dio.netty.tryReflectionSetAccessible=true",
-      "-Darrow.enable_unsafe_memory_access=true"
-    })
-public class StagingBenchmark {
+public class StagingBenchmark extends ForkedBenchmark {
   @Param({"record"})
   public String schema;
 
@@ -119,8 +92,7 @@ public class StagingBenchmark {
   private int step;
   private final List<double[]> iterations = new ArrayList<>();
 
-  private RowStaging staged;
-  private long stagedOffsets;
+  private StagedRows staged;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -128,7 +100,7 @@ public class StagingBenchmark {
     StructType sparkSchema;
     try (BenchData bench = new BenchData(schema, DecoderOptions.DEFAULT_MAX_ROWS, allocator)) {
       sparkSchema = bench.sparkSchema;
-      rows = unsafeRows(bench);
+      rows = StagedRows.unsafeRows(bench);
     }
     numBatches = rows.length / batchRows;
     long all = 0;
@@ -186,39 +158,9 @@ public class StagingBenchmark {
       writer = ArrowWriter.create(writerRoot);
     }
     if (Arrays.asList(impls).contains("none")) {
-      stageAll(sparkSchema);
+      staged = new StagedRows(sparkSchema, rows, batchRows);
     }
     next = 0;
-  }
-
-  private static UnsafeRow[] unsafeRows(BenchData bench) {
-    UnsafeProjection projection = UnsafeProjection.create(bench.sparkSchema);
-    UnsafeRow[] out = new UnsafeRow[bench.totalRows];
-    int n = 0;
-    for (ColumnarBatch batch : bench.batches) {
-      Iterator<InternalRow> it = batch.rowIterator();
-      while (it.hasNext()) {
-        out[n++] = projection.apply(it.next()).copy();
-      }
-    }
-    return n == out.length ? out : Arrays.copyOf(out, n);
-  }
-
-  private void stageAll(StructType sparkSchema) {
-    staged = new RowStaging(sparkSchema, rows.length, Long.MAX_VALUE, null);
-    for (UnsafeRow row : rows) {
-      staged.add(row);
-    }
-    long all = staged.offsetsAddress();
-    stagedOffsets = Platform.allocateMemory(8L * (batchRows + 1) * numBatches);
-    for (int k = 0; k < numBatches; k++) {
-      long base = Platform.getLong(null, all + 8L * k * batchRows);
-      long table = stagedOffsets + 8L * (batchRows + 1) * k;
-      for (int r = 0; r <= batchRows; r++) {
-        Platform.putLong(
-            null, table + 8L * r, Platform.getLong(null, all + 8L * (k * batchRows + r)) - base);
-      }
-    }
   }
 
   @TearDown(Level.Trial)
@@ -231,7 +173,6 @@ public class StagingBenchmark {
     staging.close();
     if (staged != null) {
       staged.close();
-      Platform.freeMemory(stagedOffsets);
     }
     Platform.freeMemory(data);
     Platform.freeMemory(offsets);
@@ -298,14 +239,7 @@ public class StagingBenchmark {
         {
           long at = dataAddress;
           for (int r = first; r < end; r++) {
-            UnsafeRow row = input[r];
-            int size = row.getSizeInBytes();
-            Object base = row.getBaseObject();
-            long from = row.getBaseOffset();
-            for (int i = 0; i < size; i += 8) {
-              Platform.putLong(null, at + i, Platform.getLong(base, from + i));
-            }
-            at += size;
+            at = copyWords(input[r], at);
             Platform.putLong(null, offsetsAddress + 8L * (r - first + 1), at - dataAddress);
           }
           break;
@@ -334,20 +268,13 @@ public class StagingBenchmark {
         {
           long sum = 0;
           for (int r = first; r < end; r++) {
-            UnsafeRow row = input[r];
-            int size = row.getSizeInBytes();
-            Object base = row.getBaseObject();
-            long from = row.getBaseOffset();
-            for (int i = 0; i < size; i += 8) {
-              sum += Platform.getLong(base, from + i);
-            }
+            sum += sumWords(input[r]);
           }
           return sum;
         }
       case "none":
-        dataAddress =
-            staged.dataAddress() + Platform.getLong(null, staged.offsetsAddress() + 8L * first);
-        offsetsAddress = stagedOffsets + 8L * (batchRows + 1) * index;
+        dataAddress = staged.data(index);
+        offsetsAddress = staged.offsets(index);
         break;
       default:
         throw new IllegalArgumentException("unknown impl " + impl);
@@ -356,6 +283,29 @@ public class StagingBenchmark {
       return Platform.getLong(null, offsetsAddress + 8L * batchRows);
     }
     return decoder.decode(dataAddress, offsetsAddress, batchRows).getRowCount();
+  }
+
+  /** Copies the row 8 bytes at a time to {@code to}; returns the address after it. */
+  private static long copyWords(UnsafeRow row, long to) {
+    int size = row.getSizeInBytes();
+    Object base = row.getBaseObject();
+    long from = row.getBaseOffset();
+    for (int i = 0; i < size; i += 8) {
+      Platform.putLong(null, to + i, Platform.getLong(base, from + i));
+    }
+    return to + size;
+  }
+
+  /** The sum of the row's 8-byte words (its bytes read, nothing written). */
+  private static long sumWords(UnsafeRow row) {
+    int size = row.getSizeInBytes();
+    Object base = row.getBaseObject();
+    long from = row.getBaseOffset();
+    long sum = 0;
+    for (int i = 0; i < size; i += 8) {
+      sum += Platform.getLong(base, from + i);
+    }
+    return sum;
   }
 
   @Setup(Level.Iteration)
