@@ -337,6 +337,7 @@ FillColumnFn TransposedFill(const DecodeNode& node, row::KernelIsa isa) {
           case 4: return FillFixed32Avx512;
           default: return FillFixed64Avx512;
         }
+      case DecodeKind::kSmallDecimal: return FillSmallDecimalsAvx512;
       case DecodeKind::kString32: return FillStrings32Avx512;
       case DecodeKind::kString64: return FillStrings64Avx512;
       default: return nullptr;

@@ -99,6 +99,33 @@ void FillFixed(const ColumnDecoder& column, const FillContext& context, const Ro
   AppendValidity(&out, valid, tile.rows);
 }
 
+/// Decimals of precision <= 18: each unscaled long widened to 16 bytes.
+void FillSmallDecimals(const ColumnDecoder& column, const FillContext& context,
+                       const RowTile& tile) {
+  DecodeOutput& out = context.Output(column.node);
+  uint8_t* values = out.values + tile.first * 16;
+  const __m512i low_halves = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
+  const __m512i high_halves = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+  uint64_t valid = 0;
+  for (int64_t r0 = 0; r0 < tile.rows; r0 += 8) {
+    const __mmask8 lanes = RowLanes(tile.rows, r0);
+    const __mmask8 valid_lanes = ValidLanes(column, tile, lanes, r0);
+    const __m512i low = _mm512_maskz_mov_epi64(valid_lanes, Slots(column, tile, r0));
+    const __m512i high = _mm512_srai_epi64(low, 63);
+    // Lanes 2i and 2i + 1 of a pair: value i's low and high words.
+    const __mmask8 first =
+        static_cast<__mmask8>(_pdep_u32(lanes, 0x5555) | (_pdep_u32(lanes, 0x5555) << 1));
+    const __mmask8 second =
+        static_cast<__mmask8>(_pdep_u32(lanes >> 4, 0x5555) | (_pdep_u32(lanes >> 4, 0x5555) << 1));
+    _mm512_mask_storeu_epi64(values + r0 * 16, first,
+                             _mm512_permutex2var_epi64(low, low_halves, high));
+    _mm512_mask_storeu_epi64(values + r0 * 16 + 64, second,
+                             _mm512_permutex2var_epi64(low, high_halves, high));
+    valid |= static_cast<uint64_t>(valid_lanes) << r0;
+  }
+  AppendValidity(&out, valid, tile.rows);
+}
+
 template <typename Offset>
 void FillStrings(const ColumnDecoder& column, const FillContext& context, const RowTile& tile) {
   DecodeOutput& out = context.Output(column.node);
@@ -193,6 +220,11 @@ void FillFixed16Avx512(const ColumnDecoder& column, const FillContext& context,
 void FillFixed8Avx512(const ColumnDecoder& column, const FillContext& context,
                       const RowTile& tile) {
   FillFixed<1>(column, context, tile);
+}
+
+void FillSmallDecimalsAvx512(const ColumnDecoder& column, const FillContext& context,
+                             const RowTile& tile) {
+  FillSmallDecimals(column, context, tile);
 }
 
 void FillStrings32Avx512(const ColumnDecoder& column, const FillContext& context,

@@ -17,6 +17,8 @@ void FillFixed32Avx512(const ColumnDecoder& column, const FillContext& context,
 void FillFixed16Avx512(const ColumnDecoder& column, const FillContext& context,
                        const RowTile& tile);
 void FillFixed8Avx512(const ColumnDecoder& column, const FillContext& context, const RowTile& tile);
+void FillSmallDecimalsAvx512(const ColumnDecoder& column, const FillContext& context,
+                             const RowTile& tile);
 void FillStrings32Avx512(const ColumnDecoder& column, const FillContext& context,
                          const RowTile& tile);
 void FillStrings64Avx512(const ColumnDecoder& column, const FillContext& context,
