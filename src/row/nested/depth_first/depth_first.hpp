@@ -233,9 +233,9 @@ int64_t DepthFirstTileBound(const DepthFirstPlan& plan, int64_t batch_offset, in
                             int64_t rows, Validation validation);
 
 /// Bytes past a tile's bound (DepthFirstTileBound) that the writer may
-/// store into: the AVX2 build stores 64 bytes from a value's start whatever
-/// its length (the bytes past it are overwritten by what follows it, or
-/// are past the tile's rows).
+/// store into: the AVX2 and AVX-512 builds store 64 bytes from a value's
+/// start whatever its length (the bytes past it are overwritten by what
+/// follows it, or are past the tile's rows).
 constexpr int64_t kDepthFirstStoreSlack = 64;
 
 /// Sets the children pointers and the writers of `plan` for an ISA.
