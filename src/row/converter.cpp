@@ -34,6 +34,12 @@ inline int64_t TileRowsFor(int64_t row_bytes, bool nested) {
   return !nested && row_bytes * kTileRows > 32 * 1024 ? kTileRows / 2 : kTileRows;
 }
 
+/// Rows per tile of the depth-first writer, which visits each row once: its
+/// per-tile work (the bound's walk over the plan, the reserve, the flat
+/// columns' calls) spread over more rows. On the nested schema of SPEC §6,
+/// tiles of 512 and 1024 rows took 2-4 % less time than tiles of 128.
+inline constexpr int64_t kDepthFirstTileRows = 1024;
+
 /// The most layouts a converter keeps compiled.
 inline constexpr size_t kMaxLayouts = 8;
 
@@ -321,10 +327,17 @@ Status Converter::State::WriteChunk(RowBatchView* out) {
       int64_t rows = std::min(tile_target, remaining - count);
       int64_t tile_first = first + count;
       if (batch.depth_first) {
-        const int64_t bytes = DepthFirstTileBytes(tile_first, count, rows, cap);
+        // A long tile first; when its bound does not fit (the chunk fills
+        // up), a tile of the usual size; then the level-by-level writer.
+        int64_t depth_first_rows = std::min(kDepthFirstTileRows, remaining - count);
+        int64_t bytes = DepthFirstTileBytes(tile_first, count, depth_first_rows, cap);
+        if (bytes < 0 && depth_first_rows > rows) {
+          depth_first_rows = rows;
+          bytes = DepthFirstTileBytes(tile_first, count, rows, cap);
+        }
         if (bytes >= 0) {
-          ROWBRIDGE_RETURN_NOT_OK(WriteDepthFirstTile(tile_first, count, rows, bytes));
-          count += rows;
+          ROWBRIDGE_RETURN_NOT_OK(WriteDepthFirstTile(tile_first, count, depth_first_rows, bytes));
+          count += depth_first_rows;
           continue;
         }
       }
