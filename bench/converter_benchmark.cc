@@ -4,7 +4,8 @@
 // The binary's main is here: besides Google Benchmark's flags it takes
 // --rowbridge_kernels=portable|avx2|avx512 and
 // --rowbridge_nested_writer=depth-first|levels, the ConverterOptions every
-// converter of BM_Convert is made with (kAuto without them).
+// converter of BM_Convert is made with (kAuto without them); the decoders of
+// BM_Decode take the same kernel set.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -13,20 +14,20 @@
 #include <string>
 
 #include "bench/bench_data.hpp"
+#include "bench/benchmark_options.hpp"
 #include "rowbridge/converter.hpp"
 
 namespace rowbridge {
-namespace {
 
-// Every dataset has this many rows, whatever its batch size.
-constexpr int64_t kRows = int64_t{1} << 16;
-
-/// The options BM_Convert makes its converters with: set by main from the
-/// command line before any benchmark runs.
 ConverterOptions& ConvertOptions() {
   static ConverterOptions options;
   return options;
 }
+
+namespace {
+
+// Every dataset has this many rows, whatever its batch size.
+constexpr int64_t kRows = int64_t{1} << 16;
 
 void BM_Convert(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
   const int64_t batch_rows = state.range(0);

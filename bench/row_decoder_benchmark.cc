@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/bench_data.hpp"
+#include "bench/benchmark_options.hpp"
 #include "rowbridge/converter.hpp"
 #include "rowbridge/row_decoder.hpp"
 
@@ -69,8 +70,9 @@ void BM_Decode(benchmark::State& state, bench::DatasetSpec (*make_spec)()) {
   std::string error;
   std::unique_ptr<RowDataset> rows = MakeRows(make_spec, state.range(0), &error);
   std::unique_ptr<RowDecoder> decoder;
-  Status status =
-      rows != nullptr ? RowDecoder::Make(rows->schema, &decoder) : Status::Invalid(error);
+  Status status = rows != nullptr
+                      ? RowDecoder::Make(rows->schema, ConvertOptions().kernels, &decoder)
+                      : Status::Invalid(error);
   if (!status.ok()) {
     state.SkipWithError(status.message().c_str());
     return;
