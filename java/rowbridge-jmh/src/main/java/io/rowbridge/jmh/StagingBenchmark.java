@@ -15,6 +15,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.ArrowUtils;
 import org.apache.spark.unsafe.Platform;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.CompilerControl;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -80,6 +81,8 @@ public class StagingBenchmark extends ForkedBenchmark {
   private RowStaging staging;
   private long data;
   private long offsets;
+  private long batchData;
+  private long batchOffsets;
   private Object[] bases;
   private long[] starts;
   private int[] sizes;
@@ -183,106 +186,138 @@ public class StagingBenchmark extends ForkedBenchmark {
     rows = null;
   }
 
-  /** Stages (and decodes) the batch at {@code index} the {@code impl} way; returns a checksum. */
+  /**
+   * Stages (and decodes) the batch at {@code index} the {@code impl} way; returns a checksum. Each
+   * variant's loop is a method of its own, compiled apart (as a caller's loop would be), so that
+   * one variant's inlining does not depend on the others'.
+   */
   long run(String impl, int index) {
     int first = index * batchRows;
     int end = first + batchRows;
-    UnsafeRow[] input = rows;
-    long dataAddress = data;
-    long offsetsAddress = offsets;
+    batchData = data;
+    batchOffsets = offsets;
     switch (impl) {
       case "rowbridge":
       case "rowbridge_aa":
-        {
-          RowbridgeDecoder d = decoder;
-          for (int r = first; r < end; r++) {
-            d.add(input[r]);
-          }
-          return d.decode().getRowCount();
-        }
+        return rowbridge(first, end);
       case "arrow_writer":
-        {
-          ArrowWriter w = writer;
-          w.reset();
-          for (int r = first; r < end; r++) {
-            w.write(input[r]);
-          }
-          w.finish();
-          return writerRoot.getRowCount();
-        }
+        return arrowWriter(first, end);
+      case "read":
+        return read(first, end);
       case "staging":
       case "staging_aa":
-        {
-          RowStaging s = staging;
-          s.clear();
-          for (int r = first; r < end; r++) {
-            s.add(input[r]);
-          }
-          dataAddress = s.dataAddress();
-          offsetsAddress = s.offsetsAddress();
-          break;
-        }
+        staging(first, end);
+        break;
       case "copy":
-        {
-          long at = 0;
-          for (int r = first; r < end; r++) {
-            UnsafeRow row = input[r];
-            int size = row.getSizeInBytes();
-            Platform.copyMemory(
-                row.getBaseObject(), row.getBaseOffset(), null, dataAddress + at, size);
-            at += size;
-            Platform.putLong(null, offsetsAddress + 8L * (r - first + 1), at);
-          }
-          break;
-        }
+        copy(first, end);
+        break;
       case "words":
-        {
-          long at = dataAddress;
-          for (int r = first; r < end; r++) {
-            at = copyWords(input[r], at);
-            Platform.putLong(null, offsetsAddress + 8L * (r - first + 1), at - dataAddress);
-          }
-          break;
-        }
+        words(first, end);
+        break;
       case "gather":
-        {
-          Object[] b = bases;
-          long[] o = starts;
-          int[] z = sizes;
-          for (int r = first; r < end; r++) {
-            UnsafeRow row = input[r];
-            b[r - first] = row.getBaseObject();
-            o[r - first] = row.getBaseOffset();
-            z[r - first] = row.getSizeInBytes();
-          }
-          long at = 0;
-          for (int i = 0; i < end - first; i++) {
-            Platform.copyMemory(b[i], o[i], null, dataAddress + at, z[i]);
-            at += z[i];
-            Platform.putLong(null, offsetsAddress + 8L * (i + 1), at);
-          }
-          Arrays.fill(b, null);
-          break;
-        }
-      case "read":
-        {
-          long sum = 0;
-          for (int r = first; r < end; r++) {
-            sum += sumWords(input[r]);
-          }
-          return sum;
-        }
+        gather(first, end);
+        break;
       case "none":
-        dataAddress = staged.data(index);
-        offsetsAddress = staged.offsets(index);
+        batchData = staged.data(index);
+        batchOffsets = staged.offsets(index);
         break;
       default:
         throw new IllegalArgumentException("unknown impl " + impl);
     }
     if (!decode) {
-      return Platform.getLong(null, offsetsAddress + 8L * batchRows);
+      return Platform.getLong(null, batchOffsets + 8L * batchRows);
     }
-    return decoder.decode(dataAddress, offsetsAddress, batchRows).getRowCount();
+    return decoder.decode(batchData, batchOffsets, batchRows).getRowCount();
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private int rowbridge(int first, int end) {
+    RowbridgeDecoder d = decoder;
+    UnsafeRow[] input = rows;
+    for (int r = first; r < end; r++) {
+      d.add(input[r]);
+    }
+    return d.decode().getRowCount();
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private int arrowWriter(int first, int end) {
+    ArrowWriter w = writer;
+    UnsafeRow[] input = rows;
+    w.reset();
+    for (int r = first; r < end; r++) {
+      w.write(input[r]);
+    }
+    w.finish();
+    return writerRoot.getRowCount();
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private void staging(int first, int end) {
+    RowStaging s = staging;
+    UnsafeRow[] input = rows;
+    s.clear();
+    for (int r = first; r < end; r++) {
+      s.add(input[r]);
+    }
+    batchData = s.dataAddress();
+    batchOffsets = s.offsetsAddress();
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private void copy(int first, int end) {
+    UnsafeRow[] input = rows;
+    long to = data;
+    long at = 0;
+    for (int r = first; r < end; r++) {
+      UnsafeRow row = input[r];
+      int size = row.getSizeInBytes();
+      Platform.copyMemory(row.getBaseObject(), row.getBaseOffset(), null, to + at, size);
+      at += size;
+      Platform.putLong(null, offsets + 8L * (r - first + 1), at);
+    }
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private void words(int first, int end) {
+    UnsafeRow[] input = rows;
+    long to = data;
+    long at = to;
+    for (int r = first; r < end; r++) {
+      at = copyWords(input[r], at);
+      Platform.putLong(null, offsets + 8L * (r - first + 1), at - to);
+    }
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private void gather(int first, int end) {
+    UnsafeRow[] input = rows;
+    Object[] b = bases;
+    long[] o = starts;
+    int[] z = sizes;
+    for (int r = first; r < end; r++) {
+      UnsafeRow row = input[r];
+      b[r - first] = row.getBaseObject();
+      o[r - first] = row.getBaseOffset();
+      z[r - first] = row.getSizeInBytes();
+    }
+    long at = 0;
+    for (int i = 0; i < end - first; i++) {
+      Platform.copyMemory(b[i], o[i], null, data + at, z[i]);
+      at += z[i];
+      Platform.putLong(null, offsets + 8L * (i + 1), at);
+    }
+    Arrays.fill(b, null);
+  }
+
+  @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+  private long read(int first, int end) {
+    UnsafeRow[] input = rows;
+    long sum = 0;
+    for (int r = first; r < end; r++) {
+      sum += sumWords(input[r]);
+    }
+    return sum;
   }
 
   /** Copies the row 8 bytes at a time to {@code to}; returns the address after it. */
