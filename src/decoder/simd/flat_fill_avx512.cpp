@@ -177,24 +177,19 @@ void TransposeWordsAvx512(RowTile* tile) {
     const int64_t count = tile->rows - r0 < 8 ? tile->rows - r0 : 8;
     // Rows past the tile's end load nothing (a masked-out load reads no
     // memory), from its first row's address.
+    const uint8_t* const* starts = tile->starts + r0;
     const uint8_t* row[8];
-    __mmask8 present[8];
-    for (int64_t i = 0; i < 8; ++i) {
-      row[i] = tile->starts[r0 + (i < count ? i : 0)];
-      present[i] = i < count ? __mmask8{0xff} : __mmask8{0};
-    }
+    for (int64_t i = 0; i < 8; ++i) row[i] = starts[i < count ? i : 0];
+    const unsigned present = (1u << count) - 1;
     for (int64_t w0 = 0; w0 < num_words; w0 += 8) {
       const int64_t words = num_words - w0 < 8 ? num_words - w0 : 8;
       const __mmask8 lanes = static_cast<__mmask8>((1u << words) - 1);
+      const auto load = [&](int64_t i) {
+        const __mmask8 mask = static_cast<__mmask8>(lanes & (0u - ((present >> i) & 1)));
+        return _mm512_maskz_loadu_epi64(mask, row[i] + 8 * w0);
+      };
       __m512i columns[8];
-      Transpose8x8(_mm512_maskz_loadu_epi64(lanes & present[0], row[0] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[1], row[1] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[2], row[2] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[3], row[3] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[4], row[4] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[5], row[5] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[6], row[6] + 8 * w0),
-                   _mm512_maskz_loadu_epi64(lanes & present[7], row[7] + 8 * w0), columns);
+      Transpose8x8(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7), columns);
       uint64_t* to = &tile->words[w0][r0];
       for (int64_t j = 0; j < words; ++j)
         _mm512_store_si512(to + j * RowTile::kMaxRows, columns[j]);
