@@ -349,6 +349,27 @@ FillColumnFn TransposedFill(const DecodeNode& node, row::KernelIsa isa) {
   return nullptr;
 }
 
+/// The check of `isa` that measures a column of `node` (whose measure is
+/// `measure`) from the tile's transposed words, or null.
+MeasureWordsFn TransposedMeasure(const DecodeNode& node, MeasureColumnFn measure,
+                                 row::KernelIsa isa) {
+#if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
+  if (isa == row::KernelIsa::kAvx512 && measure != nullptr) {
+    switch (node.kind) {
+      case DecodeKind::kFixed: return MeasureRequiredAvx512;
+      case DecodeKind::kSmallDecimal: return MeasureSmallDecimalsAvx512;
+      case DecodeKind::kString32:
+      case DecodeKind::kString64: return MeasureStringsAvx512;
+      default: return nullptr;
+    }
+  }
+#endif
+  (void)node;
+  (void)measure;
+  (void)isa;
+  return nullptr;
+}
+
 /// The transposition of `isa`'s kernels.
 TransposeFn TransposeOf(row::KernelIsa isa) {
 #if defined(ROWBRIDGE_HAVE_AVX512_KERNELS)
@@ -489,6 +510,17 @@ bool MeasureReadsSlotsOnly(const DecodePlan& plan) {
 
 }  // namespace
 
+bool KeptWords::Reserve(int64_t num_rows, int64_t num_words) {
+  const int64_t tiles = (num_rows + RowTile::kMaxRows - 1) / RowTile::kMaxRows;
+  const int64_t words = tiles * num_words * RowTile::kMaxRows;
+  if (words * 8 > kMaxBytes) return false;
+  if (static_cast<int64_t>(storage_.size()) < words + 8)
+    storage_.resize(static_cast<size_t>(words + 8));
+  const uintptr_t address = reinterpret_cast<uintptr_t>(storage_.data());
+  base_ = storage_.data() + ((64 - address % 64) % 64) / 8;
+  return true;
+}
+
 ColumnDecoders ResolveColumnDecoders(const DecodePlan& plan, row::KernelIsa isa) {
   ColumnDecoders decoders;
   const int64_t num_fields = static_cast<int64_t>(plan.columns.size());
@@ -502,6 +534,7 @@ ColumnDecoders ResolveColumnDecoders(const DecodePlan& plan, row::KernelIsa isa)
     const FillColumnFn transposed = TransposedFill(node, isa);
     if (transposed != nullptr && words <= RowTile::kMaxWords) {
       column.fill = transposed;
+      column.measure_words = TransposedMeasure(node, column.measure, isa);
       decoders.transpose = TransposeOf(isa);
       decoders.transpose_words = std::max(decoders.transpose_words, words);
     }
@@ -510,22 +543,43 @@ ColumnDecoders ResolveColumnDecoders(const DecodePlan& plan, row::KernelIsa isa)
   return decoders;
 }
 
-Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+Status MeasureRows(const DecodePlan& plan, const ColumnDecoders& columns, KeptWords* kept,
                    const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
                    std::vector<DecodeCounts>* counts) {
   counts->assign(plan.nodes.size(), DecodeCounts{});
   const int64_t prefetch_bytes = MeasureReadsSlotsOnly(plan) ? plan.fixed_row_bytes : INT64_MAX;
+  // The tiles' transposed words, kept for the fill when they fit: the
+  // measure's checks then read them too.
+  const int64_t num_words = columns.transpose_words;
+  kept->filled = columns.transpose != nullptr && kept->Reserve(num_rows, num_words);
   RowTile tile;
+  tile.num_words = num_words;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
     const int64_t rows =
         num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
     if (LoadTile(data, row_offsets, num_rows, first, rows, plan.fixed_row_bytes, prefetch_bytes,
                  &tile) != 0) {
+      kept->filled = false;
       return CheckRowOffsets(row_offsets, first, rows, plan.fixed_row_bytes);
     }
-    for (const ColumnDecoder& column : columns) {
-      if (column.measure != nullptr)
-        ROWBRIDGE_RETURN_NOT_OK(column.measure(column, plan, tile, counts));
+    if (kept->filled) {
+      tile.words = kept->Tile(first, num_words);
+      columns.transpose(&tile);
+    }
+    for (const ColumnDecoder& column : columns.columns) {
+      int64_t bytes = 0;
+      if (kept->filled && column.measure_words != nullptr &&
+          column.measure_words(column, plan, tile, &bytes) == 0) {
+        (*counts)[static_cast<size_t>(column.node)].bytes += bytes;
+        continue;
+      }
+      if (column.measure != nullptr) {
+        const Status status = column.measure(column, plan, tile, counts);
+        if (!status.ok()) {
+          kept->filled = false;
+          return status;
+        }
+      }
     }
   }
   // Values per node, top down: a column holds one per row, a struct's field
@@ -541,9 +595,9 @@ Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& col
   return Status::Ok();
 }
 
-void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const NodeFills& fills,
-              const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
-              std::vector<DecodeOutput>* outputs) {
+void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const KeptWords& kept,
+              const NodeFills& fills, const uint8_t* data, const int64_t* row_offsets,
+              int64_t num_rows, std::vector<DecodeOutput>* outputs) {
   FillContext context;
   context.plan = &plan;
   context.outputs = outputs->data();
@@ -552,11 +606,17 @@ void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const NodeF
   context.short_end = num_rows > 0 ? ShortCopyEnd(data + row_offsets[num_rows]) : 0;
   RowTile tile;
   tile.num_words = columns.transpose_words;
+  alignas(64) uint64_t scratch[RowTile::kMaxWords * RowTile::kMaxRows];
+  tile.words = scratch;
   for (int64_t first = 0; first < num_rows; first += RowTile::kMaxRows) {
     const int64_t rows =
         num_rows - first < RowTile::kMaxRows ? num_rows - first : RowTile::kMaxRows;
     LoadTile(data, row_offsets, num_rows, first, rows, 0, INT64_MAX, &tile);
-    if (columns.transpose != nullptr) columns.transpose(&tile);
+    if (kept.filled) {
+      tile.words = kept.Tile(first, tile.num_words);
+    } else if (columns.transpose != nullptr) {
+      columns.transpose(&tile);
+    }
     for (const ColumnDecoder& column : columns.columns) column.fill(column, context, tile);
   }
 }

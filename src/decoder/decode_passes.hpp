@@ -15,6 +15,7 @@ namespace rowbridge::decoder {
 
 struct ColumnDecoder;   // decode_columns.hpp
 struct ColumnDecoders;  // decode_columns.hpp
+class KeptWords;        // decode_columns.hpp
 struct NodeFills;       // fill_tile.hpp
 
 /// Bytes of an UnsafeRow, a nested row, an UnsafeArrayData or an
@@ -36,10 +37,11 @@ struct DecodeCounts {
 
 /// Checks rows [0, num_rows) of the batch (row i at data + row_offsets[i],
 /// up to row_offsets[i + 1]) against `plan` (its fields decoded by
-/// `columns`, decode_columns.hpp) and sets counts[node] for every node. Returns an error naming the
+/// `columns`, decode_columns.hpp) and sets counts[node] for every node;
+/// leaves each tile's transposed words in `kept` when they fit. Returns an error naming the
 /// field and the row for anything that would read outside its region or has no Arrow value. Borrows
 /// everything.
-Status MeasureRows(const DecodePlan& plan, const std::vector<ColumnDecoder>& columns,
+Status MeasureRows(const DecodePlan& plan, const ColumnDecoders& columns, KeptWords* kept,
                    const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
                    std::vector<DecodeCounts>* counts);
 
@@ -57,8 +59,8 @@ struct DecodeOutput {
 /// Writes the values of rows the measure pass accepted into `outputs` (one
 /// per node, buffers sized from the counts; offsets[0] already written),
 /// with the fill functions `fills` of `plan`'s nodes.
-void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const NodeFills& fills,
-              const uint8_t* data, const int64_t* row_offsets, int64_t num_rows,
-              std::vector<DecodeOutput>* outputs);
+void FillRows(const DecodePlan& plan, const ColumnDecoders& columns, const KeptWords& kept,
+              const NodeFills& fills, const uint8_t* data, const int64_t* row_offsets,
+              int64_t num_rows, std::vector<DecodeOutput>* outputs);
 
 }  // namespace rowbridge::decoder

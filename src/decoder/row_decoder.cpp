@@ -26,6 +26,7 @@ struct RowDecoder::Impl {
   ArrowField schema;  // of the arrays decoded
   decoder::DecodePlan plan;
   decoder::ColumnDecoders columns;  // resolved with the plan
+  decoder::KeptWords kept_words;    // reused per batch
   decoder::NodeFills fills;         // resolved with the plan
   /// The blocks decoded arrays live in; shared with the arrays' memory.
   std::shared_ptr<decoder::BlockPool> pool = std::make_shared<decoder::BlockPool>();
@@ -202,13 +203,13 @@ Status RowDecoder::Decode(const uint8_t* data, const int64_t* row_offsets, int64
   if (out == nullptr) return Status::Invalid("no ArrowArray to decode into");
   const decoder::DecodePlan& plan = impl_->plan;
   try {
-    ROWBRIDGE_RETURN_NOT_OK(decoder::MeasureRows(plan, impl_->columns.columns, data, row_offsets,
-                                                 num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(decoder::MeasureRows(plan, impl_->columns, &impl_->kept_words, data,
+                                                 row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     std::shared_ptr<uint8_t> block =
         AllocateOutputs(plan, impl_->counts, impl_->pool.get(), &impl_->outputs);
-    decoder::FillRows(plan, impl_->columns, impl_->fills, data, row_offsets, num_rows,
-                      &impl_->outputs);
+    decoder::FillRows(plan, impl_->columns, impl_->kept_words, impl_->fills, data, row_offsets,
+                      num_rows, &impl_->outputs);
     decoder::ExportDecodedBatch(plan, impl_->outputs, std::move(block), num_rows, out);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -232,8 +233,8 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
   }
   *decoded = false;
   try {
-    ROWBRIDGE_RETURN_NOT_OK(decoder::MeasureRows(plan, impl_->columns.columns, data, row_offsets,
-                                                 num_rows, &impl_->counts));
+    ROWBRIDGE_RETURN_NOT_OK(decoder::MeasureRows(plan, impl_->columns, &impl_->kept_words, data,
+                                                 row_offsets, num_rows, &impl_->counts));
     ROWBRIDGE_RETURN_NOT_OK(CheckCapacity(plan, impl_->counts));
     const std::vector<DecodeCounts>& counts = impl_->counts;
     bool fits = true;
@@ -283,7 +284,8 @@ Status RowDecoder::DecodeInto(const uint8_t* data, const int64_t* row_offsets, i
                     static_cast<size_t>(target.entries_validity_needed));
       }
     }
-    decoder::FillRows(plan, impl_->columns, impl_->fills, data, row_offsets, num_rows, &outputs);
+    decoder::FillRows(plan, impl_->columns, impl_->kept_words, impl_->fills, data, row_offsets,
+                      num_rows, &outputs);
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       targets[i].length = outputs[i].length;
       targets[i].null_count =

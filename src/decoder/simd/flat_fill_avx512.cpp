@@ -66,13 +66,13 @@ inline __attribute__((always_inline)) void Transpose8x8(__m512i r0, __m512i r1, 
 /// transposed null words of rows r0..r0 + 7.
 inline __mmask8 ValidLanes(const ColumnDecoder& column, const RowTile& tile, __mmask8 lanes,
                            int64_t r0) {
-  const __m512i words = _mm512_load_si512(tile.words[column.field >> 6] + r0);
+  const __m512i words = _mm512_load_si512(tile.Words(column.field >> 6) + r0);
   return _mm512_mask_testn_epi64_mask(lanes, words,
                                       _mm512_set1_epi64(int64_t{1} << (column.field & 63)));
 }
 
 inline __m512i Slots(const ColumnDecoder& column, const RowTile& tile, int64_t r0) {
-  return _mm512_load_si512(tile.words[column.slot >> 3] + r0);
+  return _mm512_load_si512(tile.Words(column.slot >> 3) + r0);
 }
 
 template <int kWidth>
@@ -169,7 +169,64 @@ void FillStrings(const ColumnDecoder& column, const FillContext& context, const 
   AppendValidity(&out, valid, tile.rows);
 }
 
+/// The rows of `lanes` whose value of `column` is null.
+inline __mmask8 NullLanes(const ColumnDecoder& column, const RowTile& tile, __mmask8 lanes,
+                          int64_t r0) {
+  return static_cast<__mmask8>(lanes & ~ValidLanes(column, tile, lanes, r0));
+}
+
 }  // namespace
+
+uint64_t MeasureStringsAvx512(const ColumnDecoder& column, const DecodePlan& plan,
+                              const RowTile& tile, int64_t* bytes) {
+  const bool nullable = plan.nodes[static_cast<size_t>(column.node)].nullable;
+  const __m512i low32 = _mm512_set1_epi64(0xffffffff);
+  __m512i total = _mm512_setzero_si512();
+  __mmask8 bad = 0;
+  for (int64_t r0 = 0; r0 < tile.rows; r0 += 8) {
+    const __mmask8 lanes = RowLanes(tile.rows, r0);
+    const __mmask8 valid = ValidLanes(column, tile, lanes, r0);
+    if (!nullable) bad |= static_cast<__mmask8>(lanes & ~valid);
+    const __m512i slots = _mm512_maskz_mov_epi64(valid, Slots(column, tile, r0));
+    const __m512i size = _mm512_and_si512(slots, low32);
+    const __m512i end = _mm512_add_epi64(_mm512_srli_epi64(slots, 32), size);
+    const __m512i row_size = _mm512_maskz_loadu_epi64(lanes, tile.sizes + r0);
+    bad |= _mm512_mask_cmpgt_epi64_mask(valid, end, row_size);  // the value leaves its row
+    total = _mm512_add_epi64(total, size);
+  }
+  alignas(64) int64_t lanes_total[8];
+  _mm512_store_si512(lanes_total, total);
+  int64_t sum = 0;
+  for (int64_t i = 0; i < 8; ++i) sum += lanes_total[i];
+  *bytes = sum;
+  return bad;
+}
+
+uint64_t MeasureSmallDecimalsAvx512(const ColumnDecoder& column, const DecodePlan& plan,
+                                    const RowTile& tile, int64_t*) {
+  const DecodeNode& node = plan.nodes[static_cast<size_t>(column.node)];
+  uint64_t power = 1;  // 10^precision, precision <= 18
+  for (int32_t i = 0; i < node.precision; ++i) power *= 10;
+  const __m512i bound = _mm512_set1_epi64(static_cast<int64_t>(power));
+  __mmask8 bad = 0;
+  for (int64_t r0 = 0; r0 < tile.rows; r0 += 8) {
+    const __mmask8 lanes = RowLanes(tile.rows, r0);
+    const __mmask8 valid = ValidLanes(column, tile, lanes, r0);
+    if (!node.nullable) bad |= static_cast<__mmask8>(lanes & ~valid);
+    // |v| < 10^precision, INT64_MIN's absolute value read as 2^63.
+    const __m512i magnitude = _mm512_abs_epi64(Slots(column, tile, r0));
+    bad |= _mm512_mask_cmpge_epu64_mask(valid, magnitude, bound);
+  }
+  return bad;
+}
+
+uint64_t MeasureRequiredAvx512(const ColumnDecoder& column, const DecodePlan&, const RowTile& tile,
+                               int64_t*) {
+  __mmask8 nulls = 0;
+  for (int64_t r0 = 0; r0 < tile.rows; r0 += 8)
+    nulls |= NullLanes(column, tile, RowLanes(tile.rows, r0), r0);
+  return nulls;
+}
 
 void TransposeWordsAvx512(RowTile* tile) {
   const int64_t num_words = tile->num_words;
@@ -190,7 +247,7 @@ void TransposeWordsAvx512(RowTile* tile) {
       };
       __m512i columns[8];
       Transpose8x8(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7), columns);
-      uint64_t* to = &tile->words[w0][r0];
+      uint64_t* to = tile->words + w0 * RowTile::kMaxRows + r0;
       for (int64_t j = 0; j < words; ++j)
         _mm512_store_si512(to + j * RowTile::kMaxRows, columns[j]);
     }

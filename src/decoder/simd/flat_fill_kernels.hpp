@@ -19,6 +19,15 @@ void FillFixed16Avx512(const ColumnDecoder& column, const FillContext& context,
 void FillFixed8Avx512(const ColumnDecoder& column, const FillContext& context, const RowTile& tile);
 void FillSmallDecimalsAvx512(const ColumnDecoder& column, const FillContext& context,
                              const RowTile& tile);
+// The checks of the measure pass from the same words (decode_columns.hpp's
+// MeasureWordsFn): strings' bounds and bytes, decimals' precision, and the
+// nulls of a column that may have none.
+uint64_t MeasureStringsAvx512(const ColumnDecoder& column, const DecodePlan& plan,
+                              const RowTile& tile, int64_t* bytes);
+uint64_t MeasureSmallDecimalsAvx512(const ColumnDecoder& column, const DecodePlan& plan,
+                                    const RowTile& tile, int64_t* bytes);
+uint64_t MeasureRequiredAvx512(const ColumnDecoder& column, const DecodePlan& plan,
+                               const RowTile& tile, int64_t* bytes);
 void FillStrings32Avx512(const ColumnDecoder& column, const FillContext& context,
                          const RowTile& tile);
 void FillStrings64Avx512(const ColumnDecoder& column, const FillContext& context,
